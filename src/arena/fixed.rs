@@ -1,0 +1,122 @@
+//! [`FixedArena`]: one segment over a caller's buffer, no heap.
+
+use super::{AllocError, Arena, SegmentId};
+use crate::word::Word;
+
+/// One segment over a caller-provided `&mut [Word]`: no heap at all.
+///
+/// When the buffer is full, [`Arena::allocate`] returns [`AllocError`]; the
+/// words already handed out stay as they were. Words are zeroed as they are
+/// allocated, so the caller's buffer need not be zero to begin with and
+/// [`Arena::reset`] costs nothing.
+///
+/// ```ignore
+/// use capnarena::{FixedArena, Message, StructSize, Word};
+/// let mut buf = [Word::ZERO; 16];
+/// let mut msg = Message::new(FixedArena::new(&mut buf));
+/// let mut root = msg.init_root(StructSize::new(1, 0))?;
+/// root.set::<u32>(0, 7);
+/// assert_eq!(msg.reader().root()?.get::<u32>(0), 7);
+/// # Ok::<(), capnarena::Error>(())
+/// ```ignore
+#[derive(Debug)]
+pub struct FixedArena<'a> {
+    // Invariant: `used <= buf.len()`, and `buf[..used]` is what was handed out.
+    buf: &'a mut [Word],
+    used: usize,
+}
+
+impl<'a> FixedArena<'a> {
+    /// An empty arena over `buf`.
+    pub fn new(buf: &'a mut [Word]) -> Self {
+        FixedArena { buf, used: 0 }
+    }
+
+    /// Words in the buffer.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Words handed out since the last reset.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+}
+
+impl Arena for FixedArena<'_> {
+    fn segment_count(&self) -> u32 {
+        u32::from(self.used > 0)
+    }
+
+    fn segment(&self, id: SegmentId) -> &[Word] {
+        if id.0 == 0 { &self.buf[..self.used] } else { &[] }
+    }
+
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+        if id.0 == 0 {
+            &mut self.buf[..self.used]
+        } else {
+            &mut []
+        }
+    }
+
+    fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+        let available = self.buf.len() - self.used;
+        let len_usize = len as usize;
+        if len_usize > available || self.used > u32::MAX as usize {
+            return Err(AllocError {
+                requested: u64::from(len),
+                available: available as u64,
+            });
+        }
+        let start = self.used;
+        let end = start + len_usize;
+        self.buf[start..end].fill(Word::ZERO);
+        self.used = end;
+        Ok((SegmentId(0), start as u32))
+    }
+
+    fn reset(&mut self) {
+        self.used = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocations_are_zeroed_even_over_dirty_memory() {
+        let mut buf = [Word::from_u64(u64::MAX); 4];
+        let mut a = FixedArena::new(&mut buf);
+        assert_eq!(a.allocate(3, SegmentId(0)), Ok((SegmentId(0), 0)));
+        assert!(a.segment(SegmentId(0)).iter().all(|w| *w == Word::ZERO));
+        assert_eq!(a.segment(SegmentId(0)).len(), 3);
+    }
+
+    #[test]
+    fn full_is_an_error_that_keeps_the_content() {
+        let mut buf = [Word::ZERO; 4];
+        let mut a = FixedArena::new(&mut buf);
+        a.allocate(3, SegmentId(0)).unwrap();
+        a.segment_mut(SegmentId(0))[2] = Word::from_u64(9);
+        assert_eq!(
+            a.allocate(2, SegmentId(0)),
+            Err(AllocError { requested: 2, available: 1 })
+        );
+        assert_eq!(a.segment(SegmentId(0))[2], Word::from_u64(9));
+        assert_eq!(a.allocate(1, SegmentId(0)), Ok((SegmentId(0), 3)));
+    }
+
+    #[test]
+    fn reset_forgets_and_rezeroes_on_allocation() {
+        let mut buf = [Word::ZERO; 2];
+        let mut a = FixedArena::new(&mut buf);
+        a.allocate(2, SegmentId(0)).unwrap();
+        a.segment_mut(SegmentId(0))[0] = Word::from_u64(1);
+        a.reset();
+        assert_eq!(a.segment_count(), 0);
+        assert_eq!(a.allocate(1, SegmentId(0)), Ok((SegmentId(0), 0)));
+        assert_eq!(a.segment(SegmentId(0))[0], Word::ZERO);
+    }
+}

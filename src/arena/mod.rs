@@ -1,0 +1,146 @@
+//! Arenas: where a message's words live.
+//!
+//! An [`Arena`] hands out zeroed words in one or more segments and forgets
+//! them on [`Arena::reset`]. It knows nothing of pointers; [`Message`]
+//! does all the encoding on top.
+//!
+//! [`Message`]: crate::Message
+
+mod fixed;
+#[cfg(feature = "alloc")]
+mod multi;
+#[cfg(feature = "alloc")]
+mod single;
+
+pub use fixed::FixedArena;
+#[cfg(feature = "alloc")]
+pub use multi::{GrowthPolicy, MultiSegmentArena};
+#[cfg(feature = "alloc")]
+pub use single::SingleSegmentArena;
+
+use crate::word::Word;
+
+/// Names a segment of a message: 0 is the first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SegmentId(pub u32);
+
+impl core::fmt::Display for SegmentId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "segment {}", self.0)
+    }
+}
+
+/// An arena could not hand out the words asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("arena cannot allocate {requested} words ({available} words available)")]
+pub struct AllocError {
+    /// Words asked for.
+    pub requested: u64,
+    /// Words the arena could still hand out contiguously (0 when unknown).
+    pub available: u64,
+}
+
+/// Memory for messages: one or more segments of zeroed [`Word`]s.
+///
+/// `Arena` is a safe trait. A message resolves every place it names as
+/// (segment, word offset) through the arena at each access and checks it
+/// against the segment's length, so an arena that breaks the rules below
+/// can garble its own message or make an operation fail, never cause
+/// undefined behaviour.
+///
+/// # Implementer notes
+///
+/// An implementation must:
+/// - make [`segment`](Arena::segment) and [`segment_mut`](Arena::segment_mut)
+///   return the *allocated* part of each segment: words `[0, used)`, where
+///   every word handed out by `allocate` lies below `used`;
+/// - make [`allocate`](Arena::allocate) return `len` contiguous words that
+///   are all zero, in segment `hint` when it has room and elsewhere (another
+///   existing segment, or a new one numbered `segment_count()`) otherwise,
+///   or `Err(AllocError)` when it cannot; never panic for lack of room;
+/// - after [`reset`](Arena::reset), report `segment_count() == 0` until the
+///   next allocation, and make the first allocation after a reset (or on a
+///   new arena) return segment 0 at offset 0, holding the requested words;
+/// - never change words it has handed out, except on `reset`.
+///
+/// An implementation may choose:
+/// - how segments grow: reallocate and copy a single segment (handles are
+///   offsets, so moved words stay valid), or add new segments;
+/// - when to zero: on `reset` (zero what was used) or on `allocate`;
+/// - to keep or release memory on `reset` (keeping it is what makes reuse
+///   free of allocation).
+///
+/// An implementation must never assume:
+/// - anything about what the words mean, or that allocations are ever
+///   freed one by one: only `reset` forgets them.
+pub trait Arena {
+    /// Segments allocated since the last reset.
+    fn segment_count(&self) -> u32;
+
+    /// The allocated words of segment `id` (its used part only); empty for
+    /// a segment that does not exist.
+    fn segment(&self, id: SegmentId) -> &[Word];
+
+    /// The allocated words of segment `id`, mutably; empty for a segment
+    /// that does not exist.
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word];
+
+    /// Allocates `len` contiguous zeroed words, in segment `hint` when it has
+    /// room, elsewhere otherwise. Returns the segment and the word offset of
+    /// the first word.
+    ///
+    /// # Errors
+    /// [`AllocError`] when the arena cannot provide the words.
+    fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError>;
+
+    /// Forgets every allocation and keeps the memory. Later allocations
+    /// must again return zeroed words.
+    fn reset(&mut self);
+}
+
+impl<A: Arena + ?Sized> Arena for &mut A {
+    #[inline]
+    fn segment_count(&self) -> u32 {
+        (**self).segment_count()
+    }
+    #[inline]
+    fn segment(&self, id: SegmentId) -> &[Word] {
+        (**self).segment(id)
+    }
+    #[inline]
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+        (**self).segment_mut(id)
+    }
+    #[inline]
+    fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+        (**self).allocate(len, hint)
+    }
+    #[inline]
+    fn reset(&mut self) {
+        (**self).reset()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<A: Arena + ?Sized> Arena for alloc::boxed::Box<A> {
+    #[inline]
+    fn segment_count(&self) -> u32 {
+        (**self).segment_count()
+    }
+    #[inline]
+    fn segment(&self, id: SegmentId) -> &[Word] {
+        (**self).segment(id)
+    }
+    #[inline]
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+        (**self).segment_mut(id)
+    }
+    #[inline]
+    fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+        (**self).allocate(len, hint)
+    }
+    #[inline]
+    fn reset(&mut self) {
+        (**self).reset()
+    }
+}

@@ -1,0 +1,240 @@
+//! The crate's one error type.
+
+use crate::arena::AllocError;
+
+/// What kind of pointer was found where another was expected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointerKind {
+    /// The all-zero pointer.
+    Null,
+    /// A struct pointer.
+    Struct,
+    /// A list pointer.
+    List,
+    /// A far pointer (only seen where a landing pad must hold a near pointer).
+    Far,
+    /// A capability pointer (an index into the message's capability table).
+    Capability,
+    /// A pointer of kind "other" that is not a capability.
+    Other,
+}
+
+impl core::fmt::Display for PointerKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let s = match self {
+            PointerKind::Null => "null",
+            PointerKind::Struct => "struct",
+            PointerKind::List => "list",
+            PointerKind::Far => "far",
+            PointerKind::Capability => "capability",
+            PointerKind::Other => "other",
+        };
+        f.write_str(s)
+    }
+}
+
+/// Everything that can go wrong building, framing or reading a message.
+///
+/// Variants are grouped by what the caller can do: raise a limit, give more
+/// memory, or reject the input. Each carries the numbers that explain it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    // ---- memory: give the arena more room ----
+    /// The arena could not provide the words asked for.
+    #[error(transparent)]
+    Alloc(#[from] AllocError),
+    /// The arena broke its contract (see the `Arena` implementer notes).
+    #[error("arena contract violated: {what} (segment {segment}, offset {offset}, len {len})")]
+    ArenaContract {
+        /// Which rule was broken.
+        what: &'static str,
+        /// Segment involved.
+        segment: u32,
+        /// Word offset involved.
+        offset: u64,
+        /// Word count involved.
+        len: u64,
+    },
+    /// A list or blob is too large to encode (element count or word size
+    /// past the 29- or 32-bit fields of a pointer).
+    #[error("object too large to encode: {count} elements of {bits_per_element} bits (max {max_count} elements)")]
+    TooLarge {
+        /// Elements asked for.
+        count: u64,
+        /// Bits per element, pointers included.
+        bits_per_element: u64,
+        /// The largest count that could be encoded.
+        max_count: u64,
+    },
+
+    // ---- limits: raise them in `ReaderOptions` if the input is trusted ----
+    /// The message has more segments than the reader accepts.
+    #[error("message has {count} segments, more than the limit of {limit}")]
+    SegmentLimitExceeded {
+        /// Segments declared by the segment table.
+        count: u64,
+        /// `ReaderOptions::segment_limit`.
+        limit: u32,
+    },
+    /// Reading charged more words than the traversal limit allows.
+    #[error("traversal limit of {limit} words exceeded (reading {requested} more words)")]
+    TraversalLimitExceeded {
+        /// `ReaderOptions::traversal_limit_words`.
+        limit: u64,
+        /// Words the read that failed asked for.
+        requested: u64,
+    },
+    /// A message declares more words than the traversal limit allows.
+    #[error("message declares {declared} words, more than the traversal limit of {limit}")]
+    MessageTooLarge {
+        /// Total words in the segment table.
+        declared: u64,
+        /// `ReaderOptions::traversal_limit_words`.
+        limit: u64,
+    },
+    /// Pointers nest deeper than the nesting limit.
+    #[error("nesting limit of {limit} exceeded")]
+    NestingLimitExceeded {
+        /// `ReaderOptions::nesting_limit`.
+        limit: u32,
+    },
+    /// More segments than fit in the reader's inline table, built without
+    /// the `alloc` feature.
+    #[error("message has {count} segments; without the `alloc` feature at most {inline} are supported")]
+    TooManySegmentsWithoutAlloc {
+        /// Segments in the message.
+        count: u64,
+        /// Inline capacity.
+        inline: usize,
+    },
+
+    // ---- framing: the input is not a well-formed framed message ----
+    /// The input ended before the framing said it would.
+    #[error("input truncated: need {needed} bytes, have {available}")]
+    Truncated {
+        /// Bytes the framing requires (from the start of the message).
+        needed: u64,
+        /// Bytes present.
+        available: u64,
+    },
+    /// A stream ended cleanly before the first byte of a message.
+    #[error("end of stream before a message")]
+    EndOfStream,
+    /// Input left over after the message, where exactly one was expected.
+    #[error("{extra} bytes after the end of the message")]
+    TrailingData {
+        /// Bytes after the message.
+        extra: u64,
+    },
+    /// Zero-copy reading needs 8-aligned input whose length is a multiple of 8.
+    #[error("input not word-aligned: address % 8 = {address_mod_8}, length {len} bytes")]
+    Unaligned {
+        /// The input's address modulo 8.
+        address_mod_8: usize,
+        /// The input's length in bytes.
+        len: usize,
+    },
+    /// Malformed packed input.
+    #[error("packed input malformed at byte {offset}: {what}")]
+    Packed {
+        /// Byte offset in the packed input.
+        offset: u64,
+        /// What was wrong.
+        what: &'static str,
+    },
+
+    // ---- content: the message's pointers are malformed ----
+    /// A pointer's target lies (partly) outside its segment.
+    #[error("pointer target out of bounds: segment {segment}, words [{start}, {start}+{len}) but segment has {segment_len} words")]
+    OutOfBounds {
+        /// Segment the target is in.
+        segment: u32,
+        /// First word of the target (may be negative for a bad offset).
+        start: i64,
+        /// Words the target spans.
+        len: u64,
+        /// Words in the segment.
+        segment_len: u64,
+    },
+    /// A far pointer names a segment the message does not have.
+    #[error("far pointer to segment {segment}, but the message has {count} segments")]
+    MissingSegment {
+        /// Segment named.
+        segment: u32,
+        /// Segments present.
+        count: u32,
+    },
+    /// A far pointer's landing pad holds the wrong kind of pointer.
+    #[error("far pointer landing pad in segment {segment} at word {offset} is invalid: {what}")]
+    BadLandingPad {
+        /// Segment of the landing pad.
+        segment: u32,
+        /// Word offset of the landing pad.
+        offset: u64,
+        /// What was wrong.
+        what: &'static str,
+    },
+    /// A pointer of one kind was found where another was expected.
+    #[error("expected a {expected} pointer, found a {found} pointer")]
+    UnexpectedPointer {
+        /// What the read asked for.
+        expected: PointerKind,
+        /// What the message holds.
+        found: PointerKind,
+    },
+    /// A list's elements cannot be read as the requested element type.
+    #[error("list elements ({found_data_bits} data bits, {found_pointers} pointers{bit_note}) cannot be read as elements of {expected_data_bits} data bits, {expected_pointers} pointers")]
+    IncompatibleList {
+        /// Data bits per element the read needs.
+        expected_data_bits: u32,
+        /// Pointers per element the read needs.
+        expected_pointers: u32,
+        /// Data bits per element on the wire.
+        found_data_bits: u32,
+        /// Pointers per element on the wire.
+        found_pointers: u32,
+        /// Extra note for bit lists.
+        bit_note: &'static str,
+    },
+    /// An inline-composite list's tag word disagrees with its pointer.
+    #[error("inline-composite list tag invalid: {what} ({elements} elements of {element_words} words in {list_words} words)")]
+    BadCompositeTag {
+        /// What was wrong.
+        what: &'static str,
+        /// Element count from the tag.
+        elements: u64,
+        /// Words per element from the tag.
+        element_words: u64,
+        /// Words the list pointer declares (tag excluded).
+        list_words: u64,
+    },
+    /// A text is not NUL-terminated (or is empty, with no room for the NUL).
+    #[error("text of {len} bytes is not NUL-terminated")]
+    TextNotTerminated {
+        /// Bytes in the text's list, terminator position included.
+        len: u64,
+    },
+    /// A text is not valid UTF-8.
+    #[error("text is not valid UTF-8 (valid up to byte {valid_up_to})")]
+    Utf8 {
+        /// Bytes of valid UTF-8 before the error.
+        valid_up_to: usize,
+    },
+    /// A single message can only be handed out as one contiguous framed
+    /// slice when it has one segment.
+    #[error("message has {segments} segments; a contiguous framed slice needs exactly 1")]
+    NotSingleSegment {
+        /// Segments in the message.
+        segments: u32,
+    },
+
+    // ---- io ----
+    /// An I/O error from a reader or writer.
+    #[cfg(feature = "std")]
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = core::result::Result<T, E>;
