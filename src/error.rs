@@ -58,7 +58,9 @@ pub enum Error {
     },
     /// A list or blob is too large to encode (element count or word size
     /// past the 29- or 32-bit fields of a pointer).
-    #[error("object too large to encode: {count} elements of {bits_per_element} bits (max {max_count} elements)")]
+    #[error(
+        "object too large to encode: {count} elements of {bits_per_element} bits (max {max_count} elements)"
+    )]
     TooLarge {
         /// Elements asked for.
         count: u64,
@@ -101,7 +103,9 @@ pub enum Error {
     },
     /// More segments than fit in the reader's inline table, built without
     /// the `alloc` feature.
-    #[error("message has {count} segments; without the `alloc` feature at most {inline} are supported")]
+    #[error(
+        "message has {count} segments; without the `alloc` feature at most {inline} are supported"
+    )]
     TooManySegmentsWithoutAlloc {
         /// Segments in the message.
         count: u64,
@@ -146,7 +150,9 @@ pub enum Error {
 
     // ---- content: the message's pointers are malformed ----
     /// A pointer's target lies (partly) outside its segment.
-    #[error("pointer target out of bounds: segment {segment}, words [{start}, {start}+{len}) but segment has {segment_len} words")]
+    #[error(
+        "pointer target out of bounds: segment {segment}, words [{start}, {start}+{len}) but segment has {segment_len} words"
+    )]
     OutOfBounds {
         /// Segment the target is in.
         segment: u32,
@@ -184,7 +190,9 @@ pub enum Error {
         found: PointerKind,
     },
     /// A list's elements cannot be read as the requested element type.
-    #[error("list elements ({found_data_bits} data bits, {found_pointers} pointers{bit_note}) cannot be read as elements of {expected_data_bits} data bits, {expected_pointers} pointers")]
+    #[error(
+        "list elements ({found_data_bits} data bits, {found_pointers} pointers{bit_note}) cannot be read as elements of {expected_data_bits} data bits, {expected_pointers} pointers"
+    )]
     IncompatibleList {
         /// Data bits per element the read needs.
         expected_data_bits: u32,
@@ -197,8 +205,18 @@ pub enum Error {
         /// Extra note for bit lists.
         bit_note: &'static str,
     },
+    /// An existing struct is smaller than the size a builder asked for.
+    #[error("existing struct ({found:?}) is smaller than the requested {expected:?}")]
+    StructTooSmall {
+        /// Size of the struct in the message.
+        found: crate::layout::StructSize,
+        /// Size asked for.
+        expected: crate::layout::StructSize,
+    },
     /// An inline-composite list's tag word disagrees with its pointer.
-    #[error("inline-composite list tag invalid: {what} ({elements} elements of {element_words} words in {list_words} words)")]
+    #[error(
+        "inline-composite list tag invalid: {what} ({elements} elements of {element_words} words in {list_words} words)"
+    )]
     BadCompositeTag {
         /// What was wrong.
         what: &'static str,

@@ -49,7 +49,11 @@ impl Arena for FixedArena<'_> {
     }
 
     fn segment(&self, id: SegmentId) -> &[Word] {
-        if id.0 == 0 { &self.buf[..self.used] } else { &[] }
+        if id.0 == 0 {
+            &self.buf[..self.used]
+        } else {
+            &[]
+        }
     }
 
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
@@ -102,7 +106,10 @@ mod tests {
         a.segment_mut(SegmentId(0))[2] = Word::from_u64(9);
         assert_eq!(
             a.allocate(2, SegmentId(0)),
-            Err(AllocError { requested: 2, available: 1 })
+            Err(AllocError {
+                requested: 2,
+                available: 1
+            })
         );
         assert_eq!(a.segment(SegmentId(0))[2], Word::from_u64(9));
         assert_eq!(a.allocate(1, SegmentId(0)), Ok((SegmentId(0), 3)));

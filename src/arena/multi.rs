@@ -153,24 +153,36 @@ impl Arena for MultiSegmentArena {
             }
         }
         if self.active as u64 >= u64::from(self.max_segments) || self.active >= u32::MAX as usize {
-            return Err(AllocError { requested: u64::from(len), available: 0 });
+            return Err(AllocError {
+                requested: u64::from(len),
+                available: 0,
+            });
         }
         let want = self.new_segment_words(len) as usize;
         let index = self.active;
         if index == self.segments.len() {
             let mut seg = Vec::new();
             if seg.try_reserve_exact(want).is_err() {
-                return Err(AllocError { requested: u64::from(len), available: 0 });
+                return Err(AllocError {
+                    requested: u64::from(len),
+                    available: 0,
+                });
             }
             if self.segments.try_reserve(1).is_err() {
-                return Err(AllocError { requested: u64::from(len), available: 0 });
+                return Err(AllocError {
+                    requested: u64::from(len),
+                    available: 0,
+                });
             }
             self.segments.push(seg);
         } else if self.segments[index].capacity() < n {
             // A kept segment too small for this request: replace its memory.
             let mut seg = Vec::new();
             if seg.try_reserve_exact(want).is_err() {
-                return Err(AllocError { requested: u64::from(len), available: 0 });
+                return Err(AllocError {
+                    requested: u64::from(len),
+                    available: 0,
+                });
             }
             self.segments[index] = seg;
         }
@@ -242,7 +254,9 @@ mod tests {
 
     #[test]
     fn max_segments_is_an_error() {
-        let mut a = MultiSegmentArena::new().with_first_segment_words(1).with_max_segments(1);
+        let mut a = MultiSegmentArena::new()
+            .with_first_segment_words(1)
+            .with_max_segments(1);
         a.allocate(1, SegmentId(0)).unwrap();
         assert!(a.allocate(1, SegmentId(0)).is_err());
     }

@@ -27,7 +27,10 @@ impl SingleSegmentArena {
 
     /// An empty arena with room for `words` words before it must grow.
     pub fn with_capacity(words: usize) -> Self {
-        SingleSegmentArena { words: Vec::with_capacity(words), limit: None }
+        SingleSegmentArena {
+            words: Vec::with_capacity(words),
+            limit: None,
+        }
     }
 
     /// Caps the segment at `max_words` words: allocations past it fail with
@@ -58,14 +61,23 @@ impl Arena for SingleSegmentArena {
 
     fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
         let start = self.words.len();
-        let max = self.limit.unwrap_or(u32::MAX as usize).min(u32::MAX as usize);
+        let max = self
+            .limit
+            .unwrap_or(u32::MAX as usize)
+            .min(u32::MAX as usize);
         let available = max.saturating_sub(start);
         let len_usize = len as usize;
         if len_usize > available {
-            return Err(AllocError { requested: u64::from(len), available: available as u64 });
+            return Err(AllocError {
+                requested: u64::from(len),
+                available: available as u64,
+            });
         }
         if self.words.try_reserve(len_usize).is_err() {
-            return Err(AllocError { requested: u64::from(len), available: 0 });
+            return Err(AllocError {
+                requested: u64::from(len),
+                available: 0,
+            });
         }
         self.words.resize(start + len_usize, Word::ZERO);
         Ok((SegmentId(0), start as u32))
@@ -88,7 +100,11 @@ mod tests {
         assert_eq!(a.allocate(100, SegmentId(3)), Ok((SegmentId(0), 2)));
         assert_eq!(a.segment_count(), 1);
         assert_eq!(a.segment(SegmentId(0))[1], Word::from_u64(5));
-        assert!(a.segment(SegmentId(0))[2..].iter().all(|w| *w == Word::ZERO));
+        assert!(
+            a.segment(SegmentId(0))[2..]
+                .iter()
+                .all(|w| *w == Word::ZERO)
+        );
     }
 
     #[test]
@@ -108,6 +124,12 @@ mod tests {
     fn limit_is_an_error_not_a_panic() {
         let mut a = SingleSegmentArena::new().with_limit(4);
         a.allocate(3, SegmentId(0)).unwrap();
-        assert_eq!(a.allocate(2, SegmentId(0)), Err(AllocError { requested: 2, available: 1 }));
+        assert_eq!(
+            a.allocate(2, SegmentId(0)),
+            Err(AllocError {
+                requested: 2,
+                available: 1
+            })
+        );
     }
 }

@@ -1,0 +1,975 @@
+//! Builders: struct, list and pointer handles into a message under
+//! construction. A handle names a place as (segment, word offset) and
+//! resolves it through the arena at each access, so an arena may move a
+//! segment when it grows.
+//!
+//! Word 0 of the arena's segment 0 is reserved for the segment table of a
+//! single-segment message; builders see segment 0 from word 1 on, so every
+//! offset here is an offset in the message's own segment 0.
+
+use super::pointer::{
+    self, ElementSize, KIND_LIST, KIND_STRUCT, MAX_LIST_COUNT, MAX_SEGMENT_WORDS, StructSize,
+};
+use super::primitive::{Primitive, load, store};
+use super::reader::{Resolved, resolve};
+use crate::arena::{Arena, SegmentId};
+use crate::error::{Error, PointerKind, Result};
+use crate::word::Word;
+
+/// Words reserved in front of segment 0 for the segment table.
+const HEADER_WORDS: usize = 1;
+
+/// Access to a message's segments as the builders see them.
+pub(crate) struct BuilderSegments;
+
+impl BuilderSegments {
+    /// Segment `id` of the message (segment 0 without its reserved word).
+    #[inline]
+    pub(crate) fn get<A: Arena + ?Sized>(arena: &A, id: u32) -> &[Word] {
+        let s = arena.segment(SegmentId(id));
+        if id == 0 {
+            s.get(HEADER_WORDS..).unwrap_or(&[])
+        } else {
+            s
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get_mut<A: Arena + ?Sized>(arena: &mut A, id: u32) -> &mut [Word] {
+        let s = arena.segment_mut(SegmentId(id));
+        if id == 0 {
+            s.get_mut(HEADER_WORDS..).unwrap_or(&mut [])
+        } else {
+            s
+        }
+    }
+}
+
+/// Allocates `len` words near segment `hint`; returns the message segment
+/// and its word offset, checked against what the arena reports.
+fn alloc<A: Arena + ?Sized>(arena: &mut A, len: u32, hint: u32) -> Result<(u32, u32)> {
+    let (SegmentId(s), o) = arena.allocate(len, SegmentId(hint))?;
+    let o = if s == 0 {
+        o.checked_sub(HEADER_WORDS as u32)
+            .ok_or(Error::ArenaContract {
+                what: "allocation overlaps the reserved first word of segment 0",
+                segment: s,
+                offset: u64::from(o),
+                len: u64::from(len),
+            })?
+    } else {
+        o
+    };
+    let end = u64::from(o) + u64::from(len);
+    if end > BuilderSegments::get(arena, s).len() as u64 {
+        return Err(Error::ArenaContract {
+            what: "allocated words lie outside the segment the arena reports",
+            segment: s,
+            offset: u64::from(o),
+            len: u64::from(len),
+        });
+    }
+    if end > MAX_SEGMENT_WORDS + 1 {
+        return Err(Error::Alloc(crate::arena::AllocError {
+            requested: u64::from(len),
+            available: (MAX_SEGMENT_WORDS + 1).saturating_sub(u64::from(o)),
+        }));
+    }
+    Ok((s, o))
+}
+
+/// Reserves the segment-table word and the root pointer of a new message.
+pub(crate) fn init_root_slot<A: Arena + ?Sized>(arena: &mut A) -> Result<()> {
+    arena.reset();
+    let (SegmentId(s), o) = arena.allocate(1 + HEADER_WORDS as u32, SegmentId(0))?;
+    if s != 0 || o != 0 || arena.segment(SegmentId(0)).len() < 1 + HEADER_WORDS {
+        return Err(Error::ArenaContract {
+            what: "first allocation after reset must be at word 0 of segment 0",
+            segment: s,
+            offset: u64::from(o),
+            len: 2,
+        });
+    }
+    Ok(())
+}
+
+#[inline]
+fn read_word<A: Arena + ?Sized>(arena: &A, segment: u32, pos: u32) -> u64 {
+    BuilderSegments::get(arena, segment)
+        .get(pos as usize)
+        .map_or(0, |w| w.to_u64())
+}
+
+#[inline]
+fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) {
+    if let Some(slot) = BuilderSegments::get_mut(arena, segment).get_mut(pos as usize) {
+        *slot = Word::from_u64(w);
+    }
+}
+
+/// Allocates `words` words for an object referred to by the pointer at
+/// (`segment`, `pos`) and writes that pointer: near when the object lands
+/// in the same segment, else single far through a landing pad next to the
+/// object, else double far. `make(offset)` encodes the struct or list
+/// pointer for an offset. Returns where the object is.
+fn alloc_object<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    words: u32,
+    make: impl Fn(i64) -> u64,
+) -> Result<(u32, u32)> {
+    let (s, o) = alloc(arena, words, segment)?;
+    if s == segment {
+        write_word(arena, segment, pos, make(i64::from(o) - i64::from(pos) - 1));
+        return Ok((s, o));
+    }
+    let (ps, po) = alloc(arena, 1, s)?;
+    if ps == s {
+        write_word(arena, s, po, make(i64::from(o) - i64::from(po) - 1));
+        write_word(
+            arena,
+            segment,
+            pos,
+            pointer::encode_far(false, u64::from(po), s),
+        );
+        return Ok((s, o));
+    }
+    // The object's segment is full: a double-far landing pad of two words.
+    // The pad word just allocated is its first word when the next one
+    // follows it; otherwise it is left unused.
+    let (ds, dpos) = match alloc(arena, 1, ps)? {
+        (s2, o2) if s2 == ps && o2 == po + 1 => (ps, po),
+        _ => alloc(arena, 2, ps)?,
+    };
+    write_word(arena, ds, dpos, pointer::encode_far(false, u64::from(o), s));
+    write_word(arena, ds, dpos + 1, make(0));
+    write_word(
+        arena,
+        segment,
+        pos,
+        pointer::encode_far(true, u64::from(dpos), ds),
+    );
+    Ok((s, o))
+}
+
+/// Resolves the pointer at (`segment`, `pos`) of a message being built.
+fn resolve_builder<A: Arena + ?Sized>(
+    arena: &A,
+    segment: u32,
+    pos: u32,
+) -> Result<Option<(u32, i64, u64)>> {
+    let seg = BuilderSegments::get(arena, segment);
+    let w = read_word(arena, segment, pos);
+    let count = arena.segment_count();
+    match resolve(w, seg, segment, pos, |id| {
+        if id < count {
+            Ok(BuilderSegments::get(arena, id))
+        } else {
+            Err(Error::MissingSegment { segment: id, count })
+        }
+    })? {
+        Resolved::Null => Ok(None),
+        Resolved::Object(t) => Ok(Some((t.segment, t.start, t.tag))),
+        Resolved::Other(w) => Err(Error::UnexpectedPointer {
+            expected: PointerKind::Struct,
+            found: pointer::pointer_kind(w),
+        }),
+    }
+}
+
+fn check_in<A: Arena + ?Sized>(arena: &A, segment: u32, start: i64, len: u64) -> Result<u32> {
+    super::reader::bounds(BuilderSegments::get(arena, segment), segment, start, len)
+        .map(|s| s as u32)
+}
+
+fn too_large(count: u64, bits_per_element: u64) -> Error {
+    let max_count = if bits_per_element == 0 {
+        MAX_LIST_COUNT
+    } else {
+        (MAX_LIST_COUNT * 64 / bits_per_element).min(MAX_LIST_COUNT)
+    };
+    Error::TooLarge {
+        count,
+        bits_per_element,
+        max_count,
+    }
+}
+
+/// A pointer slot in a message being built: a struct's pointer field, an
+/// element of a pointer list, or the root. Consuming methods hand out a
+/// builder for what they create, with the slot's lifetime.
+pub struct PointerBuilder<'a, A: Arena + ?Sized> {
+    arena: &'a mut A,
+    segment: u32,
+    pos: u32,
+}
+
+impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
+    pub(crate) fn new(arena: &'a mut A, segment: u32, pos: u32) -> Self {
+        PointerBuilder {
+            arena,
+            segment,
+            pos,
+        }
+    }
+
+    /// A shorter-lived handle to the same slot.
+    pub fn reborrow(&mut self) -> PointerBuilder<'_, A> {
+        PointerBuilder {
+            arena: self.arena,
+            segment: self.segment,
+            pos: self.pos,
+        }
+    }
+
+    /// Whether the slot is null.
+    pub fn is_null(&self) -> bool {
+        read_word(self.arena, self.segment, self.pos) == 0
+    }
+
+    /// Makes the slot null. The object it pointed to stays in the message,
+    /// unreachable, until the message is reset.
+    pub fn clear(&mut self) {
+        write_word(self.arena, self.segment, self.pos, 0);
+    }
+
+    /// Points the slot at capability `index` of the message's capability
+    /// table.
+    pub fn set_capability(&mut self, index: u32) {
+        write_word(
+            self.arena,
+            self.segment,
+            self.pos,
+            pointer::encode_capability(index),
+        );
+    }
+
+    /// Allocates a zeroed struct of `size` and points the slot at it.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    pub fn init_struct(self, size: StructSize) -> Result<StructBuilder<'a, A>> {
+        let words = size.total_words();
+        if words == 0 {
+            // An empty struct: offset -1 keeps the pointer non-null.
+            write_word(
+                self.arena,
+                self.segment,
+                self.pos,
+                pointer::encode_struct(-1, size),
+            );
+            return Ok(StructBuilder {
+                arena: self.arena,
+                segment: self.segment,
+                data: self.pos,
+                size,
+            });
+        }
+        let (s, o) = alloc_object(self.arena, self.segment, self.pos, words, |off| {
+            pointer::encode_struct(off, size)
+        })?;
+        Ok(StructBuilder {
+            arena: self.arena,
+            segment: s,
+            data: o,
+            size,
+        })
+    }
+
+    /// The struct the slot points to, or a new one of `size` when null.
+    ///
+    /// # Errors
+    /// Not a struct, smaller than `size`, or the arena has no room.
+    pub fn get_struct(self, size: StructSize) -> Result<StructBuilder<'a, A>> {
+        let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
+            return self.init_struct(size);
+        };
+        if pointer::kind(tag) != KIND_STRUCT {
+            return Err(Error::UnexpectedPointer {
+                expected: PointerKind::Struct,
+                found: pointer::pointer_kind(tag),
+            });
+        }
+        let found = pointer::struct_size(tag);
+        if found.data_words < size.data_words || found.pointers < size.pointers {
+            return Err(Error::StructTooSmall {
+                found,
+                expected: size,
+            });
+        }
+        let data = check_in(self.arena, s, start, u64::from(found.total_words()))?;
+        Ok(StructBuilder {
+            arena: self.arena,
+            segment: s,
+            data,
+            size: found,
+        })
+    }
+
+    /// Allocates a zeroed list of `count` elements of `size` (not
+    /// [`ElementSize::InlineComposite`]: see
+    /// [`init_struct_list`](Self::init_struct_list)) and points the slot
+    /// at it.
+    ///
+    /// # Errors
+    /// Too many elements to encode, or the arena has no room.
+    pub fn init_list(self, size: ElementSize, count: u32) -> Result<ListBuilder<'a, A>> {
+        if size == ElementSize::InlineComposite {
+            return self.init_struct_list(count, StructSize::new(0, 0));
+        }
+        let bits = u64::from(size.data_bits()) + 64 * u64::from(size.pointers());
+        let count64 = u64::from(count);
+        if count64 > MAX_LIST_COUNT {
+            return Err(too_large(count64, bits));
+        }
+        let words = (count64 * bits).div_ceil(64) as u32;
+        let (segment, start) = if words == 0 {
+            write_word(
+                self.arena,
+                self.segment,
+                self.pos,
+                pointer::encode_list(0, size, count64),
+            );
+            (self.segment, self.pos + 1)
+        } else {
+            alloc_object(self.arena, self.segment, self.pos, words, |off| {
+                pointer::encode_list(off, size, count64)
+            })?
+        };
+        Ok(ListBuilder {
+            arena: self.arena,
+            segment,
+            start,
+            len: count,
+            size,
+            step_bits: bits,
+            data_bits: size.data_bits(),
+            ptrs: size.pointers() as u16,
+        })
+    }
+
+    /// Allocates a list of `count` zeroed structs of `size` (an
+    /// inline-composite list) and points the slot at it.
+    ///
+    /// # Errors
+    /// Too many words to encode, or the arena has no room.
+    pub fn init_struct_list(self, count: u32, size: StructSize) -> Result<ListBuilder<'a, A>> {
+        let per = u64::from(size.total_words());
+        let words = u64::from(count) * per;
+        if words > MAX_LIST_COUNT || u64::from(count) > MAX_LIST_COUNT {
+            return Err(too_large(u64::from(count), per * 64));
+        }
+        let (s, o) = alloc_object(
+            self.arena,
+            self.segment,
+            self.pos,
+            words as u32 + 1,
+            |off| pointer::encode_list(off, ElementSize::InlineComposite, words),
+        )?;
+        write_word(
+            self.arena,
+            s,
+            o,
+            pointer::encode_tag(u64::from(count), size),
+        );
+        Ok(ListBuilder {
+            arena: self.arena,
+            segment: s,
+            start: o + 1,
+            len: count,
+            size: ElementSize::InlineComposite,
+            step_bits: per * 64,
+            data_bits: u32::from(size.data_words) * 64,
+            ptrs: size.pointers,
+        })
+    }
+
+    /// The list the slot points to, whose elements must be encoded as
+    /// `expected`; an empty list of that size is *not* created when null
+    /// (the result is then an error).
+    ///
+    /// # Errors
+    /// Null, not a list, or encoded with another element size.
+    pub fn get_list(self, expected: ElementSize) -> Result<ListBuilder<'a, A>> {
+        let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
+            return Err(Error::UnexpectedPointer {
+                expected: PointerKind::List,
+                found: PointerKind::Null,
+            });
+        };
+        if pointer::kind(tag) != KIND_LIST {
+            return Err(Error::UnexpectedPointer {
+                expected: PointerKind::List,
+                found: pointer::pointer_kind(tag),
+            });
+        }
+        let size = pointer::list_element_size(tag);
+        let count = pointer::list_count(tag);
+        let mismatch = |data_bits: u32, ptrs: u32| Error::IncompatibleList {
+            expected_data_bits: expected.data_bits(),
+            expected_pointers: expected.pointers(),
+            found_data_bits: data_bits,
+            found_pointers: ptrs,
+            bit_note: "",
+        };
+        if size == ElementSize::InlineComposite {
+            let at = check_in(self.arena, s, start, count + 1)?;
+            let tag_word = read_word(self.arena, s, at);
+            let es = pointer::struct_size(tag_word);
+            if expected != ElementSize::InlineComposite {
+                return Err(mismatch(
+                    u32::from(es.data_words) * 64,
+                    u32::from(es.pointers),
+                ));
+            }
+            let elements = pointer::tag_element_count(tag_word);
+            let per = u64::from(es.total_words());
+            if elements * per > count {
+                return Err(Error::BadCompositeTag {
+                    what: "elements overrun the list's words",
+                    elements,
+                    element_words: per,
+                    list_words: count,
+                });
+            }
+            return Ok(ListBuilder {
+                arena: self.arena,
+                segment: s,
+                start: at + 1,
+                len: elements as u32,
+                size,
+                step_bits: per * 64,
+                data_bits: u32::from(es.data_words) * 64,
+                ptrs: es.pointers,
+            });
+        }
+        if size != expected {
+            return Err(mismatch(size.data_bits(), size.pointers()));
+        }
+        let bits = u64::from(size.data_bits()) + 64 * u64::from(size.pointers());
+        let at = check_in(self.arena, s, start, (count * bits).div_ceil(64))?;
+        Ok(ListBuilder {
+            arena: self.arena,
+            segment: s,
+            start: at,
+            len: count as u32,
+            size,
+            step_bits: bits,
+            data_bits: size.data_bits(),
+            ptrs: size.pointers() as u16,
+        })
+    }
+
+    /// Allocates `len` zeroed bytes as a `Data` blob and returns them to be
+    /// filled in.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    pub fn init_data(self, len: u32) -> Result<&'a mut [u8]> {
+        let list = self.init_list(ElementSize::Byte, len)?;
+        Ok(list.into_bytes_mut())
+    }
+
+    /// Copies `bytes` into the message as a `Data` blob.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    pub fn set_data(self, bytes: &[u8]) -> Result<()> {
+        let len = u32::try_from(bytes.len()).map_err(|_| too_large(bytes.len() as u64, 8))?;
+        self.init_data(len)?.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Allocates a `Text` of `len` bytes plus its NUL terminator and returns
+    /// the `len` bytes to be filled in (the terminator is already there).
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    pub fn init_text(self, len: u32) -> Result<&'a mut [u8]> {
+        let with_nul = len.checked_add(1).ok_or(too_large(u64::from(len) + 1, 8))?;
+        let bytes = self.init_data(with_nul)?;
+        let n = bytes.len().saturating_sub(1);
+        Ok(&mut bytes[..n])
+    }
+
+    /// Copies `text` into the message as a NUL-terminated `Text`.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    pub fn set_text(self, text: &str) -> Result<()> {
+        self.set_text_bytes(text.as_bytes())
+    }
+
+    /// Copies raw bytes into the message as a NUL-terminated `Text`, with no
+    /// UTF-8 check.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    pub fn set_text_bytes(self, bytes: &[u8]) -> Result<()> {
+        let len = u32::try_from(bytes.len()).map_err(|_| too_large(bytes.len() as u64, 8))?;
+        self.init_text(len)?.copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// A struct in a message being built.
+///
+/// Field indexes are in units of the value's size, as in compiled schemas
+/// (see [`Primitive`]); bool fields are addressed by bit.
+pub struct StructBuilder<'a, A: Arena + ?Sized> {
+    arena: &'a mut A,
+    segment: u32,
+    /// Word offset of the data section.
+    data: u32,
+    size: StructSize,
+}
+
+impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
+    /// A shorter-lived handle to the same struct.
+    pub fn reborrow(&mut self) -> StructBuilder<'_, A> {
+        StructBuilder {
+            arena: self.arena,
+            segment: self.segment,
+            data: self.data,
+            size: self.size,
+        }
+    }
+
+    /// The struct's size.
+    pub fn size(&self) -> StructSize {
+        self.size
+    }
+
+    fn data_mut(&mut self) -> &mut [u8] {
+        let start = self.data as usize * 8;
+        let len = usize::from(self.size.data_words) * 8;
+        let bytes = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, self.segment));
+        bytes.get_mut(start..start + len).unwrap_or(&mut [])
+    }
+
+    fn data(&self) -> &[u8] {
+        let start = self.data as usize * 8;
+        let len = usize::from(self.size.data_words) * 8;
+        let bytes = Word::slice_as_bytes(BuilderSegments::get(self.arena, self.segment));
+        bytes.get(start..start + len).unwrap_or(&[])
+    }
+
+    #[inline]
+    fn check_field(&self, end_bits: u64) {
+        assert!(
+            end_bits <= u64::from(self.size.data_words) * 64,
+            "field ending at bit {end_bits} is past the data section of {} words",
+            self.size.data_words
+        );
+    }
+
+    /// Sets the value at `index` (in units of `T`'s size).
+    ///
+    /// # Panics
+    /// If the field lies past the struct's data section (a schema error in
+    /// the caller).
+    #[inline]
+    pub fn set<T: Primitive>(&mut self, index: usize, value: T) {
+        self.check_field((index as u64 + 1) * T::BYTES as u64 * 8);
+        store(self.data_mut(), index * T::BYTES, value);
+    }
+
+    /// Sets the value at `index` to `value` XOR `default`: how a field with a
+    /// schema default is stored.
+    ///
+    /// # Panics
+    /// As [`set`](Self::set).
+    #[inline]
+    pub fn set_or<T: Primitive>(&mut self, index: usize, value: T, default: T) {
+        self.set(index, T::from_bits(value.to_bits() ^ default.to_bits()));
+    }
+
+    /// The value at `index`; 0 past the data section.
+    #[inline]
+    pub fn get<T: Primitive>(&self, index: usize) -> T {
+        load(self.data(), index * T::BYTES).unwrap_or(T::from_bits(0))
+    }
+
+    /// Sets the bit at `bit` of the data section.
+    ///
+    /// # Panics
+    /// If the bit lies past the struct's data section.
+    #[inline]
+    pub fn set_bool(&mut self, bit: usize, value: bool) {
+        self.check_field(bit as u64 + 1);
+        if let Some(b) = self.data_mut().get_mut(bit / 8) {
+            let mask = 1u8 << (bit % 8);
+            *b = if value { *b | mask } else { *b & !mask };
+        }
+    }
+
+    /// Sets the bit at `bit` to `value` XOR `default`.
+    ///
+    /// # Panics
+    /// As [`set_bool`](Self::set_bool).
+    #[inline]
+    pub fn set_bool_or(&mut self, bit: usize, value: bool, default: bool) {
+        self.set_bool(bit, value ^ default);
+    }
+
+    /// The bit at `bit`; `false` past the data section.
+    #[inline]
+    pub fn get_bool(&self, bit: usize) -> bool {
+        self.data()
+            .get(bit / 8)
+            .is_some_and(|b| b & (1 << (bit % 8)) != 0)
+    }
+
+    /// Pointer `index` of the pointer section.
+    ///
+    /// # Panics
+    /// If `index` is not below the struct's pointer count.
+    pub fn pointer(&mut self, index: usize) -> PointerBuilder<'_, A> {
+        assert!(
+            index < usize::from(self.size.pointers),
+            "pointer {index} is past the pointer section of {} pointers",
+            self.size.pointers
+        );
+        let pos = self.data + u32::from(self.size.data_words) + index as u32;
+        PointerBuilder {
+            arena: self.arena,
+            segment: self.segment,
+            pos,
+        }
+    }
+
+    /// Turns this handle into a handle on pointer `index`, keeping its
+    /// lifetime.
+    ///
+    /// # Panics
+    /// As [`pointer`](Self::pointer).
+    pub fn into_pointer(self, index: usize) -> PointerBuilder<'a, A> {
+        assert!(
+            index < usize::from(self.size.pointers),
+            "pointer {index} is past the pointer section of {} pointers",
+            self.size.pointers
+        );
+        let pos = self.data + u32::from(self.size.data_words) + index as u32;
+        PointerBuilder {
+            arena: self.arena,
+            segment: self.segment,
+            pos,
+        }
+    }
+
+    /// Whether pointer `index` is non-null.
+    pub fn has_pointer(&self, index: usize) -> bool {
+        index < usize::from(self.size.pointers)
+            && read_word(
+                self.arena,
+                self.segment,
+                self.data + u32::from(self.size.data_words) + index as u32,
+            ) != 0
+    }
+
+    /// Allocates a struct at pointer `index`. See [`PointerBuilder::init_struct`].
+    ///
+    /// # Errors
+    /// The arena has no room.
+    pub fn init_struct(&mut self, index: usize, size: StructSize) -> Result<StructBuilder<'_, A>> {
+        self.pointer(index).init_struct(size)
+    }
+
+    /// The struct at pointer `index`, created when null. See
+    /// [`PointerBuilder::get_struct`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::get_struct`].
+    pub fn get_struct(&mut self, index: usize, size: StructSize) -> Result<StructBuilder<'_, A>> {
+        self.pointer(index).get_struct(size)
+    }
+
+    /// Allocates a list at pointer `index`. See [`PointerBuilder::init_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::init_list`].
+    pub fn init_list(
+        &mut self,
+        index: usize,
+        size: ElementSize,
+        count: u32,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).init_list(size, count)
+    }
+
+    /// Allocates a struct list at pointer `index`. See
+    /// [`PointerBuilder::init_struct_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::init_struct_list`].
+    pub fn init_struct_list(
+        &mut self,
+        index: usize,
+        count: u32,
+        size: StructSize,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).init_struct_list(count, size)
+    }
+
+    /// The list at pointer `index`. See [`PointerBuilder::get_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::get_list`].
+    pub fn get_list(&mut self, index: usize, expected: ElementSize) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).get_list(expected)
+    }
+
+    /// Sets pointer `index` to a copy of `text`.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_text`].
+    pub fn set_text(&mut self, index: usize, text: &str) -> Result<()> {
+        self.pointer(index).set_text(text)
+    }
+
+    /// Sets pointer `index` to a copy of `bytes` as `Data`.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_data`].
+    pub fn set_data(&mut self, index: usize, bytes: &[u8]) -> Result<()> {
+        self.pointer(index).set_data(bytes)
+    }
+}
+
+/// A list in a message being built.
+pub struct ListBuilder<'a, A: Arena + ?Sized> {
+    arena: &'a mut A,
+    segment: u32,
+    /// Word offset of element 0 (after the tag of an inline-composite list).
+    start: u32,
+    len: u32,
+    size: ElementSize,
+    step_bits: u64,
+    data_bits: u32,
+    ptrs: u16,
+}
+
+impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
+    /// A shorter-lived handle to the same list.
+    pub fn reborrow(&mut self) -> ListBuilder<'_, A> {
+        ListBuilder {
+            arena: self.arena,
+            segment: self.segment,
+            start: self.start,
+            len: self.len,
+            size: self.size,
+            step_bits: self.step_bits,
+            data_bits: self.data_bits,
+            ptrs: self.ptrs,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Whether the list has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The element size as encoded.
+    pub fn element_size(&self) -> ElementSize {
+        self.size
+    }
+
+    #[inline]
+    fn element_bit(&self, index: u32) -> u64 {
+        assert!(
+            index < self.len,
+            "list index {index} out of range for length {}",
+            self.len
+        );
+        u64::from(self.start) * 64 + u64::from(index) * self.step_bits
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, self.segment))
+    }
+
+    /// Sets element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`, or the elements hold fewer bits than `T`.
+    #[inline]
+    pub fn set<T: Primitive>(&mut self, index: u32, value: T) {
+        let bit = self.element_bit(index);
+        assert!(
+            (T::BYTES as u32) * 8 <= self.data_bits,
+            "{}-byte value does not fit list elements of {} data bits",
+            T::BYTES,
+            self.data_bits
+        );
+        store(self.bytes_mut(), (bit / 8) as usize, value);
+    }
+
+    /// Element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get<T: Primitive>(&self, index: u32) -> T {
+        let bit = self.element_bit(index);
+        if (T::BYTES as u32) * 8 > self.data_bits {
+            return T::from_bits(0);
+        }
+        let bytes = Word::slice_as_bytes(BuilderSegments::get(self.arena, self.segment));
+        load(bytes, (bit / 8) as usize).unwrap_or(T::from_bits(0))
+    }
+
+    /// Sets element `index` of a bit list.
+    ///
+    /// # Panics
+    /// If `index >= self.len()` or the elements hold no data bits.
+    #[inline]
+    pub fn set_bool(&mut self, index: u32, value: bool) {
+        let bit = self.element_bit(index);
+        assert!(self.data_bits > 0, "list elements hold no data bits");
+        if let Some(b) = self.bytes_mut().get_mut((bit / 8) as usize) {
+            let mask = 1u8 << (bit % 8);
+            *b = if value { *b | mask } else { *b & !mask };
+        }
+    }
+
+    /// Element `index` of a bit list.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get_bool(&self, index: u32) -> bool {
+        let bit = self.element_bit(index);
+        let bytes = Word::slice_as_bytes(BuilderSegments::get(self.arena, self.segment));
+        self.data_bits > 0
+            && bytes
+                .get((bit / 8) as usize)
+                .is_some_and(|b| b & (1 << (bit % 8)) != 0)
+    }
+
+    /// Element `index` of a struct list.
+    ///
+    /// # Panics
+    /// If `index >= self.len()` or this is not a struct list.
+    pub fn get_struct(&mut self, index: u32) -> StructBuilder<'_, A> {
+        let bit = self.element_bit(index);
+        assert!(
+            self.size == ElementSize::InlineComposite,
+            "not a struct list"
+        );
+        let size = StructSize::new((self.data_bits / 64) as u16, self.ptrs);
+        StructBuilder {
+            arena: self.arena,
+            segment: self.segment,
+            data: (bit / 64) as u32,
+            size,
+        }
+    }
+
+    /// Element `index` of a pointer list (or the first pointer of a struct
+    /// list element).
+    ///
+    /// # Panics
+    /// If `index >= self.len()` or the elements hold no pointer.
+    pub fn pointer(&mut self, index: u32) -> PointerBuilder<'_, A> {
+        let bit = self.element_bit(index);
+        assert!(self.ptrs > 0, "list elements hold no pointer");
+        let pos = ((bit + u64::from(self.data_bits)) / 64) as u32;
+        PointerBuilder {
+            arena: self.arena,
+            segment: self.segment,
+            pos,
+        }
+    }
+
+    /// Sets element `index` of a pointer list to a copy of `text`.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_text`].
+    ///
+    /// # Panics
+    /// As [`pointer`](Self::pointer).
+    pub fn set_text(&mut self, index: u32, text: &str) -> Result<()> {
+        self.pointer(index).set_text(text)
+    }
+
+    /// Sets element `index` of a pointer list to a copy of `bytes` as `Data`.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_data`].
+    ///
+    /// # Panics
+    /// As [`pointer`](Self::pointer).
+    pub fn set_data(&mut self, index: u32, bytes: &[u8]) -> Result<()> {
+        self.pointer(index).set_data(bytes)
+    }
+
+    /// Allocates a list at element `index` of a pointer list.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::init_list`].
+    ///
+    /// # Panics
+    /// As [`pointer`](Self::pointer).
+    pub fn init_list(
+        &mut self,
+        index: u32,
+        size: ElementSize,
+        count: u32,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).init_list(size, count)
+    }
+
+    /// Allocates a struct at element `index` of a pointer list.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::init_struct`].
+    ///
+    /// # Panics
+    /// As [`pointer`](Self::pointer).
+    pub fn init_struct(&mut self, index: u32, size: StructSize) -> Result<StructBuilder<'_, A>> {
+        self.pointer(index).init_struct(size)
+    }
+
+    /// The bytes of a list of bytes (for `Data` and `Text`), mutably.
+    ///
+    /// # Panics
+    /// If the elements are not bytes.
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        assert!(self.size == ElementSize::Byte, "not a list of bytes");
+        let start = self.start as usize * 8;
+        let len = self.len as usize;
+        self.bytes_mut()
+            .get_mut(start..start + len)
+            .unwrap_or(&mut [])
+    }
+
+    fn into_bytes_mut(self) -> &'a mut [u8] {
+        let start = self.start as usize * 8;
+        let len = self.len as usize * (self.step_bits / 8) as usize;
+        let seg = BuilderSegments::get_mut(self.arena, self.segment);
+        Word::slice_as_bytes_mut(seg)
+            .get_mut(start..start + len)
+            .unwrap_or(&mut [])
+    }
+
+    /// The raw bytes of the elements' data, for copying a primitive list.
+    pub(crate) fn raw_data_bytes_mut(&mut self) -> &mut [u8] {
+        let start = self.start as usize * 8;
+        let len = (u64::from(self.len) * self.step_bits).div_ceil(8) as usize;
+        self.bytes_mut()
+            .get_mut(start..start + len)
+            .unwrap_or(&mut [])
+    }
+}
+
+impl<A: Arena + ?Sized> StructBuilder<'_, A> {
+    pub(crate) fn parts(&mut self) -> (&mut A, u32, u32, StructSize) {
+        (self.arena, self.segment, self.data, self.size)
+    }
+}

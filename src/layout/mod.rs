@@ -1,0 +1,22 @@
+//! The wire layout: pointers, structs, lists, text, data, far pointers and
+//! deep copy. This is the only module that turns (segment, offset) places
+//! into bytes; everything it does is bounds-checked slice access with
+//! checked arithmetic, and it contains no `unsafe` code.
+
+mod builder;
+mod copy;
+mod pointer;
+mod primitive;
+mod reader;
+
+pub use builder::{ListBuilder, PointerBuilder, StructBuilder};
+pub use pointer::{ElementSize, StructSize};
+pub use primitive::Primitive;
+pub use reader::{ListReader, PointerReader, ReadContext, SegmentSource, StructReader};
+
+pub(crate) use builder::{BuilderSegments, init_root_slot};
+pub(crate) use reader::ReaderOptionsCore;
+
+pub(crate) mod reader_store {
+    pub(crate) use super::reader::{INLINE_SEGMENTS, SegStore};
+}

@@ -1,0 +1,900 @@
+//! Readers: struct, list and pointer views over segments, with every
+//! pointer bounds-checked and every read charged to the traversal limit.
+
+use core::cell::Cell;
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use super::pointer::{self, ElementSize, KIND_FAR, KIND_LIST, KIND_OTHER, KIND_STRUCT, StructSize};
+use super::primitive::{Primitive, load};
+use crate::error::{Error, PointerKind, Result};
+use crate::word::Word;
+
+/// Anything that can hand out a message's segments by number.
+///
+/// Implemented by messages under construction so that they can be read
+/// back in place; readers of framed input use their own segment table.
+pub trait SegmentSource {
+    /// Segments in the message.
+    fn segment_count(&self) -> u32;
+    /// Segment `id`'s words, `None` when there is no such segment.
+    fn segment(&self, id: u32) -> Option<&[Word]>;
+}
+
+/// Segments held inline before a reader needs the heap.
+pub const INLINE_SEGMENTS: usize = 8;
+
+pub enum SegStore<'a> {
+    Inline {
+        len: u32,
+        segs: [&'a [Word]; INLINE_SEGMENTS],
+    },
+    #[cfg(feature = "alloc")]
+    Heap(Vec<&'a [Word]>),
+    Slices(&'a [&'a [Word]]),
+    Source(&'a dyn SegmentSource),
+}
+
+/// Limits as the layout layer sees them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ReaderOptionsCore {
+    pub traversal_limit_words: u64,
+    pub nesting_limit: u32,
+}
+
+/// The segments of a message being read, and what reading it has cost so
+/// far. Every reader handle borrows one.
+pub struct ReadContext<'a> {
+    store: SegStore<'a>,
+    remaining: Cell<u64>,
+    limits: ReaderOptionsCore,
+}
+
+impl<'a> ReadContext<'a> {
+    pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
+        ReadContext {
+            store,
+            remaining: Cell::new(limits.traversal_limit_words),
+            limits,
+        }
+    }
+
+    /// Segments in the message.
+    pub fn segment_count(&self) -> u32 {
+        match &self.store {
+            SegStore::Inline { len, .. } => *len,
+            #[cfg(feature = "alloc")]
+            SegStore::Heap(v) => v.len() as u32,
+            SegStore::Slices(s) => s.len() as u32,
+            SegStore::Source(s) => s.segment_count(),
+        }
+    }
+
+    /// Segment `id`'s words.
+    pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
+        match &self.store {
+            SegStore::Inline { len, segs } => {
+                if id < *len {
+                    segs.get(id as usize).copied()
+                } else {
+                    None
+                }
+            }
+            #[cfg(feature = "alloc")]
+            SegStore::Heap(v) => v.get(id as usize).copied(),
+            SegStore::Slices(s) => s.get(id as usize).copied(),
+            SegStore::Source(s) => s.segment(id),
+        }
+    }
+
+    /// Words of traversal budget left.
+    pub fn traversal_remaining(&self) -> u64 {
+        self.remaining.get()
+    }
+
+    /// Restores the full traversal budget (for a caller that reads the same
+    /// message again on purpose).
+    pub fn reset_traversal(&self) {
+        self.remaining.set(self.limits.traversal_limit_words);
+    }
+
+    fn charge(&self, words: u64) -> Result<()> {
+        match self.remaining.get().checked_sub(words) {
+            Some(rest) => {
+                self.remaining.set(rest);
+                Ok(())
+            }
+            None => Err(Error::TraversalLimitExceeded {
+                limit: self.limits.traversal_limit_words,
+                requested: words,
+            }),
+        }
+    }
+
+    /// The root pointer: word 0 of segment 0.
+    pub(crate) fn root(&'a self) -> Result<PointerReader<'a>> {
+        let seg = self.segment(0).ok_or(Error::MissingSegment {
+            segment: 0,
+            count: self.segment_count(),
+        })?;
+        if seg.is_empty() {
+            return Err(Error::OutOfBounds {
+                segment: 0,
+                start: 0,
+                len: 1,
+                segment_len: 0,
+            });
+        }
+        Ok(PointerReader::at(
+            self,
+            seg,
+            0,
+            0,
+            self.limits.nesting_limit,
+        ))
+    }
+}
+
+/// Checks that words `[start, start + len)` lie inside `seg`; returns
+/// `start` as an index.
+#[inline]
+pub(crate) fn bounds(seg: &[Word], segment: u32, start: i64, len: u64) -> Result<usize> {
+    let ok = start >= 0
+        && (start as u64)
+            .checked_add(len)
+            .is_some_and(|end| end <= seg.len() as u64);
+    if ok {
+        Ok(start as usize)
+    } else {
+        Err(Error::OutOfBounds {
+            segment,
+            start,
+            len,
+            segment_len: seg.len() as u64,
+        })
+    }
+}
+
+#[inline]
+pub(crate) fn word_at(seg: &[Word], i: usize) -> u64 {
+    seg.get(i).map_or(0, |w| w.to_u64())
+}
+
+/// A pointer, resolved through any far pointer to its object.
+#[derive(Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub(crate) seg: &'a [Word],
+    pub(crate) segment: u32,
+    /// First word of the object (for a list: of its tag, if composite).
+    pub(crate) start: i64,
+    /// The struct or list pointer describing the object.
+    pub(crate) tag: u64,
+}
+
+pub(crate) enum Resolved<'a> {
+    Null,
+    Object(Target<'a>),
+    Other(u64),
+}
+
+/// Resolves pointer word `w`, found at word `pos` of `seg` (segment
+/// `segment`), through any far pointer; `lookup` finds other segments.
+pub(crate) fn resolve<'s>(
+    w: u64,
+    seg: &'s [Word],
+    segment: u32,
+    pos: u32,
+    lookup: impl Fn(u32) -> Result<&'s [Word]>,
+) -> Result<Resolved<'s>> {
+    if w == 0 {
+        return Ok(Resolved::Null);
+    }
+    match pointer::kind(w) {
+        KIND_STRUCT | KIND_LIST => Ok(Resolved::Object(Target {
+            seg,
+            segment,
+            start: i64::from(pos) + 1 + pointer::offset(w),
+            tag: w,
+        })),
+        KIND_FAR => resolve_far(w, lookup).map(Resolved::Object),
+        _ => Ok(Resolved::Other(w)),
+    }
+}
+
+fn resolve_far<'s>(w: u64, lookup: impl Fn(u32) -> Result<&'s [Word]>) -> Result<Target<'s>> {
+    let segment = pointer::far_segment(w);
+    let seg = lookup(segment)?;
+    let pad = pointer::far_pad_offset(w);
+    if !pointer::far_is_double(w) {
+        let at = bounds(seg, segment, pad as i64, 1)?;
+        let pad_word = word_at(seg, at);
+        match pointer::kind(pad_word) {
+            KIND_STRUCT | KIND_LIST => Ok(Target {
+                seg,
+                segment,
+                start: pad as i64 + 1 + pointer::offset(pad_word),
+                tag: pad_word,
+            }),
+            KIND_FAR => Err(Error::BadLandingPad {
+                segment,
+                offset: pad,
+                what: "landing pad is another far pointer",
+            }),
+            _ => Err(Error::BadLandingPad {
+                segment,
+                offset: pad,
+                what: "landing pad is not a struct or list pointer",
+            }),
+        }
+    } else {
+        let at = bounds(seg, segment, pad as i64, 2)?;
+        let far = word_at(seg, at);
+        let tag = word_at(seg, at + 1);
+        if pointer::kind(far) != KIND_FAR || pointer::far_is_double(far) {
+            return Err(Error::BadLandingPad {
+                segment,
+                offset: pad,
+                what: "first word of a double-far landing pad is not a single far pointer",
+            });
+        }
+        if !matches!(pointer::kind(tag), KIND_STRUCT | KIND_LIST) {
+            return Err(Error::BadLandingPad {
+                segment,
+                offset: pad,
+                what: "second word of a double-far landing pad is not a struct or list pointer",
+            });
+        }
+        let content = pointer::far_segment(far);
+        Ok(Target {
+            seg: lookup(content)?,
+            segment: content,
+            start: pointer::far_pad_offset(far) as i64,
+            tag,
+        })
+    }
+}
+
+/// A pointer inside a message being read: a struct field, a list element
+/// or the root. Resolve it as the type the schema says it has.
+#[derive(Clone, Copy)]
+pub struct PointerReader<'a> {
+    ctx: &'a ReadContext<'a>,
+    seg: &'a [Word],
+    segment: u32,
+    pos: u32,
+    word: u64,
+    nesting: u32,
+}
+
+impl<'a> PointerReader<'a> {
+    fn at(ctx: &'a ReadContext<'a>, seg: &'a [Word], segment: u32, pos: u32, nesting: u32) -> Self {
+        PointerReader {
+            ctx,
+            seg,
+            segment,
+            pos,
+            word: word_at(seg, pos as usize),
+            nesting,
+        }
+    }
+
+    fn null(ctx: &'a ReadContext<'a>, nesting: u32) -> Self {
+        PointerReader {
+            ctx,
+            seg: &[],
+            segment: 0,
+            pos: 0,
+            word: 0,
+            nesting,
+        }
+    }
+
+    /// Whether the pointer is null (all zero).
+    pub fn is_null(&self) -> bool {
+        self.word == 0
+    }
+
+    /// The raw pointer word.
+    pub fn raw(&self) -> u64 {
+        self.word
+    }
+
+    fn resolve(&self) -> Result<Resolved<'a>> {
+        let ctx = self.ctx;
+        resolve(self.word, self.seg, self.segment, self.pos, |id| {
+            ctx.segment(id).ok_or(Error::MissingSegment {
+                segment: id,
+                count: ctx.segment_count(),
+            })
+        })
+    }
+
+    /// What the pointer points to, following far pointers: `Null`, `Struct`,
+    /// `List`, `Capability` or `Other`.
+    ///
+    /// # Errors
+    /// A malformed far pointer.
+    pub fn kind(&self) -> Result<PointerKind> {
+        Ok(match self.resolve()? {
+            Resolved::Null => PointerKind::Null,
+            Resolved::Object(t) => pointer::pointer_kind(t.tag),
+            Resolved::Other(w) => pointer::pointer_kind(w),
+        })
+    }
+
+    fn descend(&self) -> Result<u32> {
+        self.nesting
+            .checked_sub(1)
+            .ok_or(Error::NestingLimitExceeded {
+                limit: self.ctx.limits.nesting_limit,
+            })
+    }
+
+    /// The struct this pointer points to; an empty struct (every field at
+    /// its default) when null.
+    ///
+    /// # Errors
+    /// Not a struct pointer, out of bounds, or a limit exceeded.
+    pub fn get_struct(&self) -> Result<StructReader<'a>> {
+        let t = match self.resolve()? {
+            Resolved::Null => return Ok(StructReader::empty(self.ctx, self.nesting)),
+            Resolved::Object(t) => t,
+            Resolved::Other(w) => return Err(unexpected(PointerKind::Struct, w)),
+        };
+        if pointer::kind(t.tag) != KIND_STRUCT {
+            return Err(unexpected(PointerKind::Struct, t.tag));
+        }
+        let nesting = self.descend()?;
+        let size = pointer::struct_size(t.tag);
+        let words = u64::from(size.total_words());
+        let start = bounds(t.seg, t.segment, t.start, words)?;
+        self.ctx.charge(words)?;
+        Ok(StructReader {
+            ctx: self.ctx,
+            seg: t.seg,
+            segment: t.segment,
+            data: start * 8,
+            data_bits: u32::from(size.data_words) * 64,
+            ptr: (start + usize::from(size.data_words)) as u32,
+            ptrs: size.pointers,
+            nesting,
+        })
+    }
+
+    /// The list this pointer points to, checked to be readable as elements
+    /// of `expected` size (a struct list may be read as a primitive list of
+    /// its first field, and the other way round, as the spec allows); an
+    /// empty list when null.
+    ///
+    /// # Errors
+    /// Not a list pointer, elements incompatible with `expected`, out of
+    /// bounds, a bad inline-composite tag, or a limit exceeded.
+    pub fn get_list(&self, expected: ElementSize) -> Result<ListReader<'a>> {
+        let list = self.get_list_any()?;
+        list.check_compatible(expected)?;
+        Ok(list)
+    }
+
+    /// The list this pointer points to, whatever its element size.
+    ///
+    /// # Errors
+    /// As [`get_list`](Self::get_list), less the element size check.
+    pub fn get_list_any(&self) -> Result<ListReader<'a>> {
+        let t = match self.resolve()? {
+            Resolved::Null => return Ok(ListReader::empty(self.ctx, self.nesting)),
+            Resolved::Object(t) => t,
+            Resolved::Other(w) => return Err(unexpected(PointerKind::List, w)),
+        };
+        if pointer::kind(t.tag) != KIND_LIST {
+            return Err(unexpected(PointerKind::List, t.tag));
+        }
+        let nesting = self.descend()?;
+        let size = pointer::list_element_size(t.tag);
+        let count = pointer::list_count(t.tag);
+        if size == ElementSize::InlineComposite {
+            let start = bounds(t.seg, t.segment, t.start, count + 1)?;
+            let tag = word_at(t.seg, start);
+            let bad = |what| Error::BadCompositeTag {
+                what,
+                elements: pointer::tag_element_count(tag),
+                element_words: u64::from(pointer::struct_size(tag).total_words()),
+                list_words: count,
+            };
+            if pointer::kind(tag) != KIND_STRUCT {
+                return Err(bad("tag word is not struct-shaped"));
+            }
+            let elements = pointer::tag_element_count(tag);
+            let es = pointer::struct_size(tag);
+            let per = u64::from(es.total_words());
+            // `elements < 2^30` and `per < 2^17`: the product fits in u64.
+            if elements * per > count {
+                return Err(bad("elements overrun the list's words"));
+            }
+            self.ctx.charge(elements * per.max(1))?;
+            Ok(ListReader {
+                ctx: self.ctx,
+                seg: t.seg,
+                segment: t.segment,
+                start_bit: (start as u64 + 1) * 64,
+                len: elements as u32,
+                step_bits: per * 64,
+                data_bits: u32::from(es.data_words) * 64,
+                ptrs: es.pointers,
+                size,
+                nesting,
+            })
+        } else {
+            let bits = u64::from(size.data_bits()) + 64 * u64::from(size.pointers());
+            // `count < 2^29` and `bits <= 64`: no overflow.
+            let words = (count * bits).div_ceil(64);
+            let start = bounds(t.seg, t.segment, t.start, words)?;
+            self.ctx.charge(if bits == 0 { count } else { words })?;
+            Ok(ListReader {
+                ctx: self.ctx,
+                seg: t.seg,
+                segment: t.segment,
+                start_bit: start as u64 * 64,
+                len: count as u32,
+                step_bits: bits,
+                data_bits: size.data_bits(),
+                ptrs: size.pointers() as u16,
+                size,
+                nesting,
+            })
+        }
+    }
+
+    /// The bytes of a `Data` blob (a list of bytes); empty when null.
+    ///
+    /// # Errors
+    /// Not a list of bytes, out of bounds, or a limit exceeded.
+    pub fn get_data(&self) -> Result<&'a [u8]> {
+        let list = self.get_list_any()?;
+        list.as_bytes()
+    }
+
+    /// The bytes of a `Text`, without its NUL terminator and without a
+    /// UTF-8 check; empty when null.
+    ///
+    /// # Errors
+    /// As [`get_data`](Self::get_data), or the text is not NUL-terminated.
+    pub fn get_text_bytes(&self) -> Result<&'a [u8]> {
+        if self.is_null() {
+            return Ok(&[]);
+        }
+        let bytes = self.get_data()?;
+        match bytes.split_last() {
+            Some((0, text)) => Ok(text),
+            _ => Err(Error::TextNotTerminated {
+                len: bytes.len() as u64,
+            }),
+        }
+    }
+
+    /// A `Text` as `&str`; empty when null.
+    ///
+    /// # Errors
+    /// As [`get_text_bytes`](Self::get_text_bytes), or not valid UTF-8.
+    pub fn get_text(&self) -> Result<&'a str> {
+        let bytes = self.get_text_bytes()?;
+        core::str::from_utf8(bytes).map_err(|e| Error::Utf8 {
+            valid_up_to: e.valid_up_to(),
+        })
+    }
+
+    /// The index of a capability pointer in the message's capability table.
+    ///
+    /// # Errors
+    /// Not a capability pointer.
+    pub fn get_capability(&self) -> Result<u32> {
+        match self.resolve()? {
+            Resolved::Other(w) if (w as u32) == KIND_OTHER as u32 => {
+                Ok(pointer::capability_index(w))
+            }
+            Resolved::Other(w) => Err(unexpected(PointerKind::Capability, w)),
+            Resolved::Null => Err(unexpected(PointerKind::Capability, 0)),
+            Resolved::Object(t) => Err(unexpected(PointerKind::Capability, t.tag)),
+        }
+    }
+}
+
+fn unexpected(expected: PointerKind, found: u64) -> Error {
+    Error::UnexpectedPointer {
+        expected,
+        found: pointer::pointer_kind(found),
+    }
+}
+
+/// A struct inside a message being read.
+///
+/// Fields past the end of the struct's sections read as their defaults, so
+/// a reader compiled against a newer schema reads older messages.
+#[derive(Clone, Copy)]
+pub struct StructReader<'a> {
+    ctx: &'a ReadContext<'a>,
+    seg: &'a [Word],
+    segment: u32,
+    /// Byte offset of the data section in `seg`.
+    data: usize,
+    data_bits: u32,
+    /// Word offset of the pointer section in `seg`.
+    ptr: u32,
+    ptrs: u16,
+    nesting: u32,
+}
+
+impl<'a> StructReader<'a> {
+    fn empty(ctx: &'a ReadContext<'a>, nesting: u32) -> Self {
+        StructReader {
+            ctx,
+            seg: &[],
+            segment: 0,
+            data: 0,
+            data_bits: 0,
+            ptr: 0,
+            ptrs: 0,
+            nesting,
+        }
+    }
+
+    /// Bits in the data section (a multiple of 64, except for elements of a
+    /// primitive list read as structs).
+    pub fn data_bits(&self) -> u32 {
+        self.data_bits
+    }
+
+    /// Pointers in the pointer section.
+    pub fn pointer_count(&self) -> u16 {
+        self.ptrs
+    }
+
+    /// The struct's size in words, for a struct read from a struct pointer
+    /// or struct list.
+    pub fn size(&self) -> StructSize {
+        StructSize::new(self.data_bits.div_ceil(64) as u16, self.ptrs)
+    }
+
+    /// The data section's bytes.
+    pub fn data_bytes(&self) -> &'a [u8] {
+        let bytes = Word::slice_as_bytes(self.seg);
+        let len = (self.data_bits / 8) as usize;
+        bytes.get(self.data..self.data + len).unwrap_or(&[])
+    }
+
+    /// The value at `index` (in units of `T`'s size); 0 past the data
+    /// section.
+    #[inline]
+    pub fn get<T: Primitive>(&self, index: usize) -> T {
+        let end_bits = (index as u64 + 1) * (T::BYTES as u64) * 8;
+        if end_bits > u64::from(self.data_bits) {
+            return T::from_bits(0);
+        }
+        let bytes = Word::slice_as_bytes(self.seg);
+        load(bytes, self.data + index * T::BYTES).unwrap_or(T::from_bits(0))
+    }
+
+    /// The value at `index` XOR `default`: how a field with a schema
+    /// default is stored.
+    #[inline]
+    pub fn get_or<T: Primitive>(&self, index: usize, default: T) -> T {
+        T::from_bits(self.get::<T>(index).to_bits() ^ default.to_bits())
+    }
+
+    /// The bit at `bit` of the data section; `false` past it.
+    #[inline]
+    pub fn get_bool(&self, bit: usize) -> bool {
+        if bit as u64 >= u64::from(self.data_bits) {
+            return false;
+        }
+        let bytes = Word::slice_as_bytes(self.seg);
+        bytes
+            .get(self.data + bit / 8)
+            .is_some_and(|b| b & (1 << (bit % 8)) != 0)
+    }
+
+    /// The bit at `bit` XOR `default`.
+    #[inline]
+    pub fn get_bool_or(&self, bit: usize, default: bool) -> bool {
+        self.get_bool(bit) ^ default
+    }
+
+    /// Pointer `index` of the pointer section; null past it.
+    #[inline]
+    pub fn pointer(&self, index: usize) -> PointerReader<'a> {
+        if index < usize::from(self.ptrs) {
+            PointerReader::at(
+                self.ctx,
+                self.seg,
+                self.segment,
+                self.ptr + index as u32,
+                self.nesting,
+            )
+        } else {
+            PointerReader::null(self.ctx, self.nesting)
+        }
+    }
+
+    /// Whether pointer `index` is non-null.
+    pub fn has_pointer(&self, index: usize) -> bool {
+        !self.pointer(index).is_null()
+    }
+
+    /// The struct at pointer `index`. See [`PointerReader::get_struct`].
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_struct`].
+    pub fn get_struct(&self, index: usize) -> Result<StructReader<'a>> {
+        self.pointer(index).get_struct()
+    }
+
+    /// The list at pointer `index`. See [`PointerReader::get_list`].
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_list`].
+    pub fn get_list(&self, index: usize, expected: ElementSize) -> Result<ListReader<'a>> {
+        self.pointer(index).get_list(expected)
+    }
+
+    /// The text at pointer `index`. See [`PointerReader::get_text`].
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_text`].
+    pub fn get_text(&self, index: usize) -> Result<&'a str> {
+        self.pointer(index).get_text()
+    }
+
+    /// The data at pointer `index`. See [`PointerReader::get_data`].
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_data`].
+    pub fn get_data(&self, index: usize) -> Result<&'a [u8]> {
+        self.pointer(index).get_data()
+    }
+}
+
+/// A list inside a message being read.
+#[derive(Clone, Copy)]
+pub struct ListReader<'a> {
+    ctx: &'a ReadContext<'a>,
+    seg: &'a [Word],
+    segment: u32,
+    /// Bit offset of element 0 in `seg`.
+    start_bit: u64,
+    len: u32,
+    step_bits: u64,
+    data_bits: u32,
+    ptrs: u16,
+    size: ElementSize,
+    nesting: u32,
+}
+
+impl<'a> ListReader<'a> {
+    fn empty(ctx: &'a ReadContext<'a>, nesting: u32) -> Self {
+        ListReader {
+            ctx,
+            seg: &[],
+            segment: 0,
+            start_bit: 0,
+            len: 0,
+            step_bits: 0,
+            data_bits: 0,
+            ptrs: 0,
+            size: ElementSize::Void,
+            nesting,
+        }
+    }
+
+    /// Number of elements.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Whether the list has no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The element size as encoded on the wire.
+    pub fn element_size(&self) -> ElementSize {
+        self.size
+    }
+
+    /// For a struct list, the size of each element.
+    pub fn struct_size(&self) -> StructSize {
+        StructSize::new(self.data_bits.div_ceil(64) as u16, self.ptrs)
+    }
+
+    pub(crate) fn check_compatible(&self, expected: ElementSize) -> Result<()> {
+        let found_bits = self.data_bits;
+        let found_ptrs = u32::from(self.ptrs);
+        let mismatch = |note| Error::IncompatibleList {
+            expected_data_bits: expected.data_bits(),
+            expected_pointers: expected.pointers(),
+            found_data_bits: found_bits,
+            found_pointers: found_ptrs,
+            bit_note: note,
+        };
+        if self.len == 0 {
+            return Ok(()); // an empty list (or a null pointer) reads as any list
+        }
+        match expected {
+            ElementSize::Void => Ok(()),
+            ElementSize::Bit => {
+                if self.size == ElementSize::Bit {
+                    Ok(())
+                } else {
+                    Err(mismatch(", expected a bit list"))
+                }
+            }
+            ElementSize::InlineComposite => {
+                if self.size == ElementSize::Bit {
+                    Err(mismatch(", a bit list"))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => {
+                if self.size == ElementSize::Bit {
+                    Err(mismatch(", a bit list"))
+                } else if found_bits >= expected.data_bits() && found_ptrs >= expected.pointers() {
+                    Ok(())
+                } else {
+                    Err(mismatch(""))
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn element_bit(&self, index: u32) -> u64 {
+        assert!(
+            index < self.len,
+            "list index {index} out of range for length {}",
+            self.len
+        );
+        self.start_bit + u64::from(index) * self.step_bits
+    }
+
+    /// Element `index` as a `T`; 0 when the elements hold fewer bits.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get<T: Primitive>(&self, index: u32) -> T {
+        let bit = self.element_bit(index);
+        if (T::BYTES as u32) * 8 > self.data_bits {
+            return T::from_bits(0);
+        }
+        load(Word::slice_as_bytes(self.seg), (bit / 8) as usize).unwrap_or(T::from_bits(0))
+    }
+
+    /// Element `index` of a bit list (or bit 0 of each element of a wider
+    /// list).
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get_bool(&self, index: u32) -> bool {
+        let bit = self.element_bit(index);
+        if self.data_bits == 0 {
+            return false;
+        }
+        let bytes = Word::slice_as_bytes(self.seg);
+        bytes
+            .get((bit / 8) as usize)
+            .is_some_and(|b| b & (1 << (bit % 8)) != 0)
+    }
+
+    /// Element `index` as a struct.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get_struct(&self, index: u32) -> StructReader<'a> {
+        let bit = self.element_bit(index);
+        if self.size == ElementSize::Bit {
+            return StructReader::empty(self.ctx, self.nesting);
+        }
+        StructReader {
+            ctx: self.ctx,
+            seg: self.seg,
+            segment: self.segment,
+            data: (bit / 8) as usize,
+            data_bits: self.data_bits,
+            ptr: ((bit + u64::from(self.data_bits)) / 64) as u32,
+            ptrs: self.ptrs,
+            nesting: self.nesting,
+        }
+    }
+
+    /// Element `index` as a pointer (the first pointer of a struct element);
+    /// null when the elements hold no pointer.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get_pointer(&self, index: u32) -> PointerReader<'a> {
+        let bit = self.element_bit(index);
+        if self.ptrs == 0 {
+            return PointerReader::null(self.ctx, self.nesting);
+        }
+        let pos = ((bit + u64::from(self.data_bits)) / 64) as u32;
+        PointerReader::at(self.ctx, self.seg, self.segment, pos, self.nesting)
+    }
+
+    /// Element `index` as a text. See [`PointerReader::get_text`].
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_text`].
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get_text(&self, index: u32) -> Result<&'a str> {
+        self.get_pointer(index).get_text()
+    }
+
+    /// Element `index` as data. See [`PointerReader::get_data`].
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_data`].
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get_data(&self, index: u32) -> Result<&'a [u8]> {
+        self.get_pointer(index).get_data()
+    }
+
+    /// Element `index` as a list. See [`PointerReader::get_list`].
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_list`].
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get_list(&self, index: u32, expected: ElementSize) -> Result<ListReader<'a>> {
+        self.get_pointer(index).get_list(expected)
+    }
+
+    /// The bytes of a list of bytes, with no copy.
+    ///
+    /// # Errors
+    /// The elements are not single bytes.
+    pub fn as_bytes(&self) -> Result<&'a [u8]> {
+        if self.len == 0 {
+            return Ok(&[]);
+        }
+        if self.size != ElementSize::Byte {
+            return Err(Error::IncompatibleList {
+                expected_data_bits: 8,
+                expected_pointers: 0,
+                found_data_bits: self.data_bits,
+                found_pointers: u32::from(self.ptrs),
+                bit_note: if self.size == ElementSize::Bit {
+                    ", a bit list"
+                } else {
+                    ""
+                },
+            });
+        }
+        let start = (self.start_bit / 8) as usize;
+        Word::slice_as_bytes(self.seg)
+            .get(start..start + self.len as usize)
+            .ok_or(Error::OutOfBounds {
+                segment: self.segment,
+                start: (self.start_bit / 64) as i64,
+                len: u64::from(self.len).div_ceil(8),
+                segment_len: self.seg.len() as u64,
+            })
+    }
+
+    /// The raw bytes spanned by the elements of a list of data (not
+    /// pointers or structs), for copying.
+    pub(crate) fn raw_data_bytes(&self) -> &'a [u8] {
+        let start = (self.start_bit / 8) as usize;
+        let len = (u64::from(self.len) * self.step_bits).div_ceil(8) as usize;
+        Word::slice_as_bytes(self.seg)
+            .get(start..start + len)
+            .unwrap_or(&[])
+    }
+}

@@ -1,0 +1,315 @@
+//! [`Message`]: a message built in, or read into, an arena.
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use crate::arena::{Arena, SegmentId};
+use crate::error::{Error, Result};
+use crate::layout::{
+    BuilderSegments, PointerBuilder, SegmentSource, StructBuilder, StructReader, StructSize,
+    init_root_slot,
+};
+use crate::read::{MessageReader, ReaderOptions};
+use crate::segment::Segment;
+use crate::word::Word;
+
+/// The one segment of a message with no root yet: a null root pointer.
+static EMPTY_SEGMENT: [Word; 1] = [Word::ZERO];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// No root yet: frames as a single segment with a null root.
+    Empty,
+    /// Segment 0 word 0 is the reserved table word, word 1 the root pointer.
+    Built,
+}
+
+/// A Cap'n Proto message in an arena: build it, frame it, read it back, and
+/// reset it to build the next one in the same memory.
+///
+/// ```
+/// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+///
+/// let mut msg = Message::new(SingleSegmentArena::new());
+/// let mut root = msg.init_root(StructSize::new(1, 1))?;
+/// root.set::<u32>(0, 7);
+/// root.set_text(0, "hello")?;
+///
+/// let framed = msg.framed_bytes()?; // header and segment, no copy
+/// let reader = MessageReader::from_bytes(framed, ReaderOptions::default())?;
+/// let root = reader.root()?;
+/// assert_eq!((root.get::<u32>(0), root.get_text(0)?), (7, "hello"));
+///
+/// msg.reset(); // keeps the memory for the next message
+/// # Ok::<(), capnarena::Error>(())
+/// ```
+pub struct Message<A: Arena> {
+    arena: A,
+    state: State,
+}
+
+impl<A: Arena> Message<A> {
+    /// A new, empty message in `arena` (which is reset first).
+    pub fn new(mut arena: A) -> Self {
+        arena.reset();
+        Message {
+            arena,
+            state: State::Empty,
+        }
+    }
+
+    /// Forgets the content and keeps the arena's memory.
+    pub fn reset(&mut self) {
+        self.arena.reset();
+        self.state = State::Empty;
+    }
+
+    /// The arena.
+    pub fn arena(&self) -> &A {
+        &self.arena
+    }
+
+    /// Gives the arena back.
+    pub fn into_arena(self) -> A {
+        self.arena
+    }
+
+    /// Resets the message and hands out its arena for a read to fill.
+    pub(crate) fn arena_for_reading(&mut self) -> &mut A {
+        self.reset();
+        &mut self.arena
+    }
+
+    fn ensure_root(&mut self) -> Result<()> {
+        if self.state != State::Built {
+            init_root_slot(&mut self.arena)?;
+            self.state = State::Built;
+        }
+        Ok(())
+    }
+
+    /// The root pointer slot, to set as any type.
+    ///
+    /// # Errors
+    /// The arena cannot hold the root pointer.
+    pub fn root_pointer(&mut self) -> Result<PointerBuilder<'_, A>> {
+        self.ensure_root()?;
+        Ok(PointerBuilder::new(&mut self.arena, 0, 0))
+    }
+
+    /// Allocates a new root struct of `size` (replacing any root).
+    ///
+    /// # Errors
+    /// The arena has no room.
+    pub fn init_root(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
+        self.root_pointer()?.init_struct(size)
+    }
+
+    /// The root struct, created with `size` when there is none.
+    ///
+    /// # Errors
+    /// The root is not a struct or is smaller than `size`, or the arena has
+    /// no room.
+    pub fn get_root(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
+        self.root_pointer()?.get_struct(size)
+    }
+
+    /// Sets the root to a deep copy of `src`, from any message.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_struct`].
+    pub fn set_root(&mut self, src: &StructReader<'_>) -> Result<()> {
+        self.root_pointer()?.set_struct(src)
+    }
+
+    /// Segments in the message (1 for a message with no root yet).
+    pub fn segment_count(&self) -> u32 {
+        match self.state {
+            State::Empty => 1,
+            State::Built => self.arena.segment_count(),
+        }
+    }
+
+    /// Segment `id`, as it goes on the wire.
+    pub fn segment(&self, id: u32) -> Option<Segment<'_>> {
+        SegmentSource::segment(self, id).map(|w| Segment::new(SegmentId(id), w))
+    }
+
+    /// The message's segments in order.
+    pub fn segments(&self) -> impl ExactSizeIterator<Item = Segment<'_>> + '_ {
+        (0..self.segment_count()).map(move |id| {
+            Segment::new(
+                SegmentId(id),
+                SegmentSource::segment(self, id).unwrap_or(&[]),
+            )
+        })
+    }
+
+    /// A reader over the message as built so far, with default limits.
+    pub fn reader(&self) -> MessageReader<'_> {
+        self.reader_with_options(ReaderOptions::default())
+    }
+
+    /// A reader over the message as built so far.
+    pub fn reader_with_options(&self, options: ReaderOptions) -> MessageReader<'_> {
+        MessageReader::from_source(self, options)
+    }
+
+    /// Words of the segment table for this message.
+    fn header_words(&self) -> usize {
+        crate::read::header_bytes(self.segment_count()) / 8
+    }
+
+    /// Bytes of the framed message: segment table and every segment.
+    pub fn serialized_size(&self) -> usize {
+        let body: usize = self.segments().map(|s| s.words().len()).sum();
+        (self.header_words() + body) * 8
+    }
+
+    /// Writes the segment table, `count - 1` then each segment's size, into
+    /// `out` (which holds exactly the table's bytes).
+    fn write_table(&self, out: &mut [u8]) {
+        let count = self.segment_count();
+        out.fill(0);
+        out[..4].copy_from_slice(&(count - 1).to_le_bytes());
+        for (i, seg) in self.segments().enumerate() {
+            out[4 + 4 * i..8 + 4 * i].copy_from_slice(&seg.len_words().to_le_bytes());
+        }
+    }
+
+    /// The framed message as one contiguous byte slice, with no copy: the
+    /// segment table is written into the word reserved in front of
+    /// segment 0.
+    ///
+    /// # Errors
+    /// [`Error::NotSingleSegment`] when the message has more than one
+    /// segment (frame it with [`append_to`](Self::append_to) or
+    /// `write_to` instead).
+    pub fn framed_bytes(&mut self) -> Result<&[u8]> {
+        self.ensure_root()?;
+        let count = self.segment_count();
+        if count != 1 {
+            return Err(Error::NotSingleSegment { segments: count });
+        }
+        let len = BuilderSegments::get(&self.arena, 0).len() as u32;
+        let seg = self.arena.segment_mut(SegmentId(0));
+        let Some(header) = seg.first_mut() else {
+            return Err(Error::ArenaContract {
+                what: "segment 0 lost its words",
+                segment: 0,
+                offset: 0,
+                len: 1,
+            });
+        };
+        let mut h = [0u8; 8];
+        h[4..].copy_from_slice(&len.to_le_bytes());
+        *header = Word(h);
+        Ok(Word::slice_as_bytes(self.arena.segment(SegmentId(0))))
+    }
+
+    /// Appends the framed message to `out`. Allocates nothing when `out`
+    /// has room for [`serialized_size`](Self::serialized_size) more bytes.
+    #[cfg(feature = "alloc")]
+    pub fn append_to(&self, out: &mut Vec<u8>) {
+        out.reserve(self.serialized_size());
+        let start = out.len();
+        out.resize(start + self.header_words() * 8, 0);
+        self.write_table(&mut out[start..]);
+        for seg in self.segments() {
+            out.extend_from_slice(seg.as_bytes());
+        }
+    }
+
+    /// Writes the framed message to `w` with vectored writes: the segment
+    /// data is not copied.
+    ///
+    /// # Errors
+    /// Any error of `w`.
+    #[cfg(feature = "std")]
+    pub fn write_to<W: std::io::Write>(&self, mut w: W) -> Result<()> {
+        use std::io::IoSlice;
+        const BATCH: usize = 16;
+        let count = self.segment_count() as usize;
+        let header_len = self.header_words() * 8;
+        let mut small = [0u8; 8 * BATCH];
+        let mut large = Vec::new();
+        let header: &[u8] = if header_len <= small.len() {
+            self.write_table(&mut small[..header_len]);
+            &small[..header_len]
+        } else {
+            large.resize(header_len, 0);
+            self.write_table(&mut large);
+            &large
+        };
+        let mut segs = self.segments();
+        let mut bufs: [IoSlice<'_>; BATCH] = [IoSlice::new(&[]); BATCH];
+        bufs[0] = IoSlice::new(header);
+        let mut n = 1;
+        let mut done = 0;
+        loop {
+            while n < BATCH && done < count {
+                if let Some(s) = segs.next() {
+                    bufs[n] = IoSlice::new(s.as_bytes());
+                    n += 1;
+                }
+                done += 1;
+            }
+            write_all_vectored(&mut w, &mut bufs[..n])?;
+            if done >= count {
+                return Ok(());
+            }
+            n = 0;
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+fn write_all_vectored<W: std::io::Write>(
+    w: &mut W,
+    mut bufs: &mut [std::io::IoSlice<'_>],
+) -> Result<()> {
+    use std::io::{ErrorKind, IoSlice};
+    IoSlice::advance_slices(&mut bufs, 0);
+    while !bufs.is_empty() {
+        match w.write_vectored(bufs) {
+            Ok(0) => return Err(Error::Io(ErrorKind::WriteZero.into())),
+            Ok(n) => IoSlice::advance_slices(&mut bufs, n),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::Io(e)),
+        }
+    }
+    Ok(())
+}
+
+impl<A: Arena> SegmentSource for Message<A> {
+    fn segment_count(&self) -> u32 {
+        Message::segment_count(self)
+    }
+
+    fn segment(&self, id: u32) -> Option<&[Word]> {
+        match self.state {
+            State::Empty => (id == 0).then_some(&EMPTY_SEGMENT[..]),
+            State::Built => {
+                (id < self.arena.segment_count()).then(|| BuilderSegments::get(&self.arena, id))
+            }
+        }
+    }
+}
+
+impl<A: Arena + Default> Default for Message<A> {
+    fn default() -> Self {
+        Message::new(A::default())
+    }
+}
+
+impl<A: Arena> core::fmt::Debug for Message<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Message")
+            .field("segments", &self.segment_count())
+            .field(
+                "words",
+                &self.segments().map(|s| s.words().len()).sum::<usize>(),
+            )
+            .finish()
+    }
+}

@@ -1,0 +1,330 @@
+//! Reading framed messages: [`MessageReader`] and [`ReaderOptions`].
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use crate::error::{Error, Result};
+use crate::layout::reader_store::{INLINE_SEGMENTS, SegStore};
+use crate::layout::{PointerReader, ReadContext, ReaderOptionsCore, SegmentSource, StructReader};
+use crate::word::Word;
+
+/// Limits that bound every read of untrusted input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReaderOptions {
+    /// Words a reader may visit in all, counting every struct and list each
+    /// time it is reached (so shared or cyclic pointers cannot amplify a
+    /// small message); lists of zero-sized elements count one word per
+    /// element. Default 8 Mi words (64 MiB), as the reference.
+    pub traversal_limit_words: u64,
+    /// Depth of pointers a reader may follow. Default 64.
+    pub nesting_limit: u32,
+    /// Segments a framed message may have. Default 512.
+    pub segment_limit: u32,
+}
+
+impl Default for ReaderOptions {
+    fn default() -> Self {
+        ReaderOptions {
+            traversal_limit_words: 8 * 1024 * 1024,
+            nesting_limit: 64,
+            segment_limit: 512,
+        }
+    }
+}
+
+impl ReaderOptions {
+    /// The defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets [`traversal_limit_words`](Self::traversal_limit_words).
+    pub fn traversal_limit_words(mut self, words: u64) -> Self {
+        self.traversal_limit_words = words;
+        self
+    }
+
+    /// Sets [`nesting_limit`](Self::nesting_limit).
+    pub fn nesting_limit(mut self, depth: u32) -> Self {
+        self.nesting_limit = depth;
+        self
+    }
+
+    /// Sets [`segment_limit`](Self::segment_limit).
+    pub fn segment_limit(mut self, segments: u32) -> Self {
+        self.segment_limit = segments;
+        self
+    }
+
+    pub(crate) fn core(&self) -> ReaderOptionsCore {
+        ReaderOptionsCore {
+            traversal_limit_words: self.traversal_limit_words,
+            nesting_limit: self.nesting_limit,
+        }
+    }
+}
+
+/// A parsed segment table: how many segments, and where the first word of
+/// the body is.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TableHeader {
+    pub count: u32,
+    /// Bytes of the header, padding included.
+    pub header_bytes: usize,
+}
+
+/// Reads the first word of a segment table: the segment count, checked
+/// against the limit.
+pub(crate) fn parse_count(first: [u8; 4], options: &ReaderOptions) -> Result<TableHeader> {
+    let count = u64::from(u32::from_le_bytes(first)) + 1;
+    if count > u64::from(options.segment_limit) {
+        return Err(Error::SegmentLimitExceeded {
+            count,
+            limit: options.segment_limit,
+        });
+    }
+    let count = count as u32;
+    Ok(TableHeader {
+        count,
+        header_bytes: header_bytes(count),
+    })
+}
+
+/// Bytes of a segment table for `count` segments, padded to a word.
+pub(crate) const fn header_bytes(count: u32) -> usize {
+    ((count as usize + 2) / 2) * 8
+}
+
+#[inline]
+pub(crate) fn size_at(table: &[u8], i: usize) -> u32 {
+    let at = 4 + 4 * i;
+    match table.get(at..at + 4) {
+        Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        None => 0,
+    }
+}
+
+/// A message being read: its segments, borrowed with no copy, and the
+/// limits that bound reading them.
+///
+/// ```
+/// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+/// let mut msg = Message::new(SingleSegmentArena::new());
+/// msg.init_root(StructSize::new(1, 0))?.set::<u64>(0, 42);
+/// let mut bytes = Vec::new();
+/// msg.append_to(&mut bytes);
+///
+/// let words = capnarena::words_from_bytes(&bytes);
+/// let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+/// assert_eq!(reader.root()?.get::<u64>(0), 42);
+/// # Ok::<(), capnarena::Error>(())
+/// ```
+pub struct MessageReader<'a> {
+    ctx: ReadContext<'a>,
+}
+
+impl<'a> MessageReader<'a> {
+    pub(crate) fn from_store(store: SegStore<'a>, options: &ReaderOptions) -> Self {
+        MessageReader {
+            ctx: ReadContext::new(store, options.core()),
+        }
+    }
+
+    /// A reader over segments given one by one (no segment table).
+    ///
+    /// # Errors
+    /// More segments than [`ReaderOptions::segment_limit`].
+    pub fn from_segments(segments: &'a [&'a [Word]], options: ReaderOptions) -> Result<Self> {
+        if segments.len() as u64 > u64::from(options.segment_limit) {
+            return Err(Error::SegmentLimitExceeded {
+                count: segments.len() as u64,
+                limit: options.segment_limit,
+            });
+        }
+        Ok(Self::from_store(SegStore::Slices(segments), &options))
+    }
+
+    /// A reader over a message's own segments, as a [`SegmentSource`] gives
+    /// them.
+    pub fn from_source(source: &'a dyn SegmentSource, options: ReaderOptions) -> Self {
+        Self::from_store(SegStore::Source(source), &options)
+    }
+
+    /// A reader over one framed message (segment table, then segments) that
+    /// fills `words` exactly.
+    ///
+    /// # Errors
+    /// A bad or truncated segment table, more segments than the limit, or
+    /// words left over after the message.
+    pub fn from_words(words: &'a [Word], options: ReaderOptions) -> Result<Self> {
+        let (reader, rest) = Self::from_words_prefix(words, options)?;
+        if !rest.is_empty() {
+            return Err(Error::TrailingData {
+                extra: rest.len() as u64 * 8,
+            });
+        }
+        Ok(reader)
+    }
+
+    /// A reader over the framed message at the start of `words`, and the
+    /// words after it (the next message of a stream, say).
+    ///
+    /// # Errors
+    /// A bad or truncated segment table, or more segments than the limit.
+    pub fn from_words_prefix(
+        words: &'a [Word],
+        options: ReaderOptions,
+    ) -> Result<(Self, &'a [Word])> {
+        let bytes = Word::slice_as_bytes(words);
+        let available = bytes.len() as u64;
+        let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
+            needed: 8,
+            available,
+        })?;
+        let header = parse_count(first, &options)?;
+        let table_words = header.header_bytes / 8;
+        if words.len() < table_words {
+            return Err(Error::Truncated {
+                needed: header.header_bytes as u64,
+                available,
+            });
+        }
+        let table = &bytes[..header.header_bytes];
+        let mut total: u64 = 0;
+        for i in 0..header.count as usize {
+            total += u64::from(size_at(table, i));
+        }
+        let end = table_words as u64 + total;
+        if end > words.len() as u64 {
+            return Err(Error::Truncated {
+                needed: end * 8,
+                available,
+            });
+        }
+        let body = &words[table_words..end as usize];
+        let rest = &words[end as usize..];
+        let store = split_segments(body, table, header.count)?;
+        Ok((Self::from_store(store, &options), rest))
+    }
+
+    /// A reader over the framed message in `bytes`, with no copy. `bytes`
+    /// must start at an 8-aligned address (see [`crate::words_from_bytes`]
+    /// or read into a `Message` for unaligned input).
+    ///
+    /// # Errors
+    /// Unaligned input, or as [`from_words`](Self::from_words).
+    pub fn from_bytes(bytes: &'a [u8], options: ReaderOptions) -> Result<Self> {
+        let whole = bytes.len() / 8 * 8;
+        let words = Word::try_slice_from_bytes(&bytes[..whole]).ok_or(Error::Unaligned {
+            address_mod_8: bytes.as_ptr() as usize % 8,
+            len: bytes.len(),
+        })?;
+        match Self::from_words_prefix(words, options) {
+            Ok((reader, rest)) => {
+                let extra = rest.len() * 8 + (bytes.len() - whole);
+                if extra == 0 {
+                    Ok(reader)
+                } else {
+                    Err(Error::TrailingData {
+                        extra: extra as u64,
+                    })
+                }
+            }
+            Err(Error::Truncated { needed, .. }) => Err(Error::Truncated {
+                needed,
+                available: bytes.len() as u64,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Segments in the message.
+    pub fn segment_count(&self) -> u32 {
+        self.ctx.segment_count()
+    }
+
+    /// Segment `id`'s words.
+    pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
+        self.ctx.segment(id)
+    }
+
+    /// The root pointer, to read as any type.
+    ///
+    /// # Errors
+    /// The message has no first segment, or it is empty.
+    pub fn root_pointer(&self) -> Result<PointerReader<'_>> {
+        self.ctx.root()
+    }
+
+    /// The root struct.
+    ///
+    /// # Errors
+    /// As [`PointerReader::get_struct`].
+    pub fn root(&self) -> Result<StructReader<'_>> {
+        self.ctx.root()?.get_struct()
+    }
+
+    /// Words of traversal budget left.
+    pub fn traversal_remaining(&self) -> u64 {
+        self.ctx.traversal_remaining()
+    }
+
+    /// Restores the full traversal budget, to read the message again.
+    pub fn reset_traversal(&self) {
+        self.ctx.reset_traversal()
+    }
+}
+
+/// Splits `body` into segments by the sizes in `table` (whose sizes must
+/// sum to `body.len()`).
+pub(crate) fn split_segments<'a>(
+    body: &'a [Word],
+    table: &[u8],
+    count: u32,
+) -> Result<SegStore<'a>> {
+    let mut at = 0usize;
+    let mut next = |i: usize| {
+        let len = size_at(table, i) as usize;
+        let seg = body.get(at..at + len).unwrap_or(&[]);
+        at += len;
+        seg
+    };
+    if count as usize <= INLINE_SEGMENTS {
+        let mut segs: [&[Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
+        for (i, slot) in segs.iter_mut().enumerate().take(count as usize) {
+            *slot = next(i);
+        }
+        return Ok(SegStore::Inline { len: count, segs });
+    }
+    #[cfg(feature = "alloc")]
+    {
+        let mut v = Vec::new();
+        v.try_reserve_exact(count as usize).map_err(|_| {
+            Error::Alloc(crate::arena::AllocError {
+                requested: u64::from(count),
+                available: 0,
+            })
+        })?;
+        for i in 0..count as usize {
+            v.push(next(i));
+        }
+        Ok(SegStore::Heap(v))
+    }
+    #[cfg(not(feature = "alloc"))]
+    {
+        Err(Error::TooManySegmentsWithoutAlloc {
+            count: u64::from(count),
+            inline: INLINE_SEGMENTS,
+        })
+    }
+}
+
+/// Copies `bytes` into a `Vec<Word>` so that they are 8-aligned, for
+/// [`MessageReader::from_words`]. (To read unaligned input without
+/// allocating, read it into a [`Message`](crate::Message) instead.)
+#[cfg(feature = "alloc")]
+pub fn words_from_bytes(bytes: &[u8]) -> Vec<Word> {
+    let mut words = alloc::vec![Word::ZERO; bytes.len().div_ceil(8)];
+    Word::slice_as_bytes_mut(&mut words)[..bytes.len()].copy_from_slice(bytes);
+    words
+}

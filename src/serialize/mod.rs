@@ -1,0 +1,350 @@
+//! Framing: reading framed messages into an arena (from unaligned bytes
+//! or an `io::Read` stream). Writing lives on [`Message`] itself.
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use crate::arena::{Arena, SegmentId};
+use crate::error::{Error, Result};
+use crate::layout::reader_store::{INLINE_SEGMENTS, SegStore};
+use crate::message::Message;
+use crate::read::{MessageReader, ReaderOptions, TableHeader, parse_count, size_at};
+use crate::word::Word;
+
+/// Where each segment of a message read into an arena lives:
+/// (arena segment, word offset, words). Inline for a few segments.
+struct Placements {
+    inline: [(u32, u32, u32); INLINE_SEGMENTS],
+    len: usize,
+    #[cfg(feature = "alloc")]
+    heap: Vec<(u32, u32, u32)>,
+}
+
+impl Placements {
+    fn new() -> Self {
+        Placements {
+            inline: [(0, 0, 0); INLINE_SEGMENTS],
+            len: 0,
+            #[cfg(feature = "alloc")]
+            heap: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, p: (u32, u32, u32)) -> Result<()> {
+        if self.len < INLINE_SEGMENTS {
+            self.inline[self.len] = p;
+            self.len += 1;
+            return Ok(());
+        }
+        #[cfg(feature = "alloc")]
+        {
+            if self.heap.is_empty() {
+                self.heap.extend_from_slice(&self.inline);
+            }
+            self.heap.push(p);
+            self.len += 1;
+            Ok(())
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            Err(Error::TooManySegmentsWithoutAlloc {
+                count: self.len as u64 + 1,
+                inline: INLINE_SEGMENTS,
+            })
+        }
+    }
+
+    fn as_slice(&self) -> &[(u32, u32, u32)] {
+        #[cfg(feature = "alloc")]
+        if self.len > INLINE_SEGMENTS {
+            return &self.heap;
+        }
+        &self.inline[..self.len]
+    }
+
+    /// Allocates a segment of `len` words in `arena`, records it.
+    fn allocate<A: Arena>(&mut self, arena: &mut A, len: u32) -> Result<()> {
+        if len == 0 {
+            return self.push((0, 0, 0));
+        }
+        let (SegmentId(s), o) = arena.allocate(len, SegmentId(self.len as u32))?;
+        let end = o as usize + len as usize;
+        if arena.segment(SegmentId(s)).len() < end {
+            return Err(Error::ArenaContract {
+                what: "allocated words lie outside the segment the arena reports",
+                segment: s,
+                offset: u64::from(o),
+                len: u64::from(len),
+            });
+        }
+        self.push((s, o, len))
+    }
+
+    fn store<'a, A: Arena>(&self, arena: &'a A) -> Result<SegStore<'a>> {
+        let slice = |&(s, o, len): &(u32, u32, u32)| -> &'a [Word] {
+            if len == 0 {
+                return &[];
+            }
+            let seg = arena.segment(SegmentId(s));
+            seg.get(o as usize..o as usize + len as usize)
+                .unwrap_or(&[])
+        };
+        let all = self.as_slice();
+        if all.len() <= INLINE_SEGMENTS {
+            let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
+            for (slot, p) in segs.iter_mut().zip(all) {
+                *slot = slice(p);
+            }
+            return Ok(SegStore::Inline {
+                len: all.len() as u32,
+                segs,
+            });
+        }
+        #[cfg(feature = "alloc")]
+        {
+            Ok(SegStore::Heap(all.iter().map(slice).collect()))
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            Err(Error::TooManySegmentsWithoutAlloc {
+                count: all.len() as u64,
+                inline: INLINE_SEGMENTS,
+            })
+        }
+    }
+
+    fn get_mut<'a, A: Arena>(&self, arena: &'a mut A, i: usize) -> &'a mut [Word] {
+        let (s, o, len) = self.as_slice()[i];
+        if len == 0 {
+            return &mut [];
+        }
+        arena
+            .segment_mut(SegmentId(s))
+            .get_mut(o as usize..o as usize + len as usize)
+            .unwrap_or(&mut [])
+    }
+}
+
+/// Checks the declared size of a message against the traversal limit.
+fn check_total(total: u64, options: &ReaderOptions) -> Result<()> {
+    if total > options.traversal_limit_words {
+        return Err(Error::MessageTooLarge {
+            declared: total,
+            limit: options.traversal_limit_words,
+        });
+    }
+    Ok(())
+}
+
+impl<A: Arena> Message<A> {
+    /// Copies the framed message in `bytes` (any alignment) into this
+    /// message's arena, replacing its content, and returns a reader over it.
+    /// With a warmed arena and at most 8 segments, nothing is allocated.
+    ///
+    /// The segment table is checked against `options` (segment count, and
+    /// total words against the traversal limit) before anything is
+    /// allocated.
+    ///
+    /// # Errors
+    /// A bad or truncated segment table, bytes after the message, a limit
+    /// exceeded, or the arena has no room.
+    pub fn read_from_bytes(
+        &mut self,
+        bytes: &[u8],
+        options: ReaderOptions,
+    ) -> Result<MessageReader<'_>> {
+        let (reader, used) = self.read_from_bytes_prefix(bytes, options)?;
+        if used != bytes.len() {
+            return Err(Error::TrailingData {
+                extra: (bytes.len() - used) as u64,
+            });
+        }
+        Ok(reader)
+    }
+
+    /// As [`read_from_bytes`](Self::read_from_bytes) for the message at the
+    /// start of `bytes`; also returns the bytes it took.
+    ///
+    /// # Errors
+    /// As [`read_from_bytes`](Self::read_from_bytes), less trailing bytes.
+    pub fn read_from_bytes_prefix(
+        &mut self,
+        bytes: &[u8],
+        options: ReaderOptions,
+    ) -> Result<(MessageReader<'_>, usize)> {
+        self.reset();
+        let available = bytes.len() as u64;
+        let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
+            needed: 8,
+            available,
+        })?;
+        let TableHeader {
+            count,
+            header_bytes,
+        } = parse_count(first, &options)?;
+        let table = bytes.get(..header_bytes).ok_or(Error::Truncated {
+            needed: header_bytes as u64,
+            available,
+        })?;
+        let total: u64 = (0..count as usize)
+            .map(|i| u64::from(size_at(table, i)))
+            .sum();
+        check_total(total, &options)?;
+        let end = header_bytes as u64 + total * 8;
+        if end > available {
+            return Err(Error::Truncated {
+                needed: end,
+                available,
+            });
+        }
+        let arena = self.arena_for_reading();
+        let mut places = Placements::new();
+        let mut at = header_bytes;
+        for i in 0..count as usize {
+            let len = size_at(table, i);
+            places.allocate(arena, len)?;
+            let dst = places.get_mut(arena, i);
+            let n = len as usize * 8;
+            Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[at..at + n]);
+            at += n;
+        }
+        let store = places.store(arena)?;
+        Ok((MessageReader::from_store(store, &options), end as usize))
+    }
+
+    /// Reads one framed message from `r` into this message's arena,
+    /// replacing its content, and returns a reader over it. With a warmed
+    /// arena and at most 8 segments, nothing is allocated.
+    ///
+    /// The segment table is checked against `options` before the body is
+    /// read or anything is allocated.
+    ///
+    /// # Errors
+    /// [`Error::EndOfStream`] when `r` ends before the first byte;
+    /// [`Error::Truncated`] when it ends inside the message; a limit
+    /// exceeded; an I/O error; or the arena has no room.
+    #[cfg(feature = "std")]
+    pub fn read_from<R: std::io::Read>(
+        &mut self,
+        mut r: R,
+        options: ReaderOptions,
+    ) -> Result<MessageReader<'_>> {
+        self.reset();
+        let mut first = [0u8; 8];
+        let got = read_full(&mut r, &mut first)?;
+        if got == 0 {
+            return Err(Error::EndOfStream);
+        }
+        if got < 8 {
+            return Err(Error::Truncated {
+                needed: 8,
+                available: got as u64,
+            });
+        }
+        let TableHeader {
+            count,
+            header_bytes,
+        } = parse_count([first[0], first[1], first[2], first[3]], &options)?;
+        // Sizes: the first is in `first`, the rest follow (then padding).
+        let mut sizes = SizeTable::new(count)?;
+        sizes.set(
+            0,
+            u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
+        );
+        let mut consumed = 8u64;
+        let mut i = 1usize;
+        while i < count as usize {
+            let mut buf = [0u8; 8];
+            let want = if count as usize - i >= 2 { 8 } else { 8 };
+            let got = read_full(&mut r, &mut buf[..want])?;
+            consumed += got as u64;
+            if got < want {
+                return Err(Error::Truncated {
+                    needed: header_bytes as u64,
+                    available: consumed,
+                });
+            }
+            sizes.set(i, u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]));
+            if i + 1 < count as usize {
+                sizes.set(i + 1, u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]));
+            }
+            i += 2;
+        }
+        let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
+        check_total(total, &options)?;
+        let arena = self.arena_for_reading();
+        let mut places = Placements::new();
+        for i in 0..count as usize {
+            places.allocate(arena, sizes.get(i))?;
+        }
+        for i in 0..count as usize {
+            let dst = Word::slice_as_bytes_mut(places.get_mut(arena, i));
+            let got = read_full(&mut r, dst)?;
+            consumed += got as u64;
+            if got < dst.len() {
+                return Err(Error::Truncated {
+                    needed: header_bytes as u64 + total * 8,
+                    available: consumed,
+                });
+            }
+        }
+        let store = places.store(arena)?;
+        Ok(MessageReader::from_store(store, &options))
+    }
+}
+
+/// Segment sizes of a table being read from a stream.
+#[cfg(feature = "std")]
+struct SizeTable {
+    inline: [u32; INLINE_SEGMENTS],
+    heap: Vec<u32>,
+}
+
+#[cfg(feature = "std")]
+impl SizeTable {
+    fn new(count: u32) -> Result<Self> {
+        let mut heap = Vec::new();
+        if count as usize > INLINE_SEGMENTS {
+            heap.try_reserve_exact(count as usize).map_err(|_| {
+                Error::Alloc(crate::arena::AllocError {
+                    requested: u64::from(count),
+                    available: 0,
+                })
+            })?;
+            heap.resize(count as usize, 0);
+        }
+        Ok(SizeTable {
+            inline: [0; INLINE_SEGMENTS],
+            heap,
+        })
+    }
+    fn set(&mut self, i: usize, v: u32) {
+        if self.heap.is_empty() {
+            self.inline[i] = v;
+        } else {
+            self.heap[i] = v;
+        }
+    }
+    fn get(&self, i: usize) -> u32 {
+        if self.heap.is_empty() {
+            self.inline[i]
+        } else {
+            self.heap[i]
+        }
+    }
+}
+
+/// Reads until `buf` is full or the stream ends; returns the bytes read.
+#[cfg(feature = "std")]
+fn read_full<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::Io(e)),
+        }
+    }
+    Ok(n)
+}
