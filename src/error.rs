@@ -139,6 +139,14 @@ pub enum Error {
         /// The input's length in bytes.
         len: usize,
     },
+    /// An output buffer is too small.
+    #[error("output buffer too small: need {needed} bytes, have {available}")]
+    BufferTooSmall {
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
     /// Malformed packed input.
     #[error("packed input malformed at byte {offset}: {what}")]
     Packed {

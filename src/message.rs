@@ -166,8 +166,31 @@ impl<A: Arena> Message<A> {
         (self.header_words() + body) * 8
     }
 
-    /// Writes the segment table, `count - 1` then each segment's size, into
-    /// `out` (which holds exactly the table's bytes).
+    /// Bytes of the segment table that frames this message.
+    pub fn segment_table_len(&self) -> usize {
+        self.header_words() * 8
+    }
+
+    /// Writes the segment table (`count - 1`, then each segment's size in
+    /// words, padded to a word) into the front of `out`; returns its length.
+    /// With it, a caller without `alloc` or `std` can frame the message
+    /// itself: the table, then each segment's bytes.
+    ///
+    /// # Errors
+    /// [`Error::BufferTooSmall`] when `out` is shorter than
+    /// [`segment_table_len`](Self::segment_table_len).
+    pub fn write_segment_table(&self, out: &mut [u8]) -> Result<usize> {
+        let len = self.segment_table_len();
+        let available = out.len();
+        let out = out.get_mut(..len).ok_or(Error::BufferTooSmall {
+            needed: len as u64,
+            available: available as u64,
+        })?;
+        self.write_table(out);
+        Ok(len)
+    }
+
+    /// Writes the segment table into `out`, which holds exactly its bytes.
     fn write_table(&self, out: &mut [u8]) {
         let count = self.segment_count();
         out.fill(0);

@@ -10,7 +10,7 @@ use crate::word::Word;
 /// allocated, so the caller's buffer need not be zero to begin with and
 /// [`Arena::reset`] costs nothing.
 ///
-/// ```ignore
+/// ```
 /// use capnarena::{FixedArena, Message, StructSize, Word};
 /// let mut buf = [Word::ZERO; 16];
 /// let mut msg = Message::new(FixedArena::new(&mut buf));
@@ -18,7 +18,7 @@ use crate::word::Word;
 /// root.set::<u32>(0, 7);
 /// assert_eq!(msg.reader().root()?.get::<u32>(0), 7);
 /// # Ok::<(), capnarena::Error>(())
-/// ```ignore
+/// ```
 #[derive(Debug)]
 pub struct FixedArena<'a> {
     // Invariant: `used <= buf.len()`, and `buf[..used]` is what was handed out.

@@ -184,11 +184,9 @@ fn check_in<A: Arena + ?Sized>(arena: &A, segment: u32, start: i64, len: u64) ->
 }
 
 fn too_large(count: u64, bits_per_element: u64) -> Error {
-    let max_count = if bits_per_element == 0 {
-        MAX_LIST_COUNT
-    } else {
-        (MAX_LIST_COUNT * 64 / bits_per_element).min(MAX_LIST_COUNT)
-    };
+    let max_count = (MAX_LIST_COUNT * 64)
+        .checked_div(bits_per_element)
+        .map_or(MAX_LIST_COUNT, |n| n.min(MAX_LIST_COUNT));
     Error::TooLarge {
         count,
         bits_per_element,

@@ -254,11 +254,11 @@ impl<A: Arena> Message<A> {
         let mut consumed = 8u64;
         let mut i = 1usize;
         while i < count as usize {
+            // Each further table word holds two sizes (or one and padding).
             let mut buf = [0u8; 8];
-            let want = if count as usize - i >= 2 { 8 } else { 8 };
-            let got = read_full(&mut r, &mut buf[..want])?;
+            let got = read_full(&mut r, &mut buf)?;
             consumed += got as u64;
-            if got < want {
+            if got < buf.len() {
                 return Err(Error::Truncated {
                     needed: header_bytes as u64,
                     available: consumed,
