@@ -145,9 +145,16 @@ impl<A: Arena> Message<A> {
         })
     }
 
-    /// A reader over the message as built so far, with default limits.
+    /// A reader over the message as built so far. The content was built
+    /// through this crate's builders, so no traversal, nesting or segment
+    /// limit applies; use [`reader_with_options`](Self::reader_with_options)
+    /// to set some.
     pub fn reader(&self) -> MessageReader<'_> {
-        self.reader_with_options(ReaderOptions::default())
+        self.reader_with_options(ReaderOptions {
+            traversal_limit_words: u64::MAX,
+            nesting_limit: u32::MAX,
+            segment_limit: u32::MAX,
+        })
     }
 
     /// A reader over the message as built so far.
