@@ -971,3 +971,115 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
         (self.arena, self.segment, self.data, self.size)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::FixedArena;
+    use crate::message::Message;
+
+    fn words(msg: &Message<impl Arena>, seg: u32) -> alloc::vec::Vec<u64> {
+        msg.segment(seg)
+            .unwrap()
+            .words()
+            .iter()
+            .map(|w| w.to_u64())
+            .collect()
+    }
+
+    // Expected words are spelled from the encoding spec, field by field.
+    #[test]
+    fn struct_with_text_is_laid_out_in_preorder() {
+        let mut buf = [Word::ZERO; 16];
+        let mut msg = Message::new(FixedArena::new(&mut buf));
+        let mut root = msg.init_root(StructSize::new(1, 1)).unwrap();
+        root.set::<u32>(0, 0x1234_5678);
+        root.set_text(0, "hi").unwrap();
+        assert_eq!(
+            words(&msg, 0),
+            [
+                0x0001_0001_0000_0000, // root: struct, offset 0, 1 data word, 1 pointer
+                0x0000_0000_1234_5678, // data word
+                0x0000_001a_0000_0001, // list, offset 0, bytes (2), 3 elements
+                0x0000_0000_0000_6968, // "hi\0"
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_struct_pointer_is_not_null() {
+        let mut buf = [Word::ZERO; 4];
+        let mut msg = Message::new(FixedArena::new(&mut buf));
+        msg.init_root(StructSize::new(0, 0)).unwrap();
+        // offset -1, no sections: 0xffff_fffc
+        assert_eq!(words(&msg, 0), [0x0000_0000_ffff_fffc]);
+    }
+
+    #[test]
+    fn struct_list_has_a_tag_word() {
+        let mut buf = [Word::ZERO; 16];
+        let mut msg = Message::new(FixedArena::new(&mut buf));
+        let mut root = msg.init_root(StructSize::new(0, 1)).unwrap();
+        let mut list = root.init_struct_list(0, 2, StructSize::new(1, 0)).unwrap();
+        list.get_struct(1).set::<u64>(0, 7);
+        assert_eq!(
+            words(&msg, 0),
+            [
+                0x0001_0000_0000_0000, // root: struct, offset 0, 0 data, 1 pointer
+                0x0000_0017_0000_0001, // list, offset 0, inline composite (7), 2 words
+                0x0000_0001_0000_0008, // tag: 2 elements, 1 data word, 0 pointers
+                0,                     // element 0
+                7,                     // element 1
+            ]
+        );
+    }
+
+    #[test]
+    fn bit_list_packs_bits_from_the_low_end() {
+        let mut buf = [Word::ZERO; 8];
+        let mut msg = Message::new(FixedArena::new(&mut buf));
+        let mut root = msg.init_root(StructSize::new(0, 1)).unwrap();
+        let mut bits = root.init_list(0, ElementSize::Bit, 10).unwrap();
+        bits.set_bool(0, true);
+        bits.set_bool(9, true);
+        assert_eq!(
+            words(&msg, 0),
+            [
+                0x0001_0000_0000_0000, // root
+                0x0000_0051_0000_0001, // list, offset 0, bits (1), 10 elements
+                0x0000_0000_0000_0201, // bits 0 and 9
+            ]
+        );
+    }
+
+    #[test]
+    fn object_in_another_segment_gets_a_single_far_pointer() {
+        use crate::arena::{GrowthPolicy, MultiSegmentArena};
+        let arena = MultiSegmentArena::new()
+            .with_first_segment_words(3) // reserved word, root pointer, root struct
+            .with_policy(GrowthPolicy::FixedSize(8));
+        let mut msg = Message::new(arena);
+        let mut root = msg.init_root(StructSize::new(0, 1)).unwrap();
+        let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
+        child.set::<u64>(0, 0xabcd);
+        assert_eq!(
+            words(&msg, 0),
+            [
+                0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+                0x0000_0001_0000_000a, // far, single, landing pad at word 1 of segment 1
+            ]
+        );
+        assert_eq!(
+            words(&msg, 1),
+            [
+                0xabcd,                // the child's data word
+                0x0000_0001_ffff_fff8, // landing pad: struct, offset -2, 1 data word
+            ]
+        );
+        let reader = msg.reader();
+        assert_eq!(
+            reader.root().unwrap().get_struct(0).unwrap().get::<u64>(0),
+            0xabcd
+        );
+    }
+}
