@@ -7,6 +7,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod arena;
+mod canonical;
 mod error;
 pub mod layout;
 mod message;

@@ -323,13 +323,17 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         }
         let words = (count64 * bits).div_ceil(64) as u32;
         let (segment, start) = if words == 0 {
+            // No words: point at the end of the segment, where the next
+            // object would go (as the reference and canonical form do).
+            let end = BuilderSegments::get(self.arena, self.segment).len() as u32;
+            let offset = i64::from(end) - i64::from(self.pos) - 1;
             write_word(
                 self.arena,
                 self.segment,
                 self.pos,
-                pointer::encode_list(0, size, count64),
+                pointer::encode_list(offset, size, count64),
             );
-            (self.segment, self.pos + 1)
+            (self.segment, end)
         } else {
             alloc_object(self.arena, self.segment, self.pos, words, |off| {
                 pointer::encode_list(off, size, count64)
@@ -967,8 +971,9 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
 }
 
 impl<A: Arena + ?Sized> StructBuilder<'_, A> {
-    pub(crate) fn parts(&mut self) -> (&mut A, u32, u32, StructSize) {
-        (self.arena, self.segment, self.data, self.size)
+    /// The arena, segment and data-section word offset.
+    pub(crate) fn location(&mut self) -> (&mut A, u32, u32) {
+        (self.arena, self.segment, self.data)
     }
 }
 

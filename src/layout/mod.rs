@@ -15,6 +15,7 @@ pub use primitive::Primitive;
 pub use reader::{ListReader, PointerReader, ReadContext, SegmentSource, StructReader};
 
 pub(crate) use builder::{BuilderSegments, init_root_slot};
+pub(crate) use copy::Mode as CopyMode;
 pub(crate) use reader::ReaderOptionsCore;
 
 pub(crate) mod reader_store {

@@ -93,7 +93,10 @@ mod tests {
         assert_eq!(i8::from_bits((-7i8).to_bits()), -7);
         assert_eq!((-1i16).to_bits(), 0xffff);
         assert_eq!(i64::from_bits(u64::MAX), -1);
-        assert_eq!(<f32 as Primitive>::from_bits(Primitive::to_bits(1.25f32)), 1.25);
+        assert_eq!(
+            <f32 as Primitive>::from_bits(Primitive::to_bits(1.25f32)),
+            1.25
+        );
     }
 
     #[test]
