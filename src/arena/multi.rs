@@ -13,9 +13,11 @@ const MAX_POLICY_SEGMENT_WORDS: u64 = (1 << 29) - 1;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GrowthPolicy {
-    /// The reference implementation's heuristic: a new segment holds as
-    /// many words as all segments so far together (so capacity doubles),
-    /// or the request if it is larger.
+    /// A new segment holds as many words as all segments so far together
+    /// (so capacity doubles, as in the reference implementation), or twice
+    /// the request if that is larger: an object too big for the doubling
+    /// gets room after it for what it points to, so its children land in
+    /// its own segment instead of behind far pointers.
     GrowHeuristically,
     /// Every new segment holds this many words, or the request if it is
     /// larger.
@@ -97,15 +99,16 @@ impl MultiSegmentArena {
     }
 
     fn new_segment_words(&self, len: u32) -> u64 {
-        let policy = if self.active == 0 {
+        let len = u64::from(len);
+        let words = if self.active == 0 {
             u64::from(self.first_segment_words)
         } else {
             match self.policy {
-                GrowthPolicy::GrowHeuristically => self.total_capacity,
+                GrowthPolicy::GrowHeuristically => self.total_capacity.max(2 * len),
                 GrowthPolicy::FixedSize(n) => u64::from(n.max(1)),
             }
         };
-        policy.min(MAX_POLICY_SEGMENT_WORDS).max(u64::from(len))
+        words.min(MAX_POLICY_SEGMENT_WORDS).max(len)
     }
 
     fn bump(&mut self, index: usize, len: u32) -> (SegmentId, u32) {
@@ -213,6 +216,16 @@ mod tests {
         a.allocate(7, SegmentId(0)).unwrap();
         assert_eq!(a.allocate(1, SegmentId(1)).unwrap(), (SegmentId(2), 0));
         assert_eq!(a.capacity(), 32);
+    }
+
+    #[test]
+    fn a_request_past_the_doubling_gets_twice_its_size() {
+        let mut a = MultiSegmentArena::new().with_first_segment_words(8);
+        a.allocate(8, SegmentId(0)).unwrap();
+        assert_eq!(a.allocate(100, SegmentId(0)).unwrap(), (SegmentId(1), 0));
+        // Room for 100 more words after the object, in the same segment.
+        assert_eq!(a.allocate(100, SegmentId(1)).unwrap(), (SegmentId(1), 100));
+        assert_eq!(a.segment_count(), 2);
     }
 
     #[test]
