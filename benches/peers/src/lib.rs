@@ -1,0 +1,4 @@
+#[allow(missing_docs, clippy::all)]
+pub mod bench_capnp {
+    include!(concat!(env!("OUT_DIR"), "/bench_capnp.rs"));
+}
