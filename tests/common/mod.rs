@@ -1,7 +1,11 @@
 //! Shared test helpers.
 #![allow(dead_code)]
 
+pub mod build;
+
 use capnarena::{AllocError, Arena, SegmentId, Word};
+
+pub mod logtxt;
 
 /// An adversarial but legal arena: every allocation gets a segment of its
 /// own, sized exactly to the request, so every pointer between objects
@@ -20,11 +24,19 @@ impl Arena for OneWordArena {
     }
 
     fn segment(&self, id: SegmentId) -> &[Word] {
-        if (id.0 as usize) < self.active { &self.segments[id.0 as usize] } else { &[] }
+        if (id.0 as usize) < self.active {
+            &self.segments[id.0 as usize]
+        } else {
+            &[]
+        }
     }
 
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-        if (id.0 as usize) < self.active { &mut self.segments[id.0 as usize] } else { &mut [] }
+        if (id.0 as usize) < self.active {
+            &mut self.segments[id.0 as usize]
+        } else {
+            &mut []
+        }
     }
 
     fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {

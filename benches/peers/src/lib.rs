@@ -802,14 +802,14 @@ pub fn pack(words_bytes: &[u8], out: &mut Vec<u8>) -> capnp::Result<()> {
 /// framed message at the front of `out`.
 pub fn unpack(packed: &[u8], out: &mut Vec<Word>) -> capnp::Result<usize> {
     if out.is_empty() {
-        out.resize(packed.len().div_ceil(8).max(8), capnp::word(0, 0, 0, 0, 0, 0, 0, 0));
+        out.resize(
+            packed.len().div_ceil(8).max(8),
+            capnp::word(0, 0, 0, 0, 0, 0, 0, 0),
+        );
     }
     loop {
-        match serialize_packed::read_message_no_alloc(
-            packed,
-            Word::words_to_bytes_mut(out),
-            opts(),
-        ) {
+        match serialize_packed::read_message_no_alloc(packed, Word::words_to_bytes_mut(out), opts())
+        {
             Ok(msg) => return Ok(framed_len(msg.get_segments())),
             Err(e) if e.kind == capnp::ErrorKind::BufferNotLargeEnough => {
                 let n = out.len() * 2;

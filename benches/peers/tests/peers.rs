@@ -19,7 +19,10 @@ fn small_round_trips_in_all_variants() {
 
     small_build_frame(&mut out);
     assert_eq!(out.len(), 8 + SMALL_WORDS * 8, "one segment table word");
-    assert_eq!(small_read(AlignedBytes::new(&out).as_bytes()).unwrap(), want);
+    assert_eq!(
+        small_read(AlignedBytes::new(&out).as_bytes()).unwrap(),
+        want
+    );
     let fresh = out.clone();
 
     let mut s = scratch(SMALL_SCRATCH_WORDS);
@@ -65,8 +68,14 @@ fn reference_tool_reads_small_and_record() {
     marshal(rec, &mut out);
     let text = reference_text("Record", &out);
     assert!(text.contains(&format!("name = \"{}\"", rec.name)), "{text}");
-    assert!(text.contains(&format!("phone = \"{}\"", rec.phone)), "{text}");
-    assert!(text.contains(&format!("birthDay = {}", rec.birth_day)), "{text}");
+    assert!(
+        text.contains(&format!("phone = \"{}\"", rec.phone)),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("birthDay = {}", rec.birth_day)),
+        "{text}"
+    );
 }
 
 #[test]
@@ -148,7 +157,10 @@ fn marshal_unmarshal_returns_the_record() {
         assert_eq!(&unmarshal_owned(&out).unwrap(), rec);
         assert_eq!(unmarshal_copy(&out).unwrap(), rec.checksum());
         let aligned = AlignedBytes::new(&out);
-        assert_eq!(unmarshal_zero_copy(aligned.as_bytes()).unwrap(), rec.checksum());
+        assert_eq!(
+            unmarshal_zero_copy(aligned.as_bytes()).unwrap(),
+            rec.checksum()
+        );
         assert_eq!(
             unmarshal_zero_copy_alloc(aligned.as_bytes()).unwrap(),
             rec.checksum()
@@ -171,7 +183,10 @@ fn zero_copy_rejects_misaligned_input() {
     padded.extend_from_slice(&out);
     let b = AlignedBytes::new(&padded);
     assert!(unmarshal_zero_copy(&b.as_bytes()[1..]).is_err());
-    assert!(unmarshal_copy(&b.as_bytes()[1..]).is_ok(), "copying reader takes any alignment");
+    assert!(
+        unmarshal_copy(&b.as_bytes()[1..]).is_ok(),
+        "copying reader takes any alignment"
+    );
 }
 
 #[test]
@@ -266,7 +281,10 @@ fn read_all_log_reads_the_vector() {
     // Checksum of a one-entry prefix equals the fold over the first entry,
     // so compare against a log holding only that entry.
     let one = one_entry_log(&raw);
-    assert_eq!(read_all_log(AlignedBytes::new(&one).as_bytes()).unwrap(), want);
+    assert_eq!(
+        read_all_log(AlignedBytes::new(&one).as_bytes()).unwrap(),
+        want
+    );
     println!("log.bin: {} bytes, {} entries", raw.len(), n);
 }
 
@@ -275,7 +293,11 @@ fn read_all_log_reads_the_vector() {
 fn one_entry_log(raw: &[u8]) -> Vec<u8> {
     use capnarena_peers::bench_capnp::log;
     let src = capnp::serialize::read_message(raw, Default::default()).unwrap();
-    let entries = src.get_root::<log::Reader>().unwrap().get_entries().unwrap();
+    let entries = src
+        .get_root::<log::Reader>()
+        .unwrap()
+        .get_entries()
+        .unwrap();
     let mut msg = capnp::message::Builder::new_default();
     let mut dst = msg.init_root::<log::Builder>().init_entries(1);
     dst.set_with_caveats(0, entries.get(0)).unwrap();
