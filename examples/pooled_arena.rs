@@ -80,7 +80,10 @@ impl<'p> PooledArena<'p> {
         }
         // Within capacity: `resize` writes zeros and never reallocates.
         seg.resize(offset + len, Word::ZERO);
-        Some((SegmentId(u32::try_from(i).ok()?), u32::try_from(offset).ok()?))
+        Some((
+            SegmentId(u32::try_from(i).ok()?),
+            u32::try_from(offset).ok()?,
+        ))
     }
 }
 

@@ -93,7 +93,10 @@ fn print(reader: &MessageReader<'_>) -> Result<(), Error> {
             person.get_text(1)?,
         );
         println!("{name} <{email}> (id {id})");
-        assert_eq!((id, name, email), (expected.id, expected.name, expected.email));
+        assert_eq!(
+            (id, name, email),
+            (expected.id, expected.name, expected.email)
+        );
         let phones = person.get_list(2, ElementSize::InlineComposite)?;
         for j in 0..phones.len() {
             let phone = phones.get_struct(j);
@@ -131,7 +134,10 @@ fn main() -> Result<(), Error> {
     for round in 1..=2 {
         let reader = inbox.read_from_bytes(&wire, ReaderOptions::default())?;
         let people = reader.root()?.get_list(0, ElementSize::InlineComposite)?;
-        println!("read into a reused arena, round {round}: {} people", people.len());
+        println!(
+            "read into a reused arena, round {round}: {} people",
+            people.len()
+        );
     }
     Ok(())
 }
