@@ -1,0 +1,359 @@
+//! The capnarena side of every scenario: the same messages as the peer
+//! functions at the crate root, built and read with `capnarena`, folded into
+//! the same checksums with [`mix`] and [`mix_bytes`].
+//!
+//! Variants, in capnarena's terms:
+//! - *fresh*: a new [`Message`] on a new arena on every call
+//!   (`SingleSegmentArena::new()`, `MultiSegmentArena::new()`, or a
+//!   `FixedArena` over the caller's buffer);
+//! - *reuse*: one [`Message`] kept across calls and [`Message::reset`] before
+//!   each build, so its arena's memory is reused.
+//!
+//! Field indexes follow `schema/bench.capnp` as `capnp compile -ocapnp`
+//! lays it out (quoted next to each constant).
+
+use capnarena::{
+    Arena, ElementSize, FixedArena, Message, MessageReader, MultiSegmentArena, ReaderOptions,
+    Result, SingleSegmentArena, StructReader, StructSize, Word,
+};
+
+use crate::{
+    CHECKSUM_SEED, GROWTH_ITEMS, RecordData, SMALL_BLOB, SMALL_TEXT, mix, mix_bytes, record_mix,
+};
+
+/// `Small`: 0 bytes, 2 pointers (`text` ptr[0], `blob` ptr[1]).
+pub const SMALL: StructSize = StructSize::new(0, 2);
+/// `TextHolder`: 0 bytes, 1 pointer (`text` ptr[0]).
+pub const TEXT_HOLDER: StructSize = StructSize::new(0, 1);
+/// `DataHolder`: 32 bytes (`a`..`d`, u64 indexes 0..4), no pointers.
+pub const DATA_HOLDER: StructSize = StructSize::new(4, 0);
+/// `Growth`: 0 bytes, 1 pointer (`items` ptr[0]).
+pub const GROWTH: StructSize = StructSize::new(0, 1);
+/// `Record`: 24 bytes, 2 pointers.
+pub const RECORD: StructSize = StructSize::new(3, 2);
+/// `Texts`: 0 bytes, 1 pointer (`items` ptr[0]).
+pub const TEXTS: StructSize = StructSize::new(0, 1);
+/// `Entry` of `Log`: 16 bytes, 2 pointers.
+pub const ENTRY: StructSize = StructSize::new(2, 2);
+
+/// `Record` field indexes: `name` ptr[0], `birthDay` bits [0, 64) (i64
+/// index 0), `phone` ptr[1], `siblings` bits [64, 96) (i32 index 2),
+/// `spouse` bit 96, `money` bits [128, 192) (f64 index 2).
+mod rec {
+    pub const NAME: usize = 0;
+    pub const BIRTH_DAY: usize = 0;
+    pub const PHONE: usize = 1;
+    pub const SIBLINGS: usize = 2;
+    pub const SPOUSE: usize = 96;
+    pub const MONEY: usize = 2;
+}
+
+/// Default reader options, the same limits as the peer's.
+fn opts() -> ReaderOptions {
+    ReaderOptions::default()
+}
+
+/// Clears `out` and frames `msg` into it (segment table, then segments).
+#[inline]
+fn frame_into<A: Arena>(msg: &Message<A>, out: &mut Vec<u8>) {
+    out.clear();
+    msg.append_to(out);
+}
+
+/// A zeroed word buffer for a [`FixedArena`] (capnarena zeroes what it
+/// hands out, so the buffer need not stay zero).
+pub fn fixed_buffer(words: usize) -> Vec<Word> {
+    vec![Word::ZERO; words]
+}
+
+/// Framed size of a built message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framed {
+    /// Bytes of the framed message: segment table and every segment.
+    pub bytes: usize,
+    /// Segments in the message.
+    pub segments: u32,
+}
+
+impl Framed {
+    fn of<A: Arena>(msg: &Message<A>) -> Self {
+        Framed {
+            bytes: msg.serialized_size(),
+            segments: msg.segment_count(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// small
+
+fn small_fill<A: Arena>(msg: &mut Message<A>) -> Result<()> {
+    let mut root = msg.init_root(SMALL)?;
+    root.init_struct(0, TEXT_HOLDER)?.set_text(0, SMALL_TEXT)?;
+    let mut blob = root.init_struct(1, DATA_HOLDER)?;
+    for (i, v) in SMALL_BLOB.into_iter().enumerate() {
+        blob.set::<u64>(i, v);
+    }
+    Ok(())
+}
+
+/// Builds the small message in a fresh `Message` on `arena` and frames it
+/// into `out` (cleared first).
+pub fn small_build_frame<A: Arena>(arena: A, out: &mut Vec<u8>) -> Result<()> {
+    let mut msg = Message::new(arena);
+    small_fill(&mut msg)?;
+    frame_into(&msg, out);
+    Ok(())
+}
+
+/// Builds the small message on a new [`SingleSegmentArena`] and frames it.
+pub fn small_single_fresh(out: &mut Vec<u8>) -> Result<()> {
+    small_build_frame(SingleSegmentArena::new(), out)
+}
+
+/// Builds the small message on a new [`MultiSegmentArena`] (first segment
+/// 1,024 words) and frames it.
+pub fn small_multi_fresh(out: &mut Vec<u8>) -> Result<()> {
+    small_build_frame(MultiSegmentArena::new(), out)
+}
+
+/// Builds the small message on a new [`FixedArena`] over `buf` and frames
+/// it.
+pub fn small_fixed_fresh(buf: &mut [Word], out: &mut Vec<u8>) -> Result<()> {
+    small_build_frame(FixedArena::new(buf), out)
+}
+
+/// One message kept across calls: reset, build, frame.
+#[derive(Debug)]
+pub struct Reuse<A: Arena> {
+    msg: Message<A>,
+}
+
+impl<A: Arena> Reuse<A> {
+    /// Wraps a message on `arena`.
+    pub fn new(arena: A) -> Self {
+        Reuse {
+            msg: Message::new(arena),
+        }
+    }
+
+    /// The kept message.
+    pub fn message(&self) -> &Message<A> {
+        &self.msg
+    }
+
+    /// Resets the message, builds the small message and frames it into `out`.
+    pub fn small(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        self.msg.reset();
+        small_fill(&mut self.msg)?;
+        frame_into(&self.msg, out);
+        Ok(())
+    }
+
+    /// Resets the message and builds the growth message from empty.
+    pub fn growth(&mut self) -> Result<Framed> {
+        self.msg.reset();
+        growth_fill(&mut self.msg)?;
+        Ok(Framed::of(&self.msg))
+    }
+
+    /// Resets the message, builds `rec` and frames it into `out`.
+    pub fn marshal(&mut self, rec: &RecordData, out: &mut Vec<u8>) -> Result<()> {
+        self.msg.reset();
+        record_fill(&mut self.msg, rec)?;
+        frame_into(&self.msg, out);
+        Ok(())
+    }
+
+    /// Reset, then the first segment access: a new `Small` root, and the
+    /// length of segment 0 (3 words: root pointer and `Small`).
+    pub fn reset_init_root(&mut self) -> Result<usize> {
+        self.msg.reset();
+        self.msg.init_root(SMALL)?;
+        Ok(self.msg.segment(0).map_or(0, |s| s.words().len()))
+    }
+
+    /// Resets the message and deep-copies the `items` of the framed `Texts`
+    /// message `src` (8-byte aligned, read in place) into it.
+    pub fn text_copy(&mut self, src: &[u8]) -> Result<Framed> {
+        self.msg.reset();
+        text_copy_into(src, &mut self.msg)?;
+        Ok(Framed::of(&self.msg))
+    }
+
+    /// Copies the framed record `bytes` (any alignment) into the kept
+    /// message's arena and checksums every field.
+    pub fn unmarshal_copy(&mut self, bytes: &[u8]) -> Result<u64> {
+        let reader = self.msg.read_from_bytes(bytes, opts())?;
+        record_checksum(CHECKSUM_SEED, &reader.root()?)
+    }
+}
+
+/// Reads a framed small message (zero-copy, aligned) and checksums it as
+/// [`crate::small_read`] does.
+pub fn small_read(bytes: &[u8]) -> Result<u64> {
+    let reader = MessageReader::from_bytes(bytes, opts())?;
+    let root = reader.root()?;
+    let mut h = mix_bytes(
+        CHECKSUM_SEED,
+        root.get_struct(0)?.pointer(0).get_text_bytes()?,
+    );
+    let blob = root.get_struct(1)?;
+    for i in 0..4 {
+        h = mix(h, blob.get::<u64>(i));
+    }
+    Ok(h)
+}
+
+// ---------------------------------------------------------------------------
+// growth
+
+fn growth_fill<A: Arena>(msg: &mut Message<A>) -> Result<()> {
+    let mut root = msg.init_root(GROWTH)?;
+    let mut items = root.init_struct_list(0, GROWTH_ITEMS, TEXT_HOLDER)?;
+    for i in 0..GROWTH_ITEMS {
+        items.get_struct(i).set_text(0, SMALL_TEXT)?;
+    }
+    Ok(())
+}
+
+/// Builds the growth message from empty in a fresh `Message` on `arena`.
+pub fn growth_build<A: Arena>(arena: A) -> Result<Framed> {
+    let mut msg = Message::new(arena);
+    growth_fill(&mut msg)?;
+    Ok(Framed::of(&msg))
+}
+
+/// [`growth_build`] and frames the message into `out` (cleared first).
+pub fn growth_build_frame<A: Arena>(arena: A, out: &mut Vec<u8>) -> Result<Framed> {
+    let mut msg = Message::new(arena);
+    growth_fill(&mut msg)?;
+    frame_into(&msg, out);
+    Ok(Framed::of(&msg))
+}
+
+/// Reads a framed growth message (zero-copy, aligned): item count and a
+/// checksum of every text, as [`crate::growth_read`].
+pub fn growth_read(bytes: &[u8]) -> Result<(u32, u64)> {
+    let reader = MessageReader::from_bytes(bytes, opts())?;
+    let items = reader
+        .root()?
+        .get_list(0, ElementSize::InlineComposite)?;
+    let mut h = CHECKSUM_SEED;
+    for i in 0..items.len() {
+        h = mix_bytes(h, items.get_struct(i).pointer(0).get_text_bytes()?);
+    }
+    Ok((items.len(), h))
+}
+
+// ---------------------------------------------------------------------------
+// marshal / unmarshal / decode_stream
+
+fn record_fill<A: Arena>(msg: &mut Message<A>, rec: &RecordData) -> Result<()> {
+    let mut r = msg.init_root(RECORD)?;
+    r.set_text(rec::NAME, &rec.name)?;
+    r.set::<i64>(rec::BIRTH_DAY, rec.birth_day);
+    r.set_text(rec::PHONE, &rec.phone)?;
+    r.set::<i32>(rec::SIBLINGS, rec.siblings);
+    r.set_bool(rec::SPOUSE, rec.spouse);
+    r.set::<f64>(rec::MONEY, rec.money);
+    Ok(())
+}
+
+/// Marshals `rec` into a fresh message on a new [`SingleSegmentArena`] and
+/// frames it into `out` (cleared first).
+pub fn marshal(rec: &RecordData, out: &mut Vec<u8>) -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    record_fill(&mut msg, rec)?;
+    frame_into(&msg, out);
+    Ok(())
+}
+
+/// Checksum of every field of a record, as [`RecordData::checksum`].
+fn record_checksum(h: u64, r: &StructReader<'_>) -> Result<u64> {
+    Ok(record_mix(
+        h,
+        r.pointer(rec::NAME).get_text_bytes()?,
+        r.get::<i64>(rec::BIRTH_DAY),
+        r.pointer(rec::PHONE).get_text_bytes()?,
+        r.get::<i32>(rec::SIBLINGS),
+        r.get_bool(rec::SPOUSE),
+        r.get::<f64>(rec::MONEY),
+    ))
+}
+
+/// Reads a framed record in place (`bytes` 8-byte aligned) and checksums
+/// every field.
+pub fn unmarshal_zero_copy(bytes: &[u8]) -> Result<u64> {
+    let reader = MessageReader::from_bytes(bytes, opts())?;
+    record_checksum(CHECKSUM_SEED, &reader.root()?)
+}
+
+/// Reads every message of a back-to-back stream of framed records in place
+/// and returns a checksum over every field of every record, as
+/// [`crate::decode_stream`].
+pub fn decode_stream(words: &[Word]) -> Result<u64> {
+    let mut rest = words;
+    let mut h = CHECKSUM_SEED;
+    while !rest.is_empty() {
+        let (reader, next) = MessageReader::from_words_prefix(rest, opts())?;
+        h = mix(h, record_checksum(CHECKSUM_SEED, &reader.root()?)?);
+        rest = next;
+    }
+    Ok(h)
+}
+
+// ---------------------------------------------------------------------------
+// text_copy
+
+fn text_copy_into<A: Arena>(src: &[u8], msg: &mut Message<A>) -> Result<()> {
+    let reader = MessageReader::from_bytes(src, opts())?;
+    let items = reader.root()?.get_list(0, ElementSize::Pointer)?;
+    msg.init_root(TEXTS)?.pointer(0).set_list(&items)
+}
+
+/// Deep-copies the `items` of the framed `Texts` message `src` (aligned)
+/// into a fresh message on a new [`SingleSegmentArena`].
+pub fn text_copy(src: &[u8]) -> Result<Framed> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    text_copy_into(src, &mut msg)?;
+    Ok(Framed::of(&msg))
+}
+
+/// Checksum of every text of a framed `Texts` message, as
+/// [`crate::texts_read`].
+pub fn texts_read(bytes: &[u8]) -> Result<(u32, u64)> {
+    let reader = MessageReader::from_bytes(bytes, opts())?;
+    let items = reader.root()?.get_list(0, ElementSize::Pointer)?;
+    let mut h = CHECKSUM_SEED;
+    for i in 0..items.len() {
+        h = mix_bytes(h, items.get_pointer(i).get_text_bytes()?);
+    }
+    Ok((items.len(), h))
+}
+
+// ---------------------------------------------------------------------------
+// read_all (tests/vectors/log.bin)
+
+/// Reads every field of a framed `Log` message in place (aligned) and
+/// returns the checksum [`crate::read_all_log`] returns: per entry
+/// timestamp, level, message bytes, tag count and each tag's bytes.
+pub fn read_all_log(bytes: &[u8]) -> Result<u64> {
+    let reader = MessageReader::from_bytes(bytes, opts())?;
+    let entries = reader
+        .root()?
+        .get_list(0, ElementSize::InlineComposite)?;
+    let mut h = CHECKSUM_SEED;
+    for i in 0..entries.len() {
+        let e = entries.get_struct(i);
+        h = mix(h, e.get::<u64>(0));
+        h = mix(h, u64::from(e.get::<u8>(8)));
+        h = mix_bytes(h, e.pointer(0).get_text_bytes()?);
+        let tags = e.get_list(1, ElementSize::Pointer)?;
+        h = mix(h, u64::from(tags.len()));
+        for t in 0..tags.len() {
+            h = mix_bytes(h, tags.get_pointer(t).get_text_bytes()?);
+        }
+    }
+    Ok(h)
+}
