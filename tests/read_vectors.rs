@@ -742,6 +742,85 @@ fn checker_reports_wrong_values() {
     assert!(errors[0].starts_with("flipped.int32Field:"), "{errors:#?}");
 }
 
+/// Field `name` of a struct value, to change an expectation.
+fn field_mut<'v>(v: &'v mut Value, name: &str) -> &'v mut Value {
+    let Value::Struct(fields) = v else {
+        panic!("not a struct: {v:?}")
+    };
+    &mut fields.iter_mut().find(|(n, _)| n == name).unwrap().1
+}
+
+/// Element `i` of a list value.
+fn item_mut(v: &mut Value, i: usize) -> &mut Value {
+    let Value::List(items) = v else {
+        panic!("not a list: {v:?}")
+    };
+    &mut items[i]
+}
+
+/// The checker reaches inside every kind of list, nested structs and the
+/// union: one changed element or field in the expectation for `full` is
+/// reported at exactly its path, and nowhere else (`-0.0` against `0.0`
+/// included: floats are compared by bits).
+#[test]
+fn checker_reports_each_changed_element() {
+    let mut want = expected("full");
+    let edits: [(&str, fn(&mut Value)); 10] = [
+        ("full.bin.listOfLists[3][1]", |v| {
+            *item_mut(item_mut(field_mut(v, "listOfLists"), 3), 1) = Value::Int(7)
+        }),
+        ("full.bin.structList[1].label", |v| {
+            *field_mut(item_mut(field_mut(v, "structList"), 1), "label") =
+                Value::Str(b"secone".to_vec())
+        }),
+        ("full.bin.structList[2].point.y", |v| {
+            *field_mut(
+                field_mut(item_mut(field_mut(v, "structList"), 2), "point"),
+                "y",
+            ) = Value::Int(5)
+        }),
+        ("full.bin.boolList[8]", |v| {
+            *item_mut(field_mut(v, "boolList"), 8) = Value::Word("false".into())
+        }),
+        ("full.bin.float64List[1]", |v| {
+            *item_mut(field_mut(v, "float64List"), 1) = Value::Float(0.0)
+        }),
+        ("full.bin.enumList[2]", |v| {
+            *item_mut(field_mut(v, "enumList"), 2) = Value::Word("green".into())
+        }),
+        ("full.bin.dataList[1]", |v| {
+            *item_mut(field_mut(v, "dataList"), 1) = Value::Str(vec![1])
+        }),
+        ("full.bin.structField.structField.textList[0]", |v| {
+            let inner = field_mut(field_mut(v, "structField"), "structField");
+            *item_mut(field_mut(inner, "textList"), 0) = Value::Str(b"deep!".to_vec())
+        }),
+        ("full.bin.choice.name", |v| {
+            *field_mut(field_mut(v, "choice"), "name") = Value::Str(b"union texT".to_vec())
+        }),
+        ("full.bin.int8List (len)", |v| {
+            let Value::List(items) = field_mut(v, "int8List") else {
+                unreachable!()
+            };
+            items.pop();
+        }),
+    ];
+    for (_, edit) in &edits {
+        edit(&mut want);
+    }
+    let words = words_from_bytes(&vector("full.bin"));
+    let r = MessageReader::from_words(&words, ReaderOptions::new()).unwrap();
+    let errors = mismatches("full.bin", &r, &ALL_TYPES, &want);
+    let mut got: Vec<&str> = errors
+        .iter()
+        .map(|e| e.split(": ").next().unwrap())
+        .collect();
+    let mut paths: Vec<&str> = edits.iter().map(|(p, _)| *p).collect();
+    got.sort_unstable();
+    paths.sort_unstable();
+    assert_eq!(got, paths, "{errors:#?}");
+}
+
 // ---------------------------------------------------------------------------
 // The segment limit.
 // ---------------------------------------------------------------------------
