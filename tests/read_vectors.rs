@@ -742,6 +742,9 @@ fn checker_reports_wrong_values() {
     assert!(errors[0].starts_with("flipped.int32Field:"), "{errors:#?}");
 }
 
+/// A change to an expectation.
+type Edit = fn(&mut Value);
+
 /// Field `name` of a struct value, to change an expectation.
 fn field_mut<'v>(v: &'v mut Value, name: &str) -> &'v mut Value {
     let Value::Struct(fields) = v else {
@@ -765,7 +768,7 @@ fn item_mut(v: &mut Value, i: usize) -> &mut Value {
 #[test]
 fn checker_reports_each_changed_element() {
     let mut want = expected("full");
-    let edits: [(&str, fn(&mut Value)); 10] = [
+    let edits: [(&str, Edit); 10] = [
         ("full.bin.listOfLists[3][1]", |v| {
             *item_mut(item_mut(field_mut(v, "listOfLists"), 3), 1) = Value::Int(7)
         }),
