@@ -485,8 +485,8 @@ const VECTORS: [(&str, &Schema); 5] = [
 /// The framed files of each vector (the segment table at the front).
 const FRAMED: [&str; 4] = ["bin", "seg1.bin", "seg3.bin", "seg16.bin"];
 
-/// Segments a buffer of `FIXED_WORDS` words must hold: the largest vector
-/// (`log.seg1.bin`) is 6,532 words.
+/// Words of the buffer under each `FixedArena`: the largest vector
+/// (`log.seg1.bin`, table included) is 6,532 words.
 const FIXED_WORDS: usize = 1 << 14;
 
 /// The parsed `NAME.txt`.
