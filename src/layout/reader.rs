@@ -209,6 +209,15 @@ fn resolve_far<'s>(w: u64, lookup: impl Fn(u32) -> Result<&'s [Word]>) -> Result
     if !pointer::far_is_double(w) {
         let at = bounds(seg, segment, pad as i64, 1)?;
         let pad_word = word_at(seg, at);
+        if pad_word == 0 {
+            // A null pad would read as a struct of 0 words at offset 0 that
+            // `kind()` reports as null; no writer produces it.
+            return Err(Error::BadLandingPad {
+                segment,
+                offset: pad,
+                what: "landing pad is a null pointer",
+            });
+        }
         match pointer::kind(pad_word) {
             KIND_STRUCT | KIND_LIST => Ok(Target {
                 seg,
@@ -238,7 +247,7 @@ fn resolve_far<'s>(w: u64, lookup: impl Fn(u32) -> Result<&'s [Word]>) -> Result
                 what: "first word of a double-far landing pad is not a single far pointer",
             });
         }
-        if !matches!(pointer::kind(tag), KIND_STRUCT | KIND_LIST) {
+        if tag == 0 || !matches!(pointer::kind(tag), KIND_STRUCT | KIND_LIST) {
             return Err(Error::BadLandingPad {
                 segment,
                 offset: pad,

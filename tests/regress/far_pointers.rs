@@ -359,3 +359,73 @@ fn double_far_valid_control() {
     let segs: [&[Word]; 3] = [&s0, &s1, &s2];
     assert_eq!(reader(&segs).root().unwrap().get::<u64>(0), 42);
 }
+
+/// Found by `fuzz/read_framed`: a single-far pointer whose landing pad is
+/// the null word. Read naively, the pad is a struct pointer of 0 words at
+/// offset 0, so `get_struct` returned an empty struct while `kind()`
+/// called the pointer null, and a deep copy turned it into a null pointer
+/// (the copy then read differently from its source). No writer produces a
+/// far pointer to a null pad; it must be `Error::BadLandingPad` on every
+/// accessor.
+#[test]
+fn landing_pad_is_null() {
+    let s0 = msg(&[
+        0x0000_0000_0000_0012, // root: far, single, pad word 2 of segment 0
+        0x0000_0000_0000_0000, // unused
+        0x0000_0000_0000_0000, // pad word 2: null
+    ]);
+    let segs: [&[Word]; 1] = [&s0];
+    let r = reader(&segs);
+    let p = r.root_pointer().unwrap();
+    assert!(!p.is_null(), "the far pointer word itself is not null");
+    let bad = |e: &Error| {
+        matches!(
+            e,
+            Error::BadLandingPad {
+                segment: 0,
+                offset: 2,
+                what: "landing pad is a null pointer"
+            }
+        )
+    };
+    assert_err!(p.kind(), ref e if bad(e));
+    assert_err!(p.get_struct(), ref e if bad(e));
+    assert_err!(p.get_list_any(), ref e if bad(e));
+    assert_err!(p.get_text(), ref e if bad(e));
+    let mut m = capnarena::Message::new(capnarena::SingleSegmentArena::new());
+    assert_err!(m.root_pointer().unwrap().set_from(&p), ref e if bad(e));
+}
+
+/// The double-far form of [`landing_pad_is_null`]: the pad's second word
+/// (the tag describing the object) is null.
+#[test]
+fn double_far_tag_is_null() {
+    let s0 = msg(&[
+        0x0000_0001_0000_0006, // root: far, double, pad word 0 of segment 1
+    ]);
+    let s1 = msg(&[
+        0x0000_0002_0000_0002, // pad word 0: far, single, word 0 of segment 2
+        0x0000_0000_0000_0000, // pad word 1: tag, null
+    ]);
+    let s2 = msg(&[
+        0x0000_0000_0000_0000, // content (a struct of 0 words would start here)
+    ]);
+    let segs: [&[Word]; 3] = [&s0, &s1, &s2];
+    let r = reader(&segs);
+    assert_err!(
+        r.root_pointer().unwrap().kind(),
+        Error::BadLandingPad {
+            segment: 1,
+            offset: 0,
+            what: "second word of a double-far landing pad is not a struct or list pointer"
+        }
+    );
+    assert_err!(
+        r.root(),
+        Error::BadLandingPad {
+            segment: 1,
+            offset: 0,
+            ..
+        }
+    );
+}
