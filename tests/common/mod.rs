@@ -6,6 +6,7 @@ pub mod build;
 use capnarena::{AllocError, Arena, SegmentId, Word};
 
 pub mod logtxt;
+pub mod walk;
 
 /// An adversarial but legal arena: every allocation gets a segment of its
 /// own, sized exactly to the request, so every pointer between objects
