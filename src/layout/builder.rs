@@ -557,11 +557,14 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         bytes.get(start..start + len).unwrap_or(&[])
     }
 
+    /// Panics unless unit `index` of `unit_bits`-bit fields lies inside
+    /// the data section (no arithmetic on `index` that could overflow).
     #[inline]
-    fn check_field(&self, end_bits: u64) {
+    fn check_field(&self, index: usize, unit_bits: usize) {
+        let fits = usize::from(self.size.data_words) * 64 / unit_bits;
         assert!(
-            end_bits <= u64::from(self.size.data_words) * 64,
-            "field ending at bit {end_bits} is past the data section of {} words",
+            index < fits,
+            "field {index} of {unit_bits} bits is past the data section of {} words",
             self.size.data_words
         );
     }
@@ -573,7 +576,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// the caller).
     #[inline]
     pub fn set<T: Primitive>(&mut self, index: usize, value: T) {
-        self.check_field((index as u64 + 1) * T::BYTES as u64 * 8);
+        self.check_field(index, T::BYTES * 8);
         store(self.data_mut(), index * T::BYTES, value);
     }
 
@@ -590,7 +593,10 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// The value at `index`; 0 past the data section.
     #[inline]
     pub fn get<T: Primitive>(&self, index: usize) -> T {
-        load(self.data(), index * T::BYTES).unwrap_or(T::from_bits(0))
+        index
+            .checked_mul(T::BYTES)
+            .and_then(|at| load(self.data(), at))
+            .unwrap_or(T::from_bits(0))
     }
 
     /// Sets the bit at `bit` of the data section.
@@ -599,7 +605,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// If the bit lies past the struct's data section.
     #[inline]
     pub fn set_bool(&mut self, bit: usize, value: bool) {
-        self.check_field(bit as u64 + 1);
+        self.check_field(bit, 1);
         if let Some(b) = self.data_mut().get_mut(bit / 8) {
             let mask = 1u8 << (bit % 8);
             *b = if value { *b | mask } else { *b & !mask };
@@ -990,6 +996,34 @@ mod tests {
             .iter()
             .map(|w| w.to_u64())
             .collect()
+    }
+
+    /// Field indices from a (wrong) schema as large as `usize` allows read
+    /// as 0 in builders and readers, and a set past the section is the
+    /// documented panic, not an arithmetic overflow.
+    #[test]
+    fn huge_field_indices_read_zero_without_overflow() {
+        let mut buf = [Word::ZERO; 8];
+        let mut msg = Message::new(FixedArena::new(&mut buf));
+        let mut root = msg.init_root(StructSize::new(1, 0)).unwrap();
+        root.set::<u64>(0, u64::MAX);
+        assert_eq!(root.get::<u64>(usize::MAX / 8), 0);
+        assert_eq!(root.get::<u8>(usize::MAX), 0);
+        assert_eq!(root.get::<u8>(7), 0xFF);
+        assert!(!root.get_bool(usize::MAX));
+        let set_past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            root.reborrow().set::<u64>(usize::MAX / 8, 1);
+        }));
+        let message = set_past.unwrap_err();
+        let text = message.downcast_ref::<alloc::string::String>().unwrap();
+        assert!(text.contains("past the data section of 1 words"), "{text}");
+        let reader = msg.reader();
+        let root = reader.root().unwrap();
+        assert_eq!(root.get::<u64>(usize::MAX / 8), 0);
+        assert_eq!(root.get::<u8>(usize::MAX), 0);
+        assert_eq!(root.get::<u32>(1), u32::MAX);
+        assert_eq!(root.get::<u32>(2), 0);
+        assert!(!root.get_bool(usize::MAX));
     }
 
     // Expected words are spelled from the encoding spec, field by field.

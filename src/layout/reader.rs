@@ -575,8 +575,9 @@ impl<'a> StructReader<'a> {
     /// section.
     #[inline]
     pub fn get<T: Primitive>(&self, index: usize) -> T {
-        let end_bits = (index as u64 + 1) * (T::BYTES as u64) * 8;
-        if end_bits > u64::from(self.data_bits) {
+        // Whole fields that fit the data section; no arithmetic on `index`
+        // that could overflow.
+        if index >= (self.data_bits / 8) as usize / T::BYTES {
             return T::from_bits(0);
         }
         let bytes = Word::slice_as_bytes(self.seg);

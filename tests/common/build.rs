@@ -191,7 +191,7 @@ pub fn build_full<A: Arena>(msg: &mut Message<A>) -> Result<()> {
     }
     {
         let mut l = root.init_list(FLOAT64_LIST, ElementSize::EightBytes, 2)?;
-        l.set::<f64>(0, 3.141592653589793);
+        l.set::<f64>(0, std::f64::consts::PI); // 3.141592653589793 in lists.txt
         l.set::<f64>(1, -0.0);
     }
     {
