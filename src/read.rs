@@ -18,7 +18,9 @@ pub struct ReaderOptions {
     pub traversal_limit_words: u64,
     /// Depth of pointers a reader may follow. Default 64.
     pub nesting_limit: u32,
-    /// Segments a framed message may have. Default 512.
+    /// Segments a framed message may have (at most this many). Default 512.
+    /// The reference's and capnproto-rust's stream readers refuse 512 and
+    /// more, so a writer that must reach them keeps below 512.
     pub segment_limit: u32,
 }
 
