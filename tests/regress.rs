@@ -3,5 +3,7 @@
 //! specific [`capnarena::Error`] variant (and its numbers) the encoding
 //! spec implies, never just "some error".
 
+mod common;
+
 #[path = "regress/mod.rs"]
 mod regress;

@@ -28,8 +28,11 @@ macro_rules! assert_err {
     };
 }
 
+mod composite_tag;
+mod cycles;
 mod far_pointers;
 mod list_compat;
+mod nesting;
 mod offset_overflow;
 mod segment_table;
 mod stream_limits;
