@@ -236,9 +236,7 @@ pub fn growth_build_frame<A: Arena>(arena: A, out: &mut Vec<u8>) -> Result<Frame
 /// checksum of every text, as [`crate::growth_read`].
 pub fn growth_read(bytes: &[u8]) -> Result<(u32, u64)> {
     let reader = MessageReader::from_bytes(bytes, opts())?;
-    let items = reader
-        .root()?
-        .get_list(0, ElementSize::InlineComposite)?;
+    let items = reader.root()?.get_list(0, ElementSize::InlineComposite)?;
     let mut h = CHECKSUM_SEED;
     for i in 0..items.len() {
         h = mix_bytes(h, items.get_struct(i).pointer(0).get_text_bytes()?);
@@ -340,9 +338,7 @@ pub fn texts_read(bytes: &[u8]) -> Result<(u32, u64)> {
 /// timestamp, level, message bytes, tag count and each tag's bytes.
 pub fn read_all_log(bytes: &[u8]) -> Result<u64> {
     let reader = MessageReader::from_bytes(bytes, opts())?;
-    let entries = reader
-        .root()?
-        .get_list(0, ElementSize::InlineComposite)?;
+    let entries = reader.root()?.get_list(0, ElementSize::InlineComposite)?;
     let mut h = CHECKSUM_SEED;
     for i in 0..entries.len() {
         let e = entries.get_struct(i);

@@ -69,6 +69,11 @@ pub const GROWTH_WORDS: usize = 3 + 2 * GROWTH_ITEMS as usize;
 /// Scratch space that holds the growth message in one segment.
 pub const GROWTH_SCRATCH_WORDS: usize = GROWTH_WORDS + 1024;
 
+/// Number of records in the marshal and unmarshal scenarios.
+pub const RECORDS: usize = 1_000;
+/// Seed of the marshal and unmarshal records ([`gen_records`]).
+pub const RECORDS_SEED: u64 = 0x5eed_0000_0000_0002;
+
 /// Number of records in the decode-stream input.
 pub const STREAM_RECORDS: usize = 10_000;
 /// Seed of [`frame_records`].
@@ -376,7 +381,6 @@ impl RecordData {
 
 /// Folds the fields of a record into `h` in schema order: the checksum of
 /// [`RecordData::checksum`], shared by both sides.
-#[allow(clippy::too_many_arguments)]
 pub fn record_mix(
     h: u64,
     name: &[u8],
@@ -535,6 +539,49 @@ pub fn unmarshal_owned(bytes: &[u8]) -> capnp::Result<RecordData> {
         spouse: r.get_spouse(),
         money: r.get_money(),
     })
+}
+
+/// Records each framed on its own (by capnp), kept back to back in one
+/// word-aligned buffer, with the byte range of each: the input of the
+/// unmarshal scenarios.
+#[derive(Clone, Debug)]
+pub struct FramedRecords {
+    words: Vec<capnarena::Word>,
+    ranges: Vec<std::ops::Range<usize>>,
+}
+
+impl FramedRecords {
+    /// Frames every record of `recs` with [`marshal`].
+    pub fn new(recs: &[RecordData]) -> Self {
+        let mut ranges = Vec::with_capacity(recs.len());
+        let mut all = Vec::new();
+        let mut one = Vec::new();
+        for rec in recs {
+            marshal(rec, &mut one);
+            ranges.push(all.len()..all.len() + one.len());
+            all.extend_from_slice(&one);
+        }
+        Self {
+            words: capnarena::words_from_bytes(&all),
+            ranges,
+        }
+    }
+
+    /// The framed records in order, each starting on an 8-byte boundary.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        let bytes = capnarena::Word::slice_as_bytes(&self.words);
+        self.ranges.iter().map(move |r| &bytes[r.clone()])
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// Whether there are no records.
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
 }
 
 // ---------------------------------------------------------------------------
