@@ -33,6 +33,77 @@ impl core::fmt::Display for PointerKind {
     }
 }
 
+/// What is wrong with packed input (see [`Error::Packed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PackedFault {
+    /// The input ends inside the bytes that a tag announces (one per set
+    /// bit; for tag `0xff` also the literal-run count, for tag `0x00` the
+    /// zero-run count).
+    TagPastEnd {
+        /// The tag byte.
+        tag: u8,
+        /// Bytes the tag needs after it.
+        needed: u8,
+        /// Bytes left in the input after the tag.
+        available: u8,
+    },
+    /// The input ends inside a literal run (the words after a `0xff` tag's
+    /// word and count).
+    LiteralRunPastEnd {
+        /// Words the run count declares.
+        words: u8,
+        /// Bytes left in the input after the count.
+        available: u64,
+    },
+    /// The input unpacks past the end of the output: past the buffer
+    /// given, or past the end of the message being read (whose segment
+    /// table says where it ends).
+    OutputFull {
+        /// Bytes the output holds.
+        capacity_bytes: u64,
+    },
+    /// The input unpacks to more words than the limit allows.
+    OutputLimit {
+        /// Words the input unpacks to.
+        words: u64,
+        /// The limit in words.
+        limit_words: u64,
+    },
+}
+
+impl core::fmt::Display for PackedFault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            PackedFault::TagPastEnd {
+                tag,
+                needed,
+                available,
+            } => write!(
+                f,
+                "tag {tag:#04x} needs {needed} more bytes, the input has {available}"
+            ),
+            PackedFault::LiteralRunPastEnd { words, available } => write!(
+                f,
+                "literal run of {words} words ({} bytes), the input has {available}",
+                u64::from(words) * 8
+            ),
+            PackedFault::OutputFull { capacity_bytes } => {
+                write!(
+                    f,
+                    "unpacks past the end of the output ({capacity_bytes} bytes)"
+                )
+            }
+            PackedFault::OutputLimit { words, limit_words } => {
+                write!(
+                    f,
+                    "unpacks to {words} words, past the limit of {limit_words}"
+                )
+            }
+        }
+    }
+}
+
 /// Everything that can go wrong building, framing or reading a message.
 ///
 /// Variants are grouped by what the caller can do: raise a limit, give more
@@ -147,13 +218,23 @@ pub enum Error {
         /// Bytes available.
         available: u64,
     },
-    /// Malformed packed input.
-    #[error("packed input malformed at byte {offset}: {what}")]
+    /// Malformed packed input, or packed input that unpacks to more words
+    /// than the output takes.
+    #[error("packed input rejected at byte {offset}: {fault}")]
     Packed {
-        /// Byte offset in the packed input.
+        /// Byte offset in the packed input of the tag (or run count) at
+        /// fault, from the start of the input (of the message, when a
+        /// message is read).
         offset: u64,
-        /// What was wrong.
-        what: &'static str,
+        /// What was wrong, with its numbers.
+        fault: PackedFault,
+    },
+    /// Bytes given to a packing writer do not end on a word boundary, so
+    /// the last bytes cannot be packed.
+    #[error("packed output ends {bytes} bytes into a word")]
+    PartialWord {
+        /// Bytes of the unfinished word (1 to 7).
+        bytes: u8,
     },
 
     // ---- content: the message's pointers are malformed ----

@@ -19,7 +19,7 @@ mod word;
 pub use arena::{AllocError, Arena, FixedArena, SegmentId};
 #[cfg(feature = "alloc")]
 pub use arena::{GrowthPolicy, MultiSegmentArena, SingleSegmentArena};
-pub use error::{Error, PointerKind, Result};
+pub use error::{Error, PackedFault, PointerKind, Result};
 pub use layout::{
     ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive, SegmentSource,
     StructBuilder, StructReader, StructSize,

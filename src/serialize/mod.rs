@@ -1,5 +1,9 @@
-//! Framing: reading framed messages into an arena (from unaligned bytes
-//! or an `io::Read` stream). Writing lives on [`Message`] itself.
+//! Framing: reading framed messages into an arena (from unaligned bytes,
+//! or one after another from an `io::Read` stream), and the packed
+//! encoding ([`packed`]). Writing framed messages lives on [`Message`]
+//! itself.
+
+pub mod packed;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -214,7 +218,8 @@ impl<A: Arena> Message<A> {
 
     /// Reads one framed message from `r` into this message's arena,
     /// replacing its content, and returns a reader over it. With a warmed
-    /// arena and at most 8 segments, nothing is allocated.
+    /// arena and at most 8 segments, nothing is allocated. Reads exactly
+    /// the message's bytes from `r`, so the next message stays in it.
     ///
     /// The segment table is checked against `options` before the body is
     /// read or anything is allocated.
@@ -226,111 +231,200 @@ impl<A: Arena> Message<A> {
     #[cfg(feature = "std")]
     pub fn read_from<R: std::io::Read>(
         &mut self,
-        mut r: R,
+        r: R,
         options: ReaderOptions,
     ) -> Result<MessageReader<'_>> {
-        self.reset();
-        let mut first = [0u8; 8];
-        let got = read_full(&mut r, &mut first)?;
-        if got == 0 {
-            return Err(Error::EndOfStream);
-        }
-        if got < 8 {
-            return Err(Error::Truncated {
-                needed: 8,
-                available: got as u64,
-            });
-        }
-        let TableHeader {
-            count,
-            header_bytes,
-        } = parse_count([first[0], first[1], first[2], first[3]], &options)?;
-        // Sizes: the first is in `first`, the rest follow (then padding).
-        let mut sizes = SizeTable::new(count)?;
-        sizes.set(
-            0,
-            u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
-        );
-        let mut consumed = 8u64;
-        let mut i = 1usize;
-        while i < count as usize {
-            // Each further table word holds two sizes (or one and padding).
-            let mut buf = [0u8; 8];
-            let got = read_full(&mut r, &mut buf)?;
-            consumed += got as u64;
-            if got < buf.len() {
-                return Err(Error::Truncated {
-                    needed: header_bytes as u64,
-                    available: consumed,
-                });
-            }
-            sizes.set(i, u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]));
-            if i + 1 < count as usize {
-                sizes.set(i + 1, u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]));
-            }
-            i += 2;
-        }
-        let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
-        check_total(total, &options)?;
-        let arena = self.arena_for_reading();
-        let mut places = Placements::new();
-        for i in 0..count as usize {
-            places.allocate(arena, sizes.get(i))?;
-        }
-        for i in 0..count as usize {
-            let dst = Word::slice_as_bytes_mut(places.get_mut(arena, i));
-            let got = read_full(&mut r, dst)?;
-            consumed += got as u64;
-            if got < dst.len() {
-                return Err(Error::Truncated {
-                    needed: header_bytes as u64 + total * 8,
-                    available: consumed,
-                });
-            }
-        }
-        let store = places.store(arena)?;
-        Ok(MessageReader::from_store(store, &options))
+        self.try_read_from(r, options)?.ok_or(Error::EndOfStream)
+    }
+
+    /// As [`read_from`](Self::read_from), for a stream of messages:
+    /// `Ok(None)` when `r` ends cleanly before the next message, so a loop
+    /// reads them all into the same arena.
+    ///
+    /// ```
+    /// use capnarena::{Message, ReaderOptions, SingleSegmentArena, StructSize};
+    /// let mut stream = Vec::new();
+    /// for v in 1..=3u64 {
+    ///     let mut msg = Message::new(SingleSegmentArena::new());
+    ///     msg.init_root(StructSize::new(1, 0))?.set::<u64>(0, v);
+    ///     msg.append_to(&mut stream);
+    /// }
+    /// let mut input = &stream[..];
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// let mut seen = Vec::new();
+    /// while let Some(reader) = msg.try_read_from(&mut input, ReaderOptions::default())? {
+    ///     seen.push(reader.root()?.get::<u64>(0));
+    /// }
+    /// assert_eq!(seen, [1, 2, 3]);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`read_from`](Self::read_from), less [`Error::EndOfStream`].
+    #[cfg(feature = "std")]
+    pub fn try_read_from<R: std::io::Read>(
+        &mut self,
+        r: R,
+        options: ReaderOptions,
+    ) -> Result<Option<MessageReader<'_>>> {
+        read_message(self, &mut ReadSource(r), &options)
     }
 }
 
-/// Segment sizes of a table being read from a stream.
+/// Where a streamed read of a message gets its bytes (the framed bytes:
+/// segment table, then segments), from plain or packed input.
+pub(crate) trait Source {
+    /// Fills `dst` from the input; fewer bytes only when the input ends.
+    fn fill(&mut self, dst: &mut [u8]) -> Result<usize>;
+
+    /// Called once all `message_bytes` of the message are in: checks that
+    /// the input is at a clean boundary there.
+    fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
+        let _ = message_bytes;
+        Ok(())
+    }
+}
+
+/// Framed input from an `io::Read`.
 #[cfg(feature = "std")]
+struct ReadSource<R>(R);
+
+#[cfg(feature = "std")]
+impl<R: std::io::Read> Source for ReadSource<R> {
+    fn fill(&mut self, dst: &mut [u8]) -> Result<usize> {
+        read_full(&mut self.0, dst)
+    }
+}
+
+/// Reads one message from `src` into `msg`'s arena: the segment table,
+/// checked against `options` before anything is allocated, then the
+/// segments. `Ok(None)` when the input ends before its first byte.
+/// The one reader of streamed segment tables, for framed and packed input.
+pub(crate) fn read_message<'m, A: Arena, S: Source>(
+    msg: &'m mut Message<A>,
+    src: &mut S,
+    options: &ReaderOptions,
+) -> Result<Option<MessageReader<'m>>> {
+    msg.reset();
+    let mut first = [0u8; 8];
+    let got = src.fill(&mut first)?;
+    if got == 0 {
+        return Ok(None);
+    }
+    if got < 8 {
+        return Err(Error::Truncated {
+            needed: 8,
+            available: got as u64,
+        });
+    }
+    let TableHeader {
+        count,
+        header_bytes,
+    } = parse_count([first[0], first[1], first[2], first[3]], options)?;
+    // Sizes: the first is in `first`, the rest follow (then padding).
+    let mut sizes = SizeTable::new(count)?;
+    sizes.set(
+        0,
+        u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
+    );
+    let mut consumed = 8u64;
+    let mut i = 1usize;
+    while i < count as usize {
+        // Each further table word holds two sizes (or one and padding).
+        let mut buf = [0u8; 8];
+        let got = src.fill(&mut buf)?;
+        consumed += got as u64;
+        if got < buf.len() {
+            return Err(Error::Truncated {
+                needed: header_bytes as u64,
+                available: consumed,
+            });
+        }
+        sizes.set(i, u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]));
+        if i + 1 < count as usize {
+            sizes.set(i + 1, u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]));
+        }
+        i += 2;
+    }
+    let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
+    check_total(total, options)?;
+    let needed = header_bytes as u64 + total * 8;
+    let arena = msg.arena_for_reading();
+    let mut places = Placements::new();
+    for i in 0..count as usize {
+        places.allocate(arena, sizes.get(i))?;
+    }
+    for i in 0..count as usize {
+        let dst = Word::slice_as_bytes_mut(places.get_mut(arena, i));
+        let got = src.fill(dst)?;
+        consumed += got as u64;
+        if got < dst.len() {
+            return Err(Error::Truncated {
+                needed,
+                available: consumed,
+            });
+        }
+    }
+    src.end_of_message(needed)?;
+    let store = places.store(arena)?;
+    Ok(Some(MessageReader::from_store(store, options)))
+}
+
+/// Segment sizes of a table being read from a stream: inline for a few
+/// segments, on the heap (with `alloc`) for more.
 struct SizeTable {
     inline: [u32; INLINE_SEGMENTS],
+    #[cfg(feature = "alloc")]
     heap: Vec<u32>,
 }
 
-#[cfg(feature = "std")]
 impl SizeTable {
     fn new(count: u32) -> Result<Self> {
+        #[cfg(feature = "alloc")]
         let mut heap = Vec::new();
         if count as usize > INLINE_SEGMENTS {
-            heap.try_reserve_exact(count as usize).map_err(|_| {
-                Error::Alloc(crate::arena::AllocError {
-                    requested: u64::from(count),
-                    available: 0,
-                })
-            })?;
-            heap.resize(count as usize, 0);
+            #[cfg(feature = "alloc")]
+            {
+                heap.try_reserve_exact(count as usize).map_err(|_| {
+                    Error::Alloc(crate::arena::AllocError {
+                        requested: u64::from(count),
+                        available: 0,
+                    })
+                })?;
+                heap.resize(count as usize, 0);
+            }
+            #[cfg(not(feature = "alloc"))]
+            return Err(Error::TooManySegmentsWithoutAlloc {
+                count: u64::from(count),
+                inline: INLINE_SEGMENTS,
+            });
         }
         Ok(SizeTable {
             inline: [0; INLINE_SEGMENTS],
+            #[cfg(feature = "alloc")]
             heap,
         })
     }
-    fn set(&mut self, i: usize, v: u32) {
-        if self.heap.is_empty() {
-            self.inline[i] = v;
-        } else {
-            self.heap[i] = v;
+
+    fn slots(&self) -> &[u32] {
+        #[cfg(feature = "alloc")]
+        if !self.heap.is_empty() {
+            return &self.heap;
         }
+        &self.inline
     }
-    fn get(&self, i: usize) -> u32 {
-        if self.heap.is_empty() {
-            self.inline[i]
-        } else {
-            self.heap[i]
+
+    fn set(&mut self, i: usize, v: u32) {
+        #[cfg(feature = "alloc")]
+        if !self.heap.is_empty() {
+            self.heap[i] = v;
+            return;
         }
+        self.inline[i] = v;
+    }
+
+    fn get(&self, i: usize) -> u32 {
+        self.slots()[i]
     }
 }
 

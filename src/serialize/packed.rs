@@ -1,0 +1,1265 @@
+//! Packed encoding: the Cap'n Proto spec's compression of runs of zero
+//! bytes, word by word.
+//!
+//! Each word becomes a *tag* byte, bit `i` set when byte `i` of the word is
+//! not zero, followed by the word's nonzero bytes in order. Two tags are
+//! special:
+//! - `0x00` (a zero word) is followed by a count `N`: `N` more zero words.
+//! - `0xff` (a word with no zero byte) is followed by its 8 bytes, then a
+//!   count `N`, then `N` words copied as they are (a *literal run*; the
+//!   packer puts in it the following words that have at most one zero
+//!   byte, where packing would not pay).
+//!
+//! Here:
+//! - [`pack`] and [`unpack`] convert between slices without allocating;
+//!   [`max_packed_len`] bounds the output of `pack`, [`unpacked_len`]
+//!   gives the exact output of `unpack`; [`pack_prefix`] packs what fits
+//!   in a fixed buffer and can be called again for the rest.
+//! - [`Unpacker`] unpacks incrementally: input and output may come in
+//!   pieces of any size, and it resumes in the middle of a word or a run.
+//! - [`PackedWriter`] and [`PackedReader`] (feature `std`) are `io`
+//!   adapters.
+//! - On [`Message`]: `write_packed_to`, `append_packed_to`,
+//!   `read_packed_from` (any `BufRead`), `try_read_packed_from` (a stream
+//!   of messages), `read_packed_from_bytes`.
+//!
+//! The packer ends runs only where its input ends, never because an output
+//! buffer is full, so packing the segment table and then each segment
+//! gives the same bytes as the reference implementation.
+//!
+//! ```
+//! use capnarena::Word;
+//! use capnarena::serialize::packed::{max_packed_len, pack, unpack};
+//!
+//! let words = [Word::from_u64(0x0102), Word::ZERO, Word::ZERO, Word::from_u64(u64::MAX)];
+//! let mut packed = [0u8; max_packed_len(4)];
+//! let n = pack(&words, &mut packed)?;
+//! assert_eq!(
+//!     &packed[..n],
+//!     &[0x03, 0x02, 0x01, /* zero word and 1 more */ 0x00, 0x01, /* dense */ 0xff,
+//!       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* literal run */ 0x00]
+//! );
+//! let mut back = [Word::ZERO; 4];
+//! assert_eq!(unpack(&packed[..n], &mut back)?, 4);
+//! assert_eq!(back, words);
+//! # Ok::<(), capnarena::Error>(())
+//! ```
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use crate::arena::Arena;
+use crate::error::{Error, PackedFault, Result};
+use crate::message::Message;
+use crate::read::{MessageReader, ReaderOptions};
+use crate::serialize::{Source, read_message};
+use crate::word::Word;
+
+/// Longest run count a tag's count byte holds.
+const MAX_RUN: usize = 255;
+
+/// Bytes of the largest packed item: a `0xff` tag, its word, its count and
+/// a literal run of 255 words. A buffer this long always takes the next
+/// item, so [`pack_prefix`] into it always makes progress.
+pub const MAX_ITEM_LEN: usize = 10 + 8 * MAX_RUN;
+
+/// An upper bound on the packed length in bytes of `words` words: a buffer
+/// this long always takes [`pack`]'s output.
+///
+/// Worst case, every other word is a dense word packed alone (tag, 8
+/// bytes, a zero count: 10 bytes) followed by a word with two zero bytes
+/// (at most 7 bytes): half a byte per word over the plain 8, plus 2 for a
+/// dense word at the very end. Saturates at `usize::MAX`.
+pub const fn max_packed_len(words: usize) -> usize {
+    words
+        .saturating_mul(8)
+        .saturating_add(words / 2)
+        .saturating_add(2)
+}
+
+/// The tag of a word: bit `i` set when byte `i` is not zero.
+#[inline]
+fn tag_of(w: &[u8; 8]) -> u8 {
+    let mut tag = 0u8;
+    for (i, &b) in w.iter().enumerate() {
+        tag |= u8::from(b != 0) << i;
+    }
+    tag
+}
+
+/// One packed item, as the packer chooses it from the words at the front
+/// of its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    /// A zero word and `run` more.
+    Zeros { run: usize },
+    /// A word with no zero byte and a literal run of `run` more words.
+    Dense { run: usize },
+    /// A word packed alone under `tag` (neither `0x00` nor `0xff`).
+    Sparse { tag: u8 },
+}
+
+impl Item {
+    /// The item at the front of `words` (not empty).
+    #[inline]
+    fn at(first: &[u8; 8], rest: &[[u8; 8]]) -> Item {
+        match tag_of(first) {
+            0x00 => Item::Zeros {
+                run: rest
+                    .iter()
+                    .take(MAX_RUN)
+                    .take_while(|w| **w == [0; 8])
+                    .count(),
+            },
+            // A word with at most one zero byte packs to at least 8 bytes:
+            // copying it is as short and faster to unpack.
+            0xff => Item::Dense {
+                run: rest
+                    .iter()
+                    .take(MAX_RUN)
+                    .take_while(|w| tag_of(w).count_ones() >= 7)
+                    .count(),
+            },
+            tag => Item::Sparse { tag },
+        }
+    }
+
+    /// Words of input the item covers.
+    #[inline]
+    fn words(self) -> usize {
+        match self {
+            Item::Zeros { run } | Item::Dense { run } => 1 + run,
+            Item::Sparse { .. } => 1,
+        }
+    }
+
+    /// Bytes of packed output.
+    #[inline]
+    fn packed_len(self) -> usize {
+        match self {
+            Item::Zeros { .. } => 2,
+            Item::Dense { run } => 10 + 8 * run,
+            Item::Sparse { tag } => 1 + tag.count_ones() as usize,
+        }
+    }
+}
+
+/// Packs whole items from the front of `words` into `out` while they fit.
+/// Returns (words consumed, bytes written).
+fn pack_words(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
+    let mut i = 0;
+    let mut o = 0;
+    while let Some((first, rest)) = words.get(i..).and_then(|w| w.split_first()) {
+        let item = Item::at(first, rest);
+        let room = out.len() - o;
+        match item {
+            Item::Sparse { tag } => {
+                if let Some(dst) = out[o..].first_chunk_mut::<9>() {
+                    // Write every byte, advance past the nonzero ones only:
+                    // a zero byte is overwritten by the next byte.
+                    dst[0] = tag;
+                    let mut j = 1;
+                    for &b in first {
+                        dst[j] = b;
+                        j += usize::from(b != 0);
+                    }
+                    o += j;
+                } else if room >= item.packed_len() {
+                    out[o] = tag;
+                    o += 1;
+                    for &b in first.iter().filter(|&&b| b != 0) {
+                        out[o] = b;
+                        o += 1;
+                    }
+                } else {
+                    break;
+                }
+            }
+            Item::Zeros { run } => {
+                if room < 2 {
+                    break;
+                }
+                out[o] = 0x00;
+                out[o + 1] = run as u8;
+                o += 2;
+            }
+            Item::Dense { run } => {
+                let len = item.packed_len();
+                if room < len {
+                    break;
+                }
+                let dst = &mut out[o..o + len];
+                dst[0] = 0xff;
+                dst[1..9].copy_from_slice(first);
+                dst[9] = run as u8;
+                dst[10..].copy_from_slice(bytemuck::cast_slice(&rest[..run]));
+                o += len;
+            }
+        }
+        i += item.words();
+    }
+    (i, o)
+}
+
+/// How far [`pack_prefix`] got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackProgress {
+    /// Words of input packed.
+    pub words: usize,
+    /// Bytes of output written.
+    pub bytes: usize,
+}
+
+/// Packs words from the front of `words` into `out`, whole items only,
+/// while they fit; call again with the rest of the words (and an emptied
+/// buffer) to go on. The items are the ones [`pack`] would choose: where
+/// the output ran out makes no difference to the bytes.
+///
+/// An `out` of at least [`MAX_ITEM_LEN`] bytes always takes at least one
+/// item (when `words` is not empty).
+pub fn pack_prefix(words: &[Word], out: &mut [u8]) -> PackProgress {
+    let (words, bytes) = pack_words(bytemuck::cast_slice(words), out);
+    PackProgress { words, bytes }
+}
+
+/// The exact packed length in bytes of `words`.
+pub fn packed_len(words: &[Word]) -> usize {
+    let words: &[[u8; 8]] = bytemuck::cast_slice(words);
+    let mut i = 0;
+    let mut len = 0;
+    while let Some((first, rest)) = words.get(i..).and_then(|w| w.split_first()) {
+        let item = Item::at(first, rest);
+        len += item.packed_len();
+        i += item.words();
+    }
+    len
+}
+
+/// Packs `words` into the front of `out`; returns the bytes written.
+///
+/// # Errors
+/// [`Error::BufferTooSmall`] (with the exact length needed) when `out` is
+/// shorter than the packed words; `out` then holds a packed prefix. An
+/// `out` of [`max_packed_len`]`(words.len())` bytes is always enough.
+pub fn pack(words: &[Word], out: &mut [u8]) -> Result<usize> {
+    let PackProgress { words: done, bytes } = pack_prefix(words, out);
+    if done < words.len() {
+        return Err(Error::BufferTooSmall {
+            needed: packed_len(words) as u64,
+            available: out.len() as u64,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Appends `words`, packed, to `out`. Allocates nothing when `out` has
+/// room for [`max_packed_len`]`(words.len())` more bytes.
+#[cfg(feature = "alloc")]
+pub fn pack_to_vec(words: &[Word], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + max_packed_len(words.len()), 0);
+    let (_, n) = pack_words(bytemuck::cast_slice(words), &mut out[start..]);
+    out.truncate(start + n);
+}
+
+/// Expands the nonzero bytes `bytes` (in order, from `bytes[0]`) of a word
+/// under a tag that is not `0xff`.
+#[inline]
+fn expand(tag: u8, bytes: &[u8; 8]) -> [u8; 8] {
+    let mut word = [0u8; 8];
+    let mut j = 0usize;
+    for (i, out) in word.iter_mut().enumerate() {
+        let bit = (tag >> i) & 1;
+        // A clear bit reads some byte and masks it to zero.
+        *out = bytes[j & 7] & 0u8.wrapping_sub(bit);
+        j += usize::from(bit);
+    }
+    word
+}
+
+/// Bytes a tag needs after it before its word (and run) can be written.
+#[inline]
+fn header_len(tag: u8) -> u8 {
+    match tag {
+        0x00 => 1,            // the zero-run count
+        0xff => 9,            // the word, then the literal-run count
+        t => t.count_ones() as u8, // the nonzero bytes
+    }
+}
+
+/// Where an [`Unpacker`] is between calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The next input byte is a tag.
+    Tag,
+    /// Collecting the `need` bytes after `tag` (see [`header_len`]); `got`
+    /// are in `buf`.
+    Header {
+        tag: u8,
+        buf: [u8; 9],
+        got: u8,
+        need: u8,
+    },
+    /// Writing `word` from byte `done`; then a literal run of `run` words.
+    Word { word: [u8; 8], done: u8, run: u8 },
+    /// Writing zero bytes: `left` more.
+    Zeros { left: u16 },
+    /// Copying a literal run of `words` words from input to output: `left`
+    /// bytes more.
+    Literal { left: u16, words: u8 },
+}
+
+/// How far one [`Unpacker::unpack`] call got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Bytes of input consumed.
+    pub consumed: usize,
+    /// Bytes of output written.
+    pub written: usize,
+}
+
+/// An incremental unpacker: give it input and output in pieces of any size
+/// and it resumes where it stopped, in the middle of a tag's bytes, a word
+/// or a run. It allocates nothing.
+///
+/// It consumes a tag only when the output has room for at least one byte,
+/// so once the output a caller wants is complete, the input not yet
+/// consumed starts at the next item (unless the output ended inside a
+/// run: see [`pending_output`](Self::pending_output)).
+///
+/// ```
+/// use capnarena::serialize::packed::Unpacker;
+///
+/// // One zero word and two more, fed one byte at a time.
+/// let packed = [0x00, 0x02];
+/// let mut out = [0xaau8; 24];
+/// let mut u = Unpacker::new();
+/// let mut written = 0;
+/// for b in packed.chunks(1) {
+///     written += u.unpack(b, &mut out[written..]).written;
+/// }
+/// u.finish()?;
+/// assert_eq!((written, out), (24, [0u8; 24]));
+/// # Ok::<(), capnarena::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Unpacker {
+    step: Step,
+    /// Input bytes consumed, in all.
+    consumed: u64,
+    /// Output bytes written, in all.
+    written: u64,
+    /// Input offset of the tag of the item in progress.
+    item_at: u64,
+}
+
+impl Default for Unpacker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Unpacker {
+    /// An unpacker at the start of packed input.
+    pub const fn new() -> Self {
+        Unpacker {
+            step: Step::Tag,
+            consumed: 0,
+            written: 0,
+            item_at: 0,
+        }
+    }
+
+    /// Unpacks from `input` into `out` until the input is consumed or the
+    /// output is full. Never fails: any bytes are a valid start of packed
+    /// input; whether the input ended well is for [`finish`](Self::finish).
+    pub fn unpack(&mut self, input: &[u8], out: &mut [u8]) -> Progress {
+        let mut i = 0;
+        let mut o = 0;
+        loop {
+            match self.step {
+                Step::Tag => {
+                    if o == out.len() || i == input.len() {
+                        break;
+                    }
+                    self.item_at = self.consumed + i as u64;
+                    let tag = input[i];
+                    // Fast path: the whole header is here and a word fits.
+                    if let (Some(src), Some(dst)) = (
+                        input[i..].first_chunk::<10>(),
+                        out[o..].first_chunk_mut::<8>(),
+                    ) {
+                        match tag {
+                            0x00 => {
+                                let len = 8 * (1 + usize::from(src[1]));
+                                i += 2;
+                                let k = len.min(out.len() - o);
+                                out[o..o + k].fill(0);
+                                o += k;
+                                if k < len {
+                                    self.step = Step::Zeros {
+                                        left: (len - k) as u16,
+                                    };
+                                }
+                            }
+                            0xff => {
+                                dst.copy_from_slice(&src[1..9]);
+                                i += 10;
+                                o += 8;
+                                if src[9] != 0 {
+                                    self.step = Step::Literal {
+                                        left: 8 * u16::from(src[9]),
+                                        words: src[9],
+                                    };
+                                }
+                            }
+                            _ => {
+                                let [_, bytes @ .., _] = src;
+                                *dst = expand(tag, bytes);
+                                i += 1 + tag.count_ones() as usize;
+                                o += 8;
+                            }
+                        }
+                        continue;
+                    }
+                    i += 1;
+                    self.step = Step::Header {
+                        tag,
+                        buf: [0; 9],
+                        got: 0,
+                        need: header_len(tag),
+                    };
+                }
+                Step::Header {
+                    tag,
+                    mut buf,
+                    mut got,
+                    need,
+                } => {
+                    let k = usize::from(need - got).min(input.len() - i);
+                    buf[usize::from(got)..usize::from(got) + k].copy_from_slice(&input[i..i + k]);
+                    i += k;
+                    got += k as u8;
+                    if got < need {
+                        self.step = Step::Header {
+                            tag,
+                            buf,
+                            got,
+                            need,
+                        };
+                        break;
+                    }
+                    let [word @ .., last] = buf;
+                    self.step = match tag {
+                        0x00 => Step::Zeros {
+                            left: 8 * (1 + u16::from(buf[0])),
+                        },
+                        0xff => Step::Word {
+                            word,
+                            done: 0,
+                            run: last,
+                        },
+                        _ => Step::Word {
+                            word: expand(tag, &word),
+                            done: 0,
+                            run: 0,
+                        },
+                    };
+                }
+                Step::Word { word, done, run } => {
+                    if o == out.len() {
+                        break;
+                    }
+                    let k = usize::from(8 - done).min(out.len() - o);
+                    out[o..o + k].copy_from_slice(&word[usize::from(done)..usize::from(done) + k]);
+                    o += k;
+                    let done = done + k as u8;
+                    self.step = if done < 8 {
+                        Step::Word { word, done, run }
+                    } else if run > 0 {
+                        Step::Literal {
+                            left: 8 * u16::from(run),
+                            words: run,
+                        }
+                    } else {
+                        Step::Tag
+                    };
+                }
+                Step::Zeros { left } => {
+                    if o == out.len() {
+                        break;
+                    }
+                    let k = usize::from(left).min(out.len() - o);
+                    out[o..o + k].fill(0);
+                    o += k;
+                    let left = left - k as u16;
+                    self.step = if left > 0 {
+                        Step::Zeros { left }
+                    } else {
+                        Step::Tag
+                    };
+                }
+                Step::Literal { left, words } => {
+                    if o == out.len() || i == input.len() {
+                        break;
+                    }
+                    let k = usize::from(left)
+                        .min(out.len() - o)
+                        .min(input.len() - i);
+                    out[o..o + k].copy_from_slice(&input[i..i + k]);
+                    o += k;
+                    i += k;
+                    let left = left - k as u16;
+                    self.step = if left > 0 {
+                        Step::Literal { left, words }
+                    } else {
+                        Step::Tag
+                    };
+                }
+            }
+        }
+        self.consumed += i as u64;
+        self.written += o as u64;
+        Progress {
+            consumed: i,
+            written: o,
+        }
+    }
+
+    /// Input bytes consumed so far, in all.
+    pub fn consumed(&self) -> u64 {
+        self.consumed
+    }
+
+    /// Output bytes written so far, in all.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Bytes of output owed that need no more input: the rest of a word, or
+    /// of a zero run, that did not fit in the output. (A literal run still
+    /// to copy is not counted: it needs input.)
+    pub fn pending_output(&self) -> usize {
+        match self.step {
+            Step::Word { done, .. } => usize::from(8 - done),
+            Step::Zeros { left } => usize::from(left),
+            _ => 0,
+        }
+    }
+
+    /// True between items: the input consumed so far is whole items and
+    /// all of their output has been written.
+    pub fn is_at_item_boundary(&self) -> bool {
+        self.step == Step::Tag
+    }
+
+    /// The input offset an error is about: the tag of the item in
+    /// progress, or the next tag between items.
+    fn fault_offset(&self) -> u64 {
+        if self.step == Step::Tag {
+            self.consumed
+        } else {
+            self.item_at
+        }
+    }
+
+    fn error(&self, fault: PackedFault) -> Error {
+        Error::Packed {
+            offset: self.fault_offset(),
+            fault,
+        }
+    }
+
+    /// Declares that the input has ended, and that the output so far is all
+    /// the output wanted: checks that both ended at an item boundary.
+    ///
+    /// # Errors
+    /// [`Error::Packed`], at the offset of the item's tag, with
+    /// [`PackedFault::TagPastEnd`] when the input ends among the bytes a
+    /// tag announces, [`PackedFault::LiteralRunPastEnd`] when it ends
+    /// inside a literal run, [`PackedFault::OutputFull`] when the last item
+    /// unpacks past the output written.
+    pub fn finish(&self) -> Result<()> {
+        match self.step {
+            Step::Tag => Ok(()),
+            Step::Header { tag, got, need, .. } => Err(self.error(PackedFault::TagPastEnd {
+                tag,
+                needed: need,
+                available: got,
+            })),
+            Step::Literal { left, words } => Err(self.error(PackedFault::LiteralRunPastEnd {
+                words,
+                available: 8 * u64::from(words) - u64::from(left),
+            })),
+            Step::Word { .. } | Step::Zeros { .. } => Err(self.output_full(self.written)),
+        }
+    }
+
+    /// The error for input that unpacks past an output of `capacity_bytes`.
+    fn output_full(&self, capacity_bytes: u64) -> Error {
+        self.error(PackedFault::OutputFull { capacity_bytes })
+    }
+}
+
+/// Unpacks all of `packed` into the front of `out`; returns the words
+/// written.
+///
+/// # Errors
+/// [`Error::Packed`] with the byte offset of the item at fault:
+/// [`PackedFault::OutputFull`] when the input unpacks to more than
+/// `out.len()` words (see [`unpacked_len`]), or the input ends inside an
+/// item ([`PackedFault::TagPastEnd`], [`PackedFault::LiteralRunPastEnd`]).
+pub fn unpack(packed: &[u8], out: &mut [Word]) -> Result<usize> {
+    let mut u = Unpacker::new();
+    let out = Word::slice_as_bytes_mut(out);
+    let p = u.unpack(packed, out);
+    if p.consumed < packed.len() || u.pending_output() > 0 {
+        return Err(u.output_full(out.len() as u64));
+    }
+    u.finish()?;
+    Ok(p.written / 8)
+}
+
+/// The number of words `packed` unpacks to, found without unpacking.
+///
+/// # Errors
+/// As [`unpack`] when the input ends inside an item.
+pub fn unpacked_len(packed: &[u8]) -> Result<u64> {
+    let mut i = 0usize;
+    let mut words = 0u64;
+    while let Some(&tag) = packed.get(i) {
+        let need = usize::from(header_len(tag));
+        let available = packed.len() - i - 1;
+        if available < need {
+            return Err(Error::Packed {
+                offset: i as u64,
+                fault: PackedFault::TagPastEnd {
+                    tag,
+                    needed: need as u8,
+                    available: available as u8,
+                },
+            });
+        }
+        let at = i;
+        i += 1 + need;
+        words += 1;
+        match tag {
+            0x00 => words += u64::from(packed[i - 1]),
+            0xff => {
+                let run = packed[i - 1];
+                let len = 8 * usize::from(run);
+                if packed.len() - i < len {
+                    return Err(Error::Packed {
+                        offset: at as u64,
+                        fault: PackedFault::LiteralRunPastEnd {
+                            words: run,
+                            available: (packed.len() - i) as u64,
+                        },
+                    });
+                }
+                i += len;
+                words += u64::from(run);
+            }
+            _ => {}
+        }
+    }
+    Ok(words)
+}
+
+/// Appends the words `packed` unpacks to onto `out`, when there are at
+/// most `limit_words` of them; returns how many. The length is found
+/// first ([`unpacked_len`]), so `out` grows once, and not at all when it
+/// has the room.
+///
+/// # Errors
+/// [`PackedFault::OutputLimit`] (offset 0) when the input unpacks to more
+/// than `limit_words` words; the errors of [`unpacked_len`]; an
+/// [`Error::Alloc`] when the memory cannot be reserved.
+#[cfg(feature = "alloc")]
+pub fn unpack_to_vec(packed: &[u8], out: &mut Vec<Word>, limit_words: u64) -> Result<usize> {
+    let words = unpacked_len(packed)?;
+    if words > limit_words {
+        return Err(Error::Packed {
+            offset: 0,
+            fault: PackedFault::OutputLimit { words, limit_words },
+        });
+    }
+    let alloc_error = || {
+        Error::Alloc(crate::arena::AllocError {
+            requested: words,
+            available: 0,
+        })
+    };
+    let n = usize::try_from(words).map_err(|_| alloc_error())?;
+    out.try_reserve(n).map_err(|_| alloc_error())?;
+    let start = out.len();
+    out.resize(start + n, Word::ZERO);
+    unpack(packed, &mut out[start..])
+}
+
+/// A [`Source`] that unpacks from a byte slice.
+struct SliceSource<'b> {
+    input: &'b [u8],
+    unpacker: Unpacker,
+}
+
+impl Source for SliceSource<'_> {
+    fn fill(&mut self, dst: &mut [u8]) -> Result<usize> {
+        let p = self.unpacker.unpack(self.input, dst);
+        self.input = &self.input[p.consumed..];
+        Ok(p.written)
+    }
+
+    fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
+        end_of_message(&self.unpacker, message_bytes)
+    }
+}
+
+/// At the end of a message: no run may go on into the next one (the
+/// reference rejects that too).
+fn end_of_message(u: &Unpacker, message_bytes: u64) -> Result<()> {
+    if u.is_at_item_boundary() {
+        Ok(())
+    } else {
+        Err(u.output_full(message_bytes))
+    }
+}
+
+/// A [`Source`] that unpacks from a `BufRead`, consuming exactly the
+/// packed bytes of the message.
+#[cfg(feature = "std")]
+struct BufReadSource<R> {
+    inner: R,
+    unpacker: Unpacker,
+}
+
+#[cfg(feature = "std")]
+impl<R: std::io::BufRead> Source for BufReadSource<R> {
+    fn fill(&mut self, dst: &mut [u8]) -> Result<usize> {
+        let mut done = 0;
+        while done < dst.len() {
+            let input = match self.inner.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::Io(e)),
+            };
+            if input.is_empty() {
+                break;
+            }
+            let p = self.unpacker.unpack(input, &mut dst[done..]);
+            self.inner.consume(p.consumed);
+            done += p.written;
+        }
+        Ok(done)
+    }
+
+    fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
+        end_of_message(&self.unpacker, message_bytes)
+    }
+}
+
+/// Room for this many table words on the stack when writing; a larger
+/// table (more than 31 segments) is put on the heap.
+#[cfg(feature = "alloc")]
+const STACK_TABLE_WORDS: usize = 16;
+
+/// Packs the framed message whose segment table is `table` and whose
+/// segments are `segments` into `w`, through a stack buffer: the table and
+/// each segment are packed on their own, as the reference does.
+#[cfg(feature = "std")]
+fn write_packed_parts<'s, W: std::io::Write>(
+    mut w: W,
+    table: &[u8],
+    segments: impl Iterator<Item = &'s [Word]>,
+) -> Result<()> {
+    let mut out = ChunkedOut {
+        buf: [0u8; 2 * MAX_ITEM_LEN],
+        filled: 0,
+    };
+    out.pack(&mut w, bytemuck::cast_slice(table))?;
+    for seg in segments {
+        out.pack(&mut w, bytemuck::cast_slice(seg))?;
+    }
+    w.write_all(&out.buf[..out.filled])?;
+    Ok(())
+}
+
+/// A stack buffer of packed bytes on their way to a writer.
+#[cfg(feature = "std")]
+struct ChunkedOut {
+    buf: [u8; 2 * MAX_ITEM_LEN],
+    filled: usize,
+}
+
+#[cfg(feature = "std")]
+impl ChunkedOut {
+    /// Packs `part` on its own (its runs end with it), writing the buffer
+    /// out whenever the next item does not fit.
+    fn pack<W: std::io::Write>(&mut self, w: &mut W, mut part: &[[u8; 8]]) -> Result<()> {
+        while !part.is_empty() {
+            let (words, bytes) = pack_words(part, &mut self.buf[self.filled..]);
+            part = &part[words..];
+            self.filled += bytes;
+            if !part.is_empty() {
+                w.write_all(&self.buf[..self.filled])?;
+                self.filled = 0;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Calls `f` with the segment table for segments of `sizes` words (at
+/// least one, at most `u32::MAX`), on the stack for up to 31 segments.
+#[cfg(feature = "alloc")]
+fn with_table<T>(sizes: impl ExactSizeIterator<Item = u32>, f: impl FnOnce(&[u8]) -> T) -> T {
+    let count = sizes.len() as u32;
+    let len = crate::read::header_bytes(count);
+    let mut small = [0u8; 8 * STACK_TABLE_WORDS];
+    let mut large = Vec::new();
+    let table: &mut [u8] = if len <= small.len() {
+        &mut small[..len]
+    } else {
+        large.resize(len, 0);
+        &mut large
+    };
+    table[..4].copy_from_slice(&count.wrapping_sub(1).to_le_bytes());
+    for (i, size) in sizes.enumerate() {
+        table[4 + 4 * i..8 + 4 * i].copy_from_slice(&size.to_le_bytes());
+    }
+    f(table)
+}
+
+/// Packs the framed message made of `segments` (segment table, then each
+/// segment) into `w`: for a message read with [`MessageReader`] (its
+/// `segment(i)` for each `i`), or segments from anywhere else.
+///
+/// Allocates nothing for up to 31 segments.
+///
+/// # Errors
+/// [`Error::TooLarge`] when there are no segments, more than `u32::MAX`,
+/// or a segment of more than `u32::MAX` words; any error of `w`.
+#[cfg(feature = "std")]
+pub fn write_packed_segments<W: std::io::Write>(w: W, segments: &[&[Word]]) -> Result<()> {
+    let too_large = |count: u64| Error::TooLarge {
+        count,
+        bits_per_element: 64,
+        max_count: u64::from(u32::MAX),
+    };
+    if segments.is_empty() || segments.len() > u32::MAX as usize {
+        return Err(too_large(segments.len() as u64));
+    }
+    if let Some(s) = segments.iter().find(|s| s.len() > u32::MAX as usize) {
+        return Err(too_large(s.len() as u64));
+    }
+    let sizes = segments.iter().map(|s| s.len() as u32);
+    with_table(sizes, |table| {
+        write_packed_parts(w, table, segments.iter().copied())
+    })
+}
+
+impl<A: Arena> Message<A> {
+    /// Writes the message packed (segment table and segments, the standard
+    /// framing, then packed) to `w`. Allocates nothing for up to 31
+    /// segments; writes in pieces of at most about 4 KiB.
+    ///
+    /// The bytes are the reference implementation's for the same segments:
+    /// the table and each segment are packed on their own.
+    ///
+    /// # Errors
+    /// Any error of `w`.
+    #[cfg(feature = "std")]
+    pub fn write_packed_to<W: std::io::Write>(&self, w: W) -> Result<()> {
+        self.with_table(|table| write_packed_parts(w, table, self.segments().map(|s| s.words())))
+    }
+
+    /// Appends the message, packed, to `out`; the same bytes as
+    /// [`write_packed_to`](Self::write_packed_to). Allocates nothing when
+    /// `out` has room for [`max_packed_len`] of the framed size in words
+    /// (and the message has at most 31 segments).
+    #[cfg(feature = "alloc")]
+    pub fn append_packed_to(&self, out: &mut Vec<u8>) {
+        out.reserve(max_packed_len(self.serialized_size() / 8));
+        self.with_table(|table| pack_to_vec(bytemuck::cast_slice(table), out));
+        for seg in self.segments() {
+            pack_to_vec(seg.words(), out);
+        }
+    }
+
+    /// Calls `f` with the message's segment table, on the stack for up to
+    /// 31 segments.
+    #[cfg(feature = "alloc")]
+    fn with_table<T>(&self, f: impl FnOnce(&[u8]) -> T) -> T {
+        let sizes = self.segments().map(|s| s.len_words());
+        with_table(sizes, f)
+    }
+
+    /// Reads one packed message from `r` into this message's arena,
+    /// replacing its content, and returns a reader over it. With a warmed
+    /// arena and at most 8 segments, nothing is allocated.
+    ///
+    /// Takes a `BufRead` so that exactly the message's packed bytes are
+    /// consumed and the next message stays in `r`: the packed length of a
+    /// message is only known once it is unpacked. The segment table is
+    /// checked against `options` before the body is read or anything is
+    /// allocated. No zero or literal run may go on past the message's end.
+    ///
+    /// # Errors
+    /// [`Error::EndOfStream`] when `r` ends before the first byte;
+    /// [`Error::Truncated`] when it ends inside the message (the numbers
+    /// count unpacked bytes); [`Error::Packed`] when a run goes on past the
+    /// message's end; a limit exceeded; an I/O error; or the arena has no
+    /// room.
+    #[cfg(feature = "std")]
+    pub fn read_packed_from<R: std::io::BufRead>(
+        &mut self,
+        r: R,
+        options: ReaderOptions,
+    ) -> Result<MessageReader<'_>> {
+        self.try_read_packed_from(r, options)?
+            .ok_or(Error::EndOfStream)
+    }
+
+    /// As [`read_packed_from`](Self::read_packed_from), for a stream of
+    /// messages: `Ok(None)` when `r` ends cleanly before the next message.
+    ///
+    /// # Errors
+    /// As [`read_packed_from`](Self::read_packed_from), less
+    /// [`Error::EndOfStream`].
+    #[cfg(feature = "std")]
+    pub fn try_read_packed_from<R: std::io::BufRead>(
+        &mut self,
+        r: R,
+        options: ReaderOptions,
+    ) -> Result<Option<MessageReader<'_>>> {
+        let mut src = BufReadSource {
+            inner: r,
+            unpacker: Unpacker::new(),
+        };
+        read_message(self, &mut src, &options)
+    }
+
+    /// Reads the packed message that is all of `bytes` into this message's
+    /// arena, replacing its content, and returns a reader over it. With a
+    /// warmed arena and at most 8 segments, nothing is allocated.
+    ///
+    /// # Errors
+    /// As [`read_packed_from`](Self::read_packed_from) (empty input is
+    /// [`Error::Truncated`]), and [`Error::TrailingData`] when bytes are
+    /// left after the message.
+    pub fn read_packed_from_bytes(
+        &mut self,
+        bytes: &[u8],
+        options: ReaderOptions,
+    ) -> Result<MessageReader<'_>> {
+        let (reader, used) = self.read_packed_from_bytes_prefix(bytes, options)?;
+        if used != bytes.len() {
+            return Err(Error::TrailingData {
+                extra: (bytes.len() - used) as u64,
+            });
+        }
+        Ok(reader)
+    }
+
+    /// As [`read_packed_from_bytes`](Self::read_packed_from_bytes) for the
+    /// packed message at the start of `bytes`; also returns the packed
+    /// bytes it took, where the next message starts.
+    ///
+    /// # Errors
+    /// As [`read_packed_from_bytes`](Self::read_packed_from_bytes), less
+    /// trailing bytes.
+    pub fn read_packed_from_bytes_prefix(
+        &mut self,
+        bytes: &[u8],
+        options: ReaderOptions,
+    ) -> Result<(MessageReader<'_>, usize)> {
+        let mut src = SliceSource {
+            input: bytes,
+            unpacker: Unpacker::new(),
+        };
+        let reader = read_message(self, &mut src, &options)?.ok_or(Error::Truncated {
+            needed: 8,
+            available: 0,
+        })?;
+        Ok((reader, bytes.len() - src.input.len()))
+    }
+}
+
+/// Capacity of the buffers of [`PackedWriter::new`] and
+/// [`PackedReader::new`].
+#[cfg(feature = "std")]
+const DEFAULT_BUF_LEN: usize = 8 * 1024;
+
+/// An `io::Write` adapter that packs the bytes written to it.
+///
+/// The bytes of each `write` call are packed on their own, as the
+/// reference implementation does: runs never span two calls (a word split
+/// between two calls is packed alone). So `Message::write_to` through a
+/// `PackedWriter` gives the same bytes as
+/// [`Message::write_packed_to`]. Packed bytes are buffered; the buffer is
+/// allocated once, at construction.
+///
+/// Call [`finish`](Self::finish) at the end: it writes out the buffer and
+/// reports bytes that do not make a whole word. Dropping the writer writes
+/// the buffer out too, ignoring errors (as `BufWriter` does), and cannot
+/// report an unfinished word.
+///
+/// ```
+/// use capnarena::serialize::packed::PackedWriter;
+/// use capnarena::{Message, SingleSegmentArena, StructSize};
+///
+/// let mut msg = Message::new(SingleSegmentArena::new());
+/// msg.init_root(StructSize::new(1, 0))?.set::<u64>(0, 7);
+/// let mut w = PackedWriter::new(Vec::new());
+/// msg.write_to(&mut w)?;
+/// let packed = w.finish()?;
+/// let mut direct = Vec::new();
+/// msg.write_packed_to(&mut direct)?;
+/// assert_eq!(packed, direct);
+/// # Ok::<(), capnarena::Error>(())
+/// ```
+#[cfg(feature = "std")]
+pub struct PackedWriter<W: std::io::Write> {
+    /// `None` only after `finish`.
+    inner: Option<W>,
+    /// Packed bytes not yet written; `buf.len() >= MAX_ITEM_LEN`.
+    buf: Vec<u8>,
+    filled: usize,
+    /// The start of a word whose other bytes have not been written yet.
+    partial: [u8; 8],
+    partial_len: usize,
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> PackedWriter<W> {
+    /// A writer with an 8 KiB buffer.
+    pub fn new(inner: W) -> Self {
+        Self::with_capacity(DEFAULT_BUF_LEN, inner)
+    }
+
+    /// A writer with a buffer of `capacity` bytes (at least
+    /// [`MAX_ITEM_LEN`]).
+    pub fn with_capacity(capacity: usize, inner: W) -> Self {
+        PackedWriter {
+            inner: Some(inner),
+            buf: alloc::vec![0; capacity.max(MAX_ITEM_LEN)],
+            filled: 0,
+            partial: [0; 8],
+            partial_len: 0,
+        }
+    }
+
+    /// The underlying writer.
+    pub fn get_ref(&self) -> Option<&W> {
+        self.inner.as_ref()
+    }
+
+    /// Writes out the buffer and returns the underlying writer.
+    ///
+    /// # Errors
+    /// [`Error::PartialWord`] when the bytes written do not end on a word
+    /// boundary (the buffer is written out first); any error of the
+    /// underlying writer.
+    pub fn finish(mut self) -> Result<W> {
+        self.write_buffer()?;
+        if self.partial_len > 0 {
+            return Err(Error::PartialWord {
+                bytes: self.partial_len as u8,
+            });
+        }
+        self.inner
+            .take()
+            .ok_or_else(|| Error::Io(std::io::ErrorKind::NotConnected.into()))
+    }
+
+    fn inner(&mut self) -> std::io::Result<&mut W> {
+        self.inner
+            .as_mut()
+            .ok_or_else(|| std::io::ErrorKind::NotConnected.into())
+    }
+
+    fn write_buffer(&mut self) -> std::io::Result<()> {
+        if self.filled > 0 {
+            let filled = self.filled;
+            self.filled = 0;
+            let inner = self.inner.as_mut().ok_or(std::io::ErrorKind::NotConnected)?;
+            inner.write_all(&self.buf[..filled])?;
+        }
+        Ok(())
+    }
+
+    /// Packs `part` on its own into the buffer, writing the buffer out
+    /// whenever the next item does not fit.
+    fn pack(&mut self, mut part: &[[u8; 8]]) -> std::io::Result<()> {
+        while !part.is_empty() {
+            let (words, bytes) = pack_words(part, &mut self.buf[self.filled..]);
+            part = &part[words..];
+            self.filled += bytes;
+            if !part.is_empty() {
+                self.write_buffer()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> std::io::Write for PackedWriter<W> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        let n = data.len();
+        let mut data = data;
+        if self.partial_len > 0 {
+            let k = (8 - self.partial_len).min(data.len());
+            self.partial[self.partial_len..self.partial_len + k].copy_from_slice(&data[..k]);
+            self.partial_len += k;
+            data = &data[k..];
+            if self.partial_len < 8 {
+                return Ok(n);
+            }
+            self.partial_len = 0;
+            let word = [self.partial];
+            self.pack(&word)?;
+        }
+        let (whole, rest) = data.split_at(data.len() / 8 * 8);
+        let words: &[[u8; 8]] = bytemuck::try_cast_slice(whole)
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+        self.pack(words)?;
+        self.partial[..rest.len()].copy_from_slice(rest);
+        self.partial_len = rest.len();
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.write_buffer()?;
+        self.inner()?.flush()
+    }
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> Drop for PackedWriter<W> {
+    fn drop(&mut self) {
+        // As `BufWriter`: errors cannot be reported here; `finish` reports them.
+        let _ = self.write_buffer();
+    }
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> core::fmt::Debug for PackedWriter<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PackedWriter")
+            .field("buffered", &self.filled)
+            .field("partial_word_bytes", &self.partial_len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An `io::Read` adapter that unpacks the packed bytes read from the
+/// underlying reader.
+///
+/// It reads ahead into its buffer (allocated once, at construction), so the
+/// underlying reader is left past the point the unpacked bytes reached. To
+/// read a stream of packed messages, either keep one `PackedReader` for the
+/// whole stream and read framed messages from it
+/// ([`Message::try_read_from`]), or hand a `BufRead` to
+/// [`Message::try_read_packed_from`] (which also rejects runs that go on
+/// past a message's end).
+///
+/// When the underlying reader ends inside a packed item, `read` returns an
+/// `io::Error` of kind `UnexpectedEof` that wraps the [`Error::Packed`].
+///
+/// ```
+/// use std::io::Read;
+/// use capnarena::serialize::packed::PackedReader;
+///
+/// let mut r = PackedReader::new(&[0x00u8, 0x01, 0x01, 0x07][..]);
+/// let mut out = Vec::new();
+/// r.read_to_end(&mut out)?;
+/// assert_eq!(out, [[0u8; 16].as_slice(), &[7, 0, 0, 0, 0, 0, 0, 0]].concat());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[cfg(feature = "std")]
+pub struct PackedReader<R: std::io::Read> {
+    inner: R,
+    /// Packed bytes read ahead; `buf[start..end]` are not consumed yet.
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    unpacker: Unpacker,
+    eof: bool,
+}
+
+#[cfg(feature = "std")]
+impl<R: std::io::Read> PackedReader<R> {
+    /// A reader with an 8 KiB buffer.
+    pub fn new(inner: R) -> Self {
+        Self::with_capacity(DEFAULT_BUF_LEN, inner)
+    }
+
+    /// A reader with a buffer of `capacity` bytes (at least 16).
+    pub fn with_capacity(capacity: usize, inner: R) -> Self {
+        PackedReader {
+            inner,
+            buf: alloc::vec![0; capacity.max(16)],
+            start: 0,
+            end: 0,
+            unpacker: Unpacker::new(),
+            eof: false,
+        }
+    }
+
+    /// The underlying reader.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// Gives back the underlying reader; packed bytes read ahead are lost.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+#[cfg(feature = "std")]
+impl<R: std::io::Read> std::io::Read for PackedReader<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let p = self
+                .unpacker
+                .unpack(&self.buf[self.start..self.end], out);
+            self.start += p.consumed;
+            if p.written > 0 {
+                return Ok(p.written);
+            }
+            if self.eof {
+                return match self.unpacker.finish() {
+                    Ok(()) => Ok(0),
+                    Err(e) => Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, e)),
+                };
+            }
+            // Nothing written with room in `out`: all input was consumed.
+            debug_assert_eq!(self.start, self.end);
+            self.start = 0;
+            self.end = loop {
+                match self.inner.read(&mut self.buf) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+            self.eof = self.end == 0;
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl<R: std::io::Read> core::fmt::Debug for PackedReader<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PackedReader")
+            .field("buffered", &(self.end - self.start))
+            .field("unpacker", &self.unpacker)
+            .field("eof", &self.eof)
+            .finish_non_exhaustive()
+    }
+}
