@@ -281,8 +281,8 @@ fn expand(tag: u8, bytes: &[u8; 8]) -> [u8; 8] {
 #[inline]
 fn header_len(tag: u8) -> u8 {
     match tag {
-        0x00 => 1,            // the zero-run count
-        0xff => 9,            // the word, then the literal-run count
+        0x00 => 1,                 // the zero-run count
+        0xff => 9,                 // the word, then the literal-run count
         t => t.count_ones() as u8, // the nonzero bytes
     }
 }
@@ -503,9 +503,7 @@ impl Unpacker {
                     if o == out.len() || i == input.len() {
                         break;
                     }
-                    let k = usize::from(left)
-                        .min(out.len() - o)
-                        .min(input.len() - i);
+                    let k = usize::from(left).min(out.len() - o).min(input.len() - i);
                     out[o..o + k].copy_from_slice(&input[i..i + k]);
                     o += k;
                     i += k;
@@ -1082,7 +1080,10 @@ impl<W: std::io::Write> PackedWriter<W> {
         if self.filled > 0 {
             let filled = self.filled;
             self.filled = 0;
-            let inner = self.inner.as_mut().ok_or(std::io::ErrorKind::NotConnected)?;
+            let inner = self
+                .inner
+                .as_mut()
+                .ok_or(std::io::ErrorKind::NotConnected)?;
             inner.write_all(&self.buf[..filled])?;
         }
         Ok(())
@@ -1225,9 +1226,7 @@ impl<R: std::io::Read> std::io::Read for PackedReader<R> {
             return Ok(0);
         }
         loop {
-            let p = self
-                .unpacker
-                .unpack(&self.buf[self.start..self.end], out);
+            let p = self.unpacker.unpack(&self.buf[self.start..self.end], out);
             self.start += p.consumed;
             if p.written > 0 {
                 return Ok(p.written);
@@ -1261,5 +1260,358 @@ impl<R: std::io::Read> core::fmt::Debug for PackedReader<R> {
             .field("unpacker", &self.unpacker)
             .field("eof", &self.eof)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    fn words(bytes: &[u8]) -> Vec<Word> {
+        assert_eq!(bytes.len() % 8, 0);
+        bytes
+            .chunks_exact(8)
+            .map(|c| Word(c.try_into().unwrap()))
+            .collect()
+    }
+
+    fn packed(ws: &[Word]) -> Vec<u8> {
+        let mut out = alloc::vec![0u8; max_packed_len(ws.len())];
+        let n = pack(ws, &mut out).unwrap();
+        out.truncate(n);
+        assert_eq!(n, packed_len(ws), "packed_len");
+        out
+    }
+
+    fn unpacked(bytes: &[u8]) -> Result<Vec<Word>> {
+        let n = unpacked_len(bytes)?;
+        let mut out = alloc::vec![Word(*b"garbage!"); n as usize];
+        assert_eq!(unpack(bytes, &mut out)?, n as usize);
+        Ok(out)
+    }
+
+    /// Both directions of one spelled-out encoding.
+    fn both_ways(plain: &[u8], packed_bytes: &[u8]) {
+        let ws = words(plain);
+        assert_eq!(packed(&ws), packed_bytes, "pack");
+        assert_eq!(unpacked(packed_bytes).unwrap(), ws, "unpack");
+    }
+
+    /// The spec's examples: a sparse word packs to its tag and nonzero
+    /// bytes, in order.
+    #[test]
+    fn sparse_words() {
+        both_ways(
+            &[
+                0x08, 0, 0, 0, 0x03, 0, 0x02, 0, // tag 0b0101_0001
+                0x19, 0, 0, 0, 0xaa, 0x01, 0, 0, // tag 0b0011_0001
+            ],
+            &[0x51, 0x08, 0x03, 0x02, 0x31, 0x19, 0xaa, 0x01],
+        );
+        // One nonzero byte at each end.
+        both_ways(&[0, 0, 0, 0, 0, 0, 0, 0x80], &[0x80, 0x80]);
+        both_ways(&[0x01, 0, 0, 0, 0, 0, 0, 0], &[0x01, 0x01]);
+        // Seven nonzero bytes: still a sparse word, no run.
+        both_ways(&[1, 2, 3, 4, 0, 6, 7, 8], &[0xef, 1, 2, 3, 4, 6, 7, 8]);
+    }
+
+    /// Zero words: tag 0x00 and a count of further zero words, at most 255
+    /// per tag, so 256 zero words are `00 ff` and 257 are `00 ff 00 00`.
+    #[test]
+    fn zero_runs() {
+        both_ways(&[0; 8], &[0x00, 0x00]);
+        both_ways(&[0; 16], &[0x00, 0x01]);
+        both_ways(&[0; 8 * 255], &[0x00, 0xfe]);
+        both_ways(&[0; 8 * 256], &[0x00, 0xff]);
+        both_ways(&[0; 8 * 257], &[0x00, 0xff, 0x00, 0x00]);
+        both_ways(&[0; 8 * 512], &[0x00, 0xff, 0x00, 0xff]);
+        // A run ends at a nonzero word and starts again after it.
+        let mut plain = alloc::vec![0u8; 8 * 3];
+        plain[8] = 5;
+        both_ways(&plain, &[0x00, 0x00, 0x01, 0x05, 0x00, 0x00]);
+    }
+
+    /// A word with no zero byte is followed by a literal run of the next
+    /// words with at most one zero byte (up to 255), copied as they are.
+    #[test]
+    fn dense_runs() {
+        let dense = [0xffu8; 8];
+        both_ways(&dense, &[&[0xff][..], &dense, &[0x00]].concat());
+        // Next word has one zero byte: it joins the run.
+        let one_zero = [1u8, 2, 3, 0, 5, 6, 7, 8];
+        both_ways(
+            &[dense, one_zero].concat(),
+            &[&[0xff][..], &dense, &[0x01], &one_zero].concat(),
+        );
+        // Next word has two zero bytes: the run ends, it packs alone.
+        let two_zeros = [1u8, 0, 3, 0, 5, 6, 7, 8];
+        both_ways(
+            &[dense, two_zeros].concat(),
+            &[&[0xff][..], &dense, &[0x00, 0xf5, 1, 3, 5, 6, 7, 8]].concat(),
+        );
+        // 257 dense words: one word and 255 more, then a new run of one.
+        let plain: Vec<u8> = dense.repeat(257);
+        let mut want = Vec::new();
+        want.push(0xff);
+        want.extend_from_slice(&dense);
+        want.push(0xff);
+        want.extend_from_slice(&dense.repeat(255));
+        want.push(0xff);
+        want.extend_from_slice(&dense);
+        want.push(0x00);
+        both_ways(&plain, &want);
+    }
+
+    /// `max_packed_len` holds for the worst pattern (a dense word alone,
+    /// then a word with two zero bytes, over and over, then a dense word)
+    /// and for runs of dense words, and that pattern comes within a few
+    /// bytes of it.
+    #[test]
+    fn max_packed_len_bounds_the_worst_case() {
+        for n in [1usize, 2, 3, 10, 255, 256, 257, 1000] {
+            let mut alternating = Vec::new();
+            for i in 0..n {
+                let w = if i % 2 == 0 || i + 1 == n {
+                    [0xffu8; 8]
+                } else {
+                    [1, 0, 1, 0, 1, 1, 1, 1]
+                };
+                alternating.extend_from_slice(&w);
+            }
+            let dense = [0x7fu8; 8].repeat(n);
+            for plain in [alternating, dense] {
+                let ws = words(&plain);
+                let len = packed_len(&ws);
+                assert!(
+                    len <= max_packed_len(n),
+                    "n={n}: {len} > {}",
+                    max_packed_len(n)
+                );
+            }
+        }
+        let worst = packed_len(&words(
+            &[[0xffu8; 8], [1, 0, 1, 0, 1, 1, 1, 1]].concat().repeat(50),
+        ));
+        assert!(
+            max_packed_len(100) - worst <= 2,
+            "bound {} vs {worst}",
+            max_packed_len(100)
+        );
+        assert_eq!(max_packed_len(1), 10);
+    }
+
+    /// A sample with every kind of item, run lengths around the count
+    /// limit, and words split at every byte.
+    fn sample() -> Vec<Word> {
+        let mut plain = Vec::new();
+        plain.extend_from_slice(&[0u8; 8 * 300]);
+        plain.extend_from_slice(&[0x11u8; 8 * 300]);
+        plain.extend_from_slice(&[1, 0, 3, 0, 5, 0, 7, 0]);
+        plain.extend_from_slice(&[0xffu8; 8]);
+        for i in 0..64u8 {
+            plain.extend_from_slice(&[i, 0, i ^ 0x5a, 0, 0, i, 0, 1]);
+        }
+        plain.extend_from_slice(&[0u8; 8]);
+        words(&plain)
+    }
+
+    /// The unpacker resumes anywhere: input and output given in pieces of
+    /// every size from 1 to 11 bytes give the words of a one-shot unpack.
+    #[test]
+    fn unpacker_resumes_across_pieces() {
+        let ws = sample();
+        let p = packed(&ws);
+        let want = Word::slice_as_bytes(&ws);
+        for in_piece in 1..=11 {
+            for out_piece in [1, 2, 3, 5, 7, 8, 9, 11, 4096] {
+                let mut u = Unpacker::new();
+                let mut out = alloc::vec![0xaau8; want.len()];
+                let (mut i, mut o) = (0, 0);
+                while i < p.len() || u.pending_output() > 0 {
+                    let in_end = (i + in_piece).min(p.len());
+                    let out_end = (o + out_piece).min(out.len());
+                    let step = u.unpack(&p[i..in_end], &mut out[o..out_end]);
+                    assert!(step.consumed + step.written > 0, "no progress");
+                    i += step.consumed;
+                    o += step.written;
+                }
+                u.finish().unwrap();
+                assert_eq!(
+                    (o, u.consumed(), u.written()),
+                    (want.len(), p.len() as u64, o as u64)
+                );
+                assert!(out == want, "in {in_piece}, out {out_piece}");
+            }
+        }
+    }
+
+    /// Packing into a short buffer, item by item, gives the same bytes as
+    /// packing at once: runs do not end where the buffer does.
+    #[test]
+    fn pack_prefix_chooses_the_same_items() {
+        let ws = sample();
+        let whole = packed(&ws);
+        for cap in [MAX_ITEM_LEN, MAX_ITEM_LEN + 1, 3000] {
+            let mut buf = alloc::vec![0u8; cap];
+            let mut got = Vec::new();
+            let mut rest = &ws[..];
+            while !rest.is_empty() {
+                let p = pack_prefix(rest, &mut buf);
+                assert!(p.words > 0);
+                got.extend_from_slice(&buf[..p.bytes]);
+                rest = &rest[p.words..];
+            }
+            assert_eq!(got, whole, "capacity {cap}");
+        }
+        // Too small for the next item: nothing is written.
+        let mut tiny = [0u8; 9];
+        assert_eq!(
+            pack_prefix(&words(&[0xffu8; 8]), &mut tiny),
+            PackProgress { words: 0, bytes: 0 }
+        );
+    }
+
+    /// `pack` into a short buffer fails with the exact length needed.
+    #[test]
+    fn pack_reports_the_length_needed() {
+        let ws = words(&[[0xffu8; 8], [1, 0, 1, 0, 1, 1, 1, 1]].concat());
+        let mut out = [0u8; 16];
+        match pack(&ws, &mut out) {
+            Err(Error::BufferTooSmall { needed, available }) => {
+                assert_eq!((needed, available), (10 + 7, 16));
+            }
+            other => panic!("expected BufferTooSmall, got {other:?}"),
+        }
+    }
+
+    fn fault(bytes: &[u8], out_words: usize) -> (u64, PackedFault) {
+        let mut out = alloc::vec![Word::ZERO; out_words];
+        match unpack(bytes, &mut out) {
+            Err(Error::Packed { offset, fault }) => (offset, fault),
+            other => panic!("{bytes:02x?}: expected a packed error, got {other:?}"),
+        }
+    }
+
+    /// Each kind of malformed input gives its own error, at the offset of
+    /// the item's tag, with the numbers; `unpacked_len` agrees.
+    #[test]
+    fn malformed_input() {
+        let cases: [(&[u8], u64, PackedFault); 7] = [
+            // Tag 0x03 needs 2 bytes, has 1.
+            (
+                &[0x03, 0x01],
+                0,
+                PackedFault::TagPastEnd {
+                    tag: 3,
+                    needed: 2,
+                    available: 1,
+                },
+            ),
+            // A whole word, then tag 0xf0 with 4 bytes needed, 0 there.
+            (
+                &[0x01, 0x07, 0xf0],
+                2,
+                PackedFault::TagPastEnd {
+                    tag: 0xf0,
+                    needed: 4,
+                    available: 0,
+                },
+            ),
+            // Zero tag without its count.
+            (
+                &[0x00],
+                0,
+                PackedFault::TagPastEnd {
+                    tag: 0,
+                    needed: 1,
+                    available: 0,
+                },
+            ),
+            (
+                &[0x00, 0x00, 0x00],
+                2,
+                PackedFault::TagPastEnd {
+                    tag: 0,
+                    needed: 1,
+                    available: 0,
+                },
+            ),
+            // Dense tag: its 8 bytes but no count.
+            (
+                &[0xff, 1, 2, 3, 4, 5, 6, 7, 8],
+                0,
+                PackedFault::TagPastEnd {
+                    tag: 0xff,
+                    needed: 9,
+                    available: 8,
+                },
+            ),
+            // Dense tag, count 2, one word of the two.
+            (
+                &[0xff, 1, 2, 3, 4, 5, 6, 7, 8, 2, 1, 1, 1, 1, 1, 1, 1, 1],
+                0,
+                PackedFault::LiteralRunPastEnd {
+                    words: 2,
+                    available: 8,
+                },
+            ),
+            (
+                &[0xff, 1, 2, 3, 4, 5, 6, 7, 8, 1],
+                0,
+                PackedFault::LiteralRunPastEnd {
+                    words: 1,
+                    available: 0,
+                },
+            ),
+        ];
+        for (bytes, offset, want) in cases {
+            assert_eq!(fault(bytes, 64), (offset, want), "{bytes:02x?}");
+            match unpacked_len(bytes) {
+                Err(Error::Packed { offset: o, fault }) => assert_eq!((o, fault), (offset, want)),
+                other => panic!("unpacked_len({bytes:02x?}): {other:?}"),
+            }
+        }
+    }
+
+    /// Input that unpacks to more words than the output holds is an error,
+    /// at the item that does not fit, never a silent truncation.
+    #[test]
+    fn output_full() {
+        let full = |capacity_bytes| PackedFault::OutputFull { capacity_bytes };
+        // Six zero words into three.
+        assert_eq!(fault(&[0x00, 0x05], 3), (0, full(24)));
+        // Two sparse words into one: the second tag is at offset 2.
+        assert_eq!(fault(&[0x01, 0x07, 0x01, 0x07], 1), (2, full(8)));
+        // A dense word and a literal run of one, into one word.
+        assert_eq!(
+            fault(&[&[0xff][..], &[9; 8], &[1], &[9; 8]].concat(), 1),
+            (0, full(8))
+        );
+        // Into nothing.
+        assert_eq!(fault(&[0x01, 0x07], 0), (0, full(0)));
+        // Exactly enough is fine.
+        assert_eq!(unpack(&[0x00, 0x05], &mut [Word::ZERO; 6]).unwrap(), 6);
+        assert_eq!(unpack(&[], &mut []).unwrap(), 0);
+    }
+
+    /// `unpack_to_vec` checks the limit before it allocates.
+    #[test]
+    fn unpack_to_vec_limit() {
+        let mut out = Vec::new();
+        let zeros = [0x00, 0xff, 0x00, 0xff]; // 512 words
+        match unpack_to_vec(&zeros, &mut out, 511) {
+            Err(Error::Packed { offset: 0, fault }) => assert_eq!(
+                fault,
+                PackedFault::OutputLimit {
+                    words: 512,
+                    limit_words: 511
+                }
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(out.capacity(), 0);
+        assert_eq!(unpack_to_vec(&zeros, &mut out, 512).unwrap(), 512);
+        assert_eq!(out, alloc::vec![Word::ZERO; 512]);
     }
 }
