@@ -13,8 +13,8 @@
 
 use arbitrary::Arbitrary;
 use capnarena::{
-    AllocError, Arena, FixedArena, GrowthPolicy, MultiSegmentArena, SegmentId,
-    SingleSegmentArena, Word,
+    AllocError, Arena, FixedArena, GrowthPolicy, MultiSegmentArena, SegmentId, SingleSegmentArena,
+    Word,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -100,7 +100,10 @@ fn run(arena: &mut impl Arena, ops: &[Op]) {
                     check_all(arena, &live);
                     continue;
                 }
-                assert!(s < after, "segment {s} returned, but segment_count is {after}");
+                assert!(
+                    s < after,
+                    "segment {s} returned, but segment_count is {after}"
+                );
                 if live.is_empty() && before == 0 {
                     assert_eq!((s, o), (0, 0), "first allocation after reset");
                 }
@@ -116,15 +119,25 @@ fn run(arena: &mut impl Arena, ops: &[Op]) {
                     *w = pattern(tag, i);
                 }
                 for l in &live {
-                    let disjoint = l.segment != s || l.start + l.len <= start || start + n <= l.start;
+                    let disjoint =
+                        l.segment != s || l.start + l.len <= start || start + n <= l.start;
                     assert!(disjoint, "allocation overlaps allocation {}", l.tag);
                 }
-                live.push(Live { segment: s, start, len: n, tag });
+                live.push(Live {
+                    segment: s,
+                    start,
+                    len: n,
+                    tag,
+                });
                 tag += 1;
             }
             Err(AllocError { requested, .. }) => {
                 assert_eq!(requested, u64::from(len), "AllocError::requested");
-                assert_eq!(arena.segment_count(), before, "a failed allocation added a segment");
+                assert_eq!(
+                    arena.segment_count(),
+                    before,
+                    "a failed allocation added a segment"
+                );
             }
         }
         check_all(arena, &live);
@@ -134,7 +147,10 @@ fn run(arena: &mut impl Arena, ops: &[Op]) {
 fuzz_target!(|input: Input| {
     let first = u32::from(input.first) + 1;
     match input.arena % 5 {
-        0 => run(&mut SingleSegmentArena::with_capacity(first as usize), &input.ops),
+        0 => run(
+            &mut SingleSegmentArena::with_capacity(first as usize),
+            &input.ops,
+        ),
         1 => run(
             &mut SingleSegmentArena::new().with_limit(first as usize * 16),
             &input.ops,

@@ -11,8 +11,8 @@
 use std::io::{Cursor, ErrorKind, Read};
 
 use capnarena::{
-    Arena, FixedArena, GrowthPolicy, Message, MultiSegmentArena, ReaderOptions,
-    SingleSegmentArena, Word,
+    Arena, FixedArena, GrowthPolicy, Message, MultiSegmentArena, ReaderOptions, SingleSegmentArena,
+    Word,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -44,7 +44,11 @@ impl Read for Chunked<'_> {
 }
 
 /// The outcome of one read: the digest of the traversal, or an error code.
-fn read_into<A: Arena>(m: &mut Message<A>, r: impl Read, options: ReaderOptions) -> Result<u64, u64> {
+fn read_into<A: Arena>(
+    m: &mut Message<A>,
+    r: impl Read,
+    options: ReaderOptions,
+) -> Result<u64, u64> {
     match m.read_from(r, options) {
         Ok(reader) => Ok(exercise(&reader, options).digest),
         Err(capnarena::Error::Alloc(_)) => Err(1000),
@@ -65,19 +69,37 @@ fuzz_target!(|input: &[u8]| {
         reads: 0,
     };
 
-    let reference = read_into(&mut Message::new(SingleSegmentArena::new()), stream(), options);
+    let reference = read_into(
+        &mut Message::new(SingleSegmentArena::new()),
+        stream(),
+        options,
+    );
 
     let multi = MultiSegmentArena::new()
         .with_first_segment_words(u32::from(ctl & 7) + 1)
         .with_policy(GrowthPolicy::FixedSize(u32::from(ctl >> 3) + 1));
     let got = read_into(&mut Message::new(multi), stream(), options);
-    assert_eq!(got, reference, "MultiSegmentArena differs from SingleSegmentArena");
+    assert_eq!(
+        got, reference,
+        "MultiSegmentArena differs from SingleSegmentArena"
+    );
 
-    let got = read_into(&mut Message::new(OneWordArena::default()), stream(), options);
-    assert_eq!(got, reference, "OneWordArena differs from SingleSegmentArena");
+    let got = read_into(
+        &mut Message::new(OneWordArena::default()),
+        stream(),
+        options,
+    );
+    assert_eq!(
+        got, reference,
+        "OneWordArena differs from SingleSegmentArena"
+    );
 
     let mut buf = vec![Word::from_u64(0xDEAD_BEEF_DEAD_BEEF); 1 << 12];
-    let got = read_into(&mut Message::new(FixedArena::new(&mut buf)), stream(), options);
+    let got = read_into(
+        &mut Message::new(FixedArena::new(&mut buf)),
+        stream(),
+        options,
+    );
     assert!(
         got == reference || got == Err(1000),
         "FixedArena differs from SingleSegmentArena: {got:?} vs {reference:?}"
@@ -91,6 +113,9 @@ fuzz_target!(|input: &[u8]| {
         let rest = &data[cursor.position() as usize..];
         let fresh = read_into(&mut Message::new(SingleSegmentArena::new()), rest, options);
         let again = read_into(&mut reused, rest, options);
-        assert_eq!(again, fresh, "a reused arena reads differently from a fresh one");
+        assert_eq!(
+            again, fresh,
+            "a reused arena reads differently from a fresh one"
+        );
     }
 });

@@ -51,7 +51,11 @@ fn gen_struct(u: &mut Unstructured<'_>, size: StructSize, depth: u32) -> ArbResu
     let mut data = Vec::with_capacity(usize::from(size.data_words));
     for _ in 0..size.data_words {
         // Mostly zero words, so canonical trimming has work to do.
-        data.push(if u.arbitrary::<bool>()? { u.arbitrary()? } else { 0 });
+        data.push(if u.arbitrary::<bool>()? {
+            u.arbitrary()?
+        } else {
+            0
+        });
     }
     let mut ptrs = Vec::with_capacity(usize::from(size.pointers));
     for _ in 0..size.pointers {
@@ -61,10 +65,16 @@ fn gen_struct(u: &mut Unstructured<'_>, size: StructSize, depth: u32) -> ArbResu
 }
 
 fn gen_size(u: &mut Unstructured<'_>) -> ArbResult<StructSize> {
-    Ok(StructSize::new(small_len(u, 3)? as u16, small_len(u, 3)? as u16))
+    Ok(StructSize::new(
+        small_len(u, 3)? as u16,
+        small_len(u, 3)? as u16,
+    ))
 }
 
-fn vec_of<T: for<'a> arbitrary::Arbitrary<'a>>(u: &mut Unstructured<'_>, max: usize) -> ArbResult<Vec<T>> {
+fn vec_of<T: for<'a> arbitrary::Arbitrary<'a>>(
+    u: &mut Unstructured<'_>,
+    max: usize,
+) -> ArbResult<Vec<T>> {
     let n = small_len(u, max)?;
     (0..n).map(|_| u.arbitrary()).collect()
 }
@@ -88,12 +98,21 @@ fn gen_value(u: &mut Unstructured<'_>, depth: u32) -> ArbResult<V> {
         10 => V::U64(vec_of(u, 20)?),
         11 if !leaf => {
             let n = small_len(u, 5)?;
-            V::Ptrs((0..n).map(|_| gen_value(u, depth + 1)).collect::<ArbResult<_>>()?)
+            V::Ptrs(
+                (0..n)
+                    .map(|_| gen_value(u, depth + 1))
+                    .collect::<ArbResult<_>>()?,
+            )
         }
         12 if !leaf => {
             let size = gen_size(u)?;
             let n = small_len(u, 5)?;
-            V::Structs(size, (0..n).map(|_| gen_struct(u, size, depth + 1)).collect::<ArbResult<_>>()?)
+            V::Structs(
+                size,
+                (0..n)
+                    .map(|_| gen_struct(u, size, depth + 1))
+                    .collect::<ArbResult<_>>()?,
+            )
         }
         _ => V::Null,
     })
@@ -182,45 +201,73 @@ fn e(err: capnarena::Error) -> String {
 /// Compares what `p` points to with `v`. `exact`: struct sizes must match
 /// (false for canonical form, which trims trailing zero words and nulls).
 fn check_ptr(p: &PointerReader<'_>, v: &V, exact: bool) -> Check {
-    ensure(p.is_null() == matches!(v, V::Null), || format!("null-ness of {v:?}"))?;
+    ensure(p.is_null() == matches!(v, V::Null), || {
+        format!("null-ness of {v:?}")
+    })?;
     match v {
         V::Null => Ok(()),
         V::Cap(i) => ensure(p.get_capability().map_err(e)? == *i, || "capability".into()),
         V::Struct(s) => check_struct(&p.get_struct().map_err(e)?, s, exact),
         V::Text(t) => ensure(p.get_text_bytes().map_err(e)? == &t[..], || "text".into()),
         V::Data(d) => ensure(p.get_data().map_err(e)? == &d[..], || "data".into()),
-        V::Void(n) => ensure(p.get_list(ElementSize::Void).map_err(e)?.len() == *n, || "void".into()),
+        V::Void(n) => ensure(
+            p.get_list(ElementSize::Void).map_err(e)?.len() == *n,
+            || "void".into(),
+        ),
         V::Bits(b) => {
             let l = p.get_list(ElementSize::Bit).map_err(e)?;
             ensure(l.len() as usize == b.len(), || "bits len".into())?;
-            ensure(b.iter().enumerate().all(|(i, &x)| l.get_bool(i as u32) == x), || "bits".into())
+            ensure(
+                b.iter()
+                    .enumerate()
+                    .all(|(i, &x)| l.get_bool(i as u32) == x),
+                || "bits".into(),
+            )
         }
         V::U8(x) => {
             let l = p.get_list(ElementSize::Byte).map_err(e)?;
-            ensure((0..l.len()).map(|i| l.get::<u8>(i)).eq(x.iter().copied()), || "u8".into())
+            ensure(
+                (0..l.len()).map(|i| l.get::<u8>(i)).eq(x.iter().copied()),
+                || "u8".into(),
+            )
         }
         V::U16(x) => {
             let l = p.get_list(ElementSize::TwoBytes).map_err(e)?;
-            ensure((0..l.len()).map(|i| l.get::<u16>(i)).eq(x.iter().copied()), || "u16".into())
+            ensure(
+                (0..l.len()).map(|i| l.get::<u16>(i)).eq(x.iter().copied()),
+                || "u16".into(),
+            )
         }
         V::U32(x) => {
             let l = p.get_list(ElementSize::FourBytes).map_err(e)?;
-            ensure((0..l.len()).map(|i| l.get::<u32>(i)).eq(x.iter().copied()), || "u32".into())
+            ensure(
+                (0..l.len()).map(|i| l.get::<u32>(i)).eq(x.iter().copied()),
+                || "u32".into(),
+            )
         }
         V::U64(x) => {
             let l = p.get_list(ElementSize::EightBytes).map_err(e)?;
-            ensure((0..l.len()).map(|i| l.get::<u64>(i)).eq(x.iter().copied()), || "u64".into())
+            ensure(
+                (0..l.len()).map(|i| l.get::<u64>(i)).eq(x.iter().copied()),
+                || "u64".into(),
+            )
         }
         V::Ptrs(vs) => {
             let l = p.get_list(ElementSize::Pointer).map_err(e)?;
             ensure(l.len() as usize == vs.len(), || "pointer list len".into())?;
-            vs.iter().enumerate().try_for_each(|(i, v)| check_ptr(&l.get_pointer(i as u32), v, exact))
+            vs.iter()
+                .enumerate()
+                .try_for_each(|(i, v)| check_ptr(&l.get_pointer(i as u32), v, exact))
         }
         V::Structs(size, ss) => {
             let l = p.get_list(ElementSize::InlineComposite).map_err(e)?;
             ensure(l.len() as usize == ss.len(), || "struct list len".into())?;
-            ensure(l.element_size() == ElementSize::InlineComposite, || "struct list kind".into())?;
-            ensure(!exact || l.struct_size() == *size, || "struct list element size".into())?;
+            ensure(l.element_size() == ElementSize::InlineComposite, || {
+                "struct list kind".into()
+            })?;
+            ensure(!exact || l.struct_size() == *size, || {
+                "struct list element size".into()
+            })?;
             ss.iter()
                 .enumerate()
                 .try_for_each(|(i, s)| check_struct(&l.get_struct(i as u32), s, exact))
@@ -229,7 +276,9 @@ fn check_ptr(p: &PointerReader<'_>, v: &V, exact: bool) -> Check {
 }
 
 fn check_struct(r: &StructReader<'_>, s: &S, exact: bool) -> Check {
-    ensure(!exact || r.size() == size_of(s), || format!("struct size {:?} vs {:?}", r.size(), size_of(s)))?;
+    ensure(!exact || r.size() == size_of(s), || {
+        format!("struct size {:?} vs {:?}", r.size(), size_of(s))
+    })?;
     for (i, &w) in s.data.iter().enumerate() {
         ensure(r.get::<u64>(i) == w, || format!("data word {i}"))?;
     }
@@ -240,7 +289,10 @@ fn check_struct(r: &StructReader<'_>, s: &S, exact: bool) -> Check {
 }
 
 fn check_message(what: &str, r: &MessageReader<'_>, root: &S, exact: bool) {
-    let got = r.root().map_err(e).and_then(|s| check_struct(&s, root, exact));
+    let got = r
+        .root()
+        .map_err(e)
+        .and_then(|s| check_struct(&s, root, exact));
     if let Err(msg) = got {
         panic!("{what}: {msg}\nbuilt: {root:#?}");
     }
@@ -260,23 +312,34 @@ fn roundtrip<A: Arena>(name: &str, mut msg: Message<A>, root: &S) -> Option<Vec<
 
     let mut framed = Vec::new();
     msg.append_to(&mut framed);
-    assert_eq!(framed.len(), msg.serialized_size(), "{name}: serialized_size");
+    assert_eq!(
+        framed.len(),
+        msg.serialized_size(),
+        "{name}: serialized_size"
+    );
     let mut written = Vec::new();
     msg.write_to(&mut written).expect("write to a Vec");
     assert_eq!(written, framed, "{name}: write_to differs from append_to");
     if msg.segment_count() == 1 {
         let contiguous = msg.framed_bytes().expect("one segment").to_vec();
-        assert_eq!(contiguous, framed, "{name}: framed_bytes differs from append_to");
+        assert_eq!(
+            contiguous, framed,
+            "{name}: framed_bytes differs from append_to"
+        );
     }
 
     let words = words_from_bytes(&framed);
     let r = MessageReader::from_words(&words, options).expect("from_words");
     check_message(&format!("{name} from_words"), &r, root, true);
     let mut back = Message::new(SingleSegmentArena::new());
-    let r = back.read_from(Cursor::new(&framed), options).expect("read_from");
+    let r = back
+        .read_from(Cursor::new(&framed), options)
+        .expect("read_from");
     check_message(&format!("{name} read_from"), &r, root, true);
     let mut back = Message::new(MultiSegmentArena::new().with_first_segment_words(2));
-    let r = back.read_from_bytes(&framed, options).expect("read_from_bytes");
+    let r = back
+        .read_from_bytes(&framed, options)
+        .expect("read_from_bytes");
     check_message(&format!("{name} read_from_bytes"), &r, root, true);
 
     let mut canon = Message::new(SingleSegmentArena::new());
@@ -287,14 +350,20 @@ fn roundtrip<A: Arena>(name: &str, mut msg: Message<A>, root: &S) -> Option<Vec<
     let segs: [&[Word]; 1] = [&words];
     let cr = MessageReader::from_segments(&segs, options).expect("one segment");
     check_message(&format!("{name} canonical"), &cr, root, false);
-    assert_eq!(cr.is_canonical().ok(), Some(true), "{name}: canonical form not canonical");
+    assert_eq!(
+        cr.is_canonical().ok(),
+        Some(true),
+        "{name}: canonical form not canonical"
+    );
     Some(words)
 }
 
 fuzz_target!(|input: &[u8]| {
     let mut u = Unstructured::new(input);
     let Ok(size) = gen_size(&mut u) else { return };
-    let Ok(root) = gen_struct(&mut u, size, 0) else { return };
+    let Ok(root) = gen_struct(&mut u, size, 0) else {
+        return;
+    };
     let first = u.arbitrary::<u8>().unwrap_or(0);
 
     let single = roundtrip("single", Message::new(SingleSegmentArena::new()), &root);
@@ -307,7 +376,10 @@ fuzz_target!(|input: &[u8]| {
     let fixed = roundtrip("fixed", Message::new(FixedArena::new(&mut buf)), &root);
 
     assert_eq!(multi, single, "canonical form differs: multi vs single");
-    assert_eq!(one_word, single, "canonical form differs: one_word vs single");
+    assert_eq!(
+        one_word, single,
+        "canonical form differs: one_word vs single"
+    );
     if fixed.is_some() {
         assert_eq!(fixed, single, "canonical form differs: fixed vs single");
     }

@@ -9,11 +9,17 @@
 //! read goes into a digest, so two traversals of equal content give equal
 //! [`Walked`] results whatever their segment layout.
 //!
+//! [`exercise`] adds what else a caller does with an untrusted message:
+//! the canonical check and deep copies, with the properties they must keep.
+//!
 //! The traversal checks one property on its own: it never gets deeper than
 //! the depth it is given (the reader's nesting limit), so a reader that
 //! failed to bound nesting makes it panic instead of overflowing the stack.
 
-use capnarena::{ElementSize, Error, ListReader, MessageReader, PointerReader, StructReader};
+use capnarena::{
+    ElementSize, Error, ListReader, Message, MessageReader, PointerReader, ReaderOptions,
+    SingleSegmentArena, StructReader, Word,
+};
 
 /// Every element size, in wire order.
 pub const ALL_SIZES: [ElementSize; 8] = [
@@ -237,4 +243,55 @@ fn read_list_as(list: &ListReader<'_>, size: ElementSize, w: &mut Walked) {
             w.mix(bytes.len() as u64);
         }
     }
+}
+
+/// Everything a caller can do with an untrusted message: traverse it all
+/// ([`walk_message`]), check it for canonical form, deep-copy it into a
+/// builder (plain and canonical). Returns the first traversal's result.
+/// Restores the reader's traversal budget before each step.
+///
+/// # Panics
+/// Only on a broken property:
+/// - the traversal got deeper than `options.nesting_limit`;
+/// - a plain deep copy that succeeded reads back differently from its
+///   source (checked when the source's traversal hit no limit, so that
+///   both saw everything);
+/// - the canonical form of a readable root is not canonical.
+pub fn exercise(reader: &MessageReader<'_>, options: ReaderOptions) -> Walked {
+    reader.reset_traversal();
+    let walked = walk_message(reader, options.nesting_limit);
+    reader.reset_traversal();
+    let _ = reader.is_canonical();
+
+    reader.reset_traversal();
+    let mut copy = Message::new(SingleSegmentArena::new());
+    let copied = match (copy.root_pointer(), reader.root_pointer()) {
+        (Ok(mut dst), Ok(src)) => dst.set_from(&src).is_ok(),
+        _ => false,
+    };
+    if copied && walked.limit_errors == 0 {
+        let again = walk_message(&copy.reader(), options.nesting_limit);
+        assert_eq!(
+            walked, again,
+            "a deep copy reads differently from its source"
+        );
+    }
+
+    reader.reset_traversal();
+    if let Ok(root) = reader.root() {
+        let mut canon = Message::new(SingleSegmentArena::new());
+        if let Ok(words) = canon.set_root_canonical(&root) {
+            let words = words.to_vec();
+            let segs: [&[Word]; 1] = [&words];
+            let back = MessageReader::from_segments(&segs, ReaderOptions::default())
+                .expect("one segment is within any limit");
+            assert_eq!(
+                back.is_canonical().ok(),
+                Some(true),
+                "the canonical form of a readable root is not canonical"
+            );
+        }
+    }
+    reader.reset_traversal();
+    walked
 }
