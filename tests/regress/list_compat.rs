@@ -199,3 +199,103 @@ fn struct_list_as_struct_list_control() {
     assert_eq!(list.get_struct(1).get::<u64>(0), 9);
     assert!(list.get_pointer(0).is_null());
 }
+
+/// CVE-2022-46149, the other way round: a list of pointers read as a
+/// struct list is legal (each element is a struct of 0 data words and 1
+/// pointer), and must expose the pointers only as pointers: the data
+/// section is empty, so every data read is 0, never the pointer's bits.
+#[test]
+fn pointer_list_as_struct_list() {
+    let s0 = msg(&[
+        0x0000_0016_0000_0001, // root: list, offset 0 (word 1), size 6 (pointer), 2 elements
+        0x0000_0001_0000_0004, // element 0: struct, offset 1 (word 3), 1 data word
+        0x0000_0000_0000_0000, // element 1: null
+        0x0000_0000_0000_0063, // word 3: element 0's struct, data 99
+    ]);
+    let segs: [&[Word]; 1] = [&s0];
+    let r = reader(&segs);
+    let list = r
+        .root_pointer()
+        .unwrap()
+        .get_list(ElementSize::InlineComposite)
+        .unwrap();
+    assert_eq!(list.len(), 2);
+    let e0 = list.get_struct(0);
+    assert_eq!((e0.data_bits(), e0.pointer_count()), (0, 1));
+    assert_eq!(e0.get::<u64>(0), 0, "pointer bits must not read as data");
+    assert_eq!(e0.get_struct(0).unwrap().get::<u64>(0), 99);
+    assert!(list.get_struct(1).pointer(0).is_null());
+}
+
+/// CVE-2022-46149 through `set`: a deep copy (`set_from`) of the
+/// pointer-less struct list keeps its shape, so the copy refuses to be
+/// read as a list of pointers exactly as the source did.
+#[test]
+fn struct_list_without_pointers_copied_then_read_as_pointers() {
+    let s0 = msg(&[
+        0x0000_0017_0000_0001, // root: list, offset 0, size 7 (composite), 2 words
+        0x0000_0001_0000_0008, // tag: 2 elements, 1 data word, 0 ptrs
+        0x0000_0001_0000_0000, // element 0 data (looks like a struct pointer)
+        0x0000_0001_0000_0001, // element 1 data (looks like a list pointer)
+    ]);
+    let segs: [&[Word]; 1] = [&s0];
+    let r = reader(&segs);
+    let mut m = Message::new(SingleSegmentArena::new());
+    m.root_pointer()
+        .unwrap()
+        .set_from(&r.root_pointer().unwrap())
+        .unwrap();
+    let copy = m.reader();
+    assert_err!(
+        copy.root_pointer().unwrap().get_list(ElementSize::Pointer),
+        Error::IncompatibleList {
+            expected_data_bits: 0,
+            expected_pointers: 1,
+            found_data_bits: 64,
+            found_pointers: 0,
+            ..
+        }
+    );
+    // And the builder refuses to open the copy for writing pointers.
+    assert_err!(
+        m.root_pointer().unwrap().get_list(ElementSize::Pointer),
+        Error::IncompatibleList {
+            expected_pointers: 1,
+            found_data_bits: 64,
+            found_pointers: 0,
+            ..
+        }
+    );
+}
+
+/// CVE-2022-46149, builder side the other way round: a pointer list
+/// opened again as a struct list for writing. Struct elements would be
+/// written with the tag layout the list does not have.
+#[test]
+fn builder_pointer_list_as_struct_list() {
+    let mut m = Message::new(SingleSegmentArena::new());
+    let mut list = m
+        .root_pointer()
+        .unwrap()
+        .init_list(ElementSize::Pointer, 2)
+        .unwrap();
+    list.set_text(0, "kept").unwrap();
+    assert_err!(
+        m.root_pointer()
+            .unwrap()
+            .get_list(ElementSize::InlineComposite),
+        Error::IncompatibleList {
+            found_data_bits: 0,
+            found_pointers: 1,
+            ..
+        }
+    );
+    // The refused open changed nothing.
+    let r = m.reader();
+    let list = r
+        .root_pointer()
+        .unwrap()
+        .get_list(ElementSize::Pointer)
+        .unwrap();
+    assert_eq!(list.get_text(0).unwrap(), "kept");
+}
