@@ -277,6 +277,13 @@ pub(crate) trait Source {
     /// Fills `dst` from the input; fewer bytes only when the input ends.
     fn fill(&mut self, dst: &mut [u8]) -> Result<usize>;
 
+    /// Whether any input was consumed, even if it gave no bytes yet (a
+    /// packed tag whose bytes are cut off): then the input did not end
+    /// cleanly before the message.
+    fn consumed_any(&self) -> bool {
+        false
+    }
+
     /// Called once all `message_bytes` of the message are in: checks that
     /// the input is at a clean boundary there.
     fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
@@ -308,7 +315,7 @@ pub(crate) fn read_message<'m, A: Arena, S: Source>(
     msg.reset();
     let mut first = [0u8; 8];
     let got = src.fill(&mut first)?;
-    if got == 0 {
+    if got == 0 && !src.consumed_any() {
         return Ok(None);
     }
     if got < 8 {

@@ -708,6 +708,10 @@ impl Source for SliceSource<'_> {
         Ok(p.written)
     }
 
+    fn consumed_any(&self) -> bool {
+        self.unpacker.consumed() > 0
+    }
+
     fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
         end_of_message(&self.unpacker, message_bytes)
     }
@@ -749,6 +753,10 @@ impl<R: std::io::BufRead> Source for BufReadSource<R> {
             done += p.written;
         }
         Ok(done)
+    }
+
+    fn consumed_any(&self) -> bool {
+        self.unpacker.consumed() > 0
     }
 
     fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
