@@ -7,6 +7,7 @@
 pub mod common;
 
 use capnarena::ReaderOptions;
+#[allow(unused_imports)]
 pub use common::walk::exercise;
 
 /// The limits every target reads with: the default nesting and segment
