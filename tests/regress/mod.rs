@@ -8,10 +8,7 @@
 
 use std::io::Cursor;
 
-use capnarena::{
-    ElementSize, Error, Message, MessageReader, PointerKind, PointerReader, ReaderOptions,
-    SingleSegmentArena, StructReader, Word,
-};
+use capnarena::{Error, Message, MessageReader, ReaderOptions, SingleSegmentArena, Word};
 
 /// Asserts that `$result` is an `Err` matching `$pat`, printing the error
 /// it got otherwise. Works on results whose `Ok` type is not `Debug`.
@@ -101,73 +98,6 @@ pub fn each_path(
     check("read_from_bytes", m.read_from_bytes(bytes, options));
     let mut m = Message::new(SingleSegmentArena::new());
     check("read_from", m.read_from(Cursor::new(bytes), options));
-}
-
-/// Recursion depth past which [`walk`] gives up with a panic: a reader
-/// whose nesting limit works never lets it get this deep.
-pub const WALK_GUARD: u32 = 10_000;
-
-/// Reads everything reachable from `p`: structs and their pointers, list
-/// elements (every primitive element, every struct element's pointers,
-/// every pointer element), and the bytes of byte lists (text and data).
-/// Returns the number of objects visited. `depth` is this walk's own
-/// recursion depth, checked against [`WALK_GUARD`] so that a reader that
-/// failed to bound nesting fails the test instead of overflowing the stack.
-pub fn walk(p: PointerReader<'_>, depth: u32) -> capnarena::Result<u64> {
-    assert!(
-        depth <= WALK_GUARD,
-        "walk recursed {depth} deep: the reader did not bound nesting"
-    );
-    match p.kind()? {
-        PointerKind::Struct => Ok(1 + walk_struct(&p.get_struct()?, depth)?),
-        PointerKind::List => {
-            let list = p.get_list_any()?;
-            let mut seen = 1;
-            match list.element_size() {
-                ElementSize::InlineComposite => {
-                    for i in 0..list.len() {
-                        seen += walk_struct(&list.get_struct(i), depth)?;
-                    }
-                }
-                ElementSize::Pointer => {
-                    for i in 0..list.len() {
-                        seen += walk(list.get_pointer(i), depth + 1)?;
-                    }
-                }
-                ElementSize::Byte => {
-                    let bytes = list.as_bytes()?;
-                    assert_eq!(bytes.len(), list.len() as usize);
-                    if bytes.last() == Some(&0) {
-                        // Looks like text: the terminator is inside the list.
-                        let _ = core::str::from_utf8(&bytes[..bytes.len() - 1]);
-                    }
-                }
-                ElementSize::Bit => {
-                    for i in 0..list.len() {
-                        let _ = list.get_bool(i);
-                    }
-                }
-                _ => {
-                    for i in 0..list.len() {
-                        let _ = list.get::<u64>(i);
-                    }
-                }
-            }
-            Ok(seen)
-        }
-        // Null, capabilities and other pointers lead nowhere.
-        _ => Ok(0),
-    }
-}
-
-/// [`walk`] for each pointer of a struct (and its data section).
-pub fn walk_struct(s: &StructReader<'_>, depth: u32) -> capnarena::Result<u64> {
-    let _ = s.data_bytes();
-    let mut seen = 0;
-    for i in 0..usize::from(s.pointer_count()) {
-        seen += walk(s.pointer(i), depth + 1)?;
-    }
-    Ok(seen)
 }
 
 /// The error of `r`, panicking (naming `path`) when it is `Ok`: for the

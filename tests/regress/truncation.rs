@@ -10,7 +10,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use capnarena::{Error, Message, MessageReader, ReaderOptions, SingleSegmentArena, Word};
 
-use super::{bytes_of, each_path, expect_err, vector, walk};
+use super::{bytes_of, each_path, expect_err, vector};
+use crate::common::walk::walk_message;
 
 /// A segment of 5 words declared, 1 present: 48 bytes needed, 16 given.
 #[test]
@@ -138,7 +139,9 @@ fn every_prefix(name: &str) {
     let aligned = Word::slice_as_bytes(&words);
     // Control: the whole message reads and walks.
     let r = MessageReader::from_bytes(aligned, ReaderOptions::default()).unwrap();
-    assert!(walk(r.root_pointer().unwrap(), 0).unwrap() > 1);
+    let walked = walk_message(&r, ReaderOptions::default().nesting_limit);
+    assert!(walked.structs > 1, "{walked:?}");
+    assert_eq!(walked.limit_errors, 0, "{walked:?}");
 
     let total = full.len() as u64;
     let check = |n: usize, path: &str, e: Error| match e {
