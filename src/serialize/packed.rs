@@ -80,11 +80,18 @@ pub const fn max_packed_len(words: usize) -> usize {
 /// The tag of a word: bit `i` set when byte `i` is not zero.
 #[inline]
 fn tag_of(w: &[u8; 8]) -> u8 {
-    let mut tag = 0u8;
-    for (i, &b) in w.iter().enumerate() {
-        tag |= u8::from(b != 0) << i;
-    }
-    tag
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let x = u64::from_le_bytes(*w);
+    // Bit 7 of each byte: set when the byte is not zero (its low 7 bits
+    // plus 0x7f carry into bit 7 unless all zero; or bit 7 was set). No
+    // carry crosses a byte: each byte sum is at most 0xfe.
+    let nonzero = (((x & LOW7) + LOW7) | x) & HIGH;
+    // Gather bit 8i+7 to bit 56+i: the multiplier adds copies shifted by
+    // 7k for k in 0..8, byte i's bit lands on 56+i for k = 7-i, and no
+    // two (i, k) pairs share a bit position (8i+7k is unique), so nothing
+    // carries.
+    (nonzero.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u8
 }
 
 /// One packed item, as the packer chooses it from the words at the front
@@ -1304,6 +1311,28 @@ mod tests {
         let ws = words(plain);
         assert_eq!(packed(&ws), packed_bytes, "pack");
         assert_eq!(unpacked(packed_bytes).unwrap(), ws, "unpack");
+    }
+
+    /// The bit trick of `tag_of` gives bit `i` exactly when byte `i` is not
+    /// zero: all 256 zero/nonzero patterns, with nonzero bytes of 0x01,
+    /// 0x7f, 0x80 and 0xff (the carry edge cases) mixed by position.
+    #[test]
+    fn tag_of_matches_its_definition() {
+        for mask in 0..=255u8 {
+            for values in [
+                [0x01u8, 0x7f, 0x80, 0xff],
+                [0xff, 0x80, 0x7f, 0x01],
+                [0x80; 4],
+            ] {
+                let mut w = [0u8; 8];
+                for (i, b) in w.iter_mut().enumerate() {
+                    if mask & (1 << i) != 0 {
+                        *b = values[i % 4];
+                    }
+                }
+                assert_eq!(tag_of(&w), mask, "{w:02x?}");
+            }
+        }
     }
 
     /// The spec's examples: a sparse word packs to its tag and nonzero
