@@ -1033,7 +1033,8 @@ const DEFAULT_BUF_LEN: usize = 8 * 1024;
 /// ```
 #[cfg(feature = "std")]
 pub struct PackedWriter<W: std::io::Write> {
-    /// `None` only after `finish`.
+    /// `Some` until `finish` takes it (an `Option` because `Drop` forbids
+    /// moving out of the writer otherwise).
     inner: Option<W>,
     /// Packed bytes not yet written; `buf.len() >= MAX_ITEM_LEN`.
     buf: Vec<u8>,
@@ -1060,11 +1061,6 @@ impl<W: std::io::Write> PackedWriter<W> {
             partial: [0; 8],
             partial_len: 0,
         }
-    }
-
-    /// The underlying writer.
-    pub fn get_ref(&self) -> Option<&W> {
-        self.inner.as_ref()
     }
 
     /// Writes out the buffer and returns the underlying writer.
