@@ -43,6 +43,18 @@ enum State {
 /// msg.reset(); // keeps the memory for the next message
 /// # Ok::<(), capnarena::Error>(())
 /// ```
+///
+/// # Reading into a message
+///
+/// `read_from_bytes`, `read_from`, `try_read_from` and the packed readers
+/// use the message's arena as a buffer: they reset the message, copy the
+/// segments read into the arena (several may share one arena segment) and
+/// return a [`MessageReader`] over them. That reader is the only view of
+/// what was read: the message itself is empty afterwards, so
+/// [`reader`](Self::reader) and the framing methods describe an empty
+/// message and the next build starts over in the same memory. To change a
+/// message that was read, copy it into a message being built with
+/// [`set_root`](Self::set_root).
 pub struct Message<A: Arena> {
     arena: A,
     state: State,

@@ -142,7 +142,8 @@ fn check_total(total: u64, options: &ReaderOptions) -> Result<()> {
 
 impl<A: Arena> Message<A> {
     /// Copies the framed message in `bytes` (any alignment) into this
-    /// message's arena, replacing its content, and returns a reader over it.
+    /// message's arena and returns a reader over it (the only view of what
+    /// was read; see [Reading into a message](Message#reading-into-a-message)).
     /// With a warmed arena and at most 8 segments, nothing is allocated.
     ///
     /// The segment table is checked against `options` (segment count, and
@@ -216,8 +217,9 @@ impl<A: Arena> Message<A> {
         Ok((MessageReader::from_store(store, &options), end as usize))
     }
 
-    /// Reads one framed message from `r` into this message's arena,
-    /// replacing its content, and returns a reader over it. With a warmed
+    /// Reads one framed message from `r` into this message's arena
+    /// and returns a reader over it (the only view of what was read; see
+    /// [Reading into a message](Message#reading-into-a-message)). With a warmed
     /// arena and at most 8 segments, nothing is allocated. Reads exactly
     /// the message's bytes from `r`, so the next message stays in it.
     ///

@@ -907,8 +907,9 @@ impl<A: Arena> Message<A> {
         with_table(sizes, f)
     }
 
-    /// Reads one packed message from `r` into this message's arena,
-    /// replacing its content, and returns a reader over it. With a warmed
+    /// Reads one packed message from `r` into this message's arena
+    /// and returns a reader over it (the only view of what was read; see
+    /// [Reading into a message](Message#reading-into-a-message)). With a warmed
     /// arena and at most 8 segments, nothing is allocated.
     ///
     /// Takes a `BufRead` so that exactly the message's packed bytes are
@@ -953,7 +954,8 @@ impl<A: Arena> Message<A> {
     }
 
     /// Reads the packed message that is all of `bytes` into this message's
-    /// arena, replacing its content, and returns a reader over it. With a
+    /// arena and returns a reader over it (the only view of what was read; see
+    /// [Reading into a message](Message#reading-into-a-message)). With a
     /// warmed arena and at most 8 segments, nothing is allocated.
     ///
     /// # Errors
