@@ -15,7 +15,7 @@ for f in "$vectors"/*.bin "$vectors"/*.flat; do
   cp "$f" "corpus/read_framed/$name"
   # read_stream: its first byte picks the chunk size and interruptions
   # (0x07: 8-byte chunks, never interrupted; 0x62: 3-byte chunks,
-  # interrupted every 3rd read), the rest is the stream.
+  # interrupted every 4th read), the rest is the stream.
   { printf '\x07'; cat "$f"; } > "corpus/read_stream/c07-$name"
   { printf '\x62'; cat "$f"; } > "corpus/read_stream/c62-$name"
 done

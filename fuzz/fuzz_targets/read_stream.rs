@@ -22,7 +22,9 @@ use shared::common::walk::error_code;
 use shared::{exercise, limits};
 
 /// Serves `data` in chunks of at most `chunk` bytes, failing with
-/// `Interrupted` before every `interrupt`-th read (0: never).
+/// `Interrupted` on every `interrupt`-th read (0: never; never 1, which
+/// would interrupt every read and, as `io::Read` callers retry an
+/// interrupted read, never end).
 struct Chunked<'a> {
     data: &'a [u8],
     chunk: usize,
@@ -65,7 +67,10 @@ fuzz_target!(|input: &[u8]| {
     let stream = || Chunked {
         data,
         chunk: usize::from(ctl & 0x1F) + 1,
-        interrupt: usize::from(ctl >> 5),
+        interrupt: match ctl >> 5 {
+            0 => 0,
+            n => usize::from(n) + 1,
+        },
         reads: 0,
     };
 
