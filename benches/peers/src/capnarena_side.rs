@@ -181,6 +181,35 @@ impl<A: Arena> Reuse<A> {
         Ok(Framed::of(&self.msg))
     }
 
+    /// Packs the kept message into `out` (cleared first): segment table and
+    /// segments, packed.
+    pub fn pack(&self, out: &mut Vec<u8>) {
+        out.clear();
+        self.msg.append_packed_to(out);
+    }
+
+    /// Unpacks the packed message `packed` into the kept message's arena;
+    /// returns its segment count and the words of its first segment.
+    pub fn unpack(&mut self, packed: &[u8]) -> Result<(u32, usize)> {
+        let reader = self.msg.read_packed_from_bytes(packed, opts())?;
+        let words = reader.segment(0).map_or(0, <[Word]>::len);
+        Ok((reader.segment_count(), words))
+    }
+
+    /// Reads every message of a back-to-back stream of packed records into
+    /// the kept message's arena in turn and returns the checksum
+    /// [`crate::packed_stream`] returns.
+    pub fn packed_stream(&mut self, bytes: &[u8]) -> Result<u64> {
+        let mut rest = bytes;
+        let mut h = CHECKSUM_SEED;
+        while !rest.is_empty() {
+            let (reader, used) = self.msg.read_packed_from_bytes_prefix(rest, opts())?;
+            h = mix(h, record_checksum(CHECKSUM_SEED, &reader.root()?)?);
+            rest = &rest[used..];
+        }
+        Ok(h)
+    }
+
     /// Copies the framed record `bytes` (any alignment) into the kept
     /// message's arena and checksums every field.
     pub fn unmarshal_copy(&mut self, bytes: &[u8]) -> Result<u64> {

@@ -884,6 +884,32 @@ pub fn unpack(packed: &[u8], out: &mut Vec<Word>) -> capnp::Result<usize> {
     }
 }
 
+/// [`STREAM_RECORDS`]-style packed input: `n` records from [`STREAM_SEED`],
+/// each packed on its own with `serialize_packed::write_message`, back to
+/// back.
+pub fn pack_records(n: usize) -> Vec<u8> {
+    let mut all = Vec::new();
+    for rec in &gen_records(n, STREAM_SEED) {
+        let mut msg = message::Builder::new_default();
+        record_fill(&mut msg, rec);
+        serialize_packed::write_message(&mut all, &msg).expect("writing to a Vec cannot fail");
+    }
+    all
+}
+
+/// Reads every message of a back-to-back stream of packed records with
+/// `serialize_packed::try_read_message` (each message unpacked into owned,
+/// heap-allocated segments) and returns the checksum [`decode_stream`]
+/// returns for the same records.
+pub fn packed_stream(bytes: &[u8]) -> capnp::Result<u64> {
+    let mut slice = bytes;
+    let mut h = CHECKSUM_SEED;
+    while let Some(msg) = serialize_packed::try_read_message(&mut slice, opts())? {
+        h = mix(h, record_checksum(CHECKSUM_SEED, msg.get_root()?)?);
+    }
+    Ok(h)
+}
+
 /// Unpacks with `serialize_packed::read_message` into owned segments (heap
 /// allocated per call) and returns the framed length in bytes. The
 /// allocating counterpart of [`unpack`].

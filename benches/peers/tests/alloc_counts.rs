@@ -300,6 +300,48 @@ fn other_rows(rows: &mut Vec<Row>) {
         },
     );
 
+    let mut growth = Reuse::new(SingleSegmentArena::new());
+    growth.growth().unwrap();
+    let mut framed = Vec::new();
+    growth.message().append_to(&mut framed);
+    let aligned = AlignedBytes::new(&framed);
+    let peer_src = PackSource::from_framed(aligned.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    let mut out2 = Vec::new();
+    row(
+        rows,
+        "pack",
+        true,
+        || growth.pack(&mut out),
+        || pack_message(&peer_src, &mut out2),
+    );
+    let packed = out.clone();
+    let mut reader = Reuse::new(SingleSegmentArena::new());
+    let mut words = Vec::new();
+    row(
+        rows,
+        "unpack",
+        true,
+        || {
+            reader.unpack(&packed).unwrap();
+        },
+        || {
+            unpack(&packed, &mut words).unwrap();
+        },
+    );
+    let stream = pack_records(STREAM_RECORDS);
+    row(
+        rows,
+        "packed_stream (10,000 records)",
+        true,
+        || {
+            reader.packed_stream(&stream).unwrap();
+        },
+        || {
+            packed_stream(&stream).unwrap();
+        },
+    );
+
     let log = AlignedBytes::new(include_bytes!("../../../tests/vectors/log.bin"));
     row(
         rows,
