@@ -212,7 +212,15 @@ fn main() -> ExitCode {
         log: AlignedBytes::new(include_bytes!("../../../../tests/vectors/log.bin")),
     };
     let mut buf = ca::fixed_buffer(GROWTH_SCRATCH_WORDS);
-    let mut scratch = scratch_words(GROWTH_SCRATCH_WORDS);
+    // capnp zeroes its whole scratch space on each new allocator: size it as
+    // the bench does.
+    let scratch_len = match scenario.split('/').next() {
+        Some("small" | "reset") => SMALL_SCRATCH_WORDS,
+        Some("marshal") => RECORD_SCRATCH_WORDS,
+        Some("text_copy") => TEXT_COPY_SCRATCH_WORDS,
+        _ => GROWTH_SCRATCH_WORDS,
+    };
+    let mut scratch = scratch_words(scratch_len);
     let step = match side.as_str() {
         "capnarena" => ours(scenario, &mut buf, &data),
         "capnp" => peer(
