@@ -21,15 +21,21 @@ use crate::word::Word;
 /// ```
 #[derive(Debug)]
 pub struct FixedArena<'a> {
-    // Invariant: `used <= buf.len()`, and `buf[..used]` is what was handed out.
+    // Invariants: `used <= clean_end <= buf.len()`; `buf[..used]` is what
+    // was handed out; `buf[used..clean_end]` is all zero.
     buf: &'a mut [Word],
     used: usize,
+    clean_end: usize,
 }
 
 impl<'a> FixedArena<'a> {
     /// An empty arena over `buf`.
     pub fn new(buf: &'a mut [Word]) -> Self {
-        FixedArena { buf, used: 0 }
+        FixedArena {
+            buf,
+            used: 0,
+            clean_end: 0,
+        }
     }
 
     /// Words in the buffer.
@@ -44,10 +50,12 @@ impl<'a> FixedArena<'a> {
 }
 
 impl Arena for FixedArena<'_> {
+    #[inline]
     fn segment_count(&self) -> u32 {
         u32::from(self.used > 0)
     }
 
+    #[inline]
     fn segment(&self, id: SegmentId) -> &[Word] {
         if id.0 == 0 {
             &self.buf[..self.used]
@@ -56,6 +64,7 @@ impl Arena for FixedArena<'_> {
         }
     }
 
+    #[inline]
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
         if id.0 == 0 {
             &mut self.buf[..self.used]
@@ -64,6 +73,7 @@ impl Arena for FixedArena<'_> {
         }
     }
 
+    #[inline]
     fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
         let available = self.buf.len() - self.used;
         let len_usize = len as usize;
@@ -75,12 +85,17 @@ impl Arena for FixedArena<'_> {
         }
         let start = self.used;
         let end = start + len_usize;
-        self.buf[start..end].fill(Word::ZERO);
+        if end > self.clean_end {
+            self.buf[self.clean_end..end].fill(Word::ZERO);
+            self.clean_end = end;
+        }
         self.used = end;
         Ok((SegmentId(0), start as u32))
     }
 
+    #[inline]
     fn reset(&mut self) {
+        self.buf[..self.used].fill(Word::ZERO);
         self.used = 0;
     }
 }

@@ -120,10 +120,12 @@ impl MultiSegmentArena {
 }
 
 impl Arena for MultiSegmentArena {
+    #[inline]
     fn segment_count(&self) -> u32 {
         self.active as u32
     }
 
+    #[inline]
     fn segment(&self, id: SegmentId) -> &[Word] {
         match self.segments.get(id.0 as usize) {
             Some(s) if (id.0 as usize) < self.active => s,
@@ -131,6 +133,7 @@ impl Arena for MultiSegmentArena {
         }
     }
 
+    #[inline]
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
         let active = self.active;
         match self.segments.get_mut(id.0 as usize) {
@@ -139,6 +142,7 @@ impl Arena for MultiSegmentArena {
         }
     }
 
+    #[inline]
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
         let n = len as usize;
         let hint = hint.0 as usize;
@@ -194,6 +198,7 @@ impl Arena for MultiSegmentArena {
         Ok(self.bump(index, len))
     }
 
+    #[inline]
     fn reset(&mut self) {
         for seg in &mut self.segments[..self.active] {
             seg.clear();

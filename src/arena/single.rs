@@ -13,9 +13,11 @@ use crate::word::Word;
 /// contiguous byte slice with no copy. [`Arena::reset`] keeps the capacity.
 #[derive(Debug, Default)]
 pub struct SingleSegmentArena {
-    // Invariant: `words` is exactly the allocated part; its spare capacity
-    // is kept across resets.
+    // Invariants: `used <= words.len()`; `words[..used]` is the allocated
+    // part; `words[used..]` is all zero (initialized spare room, kept across
+    // resets).
     words: Vec<Word>,
+    used: usize,
     limit: Option<usize>,
 }
 
@@ -29,6 +31,7 @@ impl SingleSegmentArena {
     pub fn with_capacity(words: usize) -> Self {
         SingleSegmentArena {
             words: Vec::with_capacity(words),
+            used: 0,
             limit: None,
         }
     }
@@ -44,47 +47,78 @@ impl SingleSegmentArena {
     pub fn capacity(&self) -> usize {
         self.words.capacity()
     }
-}
 
-impl Arena for SingleSegmentArena {
-    fn segment_count(&self) -> u32 {
-        u32::from(!self.words.is_empty())
-    }
-
-    fn segment(&self, id: SegmentId) -> &[Word] {
-        if id.0 == 0 { &self.words } else { &[] }
-    }
-
-    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-        if id.0 == 0 { &mut self.words } else { &mut [] }
-    }
-
-    fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
-        let start = self.words.len();
+    /// Makes `words` at least `end` long (zeroed), doubling, within the
+    /// limit.
+    #[cold]
+    fn grow(&mut self, end: usize, len: u32) -> Result<(), AllocError> {
         let max = self
             .limit
             .unwrap_or(u32::MAX as usize)
             .min(u32::MAX as usize);
-        let available = max.saturating_sub(start);
+        if end > max {
+            return Err(AllocError {
+                requested: u64::from(len),
+                available: max.saturating_sub(self.used) as u64,
+            });
+        }
+        let want = end
+            .max(2 * self.words.len())
+            .max(self.words.capacity())
+            .max(64)
+            .min(max);
+        let err = AllocError {
+            requested: u64::from(len),
+            available: 0,
+        };
+        self.words
+            .try_reserve_exact(want - self.words.len())
+            .map_err(|_| err)?;
+        self.words.resize(want, Word::ZERO);
+        Ok(())
+    }
+}
+
+impl Arena for SingleSegmentArena {
+    #[inline]
+    fn segment_count(&self) -> u32 {
+        u32::from(self.used > 0)
+    }
+
+    #[inline]
+    fn segment(&self, id: SegmentId) -> &[Word] {
+        if id.0 == 0 {
+            &self.words[..self.used]
+        } else {
+            &[]
+        }
+    }
+
+    #[inline]
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+        if id.0 == 0 {
+            &mut self.words[..self.used]
+        } else {
+            &mut []
+        }
+    }
+
+    #[inline]
+    fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+        let start = self.used;
         let len_usize = len as usize;
-        if len_usize > available {
-            return Err(AllocError {
-                requested: u64::from(len),
-                available: available as u64,
-            });
+        let end = start + len_usize;
+        if end > self.words.len() {
+            self.grow(end, len)?;
         }
-        if self.words.try_reserve(len_usize).is_err() {
-            return Err(AllocError {
-                requested: u64::from(len),
-                available: 0,
-            });
-        }
-        self.words.resize(start + len_usize, Word::ZERO);
+        self.used = end;
         Ok((SegmentId(0), start as u32))
     }
 
+    #[inline]
     fn reset(&mut self) {
-        self.words.clear();
+        self.words[..self.used].fill(Word::ZERO);
+        self.used = 0;
     }
 }
 

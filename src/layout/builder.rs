@@ -489,7 +489,9 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// # Errors
     /// Too long to encode, or the arena has no room.
     pub fn init_text(self, len: u32) -> Result<&'a mut [u8]> {
-        let with_nul = len.checked_add(1).ok_or(too_large(u64::from(len) + 1, 8))?;
+        let with_nul = len
+            .checked_add(1)
+            .ok_or_else(|| too_large(u64::from(len) + 1, 8))?;
         let bytes = self.init_data(with_nul)?;
         let n = bytes.len().saturating_sub(1);
         Ok(&mut bytes[..n])
@@ -509,8 +511,25 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// # Errors
     /// Too long to encode, or the arena has no room.
     pub fn set_text_bytes(self, bytes: &[u8]) -> Result<()> {
-        let len = u32::try_from(bytes.len()).map_err(|_| too_large(bytes.len() as u64, 8))?;
-        self.init_text(len)?.copy_from_slice(bytes);
+        let with_nul = bytes.len() as u64 + 1;
+        if with_nul > MAX_LIST_COUNT {
+            return Err(too_large(with_nul, 8));
+        }
+        let words = with_nul.div_ceil(8) as u32;
+        let (s, o) = alloc_object(self.arena, self.segment, self.pos, words, |off| {
+            pointer::encode_list(off, ElementSize::Byte, with_nul)
+        })?;
+        let start = o as usize * 8;
+        let seg = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, s));
+        let dst = seg
+            .get_mut(start..start + bytes.len())
+            .ok_or(Error::ArenaContract {
+                what: "allocated words lie outside the segment the arena reports",
+                segment: s,
+                offset: u64::from(o),
+                len: u64::from(words),
+            })?;
+        dst.copy_from_slice(bytes);
         Ok(())
     }
 }
