@@ -41,15 +41,53 @@ pub enum GrowthPolicy {
 /// ```
 #[derive(Debug)]
 pub struct MultiSegmentArena {
-    // Invariants: `active <= segments.len()`; for `i < active`, `segments[i]`
-    // holds exactly its allocated words and never grows past its capacity
-    // (so it is never reallocated while active).
-    segments: Vec<Vec<Word>>,
+    // Invariants: `active <= segments.len()`; every segment's `words` never
+    // grows past its capacity (so it is never reallocated) and is all zero
+    // from `used` on; segments at `active` and after have `used == 0`.
+    segments: Vec<Segment>,
     active: usize,
     total_capacity: u64,
     first_segment_words: u32,
     policy: GrowthPolicy,
     max_segments: u32,
+}
+
+/// One segment: `words[..used]` is allocated; `words[used..]` is zeroed
+/// spare room, initialized lazily up to `words.capacity()`, the segment's
+/// fixed capacity.
+#[derive(Debug)]
+struct Segment {
+    words: Vec<Word>,
+    used: usize,
+}
+
+impl Segment {
+    /// An empty segment with room for `words` words, or `None` when the
+    /// memory cannot be had.
+    fn with_capacity(words: usize) -> Option<Segment> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(words).ok()?;
+        Some(Segment { words: v, used: 0 })
+    }
+
+    /// Bumps `len` words when they fit in the capacity, zeroing spare room
+    /// first as far as needed (never reallocating). Returns the offset.
+    fn bump(&mut self, len: usize) -> Option<usize> {
+        let start = self.used;
+        let end = start.checked_add(len)?;
+        let cap = self.words.capacity();
+        if end > cap {
+            return None;
+        }
+        if end > self.words.len() {
+            // Zero ahead (doubling, at least 64 words) so later small
+            // allocations take the fast path.
+            let want = end.max(2 * self.words.len()).max(64).min(cap);
+            self.words.resize(want, Word::ZERO);
+        }
+        self.used = end;
+        Some(start)
+    }
 }
 
 impl Default for MultiSegmentArena {
@@ -94,10 +132,6 @@ impl MultiSegmentArena {
         self.total_capacity
     }
 
-    fn fits(seg: &[Word], capacity: usize, len: usize) -> bool {
-        capacity - seg.len() >= len
-    }
-
     fn new_segment_words(&self, len: u32) -> u64 {
         let len = u64::from(len);
         let words = if self.active == 0 {
@@ -111,11 +145,48 @@ impl MultiSegmentArena {
         words.min(MAX_POLICY_SEGMENT_WORDS).max(len)
     }
 
-    fn bump(&mut self, index: usize, len: u32) -> (SegmentId, u32) {
-        let seg = &mut self.segments[index];
-        let start = seg.len();
-        seg.resize(start + len as usize, Word::ZERO);
-        (SegmentId(index as u32), start as u32)
+    /// Everything but the fast path of `allocate`: the hinted segment
+    /// needs its spare room zeroed, or another or a new segment is needed.
+    #[cold]
+    #[inline(never)]
+    fn allocate_slow(&mut self, len: u32, hint: usize) -> Result<(SegmentId, u32), AllocError> {
+        let n = len as usize;
+        let err = AllocError {
+            requested: u64::from(len),
+            available: 0,
+        };
+        if hint < self.active {
+            if let Some(start) = self.segments[hint].bump(n) {
+                return Ok((SegmentId(hint as u32), start as u32));
+            }
+        }
+        if self.active > 0 {
+            let last = self.active - 1;
+            if last != hint {
+                if let Some(start) = self.segments[last].bump(n) {
+                    return Ok((SegmentId(last as u32), start as u32));
+                }
+            }
+        }
+        if self.active as u64 >= u64::from(self.max_segments) || self.active >= u32::MAX as usize {
+            return Err(err);
+        }
+        let want = self.new_segment_words(len) as usize;
+        let index = self.active;
+        if index == self.segments.len() {
+            let seg = Segment::with_capacity(want).ok_or(err)?;
+            if self.segments.try_reserve(1).is_err() {
+                return Err(err);
+            }
+            self.segments.push(seg);
+        } else if self.segments[index].words.capacity() < n {
+            // A kept segment too small for this request: replace its memory.
+            self.segments[index] = Segment::with_capacity(want).ok_or(err)?;
+        }
+        self.active += 1;
+        self.total_capacity += self.segments[index].words.capacity() as u64;
+        let start = self.segments[index].bump(n).ok_or(err)?;
+        Ok((SegmentId(index as u32), start as u32))
     }
 }
 
@@ -127,81 +198,38 @@ impl Arena for MultiSegmentArena {
 
     #[inline]
     fn segment(&self, id: SegmentId) -> &[Word] {
-        match self.segments.get(id.0 as usize) {
-            Some(s) if (id.0 as usize) < self.active => s,
-            _ => &[],
+        match self.segments[..self.active].get(id.0 as usize) {
+            Some(s) => &s.words[..s.used],
+            None => &[],
         }
     }
 
     #[inline]
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-        let active = self.active;
-        match self.segments.get_mut(id.0 as usize) {
-            Some(s) if (id.0 as usize) < active => s,
-            _ => &mut [],
+        match self.segments[..self.active].get_mut(id.0 as usize) {
+            Some(s) => &mut s.words[..s.used],
+            None => &mut [],
         }
     }
 
     #[inline]
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
-        let n = len as usize;
-        let hint = hint.0 as usize;
-        if hint < self.active {
-            let s = &self.segments[hint];
-            if Self::fits(s, s.capacity(), n) {
-                return Ok(self.bump(hint, len));
+        // Fast path: the hinted segment has zeroed room.
+        if let Some(s) = self.segments[..self.active].get_mut(hint.0 as usize) {
+            let start = s.used;
+            if len as usize <= s.words.len() - start {
+                s.used = start + len as usize;
+                return Ok((hint, start as u32));
             }
         }
-        if self.active > 0 {
-            let last = self.active - 1;
-            let s = &self.segments[last];
-            if last != hint && Self::fits(s, s.capacity(), n) {
-                return Ok(self.bump(last, len));
-            }
-        }
-        if self.active as u64 >= u64::from(self.max_segments) || self.active >= u32::MAX as usize {
-            return Err(AllocError {
-                requested: u64::from(len),
-                available: 0,
-            });
-        }
-        let want = self.new_segment_words(len) as usize;
-        let index = self.active;
-        if index == self.segments.len() {
-            let mut seg = Vec::new();
-            if seg.try_reserve_exact(want).is_err() {
-                return Err(AllocError {
-                    requested: u64::from(len),
-                    available: 0,
-                });
-            }
-            if self.segments.try_reserve(1).is_err() {
-                return Err(AllocError {
-                    requested: u64::from(len),
-                    available: 0,
-                });
-            }
-            self.segments.push(seg);
-        } else if self.segments[index].capacity() < n {
-            // A kept segment too small for this request: replace its memory.
-            let mut seg = Vec::new();
-            if seg.try_reserve_exact(want).is_err() {
-                return Err(AllocError {
-                    requested: u64::from(len),
-                    available: 0,
-                });
-            }
-            self.segments[index] = seg;
-        }
-        self.active += 1;
-        self.total_capacity += self.segments[index].capacity() as u64;
-        Ok(self.bump(index, len))
+        self.allocate_slow(len, hint.0 as usize)
     }
 
     #[inline]
     fn reset(&mut self) {
         for seg in &mut self.segments[..self.active] {
-            seg.clear();
+            seg.words[..seg.used].fill(Word::ZERO);
+            seg.used = 0;
         }
         self.active = 0;
         self.total_capacity = 0;
