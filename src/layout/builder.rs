@@ -46,36 +46,57 @@ impl BuilderSegments {
 }
 
 /// Allocates `len` words near segment `hint`; returns the message segment
-/// and its word offset, checked against what the arena reports.
+/// and its word offset, checked against what the arena reports (the arena
+/// is untrusted: the range must lie inside the segment it reports, past
+/// the reserved word of segment 0, and within the encodable offsets).
+#[inline(always)]
 fn alloc<A: Arena + ?Sized>(arena: &mut A, len: u32, hint: u32) -> Result<(u32, u32)> {
     let (SegmentId(s), o) = arena.allocate(len, SegmentId(hint))?;
+    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
+    let avail = (arena.segment(SegmentId(s)).len() as u64).saturating_sub(u64::from(header));
+    if o >= header {
+        let rel = o - header;
+        let end = u64::from(rel) + u64::from(len);
+        if end <= avail && end <= MAX_SEGMENT_WORDS + 1 {
+            return Ok((s, rel));
+        }
+    }
+    Err(alloc_error(s, o, len, avail))
+}
+
+/// The error for an allocation at raw offset `o` of segment `s` that
+/// [`alloc`] rejected; `avail` is the segment's length as builders see it.
+#[cold]
+#[inline(never)]
+fn alloc_error(s: u32, o: u32, len: u32, avail: u64) -> Error {
     let o = if s == 0 {
-        o.checked_sub(HEADER_WORDS as u32)
-            .ok_or(Error::ArenaContract {
-                what: "allocation overlaps the reserved first word of segment 0",
-                segment: s,
-                offset: u64::from(o),
-                len: u64::from(len),
-            })?
+        match o.checked_sub(HEADER_WORDS as u32) {
+            Some(o) => o,
+            None => {
+                return Error::ArenaContract {
+                    what: "allocation overlaps the reserved first word of segment 0",
+                    segment: s,
+                    offset: u64::from(o),
+                    len: u64::from(len),
+                };
+            }
+        }
     } else {
         o
     };
     let end = u64::from(o) + u64::from(len);
-    if end > BuilderSegments::get(arena, s).len() as u64 {
-        return Err(Error::ArenaContract {
+    if end > avail {
+        return Error::ArenaContract {
             what: "allocated words lie outside the segment the arena reports",
             segment: s,
             offset: u64::from(o),
             len: u64::from(len),
-        });
+        };
     }
-    if end > MAX_SEGMENT_WORDS + 1 {
-        return Err(Error::Alloc(crate::arena::AllocError {
-            requested: u64::from(len),
-            available: (MAX_SEGMENT_WORDS + 1).saturating_sub(u64::from(o)),
-        }));
-    }
-    Ok((s, o))
+    Error::Alloc(crate::arena::AllocError {
+        requested: u64::from(len),
+        available: (MAX_SEGMENT_WORDS + 1).saturating_sub(u64::from(o)),
+    })
 }
 
 /// Reserves the segment-table word and the root pointer of a new message.
@@ -112,6 +133,7 @@ fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) 
 /// in the same segment, else single far through a landing pad next to the
 /// object, else double far. `make(offset)` encodes the struct or list
 /// pointer for an offset. Returns where the object is.
+#[inline(always)]
 fn alloc_object<A: Arena + ?Sized>(
     arena: &mut A,
     segment: u32,
@@ -124,6 +146,22 @@ fn alloc_object<A: Arena + ?Sized>(
         write_word(arena, segment, pos, make(i64::from(o) - i64::from(pos) - 1));
         return Ok((s, o));
     }
+    point_far(arena, segment, pos, s, o, make)?;
+    Ok((s, o))
+}
+
+/// Points the pointer at (`segment`, `pos`) at the object at (`s`, `o`) in
+/// another segment: single far through a landing pad next to the object,
+/// else double far.
+#[inline(never)]
+fn point_far<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    s: u32,
+    o: u32,
+    make: impl Fn(i64) -> u64,
+) -> Result<()> {
     let (ps, po) = alloc(arena, 1, s)?;
     if ps == s {
         write_word(arena, s, po, make(i64::from(o) - i64::from(po) - 1));
@@ -133,7 +171,7 @@ fn alloc_object<A: Arena + ?Sized>(
             pos,
             pointer::encode_far(false, u64::from(po), s),
         );
-        return Ok((s, o));
+        return Ok(());
     }
     // The object's segment is full: a double-far landing pad of two words.
     // The pad word just allocated is its first word when the next one
@@ -150,7 +188,27 @@ fn alloc_object<A: Arena + ?Sized>(
         pos,
         pointer::encode_far(true, u64::from(dpos), ds),
     );
-    Ok((s, o))
+    Ok(())
+}
+
+/// Copies `src` into `dst` (same length); copies of up to 16 bytes are
+/// done with fixed-size moves instead of a call to `memcpy`.
+#[inline(always)]
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n > 16 || dst.len() != n {
+        dst.copy_from_slice(src);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..].copy_from_slice(&src[n - 4..]);
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
 }
 
 /// Resolves the pointer at (`segment`, `pos`) of a message being built.
@@ -516,12 +574,21 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             return Err(too_large(with_nul, 8));
         }
         let words = with_nul.div_ceil(8) as u32;
-        let (s, o) = alloc_object(self.arena, self.segment, self.pos, words, |off| {
-            pointer::encode_list(off, ElementSize::Byte, with_nul)
-        })?;
+        let make = |off| pointer::encode_list(off, ElementSize::Byte, with_nul);
+        let (s, o) = alloc(self.arena, words, self.segment)?;
+        if s != self.segment {
+            point_far(self.arena, self.segment, self.pos, s, o, make)?;
+        }
+        // One look-up of the segment for the pointer (near case) and the
+        // bytes.
+        let seg = BuilderSegments::get_mut(self.arena, s);
+        if s == self.segment {
+            if let Some(slot) = seg.get_mut(self.pos as usize) {
+                *slot = Word::from_u64(make(i64::from(o) - i64::from(self.pos) - 1));
+            }
+        }
         let start = o as usize * 8;
-        let seg = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, s));
-        let dst = seg
+        let dst = Word::slice_as_bytes_mut(seg)
             .get_mut(start..start + bytes.len())
             .ok_or(Error::ArenaContract {
                 what: "allocated words lie outside the segment the arena reports",
@@ -529,7 +596,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
                 offset: u64::from(o),
                 len: u64::from(words),
             })?;
-        dst.copy_from_slice(bytes);
+        copy_bytes(dst, bytes);
         Ok(())
     }
 }
