@@ -459,6 +459,29 @@ impl<'a> PointerReader<'a> {
     /// # Errors
     /// Not a list of bytes, out of bounds, or a limit exceeded.
     pub fn get_data(&self) -> Result<&'a [u8]> {
+        // Fast path for a list of bytes: the same checks as
+        // `get_list_any` followed by `as_bytes`, in the same order, without
+        // building the generic list. Everything else takes that generic path.
+        if let Resolved::Object(t) = self.resolve()? {
+            if pointer::kind(t.tag) == KIND_LIST
+                && pointer::list_element_size(t.tag) == ElementSize::Byte
+            {
+                self.descend()?;
+                let count = pointer::list_count(t.tag);
+                let words = count.div_ceil(8);
+                let start = bounds(t.seg, t.segment, t.start, words)?;
+                self.ctx.charge(words)?;
+                let from = start * 8;
+                return Word::slice_as_bytes(t.seg)
+                    .get(from..from + count as usize)
+                    .ok_or(Error::OutOfBounds {
+                        segment: t.segment,
+                        start: start as i64,
+                        len: words,
+                        segment_len: t.seg.len() as u64,
+                    });
+            }
+        }
         let list = self.get_list_any()?;
         list.as_bytes()
     }
