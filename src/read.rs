@@ -126,6 +126,7 @@ pub struct MessageReader<'a> {
 }
 
 impl<'a> MessageReader<'a> {
+    #[inline(always)]
     pub(crate) fn from_store(store: SegStore<'a>, options: &ReaderOptions) -> Self {
         MessageReader {
             ctx: ReadContext::new(store, options.core()),
@@ -173,6 +174,7 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// A bad or truncated segment table, or more segments than the limit.
+    #[inline(always)]
     pub fn from_words_prefix(
         words: &'a [Word],
         options: ReaderOptions,
@@ -215,6 +217,7 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// Unaligned input, or as [`from_words`](Self::from_words).
+    #[inline]
     pub fn from_bytes(bytes: &'a [u8], options: ReaderOptions) -> Result<Self> {
         let whole = bytes.len() / 8 * 8;
         let words = Word::try_slice_from_bytes(&bytes[..whole]).ok_or(Error::Unaligned {
@@ -254,6 +257,7 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// The message has no first segment, or it is empty.
+    #[inline]
     pub fn root_pointer(&self) -> Result<PointerReader<'_>> {
         self.ctx.root()
     }
@@ -262,6 +266,7 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// As [`PointerReader::get_struct`].
+    #[inline]
     pub fn root(&self) -> Result<StructReader<'_>> {
         self.ctx.root()?.get_struct()
     }
@@ -279,6 +284,7 @@ impl<'a> MessageReader<'a> {
 
 /// Splits `body` into segments by the sizes in `table` (whose sizes must
 /// sum to `body.len()`).
+#[inline(always)]
 pub(crate) fn split_segments<'a>(
     body: &'a [Word],
     table: &[u8],

@@ -52,6 +52,7 @@ pub struct ReadContext<'a> {
 }
 
 impl<'a> ReadContext<'a> {
+    #[inline]
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
         ReadContext {
             store,
@@ -72,6 +73,7 @@ impl<'a> ReadContext<'a> {
     }
 
     /// Segment `id`'s words.
+    #[inline]
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
         match &self.store {
             SegStore::Inline { len, segs } => {
@@ -113,6 +115,7 @@ impl<'a> ReadContext<'a> {
     }
 
     /// The root pointer: word 0 of segment 0.
+    #[inline]
     pub(crate) fn root(&'a self) -> Result<PointerReader<'a>> {
         let seg = self.segment(0).ok_or(Error::MissingSegment {
             segment: 0,
@@ -180,6 +183,7 @@ pub(crate) enum Resolved<'a> {
 
 /// Resolves pointer word `w`, found at word `pos` of `seg` (segment
 /// `segment`), through any far pointer; `lookup` finds other segments.
+#[inline]
 pub(crate) fn resolve<'s>(
     w: u64,
     seg: &'s [Word],
@@ -202,6 +206,7 @@ pub(crate) fn resolve<'s>(
     }
 }
 
+#[inline(never)]
 fn resolve_far<'s>(w: u64, lookup: impl Fn(u32) -> Result<&'s [Word]>) -> Result<Target<'s>> {
     let segment = pointer::far_segment(w);
     let seg = lookup(segment)?;
@@ -277,6 +282,7 @@ pub struct PointerReader<'a> {
 }
 
 impl<'a> PointerReader<'a> {
+    #[inline]
     fn at(ctx: &'a ReadContext<'a>, seg: &'a [Word], segment: u32, pos: u32, nesting: u32) -> Self {
         PointerReader {
             ctx,
@@ -309,6 +315,7 @@ impl<'a> PointerReader<'a> {
         self.word
     }
 
+    #[inline]
     fn resolve(&self) -> Result<Resolved<'a>> {
         let ctx = self.ctx;
         resolve(self.word, self.seg, self.segment, self.pos, |id| {
