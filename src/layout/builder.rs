@@ -305,6 +305,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ///
     /// # Errors
     /// The arena has no room.
+    #[inline]
     pub fn init_struct(self, size: StructSize) -> Result<StructBuilder<'a, A>> {
         let words = size.total_words();
         if words == 0 {
@@ -559,6 +560,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ///
     /// # Errors
     /// Too long to encode, or the arena has no room.
+    #[inline]
     pub fn set_text(self, text: &str) -> Result<()> {
         self.set_text_bytes(text.as_bytes())
     }
@@ -568,6 +570,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ///
     /// # Errors
     /// Too long to encode, or the arena has no room.
+    #[inline]
     pub fn set_text_bytes(self, bytes: &[u8]) -> Result<()> {
         let with_nul = bytes.len() as u64 + 1;
         if with_nul > MAX_LIST_COUNT {
@@ -719,6 +722,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     ///
     /// # Panics
     /// If `index` is not below the struct's pointer count.
+    #[inline]
     pub fn pointer(&mut self, index: usize) -> PointerBuilder<'_, A> {
         assert!(
             index < usize::from(self.size.pointers),
@@ -738,6 +742,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     ///
     /// # Panics
     /// As [`pointer`](Self::pointer).
+    #[inline]
     pub fn into_pointer(self, index: usize) -> PointerBuilder<'a, A> {
         assert!(
             index < usize::from(self.size.pointers),
@@ -766,6 +771,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     ///
     /// # Errors
     /// The arena has no room.
+    #[inline]
     pub fn init_struct(&mut self, index: usize, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.pointer(index).init_struct(size)
     }
@@ -818,6 +824,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     ///
     /// # Errors
     /// As [`PointerBuilder::set_text`].
+    #[inline]
     pub fn set_text(&mut self, index: usize, text: &str) -> Result<()> {
         self.pointer(index).set_text(text)
     }
@@ -950,6 +957,7 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
     ///
     /// # Panics
     /// If `index >= self.len()` or this is not a struct list.
+    #[inline]
     pub fn get_struct(&mut self, index: u32) -> StructBuilder<'_, A> {
         let bit = self.element_bit(index);
         assert!(
@@ -970,6 +978,7 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
     ///
     /// # Panics
     /// If `index >= self.len()` or the elements hold no pointer.
+    #[inline]
     pub fn pointer(&mut self, index: u32) -> PointerBuilder<'_, A> {
         let bit = self.element_bit(index);
         assert!(self.ptrs > 0, "list elements hold no pointer");
@@ -988,6 +997,7 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
     ///
     /// # Panics
     /// As [`pointer`](Self::pointer).
+    #[inline]
     pub fn set_text(&mut self, index: u32, text: &str) -> Result<()> {
         self.pointer(index).set_text(text)
     }
@@ -1026,6 +1036,7 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
     ///
     /// # Panics
     /// As [`pointer`](Self::pointer).
+    #[inline]
     pub fn init_struct(&mut self, index: u32, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.pointer(index).init_struct(size)
     }
