@@ -570,7 +570,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ///
     /// # Errors
     /// Too long to encode, or the arena has no room.
-    #[inline]
+    #[inline(always)]
     pub fn set_text_bytes(self, bytes: &[u8]) -> Result<()> {
         let with_nul = bytes.len() as u64 + 1;
         if with_nul > MAX_LIST_COUNT {
