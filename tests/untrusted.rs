@@ -212,7 +212,13 @@ fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+    // Under Miri (bounded run in CI: every read path checked for UB and
+    // out-of-input reads) a few cases each; natively 1,024.
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 6 } else { 1024 },
+        failure_persistence: if cfg!(miri) { None } else { ProptestConfig::default().failure_persistence },
+        ..ProptestConfig::default()
+    })]
 
     /// Arbitrary bytes, framed or not, on every read path: no panic, and
     /// the paths agree.
