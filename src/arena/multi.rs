@@ -41,12 +41,17 @@ pub enum GrowthPolicy {
 /// ```
 #[derive(Debug)]
 pub struct MultiSegmentArena {
-    // Invariants: `active <= segments.len()`; every segment's `words` never
-    // grows past its capacity (so it is never reallocated) and is all zero
-    // from `used` on; segments at `active` and after have `used == 0`.
-    segments: Vec<Segment>,
+    // Segment 0 is `first` (a field of its own, so the common case of a
+    // message in one segment costs one indirection, as in a single-segment
+    // arena); segment `i >= 1` is `rest[i - 1]`.
+    //
+    // Invariants: `active <= 1 + rest.len()`; every segment's `words` never grows past its capacity
+    // (so it is never reallocated) and is all zero from `used` on; segments
+    // at `active` and after have `used == 0` (so their allocated part is
+    // empty without looking at `active`).
+    first: Segment,
+    rest: Vec<Segment>,
     active: usize,
-    total_capacity: u64,
     first_segment_words: u32,
     policy: GrowthPolicy,
     max_segments: u32,
@@ -62,6 +67,12 @@ struct Segment {
 }
 
 impl Segment {
+    /// No memory at all.
+    const EMPTY: Segment = Segment {
+        words: Vec::new(),
+        used: 0,
+    };
+
     /// An empty segment with room for `words` words, or `None` when the
     /// memory cannot be had.
     fn with_capacity(words: usize) -> Option<Segment> {
@@ -100,9 +111,9 @@ impl MultiSegmentArena {
     /// First segment of 1,024 words (8 KiB), then [`GrowthPolicy::GrowHeuristically`].
     pub fn new() -> Self {
         MultiSegmentArena {
-            segments: Vec::new(),
+            first: Segment::EMPTY,
+            rest: Vec::new(),
             active: 0,
-            total_capacity: 0,
             first_segment_words: 1024,
             policy: GrowthPolicy::GrowHeuristically,
             max_segments: u32::MAX,
@@ -129,7 +140,25 @@ impl MultiSegmentArena {
 
     /// Words of capacity over the segments in use.
     pub fn capacity(&self) -> u64 {
-        self.total_capacity
+        (0..self.active)
+            .map(|i| self.seg(i).words.capacity() as u64)
+            .sum()
+    }
+
+    /// Segment `index`, which must exist (`index <= rest.len()`).
+    fn seg(&self, index: usize) -> &Segment {
+        match index {
+            0 => &self.first,
+            i => &self.rest[i - 1],
+        }
+    }
+
+    /// Segment `index`, which must exist (`index <= rest.len()`), mutably.
+    fn seg_mut(&mut self, index: usize) -> &mut Segment {
+        match index {
+            0 => &mut self.first,
+            i => &mut self.rest[i - 1],
+        }
     }
 
     fn new_segment_words(&self, len: u32) -> u64 {
@@ -138,7 +167,7 @@ impl MultiSegmentArena {
             u64::from(self.first_segment_words)
         } else {
             match self.policy {
-                GrowthPolicy::GrowHeuristically => self.total_capacity.max(2 * len),
+                GrowthPolicy::GrowHeuristically => self.capacity().max(2 * len),
                 GrowthPolicy::FixedSize(n) => u64::from(n.max(1)),
             }
         };
@@ -156,14 +185,14 @@ impl MultiSegmentArena {
             available: 0,
         };
         if hint < self.active {
-            if let Some(start) = self.segments[hint].bump(n) {
+            if let Some(start) = self.seg_mut(hint).bump(n) {
                 return Ok((SegmentId(hint as u32), start as u32));
             }
         }
         if self.active > 0 {
             let last = self.active - 1;
             if last != hint {
-                if let Some(start) = self.segments[last].bump(n) {
+                if let Some(start) = self.seg_mut(last).bump(n) {
                     return Ok((SegmentId(last as u32), start as u32));
                 }
             }
@@ -173,19 +202,19 @@ impl MultiSegmentArena {
         }
         let want = self.new_segment_words(len) as usize;
         let index = self.active;
-        if index == self.segments.len() {
+        if index > self.rest.len() {
             let seg = Segment::with_capacity(want).ok_or(err)?;
-            if self.segments.try_reserve(1).is_err() {
+            if self.rest.try_reserve(1).is_err() {
                 return Err(err);
             }
-            self.segments.push(seg);
-        } else if self.segments[index].words.capacity() < n {
-            // A kept segment too small for this request: replace its memory.
-            self.segments[index] = Segment::with_capacity(want).ok_or(err)?;
+            self.rest.push(seg);
+        } else if self.seg(index).words.capacity() < n {
+            // A kept segment too small for this request (or segment 0
+            // before its first use): replace its memory.
+            *self.seg_mut(index) = Segment::with_capacity(want).ok_or(err)?;
         }
         self.active += 1;
-        self.total_capacity += self.segments[index].words.capacity() as u64;
-        let start = self.segments[index].bump(n).ok_or(err)?;
+        let start = self.seg_mut(index).bump(n).ok_or(err)?;
         Ok((SegmentId(index as u32), start as u32))
     }
 }
@@ -198,28 +227,50 @@ impl Arena for MultiSegmentArena {
 
     #[inline]
     fn segment(&self, id: SegmentId) -> &[Word] {
-        match self.segments[..self.active].get(id.0 as usize) {
-            Some(s) => &s.words[..s.used],
-            None => &[],
-        }
+        // Segments past `active` have `used == 0`: no need to look at it.
+        let s = match id.0 {
+            0 => &self.first,
+            i => match self.rest.get(i as usize - 1) {
+                Some(s) => s,
+                None => return &[],
+            },
+        };
+        &s.words[..s.used]
     }
 
     #[inline]
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-        match self.segments[..self.active].get_mut(id.0 as usize) {
-            Some(s) => &mut s.words[..s.used],
-            None => &mut [],
-        }
+        let s = match id.0 {
+            0 => &mut self.first,
+            i => match self.rest.get_mut(i as usize - 1) {
+                Some(s) => s,
+                None => return &mut [],
+            },
+        };
+        &mut s.words[..s.used]
     }
 
     #[inline]
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
-        // Fast path: the hinted segment has zeroed room.
-        if let Some(s) = self.segments[..self.active].get_mut(hint.0 as usize) {
+        // Fast paths: the hinted segment has zeroed room. Segment 0 may
+        // still be inactive (right after a reset): taking room in it makes
+        // it the first segment, as the first allocation must.
+        let n = len as usize;
+        if hint.0 == 0 {
+            let s = &mut self.first;
             let start = s.used;
-            if len as usize <= s.words.len() - start {
-                s.used = start + len as usize;
+            if n <= s.words.len() - start {
+                s.used = start + n;
+                self.active = self.active.max(1);
                 return Ok((hint, start as u32));
+            }
+        } else if (hint.0 as usize) < self.active {
+            if let Some(s) = self.rest.get_mut(hint.0 as usize - 1) {
+                let start = s.used;
+                if n <= s.words.len() - start {
+                    s.used = start + n;
+                    return Ok((hint, start as u32));
+                }
             }
         }
         self.allocate_slow(len, hint.0 as usize)
@@ -227,12 +278,12 @@ impl Arena for MultiSegmentArena {
 
     #[inline]
     fn reset(&mut self) {
-        for seg in &mut self.segments[..self.active] {
-            seg.words[..seg.used].fill(Word::ZERO);
-            seg.used = 0;
+        for i in 0..self.active {
+            let s = self.seg_mut(i);
+            s.words[..s.used].fill(Word::ZERO);
+            s.used = 0;
         }
         self.active = 0;
-        self.total_capacity = 0;
     }
 }
 
