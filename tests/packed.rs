@@ -370,6 +370,35 @@ fn run_past_the_message_end_is_an_error() {
     ));
 }
 
+/// A zero run that spans the segment table and the body, and is the last
+/// item of the input, reads from a `BufRead` as it does from a slice: the
+/// run's rest is owed output, written without asking the reader for more
+/// (a fuzz find: the stream path asked first, saw the end and reported a
+/// truncated message).
+#[test]
+fn zero_run_across_table_and_body_at_end_of_stream() {
+    // Two segments of 1 and 0 words: table word 0 is [1, 0, 0, 0, 1, 0, 0,
+    // 0] (tag 0x11), table word 1 (size 0 and padding) and the body (a null
+    // root) are one zero run: a zero word and 1 more.
+    let bytes = [0x11, 0x01, 0x01, 0x00, 0x01];
+    let mut m = Message::new(SingleSegmentArena::new());
+    let (r, used) = m.read_packed_from_bytes_prefix(&bytes, options()).unwrap();
+    assert_eq!((used, r.segment_count()), (bytes.len(), 2));
+    for capacity in 1..=bytes.len() {
+        let mut src = std::io::BufReader::with_capacity(capacity, &bytes[..]);
+        let r = m.read_packed_from(&mut src, options()).unwrap();
+        assert_eq!(r.segment_count(), 2, "BufReader capacity {capacity}");
+        assert_eq!(r.segment(0).unwrap(), &[Word::ZERO]);
+        assert!(r.segment(1).unwrap().is_empty());
+        assert!(
+            m.try_read_packed_from(&mut src, options())
+                .unwrap()
+                .is_none(),
+            "clean end after the message, capacity {capacity}"
+        );
+    }
+}
+
 /// `PackedReader` reports input that ends inside an item as an
 /// `UnexpectedEof` I/O error carrying the packed fault.
 #[test]

@@ -873,6 +873,13 @@ impl<R: std::io::BufRead> Source for BufReadSource<R> {
     fn fill(&mut self, dst: &mut [u8]) -> Result<usize> {
         let mut done = 0;
         while done < dst.len() {
+            // Output owed by an item already read (a zero run, or a word cut
+            // by the last `dst`) needs no input: write it before asking the
+            // reader for more, which could block or find the end.
+            if self.unpacker.pending_output() > 0 {
+                done += self.unpacker.unpack(&[], &mut dst[done..]).written;
+                continue;
+            }
             let input = match self.inner.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
