@@ -224,6 +224,11 @@ impl<'a> MessageReader<'a> {
             address_mod_8: bytes.as_ptr() as usize % 8,
             len: bytes.len(),
         })?;
+        if let (0, Some(&first)) = (whole, bytes.first_chunk::<4>()) {
+            // Less than a word, but the count is in: checked as every other
+            // reader checks it, before the missing sizes are reported.
+            parse_count(first, &options)?;
+        }
         match Self::from_words_prefix(words, options) {
             Ok((reader, rest)) => {
                 let extra = rest.len() * 8 + (bytes.len() - whole);

@@ -320,16 +320,22 @@ pub(crate) fn read_message<'m, A: Arena, S: Source>(
     if got == 0 && !src.consumed_any() {
         return Ok(None);
     }
-    if got < 8 {
-        return Err(Error::Truncated {
-            needed: 8,
-            available: got as u64,
-        });
-    }
+    // The count is checked as soon as it is in, as the slice readers do:
+    // a count over the limit is that error even when the input ends next.
+    let header = (got >= 4).then(|| parse_count([first[0], first[1], first[2], first[3]], options));
     let TableHeader {
         count,
         header_bytes,
-    } = parse_count([first[0], first[1], first[2], first[3]], options)?;
+    } = match header {
+        Some(Ok(h)) if got == 8 => h,
+        Some(Err(e)) => return Err(e),
+        _ => {
+            return Err(Error::Truncated {
+                needed: 8,
+                available: got as u64,
+            });
+        }
+    };
     // Sizes: the first is in `first`, the rest follow (then padding).
     let mut sizes = SizeTable::new(count)?;
     sizes.set(

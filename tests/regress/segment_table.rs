@@ -138,6 +138,28 @@ fn half_a_table_word() {
     });
 }
 
+/// Half a table word whose count is over the limit: every path reports
+/// the count (it is checked as soon as its 4 bytes are in), not the
+/// missing sizes. A fuzz find: `read_from` said `Truncated` here while
+/// the slice readers said `SegmentLimitExceeded`.
+#[test]
+fn half_a_table_word_over_the_segment_limit() {
+    let bytes = 600u32.to_le_bytes(); // count - 1 = 600, then nothing
+    each_path(&bytes, ReaderOptions::default(), |path, r| {
+        let e = expect_err(path, r);
+        assert!(
+            matches!(
+                e,
+                Error::SegmentLimitExceeded {
+                    count: 601,
+                    limit: 512
+                }
+            ),
+            "{path}: {e:?}"
+        );
+    });
+}
+
 /// Empty input: no table at all. A stream that ends before its first byte
 /// is a clean end of stream; every other path reports the missing table.
 #[test]
