@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora from the reference-written test vectors
-# (tests/vectors): every framed message (.bin, .segN.bin) and every bare
-# segment (.flat). Corpus directories are not committed (see .gitignore);
+# (tests/vectors): every framed message (.bin, .segN.bin), every bare
+# segment (.flat) and every packed message (.packed), alone and back to
+# back. Corpus directories are not committed (see .gitignore);
 # run this before the first `cargo +nightly fuzz run`.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,6 +27,67 @@ for a in empty scalars lists full; do
       > "corpus/read_stream/two-$a-$b.bin"
   done
 done
+
+# Packs a framed file word by word, with no runs (a zero word is 00 00, a
+# word with no zero byte ff, its bytes, 00): valid packed input with other
+# bytes than the reference's (the .packed vectors), and multi-segment
+# messages, which have no .packed vector.
+pack_plain() {
+  local b i tag body
+  od -An -v -tu1 -w8 "$1" | while read -r -a b; do
+    tag=0
+    body=''
+    for i in 0 1 2 3 4 5 6 7; do
+      if ((b[i] != 0)); then
+        tag=$((tag | 1 << i))
+        body+=$(printf '\\x%02x' "${b[i]}")
+      fi
+    done
+    case $tag in
+      0) printf '\x00\x00' ;;
+      255) printf "\\xff$body\\x00" ;;
+      *) printf "\\x$(printf %02x "$tag")$body" ;;
+    esac
+  done
+}
+small=(empty scalars lists full)
+mkdir -p corpus/packed_codec corpus/read_packed corpus/message_stream tmp-packed
+for a in "${small[@]}"; do
+  for n in 3 16; do
+    pack_plain "$vectors/$a.seg$n.bin" >"tmp-packed/$a.seg$n.packed"
+  done
+  pack_plain "$vectors/$a.bin" >"tmp-packed/$a.plain.packed"
+done
+for f in "$vectors"/*.packed tmp-packed/*.packed; do
+  name=$(basename "$f")
+  # packed_codec: six control bytes (input and output piece sizes, output
+  # room: exact, or 256 words more; reader chunks and interruptions;
+  # pack buffer; writer pieces), then the packed bytes, whole or cut.
+  { printf '\x03\x07\x08\x62\x90\x05'; cat "$f"; } >"corpus/packed_codec/a-$name"
+  { printf '\x27\x21\x88\x1f\x20\x1c'; cat "$f"; } >"corpus/packed_codec/b-$name"
+  { printf '\x00\x00\x08\x00\x00\x00'; head -c -3 "$f"; } >"corpus/packed_codec/cut-$name"
+  # read_packed: three control bytes (BufReader capacity and
+  # interruptions; chunk size and arena; arena size), then the message.
+  { printf '\x07\x07\x00'; cat "$f"; } >"corpus/read_packed/single-$name"
+  { printf '\x82\x22\x09'; cat "$f"; } >"corpus/read_packed/multi-$name"
+  { printf '\x3f\x5f\x90'; cat "$f"; } >"corpus/read_packed/fixed-$name"
+done
+# message_stream: two control bytes (bit 0 of the first: packed; then the
+# arena and chunk size; the second: BufReader capacity and
+# interruptions), then two or three messages back to back.
+for a in "${small[@]}"; do
+  for b in "${small[@]}"; do
+    { printf '\x38\x07'; cat "$vectors/$a.bin" "$vectors/$b.seg3.bin"; } \
+      >"corpus/message_stream/framed-$a-$b"
+    { printf '\x13\x82'; cat "$vectors/$a.packed" "tmp-packed/$b.seg3.packed"; } \
+      >"corpus/message_stream/packed-$a-$b"
+    { printf '\x2d\x07'; cat "$vectors/$a.packed" "$vectors/$b.packed" "$vectors/$a.packed"; } \
+      >"corpus/message_stream/packed3-$a-$b"
+    { printf '\xfe\x41'; cat "$vectors/$b.seg16.bin" "$vectors/$a.bin" "$vectors/$b.bin"; } \
+      >"corpus/message_stream/framed3-$a-$b"
+  done
+done
+rm -r tmp-packed
 # roundtrip and arena_ops take structured input (arbitrary): the vector
 # bytes serve as raw entropy to start from.
 for f in "$vectors"/*.flat; do
