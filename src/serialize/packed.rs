@@ -79,10 +79,9 @@ pub const fn max_packed_len(words: usize) -> usize {
 
 /// The tag of a word: bit `i` set when byte `i` is not zero.
 #[inline]
-fn tag_of(w: &[u8; 8]) -> u8 {
+fn tag_of(x: u64) -> u8 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let x = u64::from_le_bytes(*w);
     // Bit 7 of each byte: set when the byte is not zero (its low 7 bits
     // plus 0x7f carry into bit 7 unless all zero; or bit 7 was set). No
     // carry crosses a byte: each byte sum is at most 0xfe.
@@ -92,6 +91,28 @@ fn tag_of(w: &[u8; 8]) -> u8 {
     // two (i, k) pairs share a bit position (8i+7k is unique), so nothing
     // carries.
     (nonzero.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u8
+}
+
+/// The zero words at the front of `rest`, at most [`MAX_RUN`]: the run
+/// after a zero word.
+#[inline]
+fn zero_run(rest: &[[u8; 8]]) -> usize {
+    rest.iter()
+        .take(MAX_RUN)
+        .take_while(|w| **w == [0; 8])
+        .count()
+}
+
+/// The words with at most one zero byte at the front of `rest`, at most
+/// [`MAX_RUN`]: the literal run after a word with no zero byte. A word
+/// with at most one zero byte packs to at least 8 bytes: copying it is as
+/// short and faster to unpack.
+#[inline]
+fn dense_run(rest: &[[u8; 8]]) -> usize {
+    rest.iter()
+        .take(MAX_RUN)
+        .take_while(|w| tag_of(u64::from_le_bytes(**w)).count_ones() >= 7)
+        .count()
 }
 
 /// One packed item, as the packer chooses it from the words at the front
@@ -107,25 +128,15 @@ enum Item {
 }
 
 impl Item {
-    /// The item at the front of `words` (not empty).
+    /// The item that starts with a word of tag `tag`, followed by `rest`.
     #[inline]
-    fn at(first: &[u8; 8], rest: &[[u8; 8]]) -> Item {
-        match tag_of(first) {
+    fn at(tag: u8, rest: &[[u8; 8]]) -> Item {
+        match tag {
             0x00 => Item::Zeros {
-                run: rest
-                    .iter()
-                    .take(MAX_RUN)
-                    .take_while(|w| **w == [0; 8])
-                    .count(),
+                run: zero_run(rest),
             },
-            // A word with at most one zero byte packs to at least 8 bytes:
-            // copying it is as short and faster to unpack.
             0xff => Item::Dense {
-                run: rest
-                    .iter()
-                    .take(MAX_RUN)
-                    .take_while(|w| tag_of(w).count_ones() >= 7)
-                    .count(),
+                run: dense_run(rest),
             },
             tag => Item::Sparse { tag },
         }
@@ -151,59 +162,143 @@ impl Item {
     }
 }
 
+/// How to gather the nonzero bytes of a word under one tag (not `0x00` or
+/// `0xff`) to its low bytes, as shifts of a `u64` instead of byte by byte:
+/// the inverse of [`Expand`].
+#[derive(Clone, Copy)]
+struct Compress {
+    /// `stage[k]`: the bytes, where they are before stage `k`, that move
+    /// down by `1 << k` bytes in that stage.
+    stage: [u64; 3],
+    /// Bytes of the packed word: the tag and its nonzero bytes.
+    packed_len: u8,
+}
+
+/// [`Compress`] for every tag. The nonzero byte at `t_j` (the `j`-th set
+/// bit) goes down to byte `j` by `d_j = t_j - j`; the `d_j` never decrease
+/// with `j`, so moving by bit 0 of `d_j`, then bit 1, then bit 2 keeps the
+/// bytes in order and never lands one on another (checked for every tag by
+/// a test). Bytes under a clear tag bit are zero and stay zero.
+const COMPRESS: [Compress; 256] = {
+    let mut table = [Compress {
+        stage: [0; 3],
+        packed_len: 1,
+    }; 256];
+    let mut tag = 0;
+    while tag < 256 {
+        let mut pos = [0u32; 8];
+        let mut count = 0usize;
+        let mut i = 0;
+        while i < 8 {
+            if (tag >> i) & 1 == 1 {
+                pos[count] = i as u32;
+                count += 1;
+            }
+            i += 1;
+        }
+        let mut stage = [0u64; 3];
+        let mut k = 0;
+        while k < 3 {
+            let step = 1 << k;
+            let mut j = 0;
+            while j < count {
+                // What is left of d_j after the stages before: its bits
+                // from `k` up.
+                if (pos[j] - j as u32) & step != 0 {
+                    stage[k] |= 0xff << (8 * pos[j]);
+                    pos[j] -= step;
+                }
+                j += 1;
+            }
+            k += 1;
+        }
+        table[tag] = Compress {
+            stage,
+            packed_len: 1 + count as u8,
+        };
+        tag += 1;
+    }
+    table
+};
+
+/// The nonzero bytes of `x` (whose tag `c` was made for) moved to its low
+/// bytes, in order, with zero above them.
+#[inline]
+fn compress(c: &Compress, x: u64) -> u64 {
+    // Each stage takes the moving bytes `t` out of `v` (`v ^ t`) and puts
+    // them in lower: where they land is zero once they are out (a byte
+    // that moves in this stage, or a zero byte), so `^` puts them in.
+    let mut v = x;
+    let t = v & c.stage[0];
+    v ^= t ^ (t >> 8);
+    let t = v & c.stage[1];
+    v ^= t ^ (t >> 16);
+    let t = v & c.stage[2];
+    v ^= t ^ (t >> 32);
+    v
+}
+
+/// Writes a sparse word's `tag` and the nonzero bytes at the bottom of
+/// `packed` into `out`, shorter than 9 bytes (out of the hot loop, which
+/// writes 9 bytes at once); false when it does not fit.
+#[cold]
+#[inline(never)]
+fn pack_sparse_near_end(tag: u8, packed: u64, out: &mut [u8]) -> bool {
+    let len = usize::from(COMPRESS[usize::from(tag)].packed_len);
+    let Some(dst) = out.get_mut(..len) else {
+        return false;
+    };
+    dst[0] = tag;
+    dst[1..].copy_from_slice(&packed.to_le_bytes()[..len - 1]);
+    true
+}
+
 /// Packs whole items from the front of `words` into `out` while they fit.
 /// Returns (words consumed, bytes written).
 fn pack_words(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
     let mut i = 0;
     let mut o = 0;
-    while let Some((first, rest)) = words.get(i..).and_then(|w| w.split_first()) {
-        let item = Item::at(first, rest);
-        let room = out.len() - o;
-        match item {
-            Item::Sparse { tag } => {
-                if let Some(dst) = out[o..].first_chunk_mut::<9>() {
-                    // Write every byte, advance past the nonzero ones only:
-                    // a zero byte is overwritten by the next byte.
-                    dst[0] = tag;
-                    let mut j = 1;
-                    for &b in first {
-                        dst[j] = b;
-                        j += usize::from(b != 0);
-                    }
-                    o += j;
-                } else if room >= item.packed_len() {
-                    out[o] = tag;
-                    o += 1;
-                    for &b in first.iter().filter(|&&b| b != 0) {
-                        out[o] = b;
-                        o += 1;
-                    }
-                } else {
-                    break;
-                }
+    while let Some(first) = words.get(i) {
+        let x = u64::from_le_bytes(*first);
+        let tag = tag_of(x);
+        if tag != 0x00 && tag != 0xff {
+            // A sparse word, the common case: the tag, then the nonzero
+            // bytes gathered with shifts and written as one `u64` (the
+            // bytes after them are overwritten by the next item).
+            let c = &COMPRESS[usize::from(tag)];
+            let packed = compress(c, x);
+            if let Some(dst) = out[o..].first_chunk_mut::<9>() {
+                dst[0] = tag;
+                dst[1..].copy_from_slice(&packed.to_le_bytes());
+            } else if !pack_sparse_near_end(tag, packed, &mut out[o..]) {
+                break;
             }
-            Item::Zeros { run } => {
-                if room < 2 {
-                    break;
-                }
-                out[o] = 0x00;
-                out[o + 1] = run as u8;
-                o += 2;
-            }
-            Item::Dense { run } => {
-                let len = item.packed_len();
-                if room < len {
-                    break;
-                }
-                let dst = &mut out[o..o + len];
-                dst[0] = 0xff;
-                dst[1..9].copy_from_slice(first);
-                dst[9] = run as u8;
-                dst[10..].copy_from_slice(bytemuck::cast_slice(&rest[..run]));
-                o += len;
-            }
+            o += usize::from(c.packed_len);
+            i += 1;
+            continue;
         }
-        i += item.words();
+        let rest = &words[i + 1..];
+        if tag == 0x00 {
+            let run = zero_run(rest);
+            let Some(dst) = out[o..].first_chunk_mut::<2>() else {
+                break;
+            };
+            *dst = [0x00, run as u8];
+            o += 2;
+            i += 1 + run;
+        } else {
+            let run = dense_run(rest);
+            let len = 10 + 8 * run;
+            let Some(dst) = out[o..].get_mut(..len) else {
+                break;
+            };
+            dst[0] = 0xff;
+            dst[1..9].copy_from_slice(first);
+            dst[9] = run as u8;
+            dst[10..].copy_from_slice(bytemuck::cast_slice(&rest[..run]));
+            o += len;
+            i += 1 + run;
+        }
     }
     (i, o)
 }
@@ -235,7 +330,7 @@ pub fn packed_len(words: &[Word]) -> usize {
     let mut i = 0;
     let mut len = 0;
     while let Some((first, rest)) = words.get(i..).and_then(|w| w.split_first()) {
-        let item = Item::at(first, rest);
+        let item = Item::at(tag_of(u64::from_le_bytes(*first)), rest);
         len += item.packed_len();
         i += item.words();
     }
@@ -1444,6 +1539,34 @@ mod tests {
         }
     }
 
+    /// The shift-based `compress` moves the nonzero bytes of a word (at the
+    /// set bits of its tag, zero elsewhere) to its low bytes in order, with
+    /// zero above them, for every tag (distinct nonzero bytes, so any
+    /// misplaced or lost byte shows); and it undoes `expand`.
+    #[test]
+    fn compress_matches_bytewise_gathering_for_every_tag() {
+        let bytes = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
+        for tag in 0..=0xffu8 {
+            let mut word = [0u8; 8];
+            let mut want = [0u8; 8];
+            let mut j = 0;
+            for (i, b) in word.iter_mut().enumerate() {
+                if tag & (1 << i) != 0 {
+                    *b = bytes[i];
+                    want[j] = bytes[i];
+                    j += 1;
+                }
+            }
+            let c = &COMPRESS[usize::from(tag)];
+            let got = compress(c, u64::from_le_bytes(word)).to_le_bytes();
+            assert_eq!(got, want, "tag {tag:#04x}");
+            assert_eq!(u32::from(c.packed_len), 1 + tag.count_ones());
+            if tag != 0xff {
+                assert_eq!(expand(tag, &got), word, "tag {tag:#04x}");
+            }
+        }
+    }
+
     fn packed(ws: &[Word]) -> Vec<u8> {
         let mut out = alloc::vec![0u8; max_packed_len(ws.len())];
         let n = pack(ws, &mut out).unwrap();
@@ -1483,7 +1606,7 @@ mod tests {
                         *b = values[i % 4];
                     }
                 }
-                assert_eq!(tag_of(&w), mask, "{w:02x?}");
+                assert_eq!(tag_of(u64::from_le_bytes(w)), mask, "{w:02x?}");
             }
         }
     }

@@ -8,7 +8,7 @@
 //!
 //! `SCENARIO` is a bench group name (`growth/single/reuse`, `small/fixed/fresh`,
 //! `marshal/reuse`, `unmarshal/zero_copy`, `decode_stream`, `reset`,
-//! `text_copy/reuse`, `read_all`, ...), `SIDE` is `capnarena` or `capnp`.
+//! `text_copy/reuse`, `read_all`, `pack`, `unpack`, `packed_stream`, ...), `SIDE` is `capnarena` or `capnp`.
 //! One warm-up iteration runs before the counted ones; the checksum of the
 //! results is printed so that no work is optimized away.
 
@@ -108,6 +108,22 @@ fn ours<'a>(scenario: &str, buf: &'a mut [capnarena::Word], data: &'a Data) -> O
             Box::new(move || m.text_copy(data.texts.as_bytes()).unwrap().bytes as u64)
         }
         "read_all" => Box::new(|| ca::read_all_log(data.log.as_bytes()).unwrap()),
+        "pack" => {
+            let mut m = Reuse::new(SingleSegmentArena::new());
+            m.growth().unwrap();
+            Box::new(move || {
+                m.pack(&mut out);
+                out.len() as u64
+            })
+        }
+        "unpack" => {
+            let mut m = Reuse::new(SingleSegmentArena::new());
+            Box::new(move || m.unpack(&data.growth_packed).unwrap().1 as u64)
+        }
+        "packed_stream" => {
+            let mut m = Reuse::new(SingleSegmentArena::new());
+            Box::new(move || m.packed_stream(&data.packed_records).unwrap())
+        }
         _ => return None,
     })
 }
@@ -173,6 +189,18 @@ fn peer<'a>(scenario: &str, scratch: &'a mut [u8], data: &'a Data) -> Option<Ste
             Box::new(move || m.copy(data.texts.as_bytes()).unwrap().bytes() as u64)
         }
         "read_all" => Box::new(|| read_all_log(data.log.as_bytes()).unwrap()),
+        "pack" => {
+            let src = PackSource::from_framed(data.growth.as_bytes()).unwrap();
+            Box::new(move || {
+                pack_message(&src, &mut out);
+                out.len() as u64
+            })
+        }
+        "unpack" => {
+            let mut words = Vec::new();
+            Box::new(move || unpack(&data.growth_packed, &mut words).unwrap() as u64)
+        }
+        "packed_stream" => Box::new(|| packed_stream(&data.packed_records).unwrap()),
         _ => return None,
     })
 }
@@ -185,6 +213,10 @@ struct Data {
     stream_words: Vec<capnarena::Word>,
     texts: AlignedBytes,
     log: AlignedBytes,
+    /// The growth message, framed, and packed (the pack and unpack input).
+    growth: AlignedBytes,
+    growth_packed: Vec<u8>,
+    packed_records: Vec<u8>,
 }
 
 fn main() -> ExitCode {
@@ -202,6 +234,12 @@ fn main() -> ExitCode {
         }
     };
     let recs = gen_records(RECORDS, RECORDS_SEED);
+    let mut grown = Reuse::new(SingleSegmentArena::new());
+    grown.growth().unwrap();
+    let mut growth = Vec::new();
+    grown.message().append_to(&mut growth);
+    let mut growth_packed = Vec::new();
+    grown.pack(&mut growth_packed);
     let stream = frame_records(STREAM_RECORDS);
     let data = Data {
         framed: FramedRecords::new(&recs),
@@ -210,6 +248,9 @@ fn main() -> ExitCode {
         stream: AlignedBytes::new(&stream),
         texts: AlignedBytes::new(&texts_source()),
         log: AlignedBytes::new(include_bytes!("../../../../tests/vectors/log.bin")),
+        growth: AlignedBytes::new(&growth),
+        growth_packed,
+        packed_records: pack_records(STREAM_RECORDS),
     };
     let mut buf = ca::fixed_buffer(GROWTH_SCRATCH_WORDS);
     // capnp zeroes its whole scratch space on each new allocator: size it as
