@@ -157,10 +157,23 @@ impl Item {
         match self {
             Item::Zeros { .. } => 2,
             Item::Dense { run } => 10 + 8 * run,
-            Item::Sparse { tag } => 1 + tag.count_ones() as usize,
+            Item::Sparse { tag } => usize::from(PACKED_LEN[usize::from(tag)]),
         }
     }
 }
+
+/// Bytes of a word packed under each tag that is not `0x00` or `0xff`: the
+/// tag and its nonzero bytes. One byte load, where the unpacker's loop
+/// waits for it to find the next tag (shorter than computing the count).
+const PACKED_LEN: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut tag = 0;
+    while tag < 256 {
+        table[tag] = 1 + (tag as u8).count_ones() as u8;
+        tag += 1;
+    }
+    table
+};
 
 /// How to gather the nonzero bytes of a word under one tag (not `0x00` or
 /// `0xff`) to its low bytes, as shifts of a `u64` instead of byte by byte:
@@ -170,8 +183,6 @@ struct Compress {
     /// `stage[k]`: the bytes, where they are before stage `k`, that move
     /// down by `1 << k` bytes in that stage.
     stage: [u64; 3],
-    /// Bytes of the packed word: the tag and its nonzero bytes.
-    packed_len: u8,
 }
 
 /// [`Compress`] for every tag. The nonzero byte at `t_j` (the `j`-th set
@@ -180,10 +191,7 @@ struct Compress {
 /// bytes in order and never lands one on another (checked for every tag by
 /// a test). Bytes under a clear tag bit are zero and stay zero.
 const COMPRESS: [Compress; 256] = {
-    let mut table = [Compress {
-        stage: [0; 3],
-        packed_len: 1,
-    }; 256];
+    let mut table = [Compress { stage: [0; 3] }; 256];
     let mut tag = 0;
     while tag < 256 {
         let mut pos = [0u32; 8];
@@ -212,10 +220,7 @@ const COMPRESS: [Compress; 256] = {
             }
             k += 1;
         }
-        table[tag] = Compress {
-            stage,
-            packed_len: 1 + count as u8,
-        };
+        table[tag] = Compress { stage };
         tag += 1;
     }
     table
@@ -244,7 +249,7 @@ fn compress(c: &Compress, x: u64) -> u64 {
 #[cold]
 #[inline(never)]
 fn pack_sparse_near_end(tag: u8, packed: u64, out: &mut [u8]) -> bool {
-    let len = usize::from(COMPRESS[usize::from(tag)].packed_len);
+    let len = usize::from(PACKED_LEN[usize::from(tag)]);
     let Some(dst) = out.get_mut(..len) else {
         return false;
     };
@@ -273,7 +278,7 @@ fn pack_words(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
             } else if !pack_sparse_near_end(tag, packed, &mut out[o..]) {
                 break;
             }
-            o += usize::from(c.packed_len);
+            o += usize::from(PACKED_LEN[usize::from(tag)]);
             i += 1;
             continue;
         }
@@ -373,8 +378,6 @@ struct Expand {
     /// `stage[k]`: the bytes, where they are before stage `k`, that move
     /// up by `4 >> k` bytes in that stage.
     stage: [u64; 3],
-    /// The nonzero bytes the tag announces.
-    count: u8,
 }
 
 /// [`Expand`] for every tag. Nonzero byte `j` goes to byte `t_j` (the
@@ -385,7 +388,6 @@ const EXPAND: [Expand; 256] = {
     let mut table = [Expand {
         keep: 0,
         stage: [0; 3],
-        count: 0,
     }; 256];
     let mut tag = 0;
     while tag < 256 {
@@ -427,7 +429,6 @@ const EXPAND: [Expand; 256] = {
                 (1u64 << (8 * count)) - 1
             },
             stage,
-            count: count as u8,
         };
         tag += 1;
     }
@@ -439,10 +440,15 @@ const EXPAND: [Expand; 256] = {
 #[inline]
 fn expand(tag: u8, bytes: &[u8; 8]) -> [u8; 8] {
     let e = &EXPAND[usize::from(tag)];
+    // As in `compress`: the moving bytes `t` land where bytes are zero
+    // once `t` is out, so `^` takes them out and puts them in.
     let mut v = u64::from_le_bytes(*bytes) & e.keep;
-    v = (v & !e.stage[0]) | ((v & e.stage[0]) << 32);
-    v = (v & !e.stage[1]) | ((v & e.stage[1]) << 16);
-    v = (v & !e.stage[2]) | ((v & e.stage[2]) << 8);
+    let t = v & e.stage[0];
+    v ^= t ^ (t << 32);
+    let t = v & e.stage[1];
+    v ^= t ^ (t << 16);
+    let t = v & e.stage[2];
+    v ^= t ^ (t << 8);
     v.to_le_bytes()
 }
 
@@ -491,7 +497,7 @@ fn unpack_whole_items(
                 let [_, bytes @ .., _] = src;
                 *dst = expand(tag, bytes);
                 last = Some(i);
-                i += 1 + usize::from(EXPAND[usize::from(tag)].count);
+                i += usize::from(PACKED_LEN[usize::from(tag)]);
                 o += 8;
             }
         }
@@ -503,9 +509,9 @@ fn unpack_whole_items(
 #[inline]
 fn header_len(tag: u8) -> u8 {
     match tag {
-        0x00 => 1,                 // the zero-run count
-        0xff => 9,                 // the word, then the literal-run count
-        t => t.count_ones() as u8, // the nonzero bytes
+        0x00 => 1,                           // the zero-run count
+        0xff => 9,                           // the word, then the literal-run count
+        t => PACKED_LEN[usize::from(t)] - 1, // the nonzero bytes
     }
 }
 
@@ -644,7 +650,7 @@ impl Unpacker {
                             _ => {
                                 let [_, bytes @ .., _] = src;
                                 *dst = expand(tag, bytes);
-                                i += 1 + tag.count_ones() as usize;
+                                i += usize::from(PACKED_LEN[usize::from(tag)]);
                                 o += 8;
                             }
                         }
@@ -1535,7 +1541,6 @@ mod tests {
                 }
             }
             assert_eq!(expand(tag, &bytes), want, "tag {tag:#04x}");
-            assert_eq!(u32::from(EXPAND[usize::from(tag)].count), tag.count_ones());
         }
     }
 
@@ -1560,7 +1565,10 @@ mod tests {
             let c = &COMPRESS[usize::from(tag)];
             let got = compress(c, u64::from_le_bytes(word)).to_le_bytes();
             assert_eq!(got, want, "tag {tag:#04x}");
-            assert_eq!(u32::from(c.packed_len), 1 + tag.count_ones());
+            assert_eq!(
+                u32::from(PACKED_LEN[usize::from(tag)]),
+                1 + tag.count_ones()
+            );
             if tag != 0xff {
                 assert_eq!(expand(tag, &got), word, "tag {tag:#04x}");
             }
