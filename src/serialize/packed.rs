@@ -243,18 +243,17 @@ fn compress(c: &Compress, x: u64) -> u64 {
     v
 }
 
-/// Writes a sparse word's `tag` and the nonzero bytes at the bottom of
-/// `packed` into `out`, shorter than 9 bytes (out of the hot loop, which
-/// writes 9 bytes at once); false when it does not fit.
+/// Writes a packed sparse word (`item`: the tag in the low byte, then the
+/// nonzero bytes) into `out`, shorter than 8 bytes (out of the hot loop,
+/// which writes 8 bytes at once); false when it does not fit.
 #[cold]
 #[inline(never)]
-fn pack_sparse_near_end(tag: u8, packed: u64, out: &mut [u8]) -> bool {
-    let len = usize::from(PACKED_LEN[usize::from(tag)]);
+fn pack_sparse_near_end(item: u64, out: &mut [u8]) -> bool {
+    let len = usize::from(PACKED_LEN[usize::from(item as u8)]);
     let Some(dst) = out.get_mut(..len) else {
         return false;
     };
-    dst[0] = tag;
-    dst[1..].copy_from_slice(&packed.to_le_bytes()[..len - 1]);
+    dst.copy_from_slice(&item.to_le_bytes()[..len]);
     true
 }
 
@@ -268,14 +267,14 @@ fn pack_words(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
         let tag = tag_of(x);
         if tag != 0x00 && tag != 0xff {
             // A sparse word, the common case: the tag, then the nonzero
-            // bytes gathered with shifts and written as one `u64` (the
-            // bytes after them are overwritten by the next item).
+            // bytes gathered with shifts. They are at most 7 (the tag is
+            // not 0xff), so tag and bytes make one `u64`, written whole
+            // (the bytes after them are overwritten by the next item).
             let c = &COMPRESS[usize::from(tag)];
-            let packed = compress(c, x);
-            if let Some(dst) = out[o..].first_chunk_mut::<9>() {
-                dst[0] = tag;
-                dst[1..].copy_from_slice(&packed.to_le_bytes());
-            } else if !pack_sparse_near_end(tag, packed, &mut out[o..]) {
+            let item = (compress(c, x) << 8) | u64::from(tag);
+            if let Some(dst) = out[o..].first_chunk_mut::<8>() {
+                *dst = item.to_le_bytes();
+            } else if !pack_sparse_near_end(item, &mut out[o..]) {
                 break;
             }
             o += usize::from(PACKED_LEN[usize::from(tag)]);
