@@ -60,6 +60,14 @@ pub struct Message<A: Arena> {
     state: State,
 }
 
+/// The segment table of a message of one segment of `len_words` words:
+/// a count of 0 (`count - 1`), then the size.
+fn single_segment_table(len_words: u32) -> [u8; 8] {
+    let mut table = [0u8; 8];
+    table[4..].copy_from_slice(&len_words.to_le_bytes());
+    table
+}
+
 impl<A: Arena> Message<A> {
     /// A new, empty message in `arena` (which is reset first).
     pub fn new(mut arena: A) -> Self {
@@ -243,9 +251,7 @@ impl<A: Arena> Message<A> {
                 len: 1,
             });
         };
-        let mut h = [0u8; 8];
-        h[4..].copy_from_slice(&len.to_le_bytes());
-        *header = Word(h);
+        *header = Word(single_segment_table(len));
         Ok(Word::slice_as_bytes(self.arena.segment(SegmentId(0))))
     }
 
@@ -253,6 +259,15 @@ impl<A: Arena> Message<A> {
     /// has room for [`serialized_size`](Self::serialized_size) more bytes.
     #[cfg(feature = "alloc")]
     pub fn append_to(&self, out: &mut Vec<u8>) {
+        if self.segment_count() == 1 {
+            // The common case: the table is one word, built on the stack.
+            let seg = SegmentSource::segment(self, 0).unwrap_or(&[]);
+            let bytes = Word::slice_as_bytes(seg);
+            out.reserve(8 + bytes.len());
+            out.extend_from_slice(&single_segment_table(seg.len() as u32));
+            out.extend_from_slice(bytes);
+            return;
+        }
         out.reserve(self.serialized_size());
         let start = out.len();
         out.resize(start + self.header_words() * 8, 0);
