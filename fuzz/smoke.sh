@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for a short time (default 30 s each), for CI:
+# Runs every fuzz target for a short time (default 20 s each), for CI:
 # installs cargo-fuzz and the nightly toolchain if missing, seeds the
 # corpora from tests/vectors, prints each target's executions, and fails
 # (printing the crash) when a target finds one.
 # Usage: bash fuzz/smoke.sh [seconds-per-target]
 set -euo pipefail
 cd "$(dirname "$0")"
-secs=${1:-30}
-targets=(read_framed read_stream roundtrip arena_ops)
+secs=${1:-20}
+targets=(read_framed read_stream roundtrip arena_ops packed_codec read_packed message_stream)
 
 rustup toolchain install nightly --profile minimal >/dev/null 2>&1 || true
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
