@@ -396,6 +396,7 @@ impl<'a> PointerReader<'a> {
     ///
     /// # Errors
     /// As [`get_list`](Self::get_list), less the element size check.
+    #[inline]
     pub fn get_list_any(&self) -> Result<ListReader<'a>> {
         let t = match self.resolve()? {
             Resolved::Null => return Ok(ListReader::empty(self.ctx, self.nesting)),
