@@ -62,6 +62,7 @@ pub struct Message<A: Arena> {
 
 /// The segment table of a message of one segment of `len_words` words:
 /// a count of 0 (`count - 1`), then the size.
+#[inline]
 fn single_segment_table(len_words: u32) -> [u8; 8] {
     let mut table = [0u8; 8];
     table[4..].copy_from_slice(&len_words.to_le_bytes());
@@ -112,6 +113,7 @@ impl<A: Arena> Message<A> {
     ///
     /// # Errors
     /// The arena cannot hold the root pointer.
+    #[inline]
     pub fn root_pointer(&mut self) -> Result<PointerBuilder<'_, A>> {
         self.ensure_root()?;
         Ok(PointerBuilder::new(&mut self.arena, 0, 0))
@@ -121,6 +123,7 @@ impl<A: Arena> Message<A> {
     ///
     /// # Errors
     /// The arena has no room.
+    #[inline(always)]
     pub fn init_root(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.root_pointer()?.init_struct(size)
     }
