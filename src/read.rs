@@ -271,7 +271,10 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// As [`PointerReader::get_struct`].
-    #[inline]
+    // Always inlined, as the readers it returns through: a reader returned
+    // through memory is read back with wider loads than it was stored with,
+    // which stalls on store forwarding.
+    #[inline(always)]
     pub fn root(&self) -> Result<StructReader<'_>> {
         self.ctx.root()?.get_struct()
     }

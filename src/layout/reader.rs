@@ -352,6 +352,7 @@ impl<'a> PointerReader<'a> {
     ///
     /// # Errors
     /// Not a struct pointer, out of bounds, or a limit exceeded.
+    #[inline(always)]
     pub fn get_struct(&self) -> Result<StructReader<'a>> {
         let t = match self.resolve()? {
             Resolved::Null => return Ok(StructReader::empty(self.ctx, self.nesting)),
@@ -386,6 +387,7 @@ impl<'a> PointerReader<'a> {
     /// # Errors
     /// Not a list pointer, elements incompatible with `expected`, out of
     /// bounds, a bad inline-composite tag, or a limit exceeded.
+    #[inline]
     pub fn get_list(&self, expected: ElementSize) -> Result<ListReader<'a>> {
         let list = self.get_list_any()?;
         list.check_compatible(expected)?;
@@ -665,6 +667,7 @@ impl<'a> StructReader<'a> {
     ///
     /// # Errors
     /// As [`PointerReader::get_struct`].
+    #[inline]
     pub fn get_struct(&self, index: usize) -> Result<StructReader<'a>> {
         self.pointer(index).get_struct()
     }
@@ -673,6 +676,7 @@ impl<'a> StructReader<'a> {
     ///
     /// # Errors
     /// As [`PointerReader::get_list`].
+    #[inline]
     pub fn get_list(&self, index: usize, expected: ElementSize) -> Result<ListReader<'a>> {
         self.pointer(index).get_list(expected)
     }
@@ -833,6 +837,7 @@ impl<'a> ListReader<'a> {
     ///
     /// # Panics
     /// If `index >= self.len()`.
+    #[inline]
     pub fn get_struct(&self, index: u32) -> StructReader<'a> {
         let bit = self.element_bit(index);
         if self.size == ElementSize::Bit {

@@ -34,6 +34,7 @@ impl Placements {
         }
     }
 
+    #[inline(always)]
     fn push(&mut self, p: (u32, u32, u32)) -> Result<()> {
         if self.len < INLINE_SEGMENTS {
             self.inline[self.len] = p;
@@ -67,6 +68,7 @@ impl Placements {
     }
 
     /// Allocates a segment of `len` words in `arena`, records it.
+    #[inline(always)]
     fn allocate<A: Arena>(&mut self, arena: &mut A, len: u32) -> Result<()> {
         if len == 0 {
             return self.push((0, 0, 0));
@@ -84,6 +86,7 @@ impl Placements {
         self.push((s, o, len))
     }
 
+    #[inline(always)]
     fn store<'a, A: Arena>(&self, arena: &'a A) -> Result<SegStore<'a>> {
         let slice = |&(s, o, len): &(u32, u32, u32)| -> &'a [Word] {
             if len == 0 {
