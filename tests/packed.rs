@@ -454,11 +454,19 @@ fn is_packed(e: &Error, offset: u64, fault: PackedFault) -> bool {
 
 /// Words made of runs that exercise every packing path: zero runs, dense
 /// runs, words with one zero byte (which extend a dense run) and with two
-/// (which end it), and arbitrary words; run lengths cluster around the
-/// 255-word count limit.
+/// (which end it), runs of words under one sparse tag (a list of one
+/// shape, which the unpacker steps through without looking the length up
+/// again), and arbitrary words; run lengths cluster around the 255-word
+/// count limit.
 fn words_strategy() -> impl Strategy<Value = Vec<Word>> {
     let len = prop_oneof![0..4usize, 250..262usize, 505..515usize];
-    let chunk = (0..5u8, len, any::<u64>()).prop_map(|(kind, len, seed)| {
+    let chunk = (0..6u8, len, any::<u64>()).prop_map(|(kind, len, seed)| {
+        // For kind 4: the bytes that are not zero, the same in every word;
+        // never all eight or none, so the tag is sparse.
+        let shape = match (seed >> 56) as u8 {
+            0x00 | 0xff => 0x35,
+            t => t,
+        };
         let mut x = seed | 1;
         let mut next = move || {
             x ^= x << 13;
@@ -481,6 +489,11 @@ fn words_strategy() -> impl Strategy<Value = Vec<Word>> {
                         b.iter_mut().for_each(|c| *c |= 1);
                         b[(r >> 58) as usize & 3] = 0;
                         b[4 + ((r >> 61) as usize & 3)] = 0;
+                    }
+                    4 => {
+                        for (i, c) in b.iter_mut().enumerate() {
+                            *c = if shape & (1 << i) != 0 { *c | 1 } else { 0 };
+                        }
                     }
                     _ => {}
                 }
@@ -518,6 +531,31 @@ proptest! {
         let mut out = vec![Word(*b"garbage!"); words.len()];
         prop_assert_eq!(unpack(&packed, &mut out).unwrap(), words.len());
         prop_assert!(out == words);
+    }
+
+    /// Unpacking in pieces gives the words back wherever the input and the
+    /// output are cut, in particular inside a run of words under one tag:
+    /// the `Unpacker` fed `step` bytes at a time into an output of `cap`
+    /// bytes.
+    #[test]
+    fn unpack_in_pieces_is_identity(words in words_strategy(), step in 1usize..40, cap in 1usize..80) {
+        let packed = pack_words(&words);
+        let mut u = Unpacker::new();
+        let mut back = Vec::new();
+        let mut buf = vec![0u8; cap];
+        for chunk in packed.chunks(step) {
+            let mut rest = chunk;
+            loop {
+                let p = u.unpack(rest, &mut buf);
+                back.extend_from_slice(&buf[..p.written]);
+                rest = &rest[p.consumed..];
+                if rest.is_empty() && u.pending_output() == 0 {
+                    break;
+                }
+            }
+        }
+        u.finish().unwrap();
+        prop_assert!(back == Word::slice_as_bytes(&words));
     }
 
     /// Packing through a `PackedWriter` in one write gives `pack`'s bytes,
