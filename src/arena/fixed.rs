@@ -74,7 +74,23 @@ impl Arena for FixedArena<'_> {
     }
 
     #[inline]
-    fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+    fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+        // `buf[used..clean_end]` is zero, so of the words handed out only
+        // those from `clean_end` on need zeroing.
+        let clean = self.clean_end;
+        let r = self.allocate_overwritten(len, hint)?;
+        if self.used > clean {
+            self.buf[clean..self.used].fill(Word::ZERO);
+        }
+        Ok(r)
+    }
+
+    #[inline]
+    fn allocate_overwritten(
+        &mut self,
+        len: u32,
+        _hint: SegmentId,
+    ) -> Result<(SegmentId, u32), AllocError> {
         let available = self.buf.len() - self.used;
         let len_usize = len as usize;
         if len_usize > available || self.used > u32::MAX as usize {
@@ -84,19 +100,17 @@ impl Arena for FixedArena<'_> {
             });
         }
         let start = self.used;
-        let end = start + len_usize;
-        if end > self.clean_end {
-            self.buf[self.clean_end..end].fill(Word::ZERO);
-            self.clean_end = end;
-        }
-        self.used = end;
+        self.used = start + len_usize;
+        self.clean_end = self.clean_end.max(self.used);
         Ok((SegmentId(0), start as u32))
     }
 
     #[inline]
     fn reset(&mut self) {
-        self.buf[..self.used].fill(Word::ZERO);
+        // Nothing is known zero any more: words are zeroed as they are
+        // allocated again.
         self.used = 0;
+        self.clean_end = 0;
     }
 }
 

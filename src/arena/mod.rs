@@ -66,7 +66,9 @@ pub struct AllocError {
 /// An implementation may choose:
 /// - how segments grow: reallocate and copy a single segment (handles are
 ///   offsets, so moved words stay valid), or add new segments;
-/// - when to zero: on `reset` (zero what was used) or on `allocate`;
+/// - when to zero: on `reset` (zero what was used) or on `allocate`
+///   (then [`allocate_overwritten`](Arena::allocate_overwritten) can skip
+///   it);
 /// - to keep or release memory on `reset` (keeping it is what makes reuse
 ///   free of allocation).
 ///
@@ -93,6 +95,23 @@ pub trait Arena {
     /// [`AllocError`] when the arena cannot provide the words.
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError>;
 
+    /// Allocates as [`allocate`](Arena::allocate) does, for words the
+    /// caller overwrites in full before anything reads them (text and data
+    /// it copies in, segments it reads in): they need not be zero, so an
+    /// arena that zeroes on allocation can skip zeroing them. The default
+    /// calls `allocate`.
+    ///
+    /// # Errors
+    /// [`AllocError`] when the arena cannot provide the words.
+    #[inline]
+    fn allocate_overwritten(
+        &mut self,
+        len: u32,
+        hint: SegmentId,
+    ) -> Result<(SegmentId, u32), AllocError> {
+        self.allocate(len, hint)
+    }
+
     /// Forgets every allocation and keeps the memory. Later allocations
     /// must again return zeroed words.
     fn reset(&mut self);
@@ -114,6 +133,14 @@ impl<A: Arena + ?Sized> Arena for &mut A {
     #[inline]
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
         (**self).allocate(len, hint)
+    }
+    #[inline]
+    fn allocate_overwritten(
+        &mut self,
+        len: u32,
+        hint: SegmentId,
+    ) -> Result<(SegmentId, u32), AllocError> {
+        (**self).allocate_overwritten(len, hint)
     }
     #[inline]
     fn reset(&mut self) {
@@ -138,6 +165,14 @@ impl<A: Arena + ?Sized> Arena for alloc::boxed::Box<A> {
     #[inline]
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
         (**self).allocate(len, hint)
+    }
+    #[inline]
+    fn allocate_overwritten(
+        &mut self,
+        len: u32,
+        hint: SegmentId,
+    ) -> Result<(SegmentId, u32), AllocError> {
+        (**self).allocate_overwritten(len, hint)
     }
     #[inline]
     fn reset(&mut self) {

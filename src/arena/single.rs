@@ -13,11 +13,14 @@ use crate::word::Word;
 /// contiguous byte slice with no copy. [`Arena::reset`] keeps the capacity.
 #[derive(Debug, Default)]
 pub struct SingleSegmentArena {
-    // Invariants: `used <= words.len()`; `words[..used]` is the allocated
-    // part; `words[used..]` is all zero (initialized spare room, kept across
-    // resets).
+    // Invariants: `used <= dirty <= words.len()`; `words[..used]` is the
+    // allocated part; `words[dirty..]` is all zero (initialized spare room);
+    // `words[used..dirty]` holds what earlier messages wrote, zeroed when
+    // it is allocated again (so `reset` only forgets, and words a caller
+    // overwrites anyway are never zeroed first).
     words: Vec<Word>,
     used: usize,
+    dirty: usize,
     limit: Option<usize>,
 }
 
@@ -32,6 +35,7 @@ impl SingleSegmentArena {
         SingleSegmentArena {
             words: Vec::with_capacity(words),
             used: 0,
+            dirty: 0,
             limit: None,
         }
     }
@@ -104,7 +108,25 @@ impl Arena for SingleSegmentArena {
     }
 
     #[inline]
-    fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+    fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+        let start = self.used;
+        let dirty = self.dirty;
+        let (s, o) = self.allocate_overwritten(len, hint)?;
+        if start < dirty {
+            // Words an earlier message wrote: zeroed here, where they are
+            // about to be written again, rather than all at once on reset.
+            let end = self.used.min(dirty);
+            self.words[start..end].fill(Word::ZERO);
+        }
+        Ok((s, o))
+    }
+
+    #[inline]
+    fn allocate_overwritten(
+        &mut self,
+        len: u32,
+        _hint: SegmentId,
+    ) -> Result<(SegmentId, u32), AllocError> {
         let start = self.used;
         let len_usize = len as usize;
         let end = start + len_usize;
@@ -112,12 +134,12 @@ impl Arena for SingleSegmentArena {
             self.grow(end, len)?;
         }
         self.used = end;
+        self.dirty = self.dirty.max(end);
         Ok((SegmentId(0), start as u32))
     }
 
     #[inline]
     fn reset(&mut self) {
-        self.words[..self.used].fill(Word::ZERO);
         self.used = 0;
     }
 }

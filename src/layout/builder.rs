@@ -51,7 +51,31 @@ impl BuilderSegments {
 /// the reserved word of segment 0, and within the encodable offsets).
 #[inline(always)]
 fn alloc<A: Arena + ?Sized>(arena: &mut A, len: u32, hint: u32) -> Result<(u32, u32)> {
-    let (SegmentId(s), o) = arena.allocate(len, SegmentId(hint))?;
+    alloc_as(arena, len, hint, Fill::Zeroed)
+}
+
+/// What a new object's words must hold when they are handed out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fill {
+    /// Zero: the caller writes only some of them.
+    Zeroed,
+    /// Anything: the caller writes every one of them before anything reads
+    /// them ([`Arena::allocate_overwritten`]).
+    Overwritten,
+}
+
+/// [`alloc`], asking the arena for words as `fill` says.
+#[inline(always)]
+fn alloc_as<A: Arena + ?Sized>(
+    arena: &mut A,
+    len: u32,
+    hint: u32,
+    fill: Fill,
+) -> Result<(u32, u32)> {
+    let (SegmentId(s), o) = match fill {
+        Fill::Zeroed => arena.allocate(len, SegmentId(hint))?,
+        Fill::Overwritten => arena.allocate_overwritten(len, SegmentId(hint))?,
+    };
     let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
     let avail = (arena.segment(SegmentId(s)).len() as u64).saturating_sub(u64::from(header));
     if o >= header {
@@ -139,9 +163,10 @@ fn alloc_object<A: Arena + ?Sized>(
     segment: u32,
     pos: u32,
     words: u32,
+    fill: Fill,
     make: impl Fn(i64) -> u64,
 ) -> Result<(u32, u32)> {
-    let (s, o) = alloc(arena, words, segment)?;
+    let (s, o) = alloc_as(arena, words, segment, fill)?;
     if s == segment {
         write_word(arena, segment, pos, make(i64::from(o) - i64::from(pos) - 1));
         return Ok((s, o));
@@ -326,9 +351,14 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
                 size,
             });
         }
-        let (s, o) = alloc_object(self.arena, self.segment, self.pos, words, |off| {
-            pointer::encode_struct(off, size)
-        })?;
+        let (s, o) = alloc_object(
+            self.arena,
+            self.segment,
+            self.pos,
+            words,
+            Fill::Zeroed,
+            |off| pointer::encode_struct(off, size),
+        )?;
         Ok(StructBuilder {
             arena: self.arena,
             segment: s,
@@ -375,6 +405,19 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// # Errors
     /// Too many elements to encode, or the arena has no room.
     pub fn init_list(self, size: ElementSize, count: u32) -> Result<ListBuilder<'a, A>> {
+        self.init_list_as(size, count, Fill::Zeroed)
+    }
+
+    /// [`init_list`](Self::init_list), with the list's words as `fill` says
+    /// (with [`Fill::Overwritten`], the caller writes every byte of
+    /// [`ListBuilder::raw_words_bytes_mut`]).
+    #[inline]
+    pub(crate) fn init_list_as(
+        self,
+        size: ElementSize,
+        count: u32,
+        fill: Fill,
+    ) -> Result<ListBuilder<'a, A>> {
         if size == ElementSize::InlineComposite {
             return self.init_struct_list(count, StructSize::new(0, 0));
         }
@@ -397,7 +440,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             );
             (self.segment, end)
         } else {
-            alloc_object(self.arena, self.segment, self.pos, words, |off| {
+            alloc_object(self.arena, self.segment, self.pos, words, fill, |off| {
                 pointer::encode_list(off, size, count64)
             })?
         };
@@ -429,6 +472,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             self.segment,
             self.pos,
             words as u32 + 1,
+            Fill::Zeroed,
             |off| pointer::encode_list(off, ElementSize::InlineComposite, words),
         )?;
         write_word(
@@ -575,13 +619,23 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// Too long to encode, or the arena has no room.
     #[inline(always)]
     pub fn set_text_bytes(self, bytes: &[u8]) -> Result<()> {
-        let with_nul = bytes.len() as u64 + 1;
-        if with_nul > MAX_LIST_COUNT {
-            return Err(too_large(with_nul, 8));
+        self.set_byte_list(bytes, bytes.len() as u64 + 1)
+    }
+
+    /// Points the slot at a new list of `count` bytes (more than 0, at
+    /// least `bytes.len()`): `bytes`, then zeros (a text's terminator).
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    #[inline(always)]
+    pub(crate) fn set_byte_list(self, bytes: &[u8], count: u64) -> Result<()> {
+        if count > MAX_LIST_COUNT {
+            return Err(too_large(count, 8));
         }
-        let words = with_nul.div_ceil(8) as u32;
-        let make = |off| pointer::encode_list(off, ElementSize::Byte, with_nul);
-        let (s, o) = alloc(self.arena, words, self.segment)?;
+        let words = count.div_ceil(8) as u32;
+        let make = |off| pointer::encode_list(off, ElementSize::Byte, count);
+        // Every byte of the words is written below: the bytes, then zeros.
+        let (s, o) = alloc_as(self.arena, words, self.segment, Fill::Overwritten)?;
         if s != self.segment {
             point_far(self.arena, self.segment, self.pos, s, o, make)?;
         }
@@ -595,14 +649,24 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         }
         let start = o as usize * 8;
         let dst = Word::slice_as_bytes_mut(seg)
-            .get_mut(start..start + bytes.len())
+            .get_mut(start..start + words as usize * 8)
             .ok_or(Error::ArenaContract {
                 what: "allocated words lie outside the segment the arena reports",
                 segment: s,
                 offset: u64::from(o),
                 len: u64::from(words),
             })?;
-        copy_bytes(dst, bytes);
+        let n = bytes.len().min(dst.len());
+        // The zeros after the bytes: the last word zeroed whole (the bytes
+        // may overwrite its front); the words before it are all bytes,
+        // unless `count` is more than a word past them.
+        if let Some((rest, last)) = dst.split_last_chunk_mut::<8>() {
+            *last = [0; 8];
+            if let Some(gap) = rest.get_mut(n..) {
+                gap.fill(0);
+            }
+        }
+        copy_bytes(&mut dst[..n], &bytes[..n]);
         Ok(())
     }
 }
@@ -1066,10 +1130,11 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
             .unwrap_or(&mut [])
     }
 
-    /// The raw bytes of the elements' data, for copying a primitive list.
-    pub(crate) fn raw_data_bytes_mut(&mut self) -> &mut [u8] {
+    /// Every byte of the list's words: the elements' data and the padding
+    /// after it to a whole word.
+    pub(crate) fn raw_words_bytes_mut(&mut self) -> &mut [u8] {
         let start = self.start as usize * 8;
-        let len = (u64::from(self.len) * self.step_bits).div_ceil(8) as usize;
+        let len = (u64::from(self.len) * self.step_bits).div_ceil(64) as usize * 8;
         self.bytes_mut()
             .get_mut(start..start + len)
             .unwrap_or(&mut [])

@@ -9,7 +9,7 @@
 //! point to in pointer order; a list, then what its elements point to in
 //! element order), which is the order canonical form requires.
 
-use super::builder::{BuilderSegments, PointerBuilder, StructBuilder};
+use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder};
 use super::pointer::{ElementSize, StructSize};
 use super::reader::{ListReader, PointerReader, StructReader};
 use crate::arena::Arena;
@@ -128,14 +128,21 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
                     dst.pointer(i).copy_pointer(&src.get_pointer(i), mode)?;
                 }
             }
+            ElementSize::Byte if len > 0 => {
+                // Text and data: the direct path for a list of bytes.
+                self.set_byte_list(src.raw_data_bytes(), u64::from(len))?;
+            }
             size => {
-                let mut dst = self.init_list(size, len)?;
+                // Every byte of the list's words is written here: the
+                // elements, then zeros.
+                let mut dst = self.init_list_as(size, len, Fill::Overwritten)?;
                 let from = src.raw_data_bytes();
-                let to = dst.raw_data_bytes_mut();
-                let n = from.len().min(to.len());
-                to[..n].copy_from_slice(&from[..n]);
-                // Bits past the last element of a bit list stay zero.
+                let to = dst.raw_words_bytes_mut();
                 let used_bits = u64::from(len) * u64::from(size.data_bits());
+                let n = from.len().min(used_bits.div_ceil(8) as usize).min(to.len());
+                to[..n].copy_from_slice(&from[..n]);
+                to[n..].fill(0);
+                // Bits past the last element of a bit list are zero.
                 if used_bits % 8 != 0 {
                     if let Some(last) = to.get_mut(n.wrapping_sub(1)) {
                         *last &= (1u8 << (used_bits % 8)) - 1;

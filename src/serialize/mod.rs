@@ -67,13 +67,16 @@ impl Placements {
         &self.inline[..self.len]
     }
 
-    /// Allocates a segment of `len` words in `arena`, records it.
+    /// Allocates a segment of `len` words in `arena`, records it. The
+    /// caller fills every word before making a reader of them (a read that
+    /// stops short is an error, and its words are never read), so the
+    /// words need not be zeroed first.
     #[inline(always)]
     fn allocate<A: Arena>(&mut self, arena: &mut A, len: u32) -> Result<()> {
         if len == 0 {
             return self.push((0, 0, 0));
         }
-        let (SegmentId(s), o) = arena.allocate(len, SegmentId(self.len as u32))?;
+        let (SegmentId(s), o) = arena.allocate_overwritten(len, SegmentId(self.len as u32))?;
         let end = o as usize + len as usize;
         if arena.segment(SegmentId(s)).len() < end {
             return Err(Error::ArenaContract {
