@@ -282,10 +282,17 @@ fn multi_segment_max_segments_is_an_error() {
 /// at the same places (segment 0, offset 0 first), also where the words
 /// were last handed out by `allocate_overwritten` (which the arena need not
 /// zero, and which comes back at the same places as `allocate`).
+/// Run for a small message (zeroed on reset by the built-in arenas) and a
+/// large one (zeroed on allocation).
 fn reset_rezeroes<A: Arena>(name: &str, mut a: A) {
-    let sizes = [2u32, 3, 5, 100, 1, 2000];
+    reset_rezeroes_sizes(name, &mut a, &[2, 3, 5, 100, 1, 2000]);
+    a.reset();
+    reset_rezeroes_sizes(name, &mut a, &[2, 3, 5, 100, 1, 6000, 4, 1]);
+}
+
+fn reset_rezeroes_sizes<A: Arena>(name: &str, a: &mut A, sizes: &[u32]) {
     let mut places = Vec::new();
-    for &len in &sizes {
+    for &len in sizes {
         let (s, o) = a.allocate(len, SegmentId(0)).unwrap();
         let words = &mut a.segment_mut(s)[o as usize..(o + len) as usize];
         assert!(
@@ -331,7 +338,7 @@ fn reset_rezeroes_every_arena() {
             .with_first_segment_words(2)
             .with_policy(GrowthPolicy::FixedSize(3)),
     );
-    let mut buf = vec![DIRTY; 4096];
+    let mut buf = vec![DIRTY; 1 << 14];
     reset_rezeroes("fixed", FixedArena::new(&mut buf));
     reset_rezeroes("one-word", OneWordArena::default());
     let mut inner = MultiSegmentArena::new().with_first_segment_words(8);
@@ -758,7 +765,9 @@ fn dirty<A: Arena>(msg: &mut Message<A>) {
     for i in 0..4 {
         root.set::<u64>(i, u64::MAX);
     }
-    root.set_text(0, &"~".repeat(5000)).unwrap();
+    // Over 4,096 words (32 KiB): zeroed on allocation after it, not on
+    // reset.
+    root.set_text(0, &"~".repeat(40_000)).unwrap();
     root.set_data(1, &[0xff; 3000]).unwrap();
     let mut bits = root.init_list(2, ElementSize::Bit, 1000).unwrap();
     for i in 0..1000 {

@@ -1,14 +1,17 @@
 //! [`FixedArena`]: one segment over a caller's buffer, no heap.
 
-use super::{AllocError, Arena, SegmentId};
+use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, zero_words};
 use crate::word::Word;
 
 /// One segment over a caller-provided `&mut [Word]`: no heap at all.
 ///
 /// When the buffer is full, [`Arena::allocate`] returns [`AllocError`]; the
 /// words already handed out stay as they were. Words are zeroed as they are
-/// allocated, so the caller's buffer need not be zero to begin with and
-/// [`Arena::reset`] costs nothing.
+/// allocated, so the caller's buffer need not be zero to begin with.
+/// [`Arena::reset`] zeroes what a small message wrote (up to 4,096 words,
+/// in cache); after a larger one, words are zeroed as they are handed out
+/// again, and not at all when [`Arena::allocate_overwritten`] hands them
+/// out.
 ///
 /// ```
 /// use capnarena::{FixedArena, Message, StructSize, Word};
@@ -80,7 +83,7 @@ impl Arena for FixedArena<'_> {
         let clean = self.clean_end;
         let r = self.allocate_overwritten(len, hint)?;
         if self.used > clean {
-            self.buf[clean..self.used].fill(Word::ZERO);
+            zero_words(&mut self.buf[clean..self.used]);
         }
         Ok(r)
     }
@@ -107,10 +110,18 @@ impl Arena for FixedArena<'_> {
 
     #[inline]
     fn reset(&mut self) {
-        // Nothing is known zero any more: words are zeroed as they are
-        // allocated again.
+        if self.used == 0 {
+            // Nothing handed out since the last reset.
+        } else if self.used <= EAGER_RESET_WORDS {
+            // A small message: zeroed now, in cache (`buf[used..clean_end]`
+            // is zero already).
+            self.buf[..self.used].fill(Word::ZERO);
+        } else {
+            // Nothing is known zero any more: words are zeroed as they are
+            // allocated again.
+            self.clean_end = 0;
+        }
         self.used = 0;
-        self.clean_end = 0;
     }
 }
 

@@ -20,6 +20,27 @@ pub use single::SingleSegmentArena;
 
 use crate::word::Word;
 
+/// Up to this many words written since the last reset, the built-in arenas
+/// that zero on allocation zero them on `reset` instead, in one pass over
+/// memory that is still in cache: rebuilding small messages then zeroes
+/// nothing per allocation. Past it, `reset` forgets and allocations zero
+/// (or, overwritten, skip) their words where they are about to be written.
+pub(crate) const EAGER_RESET_WORDS: usize = 4096;
+
+/// Zeroes `words`: short runs (a struct, a pointer, a landing pad) with
+/// plain stores, longer ones with `fill`.
+#[inline(always)]
+pub(crate) fn zero_words(words: &mut [Word]) {
+    match words {
+        [] => {}
+        [a] => *a = Word::ZERO,
+        [a, b] => [*a, *b] = [Word::ZERO; 2],
+        [a, b, c] => [*a, *b, *c] = [Word::ZERO; 3],
+        [a, b, c, d] => [*a, *b, *c, *d] = [Word::ZERO; 4],
+        _ => words.fill(Word::ZERO),
+    }
+}
+
 /// Names a segment of a message: 0 is the first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SegmentId(pub u32);

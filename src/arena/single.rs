@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use super::{AllocError, Arena, SegmentId};
+use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, zero_words};
 use crate::word::Word;
 
 /// One growable segment in a `Vec<Word>`.
@@ -11,13 +11,18 @@ use crate::word::Word;
 /// doubling, as `Vec` does); handles stay valid because they are offsets.
 /// Every message it holds is single-segment, so it can be framed as one
 /// contiguous byte slice with no copy. [`Arena::reset`] keeps the capacity.
+/// It zeroes what a small message wrote (up to 4,096 words, in cache); what
+/// a larger one wrote is zeroed when it is handed out again, where it is
+/// about to be written, and not at all when [`Arena::allocate_overwritten`]
+/// hands it out.
 #[derive(Debug, Default)]
 pub struct SingleSegmentArena {
-    // Invariants: `used <= dirty <= words.len()`; `words[..used]` is the
-    // allocated part; `words[dirty..]` is all zero (initialized spare room);
-    // `words[used..dirty]` holds what earlier messages wrote, zeroed when
-    // it is allocated again (so `reset` only forgets, and words a caller
-    // overwrites anyway are never zeroed first).
+    // Invariants: `used, dirty <= words.len()`; `words[..used]` is the
+    // allocated part; `words[max(used, dirty)..]` is all zero (initialized
+    // spare room); `words[used..dirty]` holds what earlier messages wrote,
+    // zeroed when it is allocated again (so `reset` after a large message
+    // only forgets, and words a caller overwrites anyway are never zeroed
+    // first). `dirty` is the high-water mark as of the last reset.
     words: Vec<Word>,
     used: usize,
     dirty: usize,
@@ -116,7 +121,7 @@ impl Arena for SingleSegmentArena {
             // Words an earlier message wrote: zeroed here, where they are
             // about to be written again, rather than all at once on reset.
             let end = self.used.min(dirty);
-            self.words[start..end].fill(Word::ZERO);
+            zero_words(&mut self.words[start..end]);
         }
         Ok((s, o))
     }
@@ -134,12 +139,18 @@ impl Arena for SingleSegmentArena {
             self.grow(end, len)?;
         }
         self.used = end;
-        self.dirty = self.dirty.max(end);
         Ok((SegmentId(0), start as u32))
     }
 
     #[inline]
     fn reset(&mut self) {
+        let dirty = self.dirty.max(self.used);
+        if dirty <= EAGER_RESET_WORDS {
+            self.words[..dirty].fill(Word::ZERO);
+            self.dirty = 0;
+        } else {
+            self.dirty = dirty;
+        }
         self.used = 0;
     }
 }

@@ -662,8 +662,8 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         // unless `count` is more than a word past them.
         if let Some((rest, last)) = dst.split_last_chunk_mut::<8>() {
             *last = [0; 8];
-            if let Some(gap) = rest.get_mut(n..) {
-                gap.fill(0);
+            if n < rest.len() {
+                rest[n..].fill(0);
             }
         }
         copy_bytes(&mut dst[..n], &bytes[..n]);
