@@ -257,19 +257,30 @@ fn pack_sparse_near_end(item: u64, out: &mut [u8]) -> bool {
     true
 }
 
-/// How the packer finds a word's tag and gathers its nonzero bytes.
-trait Gather {
+/// How the packer finds a word's tag and gathers its nonzero bytes, and
+/// how the unpacker spreads them out again.
+trait ByteOps {
+    /// What [`ByteOps::expand`] needs to know of a tag, looked up once for
+    /// a run of words under one tag.
+    type Spread: Copy;
     /// The tag of `x` (see [`tag_of`]).
     fn tag(x: u64) -> u8;
     /// The nonzero bytes of `x`, whose tag is `tag` (not `0x00` or
     /// `0xff`), moved to its low bytes in order, zero above them.
     fn compress(x: u64, tag: u8) -> u64;
+    /// [`ByteOps::Spread`] of a tag that is not `0xff`.
+    fn spread(tag: u8) -> Self::Spread;
+    /// The word under the tag of `spread` whose nonzero bytes are the
+    /// first of `bytes` (the rest ignored): see [`expand`].
+    fn expand(spread: Self::Spread, bytes: &[u8; 8]) -> [u8; 8];
 }
 
 /// Shifts and table lookups only: every target.
 struct Portable;
 
-impl Gather for Portable {
+impl ByteOps for Portable {
+    type Spread = &'static Expand;
+
     #[inline(always)]
     fn tag(x: u64) -> u8 {
         tag_of(x)
@@ -279,6 +290,16 @@ impl Gather for Portable {
     fn compress(x: u64, tag: u8) -> u64 {
         compress(&COMPRESS[usize::from(tag)], x)
     }
+
+    #[inline(always)]
+    fn spread(tag: u8) -> &'static Expand {
+        &EXPAND[usize::from(tag)]
+    }
+
+    #[inline(always)]
+    fn expand(spread: &'static Expand, bytes: &[u8; 8]) -> [u8; 8] {
+        expand_with(spread, bytes)
+    }
 }
 
 /// Packs whole items from the front of `words` into `out` while they fit.
@@ -287,30 +308,34 @@ impl Gather for Portable {
 fn pack_words(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: `pack_words_bmi2` requires the BMI2 instructions and
+        // SAFETY: `bmi2::pack_words` requires the BMI2 instructions and
         // nothing else; the CPU running this has them (checked just above).
         return unsafe { bmi2::pack_words(words, out) };
     }
     pack_words_with::<Portable>(words, out)
 }
 
-/// The packer with BMI2's `pext` gathering a word's tag bits and its
-/// nonzero bytes in one instruction each, in place of a multiply and three
-/// masked shift stages (chosen at run time where the CPU has BMI2).
+/// The packer and unpacker with BMI2's `pext` gathering a word's tag bits
+/// and its nonzero bytes in one instruction each, and `pdep` spreading them
+/// out, in place of a multiply and three masked shift stages (chosen at run
+/// time where the CPU has BMI2).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 mod bmi2 {
-    use core::arch::x86_64::_pext_u64;
+    use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
     /// Private to this module, so its methods (safe to call, and using
-    /// BMI2) are reached only from [`pack_words`] here, which requires the
-    /// CPU to have BMI2.
+    /// BMI2) are reached only from [`pack_words`] and
+    /// [`unpack_whole_items`] here, which require the CPU to have BMI2.
     struct Bmi2;
 
-    impl super::Gather for Bmi2 {
+    impl super::ByteOps for Bmi2 {
+        /// The bytes under the tag: `0xff` where its bit is set.
+        type Spread = u64;
         #[inline(always)]
         fn tag(x: u64) -> u8 {
             // SAFETY: `Bmi2` is private to this module and used only by
-            // `pack_words` below, whose callers guarantee BMI2.
+            // `pack_words` and `unpack_whole_items` below, whose callers
+            // guarantee BMI2.
             unsafe { _pext_u64(nonzero_high_bits(x), 0x8080_8080_8080_8080) as u8 }
         }
 
@@ -323,6 +348,22 @@ mod bmi2 {
             let keep = (h << 1).wrapping_sub(h >> 7);
             // SAFETY: as in `tag`.
             unsafe { _pext_u64(x, keep) }
+        }
+
+        #[inline(always)]
+        fn spread(tag: u8) -> u64 {
+            // Bit i of the tag to bit 8i, then each such bit times 0xff.
+            // SAFETY: as in `tag`.
+            let low = unsafe { _pdep_u64(u64::from(tag), 0x0101_0101_0101_0101) };
+            (low << 8).wrapping_sub(low)
+        }
+
+        #[inline(always)]
+        fn expand(spread: u64, bytes: &[u8; 8]) -> [u8; 8] {
+            // `pdep` takes as many low bytes as `spread` has bytes set and
+            // ignores the rest.
+            // SAFETY: as in `tag`.
+            unsafe { _pdep_u64(u64::from_le_bytes(*bytes), spread) }.to_le_bytes()
         }
     }
 
@@ -342,11 +383,25 @@ mod bmi2 {
     pub(super) unsafe fn pack_words(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
         super::pack_words_with::<Bmi2>(words, out)
     }
+
+    /// [`super::unpack_whole_items`] with BMI2.
+    ///
+    /// # Safety
+    /// The CPU running it must have BMI2.
+    #[target_feature(enable = "bmi2")]
+    pub(super) unsafe fn unpack_whole_items(
+        input: &[u8],
+        out: &mut [u8],
+        i: usize,
+        o: usize,
+    ) -> (usize, usize, Option<usize>) {
+        super::unpack_whole_items_with::<Bmi2>(input, out, i, o)
+    }
 }
 
 /// [`pack_words`] with `G` finding tags and gathering bytes.
 #[inline(always)]
-fn pack_words_with<G: Gather>(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
+fn pack_words_with<G: ByteOps>(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
     let mut i = 0;
     let mut o = 0;
     while let Some(first) = words.get(i) {
@@ -551,6 +606,24 @@ fn expand_with(e: &Expand, bytes: &[u8; 8]) -> [u8; 8] {
 fn unpack_whole_items(
     input: &[u8],
     out: &mut [u8],
+    i: usize,
+    o: usize,
+) -> (usize, usize, Option<usize>) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: `bmi2::unpack_whole_items` requires the BMI2 instructions
+        // and nothing else; the CPU running this has them (checked just
+        // above).
+        return unsafe { bmi2::unpack_whole_items(input, out, i, o) };
+    }
+    unpack_whole_items_with::<Portable>(input, out, i, o)
+}
+
+/// [`unpack_whole_items`] with `B` spreading the bytes.
+#[inline(always)]
+fn unpack_whole_items_with<B: ByteOps>(
+    input: &[u8],
+    out: &mut [u8],
     mut i: usize,
     mut o: usize,
 ) -> (usize, usize, Option<usize>) {
@@ -582,12 +655,12 @@ fn unpack_whole_items(
             }
             _ => {
                 let len = usize::from(PACKED_LEN[usize::from(tag)]);
-                let e = &EXPAND[usize::from(tag)];
+                let e = B::spread(tag);
                 let Some(dst) = out[o..].first_chunk_mut::<8>() else {
                     break;
                 };
                 let [_, bytes @ .., _] = src;
-                *dst = expand_with(e, bytes);
+                *dst = B::expand(e, bytes);
                 last = Some(i);
                 i += len;
                 o += 8;
@@ -607,7 +680,7 @@ fn unpack_whole_items(
                         break;
                     };
                     let [_, bytes @ ..] = src;
-                    *dst = expand_with(e, bytes);
+                    *dst = B::expand(e, bytes);
                     last = Some(i);
                     i += len;
                     o += 8;
@@ -1718,6 +1791,47 @@ mod tests {
             assert_eq!(pa, pb, "output of {len} bytes");
             assert_eq!(a[..pa.1], b[..pb.1], "output of {len} bytes");
         }
+    }
+
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn bmi2_unpacker_reads_what_the_portable_unpacker_reads() {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            std::eprintln!(
+                "skipped: BMI2 not detected (not on this CPU, or under Miri): the BMI2 unpacker never runs here"
+            );
+            return;
+        }
+        let words = every_shape();
+        let mut packed = alloc::vec![0u8; max_packed_len(words.len())];
+        let (_, n) = pack_words_with::<Portable>(&words, &mut packed);
+        let packed = &packed[..n];
+        let full = 8 * words.len();
+        // Input cut at every byte of the first 2,048, with room for all the
+        // output; then all the input, with the output cut at every byte of
+        // the first 2,048. Either way items stop at the cut.
+        let cases = (0..2048)
+            .map(|cut| (cut, full))
+            .chain((0..2048).map(|room| (n, room)))
+            .chain([(n, full)]);
+        for (cut, room) in cases {
+            let mut a = alloc::vec![0u8; room];
+            let mut b = alloc::vec![0u8; room];
+            let ra = unpack_whole_items_with::<Portable>(&packed[..cut], &mut a, 0, 0);
+            // SAFETY: the CPU has BMI2, checked above.
+            let rb = unsafe { bmi2::unpack_whole_items(&packed[..cut], &mut b, 0, 0) };
+            assert_eq!(ra, rb, "input {cut} bytes, output {room} bytes");
+            assert_eq!(
+                a[..ra.1],
+                b[..rb.1],
+                "input {cut} bytes, output {room} bytes"
+            );
+        }
+        // The whole unpacker (the BMI2 loop, then the byte-at-a-time tail)
+        // gives back the words.
+        let mut back = alloc::vec![Word::default(); words.len()];
+        assert_eq!(unpack(packed, &mut back).unwrap(), words.len());
+        assert_eq!(bytemuck::cast_slice::<Word, [u8; 8]>(&back), &words[..]);
     }
 
     #[test]
