@@ -315,6 +315,7 @@ impl<R: std::io::Read> Source for ReadSource<R> {
 /// checked against `options` before anything is allocated, then the
 /// segments. `Ok(None)` when the input ends before its first byte.
 /// The one reader of streamed segment tables, for framed and packed input.
+#[inline(always)]
 pub(crate) fn read_message<'m, A: Arena, S: Source>(
     msg: &'m mut Message<A>,
     src: &mut S,

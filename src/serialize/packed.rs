@@ -1403,6 +1403,7 @@ impl<A: Arena> Message<A> {
     /// # Errors
     /// As [`read_packed_from_bytes`](Self::read_packed_from_bytes), less
     /// trailing bytes.
+    #[inline]
     pub fn read_packed_from_bytes_prefix(
         &mut self,
         bytes: &[u8],
