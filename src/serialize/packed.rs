@@ -27,6 +27,11 @@
 //! buffer is full, so packing the segment table and then each segment
 //! gives the same bytes as the reference implementation.
 //!
+//! On x86_64 with the `std` feature, the packer and the unpacker check once
+//! per call whether the CPU has BMI2 (`pext`/`pdep`), and use it to gather
+//! and spread a word's nonzero bytes; elsewhere they use shifts and tables.
+//! Both give the same bytes.
+//!
 //! ```
 //! use capnarena::Word;
 //! use capnarena::serialize::packed::{max_packed_len, pack, unpack};
