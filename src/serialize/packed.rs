@@ -82,15 +82,21 @@ pub const fn max_packed_len(words: usize) -> usize {
         .saturating_add(2)
 }
 
+/// Bit 7 of each byte of `x` set when the byte is not zero, every other
+/// bit clear.
+#[inline(always)]
+fn nonzero_high_bits(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The byte's low 7 bits plus 0x7f carry into bit 7 unless all zero; or
+    // bit 7 was set. No carry crosses a byte: each byte sum is at most 0xfe.
+    (((x & LOW7) + LOW7) | x) & HIGH
+}
+
 /// The tag of a word: bit `i` set when byte `i` is not zero.
 #[inline]
 fn tag_of(x: u64) -> u8 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Bit 7 of each byte: set when the byte is not zero (its low 7 bits
-    // plus 0x7f carry into bit 7 unless all zero; or bit 7 was set). No
-    // carry crosses a byte: each byte sum is at most 0xfe.
-    let nonzero = (((x & LOW7) + LOW7) | x) & HIGH;
+    let nonzero = nonzero_high_bits(x);
     // Gather bit 8i+7 to bit 56+i: the multiplier adds copies shifted by
     // 7k for k in 0..8, byte i's bit lands on 56+i for k = 7-i, and no
     // two (i, k) pairs share a bit position (8i+7k is unique), so nothing
@@ -328,6 +334,8 @@ fn pack_words(words: &[[u8; 8]], out: &mut [u8]) -> (usize, usize) {
 mod bmi2 {
     use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
+    use super::nonzero_high_bits;
+
     /// Private to this module, so its methods (safe to call, and using
     /// BMI2) are reached only from [`pack_words`] and
     /// [`unpack_whole_items`] here, which require the CPU to have BMI2.
@@ -370,14 +378,6 @@ mod bmi2 {
             // SAFETY: as in `tag`.
             unsafe { _pdep_u64(u64::from_le_bytes(*bytes), spread) }.to_le_bytes()
         }
-    }
-
-    /// Bit 7 of each byte of `x` set when the byte is not zero.
-    #[inline(always)]
-    fn nonzero_high_bits(x: u64) -> u64 {
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        (((x & LOW7) + LOW7) | x) & HIGH
     }
 
     /// [`super::pack_words`] with BMI2.
@@ -1780,13 +1780,22 @@ mod tests {
         words
     }
 
+    /// Whether the BMI2 codec can run here; prints a skip line when not.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    fn bmi2_detected(what: &str) -> bool {
+        let yes = std::arch::is_x86_feature_detected!("bmi2");
+        if !yes {
+            std::eprintln!(
+                "skipped: BMI2 not detected (not on this CPU, or under Miri without +bmi2): the BMI2 {what} never runs here"
+            );
+        }
+        yes
+    }
+
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     #[test]
     fn bmi2_packer_writes_what_the_portable_packer_writes() {
-        if !std::arch::is_x86_feature_detected!("bmi2") {
-            std::eprintln!(
-                "skipped: BMI2 not detected (not on this CPU, or under Miri): the BMI2 packer never runs here"
-            );
+        if !bmi2_detected("packer") {
             return;
         }
         let words = every_shape();
@@ -1810,10 +1819,7 @@ mod tests {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     #[test]
     fn bmi2_unpacker_reads_what_the_portable_unpacker_reads() {
-        if !std::arch::is_x86_feature_detected!("bmi2") {
-            std::eprintln!(
-                "skipped: BMI2 not detected (not on this CPU, or under Miri): the BMI2 unpacker never runs here"
-            );
+        if !bmi2_detected("unpacker") {
             return;
         }
         let words = every_shape();
