@@ -314,13 +314,7 @@ pub(crate) fn split_segments<'a>(
     }
     #[cfg(feature = "alloc")]
     {
-        let mut v = Vec::new();
-        v.try_reserve_exact(count as usize).map_err(|_| {
-            Error::Alloc(crate::arena::AllocError {
-                requested: u64::from(count),
-                available: 0,
-            })
-        })?;
+        let mut v = vec_for_segments(count)?;
         for i in 0..count as usize {
             v.push(next(i));
         }
@@ -343,4 +337,18 @@ pub fn words_from_bytes(bytes: &[u8]) -> Vec<Word> {
     let mut words = alloc::vec![Word::ZERO; bytes.len().div_ceil(8)];
     Word::slice_as_bytes_mut(&mut words)[..bytes.len()].copy_from_slice(bytes);
     words
+}
+
+/// An empty `Vec` with room for `count` per-segment entries (a segment
+/// table past the inline size), or [`Error::Alloc`] when the heap refuses.
+#[cfg(feature = "alloc")]
+pub(crate) fn vec_for_segments<T>(count: u32) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(count as usize).map_err(|_| {
+        Error::Alloc(crate::arena::AllocError {
+            requested: u64::from(count),
+            available: 0,
+        })
+    })?;
+    Ok(v)
 }

@@ -430,13 +430,7 @@ impl SizeTable {
     #[cfg(feature = "alloc")]
     #[inline(never)]
     fn heap_sizes(count: u32) -> Result<Vec<u32>> {
-        let mut heap = Vec::new();
-        heap.try_reserve_exact(count as usize).map_err(|_| {
-            Error::Alloc(crate::arena::AllocError {
-                requested: u64::from(count),
-                available: 0,
-            })
-        })?;
+        let mut heap = crate::read::vec_for_segments(count)?;
         heap.resize(count as usize, 0);
         Ok(heap)
     }

@@ -1736,10 +1736,6 @@ mod tests {
         }
     }
 
-    /// The shift-based `compress` moves the nonzero bytes of a word (at the
-    /// set bits of its tag, zero elsewhere) to its low bytes in order, with
-    /// zero above them, for every tag (distinct nonzero bytes, so any
-    /// misplaced or lost byte shows); and it undoes `expand`.
     /// Every input or output cut in the BMI2 tests; under Miri every 37th.
     const CUT_STEP: usize = if cfg!(miri) { 37 } else { 1 };
 
@@ -1867,6 +1863,10 @@ mod tests {
         assert_eq!(n, packed_len(&back));
     }
 
+    /// The shift-based `compress` moves the nonzero bytes of a word (at the
+    /// set bits of its tag, zero elsewhere) to its low bytes in order, with
+    /// zero above them, for every tag (distinct nonzero bytes, so any
+    /// misplaced or lost byte shows); and it undoes `expand`.
     #[test]
     fn compress_matches_bytewise_gathering_for_every_tag() {
         let bytes = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88];
