@@ -161,7 +161,7 @@ const ITEM: StructSize = StructSize::new(1, 1);
 /// and returns the arena's segment count.
 fn build_order<A: Arena>(arena: A, id: u64, items: u32, wire: &mut Vec<u8>) -> Result<u32, Error> {
     let mut msg = Message::new(arena);
-    let mut order = msg.init_root(ORDER)?;
+    let mut order = msg.init_root_struct(ORDER)?;
     order.set::<u64>(0, id);
     order.set_text(0, &format!("customer #{id}"))?;
     let mut list = order.init_struct_list(1, items, ITEM)?;

@@ -60,7 +60,7 @@ const PEOPLE: [Person; 2] = [
 
 /// Builds the address book as the root of `msg`.
 fn build(msg: &mut Message<SingleSegmentArena>) -> Result<(), Error> {
-    let mut book = msg.init_root(ADDRESS_BOOK)?;
+    let mut book = msg.init_root_struct(ADDRESS_BOOK)?;
     let people_len = u32::try_from(PEOPLE.len()).expect("two people");
     let mut people = book.init_struct_list(0, people_len, PERSON)?;
     for (i, p) in (0u32..).zip(PEOPLE.iter()) {

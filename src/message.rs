@@ -31,7 +31,7 @@ enum State {
 /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
 ///
 /// let mut msg = Message::new(SingleSegmentArena::new());
-/// let mut root = msg.init_root(StructSize::new(1, 1))?;
+/// let mut root = msg.init_root_struct(StructSize::new(1, 1))?;
 /// root.set::<u32>(0, 7);
 /// root.set_text(0, "hello")?;
 ///
@@ -124,7 +124,7 @@ impl<A: Arena> Message<A> {
     /// # Errors
     /// The arena has no room.
     #[inline(always)]
-    pub fn init_root(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
+    pub fn init_root_struct(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.root_pointer()?.init_struct(size)
     }
 
@@ -133,7 +133,7 @@ impl<A: Arena> Message<A> {
     /// # Errors
     /// The root is not a struct or is smaller than `size`, or the arena has
     /// no room.
-    pub fn get_root(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
+    pub fn get_root_struct(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.root_pointer()?.get_struct(size)
     }
 

@@ -112,7 +112,7 @@ pub(crate) fn size_at(table: &[u8], i: usize) -> u32 {
 /// ```
 /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
 /// let mut msg = Message::new(SingleSegmentArena::new());
-/// msg.init_root(StructSize::new(1, 0))?.set::<u64>(0, 42);
+/// msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, 42);
 /// let mut bytes = Vec::new();
 /// msg.append_to(&mut bytes);
 ///

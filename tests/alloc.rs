@@ -132,7 +132,7 @@ const SMALL_TEXT: &str = "hello, arena";
 const SMALL_LIST: [u16; 4] = [1, 22, 333, 4444];
 
 fn build_small<A: Arena>(msg: &mut Message<A>) -> Result<()> {
-    let mut root = msg.init_root(SMALL)?;
+    let mut root = msg.init_root_struct(SMALL)?;
     root.set::<u64>(0, 0x0123_4567_89ab_cdef);
     root.set::<u32>(2, 42);
     root.set_text(0, SMALL_TEXT)?;
@@ -162,7 +162,7 @@ fn check_small(root: StructReader<'_>) {
 /// this builder, with the same layout; `log_builders_agree` checks that
 /// both write the same bytes.
 fn build_log_from<A: Arena>(msg: &mut Message<A>, entries: &[Entry]) -> Result<()> {
-    let mut root = msg.init_root(LOG)?;
+    let mut root = msg.init_root_struct(LOG)?;
     let mut list = root.init_struct_list(0, entries.len() as u32, ENTRY)?;
     for (i, e) in entries.iter().enumerate() {
         let mut s = list.get_struct(i as u32);

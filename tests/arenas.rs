@@ -21,7 +21,7 @@ const DIRTY: Word = Word::from_u64(0xdead_beef_dead_beef);
 /// Builds the small message used throughout: a root of 1 data word and
 /// 1 pointer with `value` in the data word and `text` at pointer 0.
 fn build_small<A: Arena>(msg: &mut Message<A>, value: u64, text: &str) -> capnarena::Result<()> {
-    let mut root = msg.init_root(StructSize::new(1, 1))?;
+    let mut root = msg.init_root_struct(StructSize::new(1, 1))?;
     root.set::<u64>(0, value);
     root.set_text(0, text)
 }
@@ -42,7 +42,7 @@ fn framed<A: Arena>(msg: &Message<A>) -> Vec<u8> {
 fn fixed_arena_full_is_an_error_and_keeps_the_content() {
     let mut buf = [DIRTY; 8];
     let mut msg = Message::new(FixedArena::new(&mut buf));
-    let mut root = msg.init_root(StructSize::new(1, 1)).unwrap();
+    let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();
     root.set::<u64>(0, 0x1122_3344);
     // Words used: 1 segment-table word, 1 root pointer, 2 of root: 4 of 8.
     // 40 bytes + NUL = 41 bytes = 6 words.
@@ -65,7 +65,7 @@ fn fixed_arena_full_is_an_error_and_keeps_the_content() {
 
     // 4 words are left: a 31-byte text (4 words with its NUL) fits exactly.
     let fits = "0123456789012345678901234567890";
-    msg.get_root(StructSize::new(1, 1))
+    msg.get_root_struct(StructSize::new(1, 1))
         .unwrap()
         .set_text(0, fits)
         .unwrap();
@@ -75,7 +75,7 @@ fn fixed_arena_full_is_an_error_and_keeps_the_content() {
     assert_eq!(msg.arena().capacity(), 8);
     // Now nothing is left, even for one word.
     let err = msg
-        .get_root(StructSize::new(1, 1))
+        .get_root_struct(StructSize::new(1, 1))
         .unwrap()
         .set_data(0, b"x")
         .unwrap_err();
@@ -100,7 +100,7 @@ fn fixed_arena_too_small_for_the_root() {
     for len in 0..2usize {
         let mut buf = vec![DIRTY; len];
         let mut msg = Message::new(FixedArena::new(&mut buf));
-        let err = msg.init_root(StructSize::new(1, 0)).err().unwrap();
+        let err = msg.init_root_struct(StructSize::new(1, 0)).err().unwrap();
         assert!(
             matches!(err, Error::Alloc(AllocError { requested: 2, available }) if available == len as u64),
             "{len} words: {err:?}"
@@ -117,7 +117,7 @@ fn fixed_arena_too_small_for_the_root() {
     // A root struct that does not fit after the two words.
     let mut buf = [DIRTY; 3];
     let mut msg = Message::new(FixedArena::new(&mut buf));
-    let err = msg.init_root(StructSize::new(2, 0)).err().unwrap();
+    let err = msg.init_root_struct(StructSize::new(2, 0)).err().unwrap();
     assert!(
         matches!(
             err,
@@ -192,7 +192,7 @@ fn single_segment_limit_is_an_error() {
     // Table word + root pointer + root (1 data, 1 pointer) = 4 words; "hi"
     // needs 1 more.
     let mut msg = Message::new(SingleSegmentArena::new().with_limit(4));
-    let mut root = msg.init_root(StructSize::new(1, 1)).unwrap();
+    let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();
     root.set::<u64>(0, 99);
     let err = root.set_text(0, "hi").unwrap_err();
     assert!(
@@ -252,12 +252,12 @@ fn multi_segment_max_segments_is_an_error() {
         .with_policy(GrowthPolicy::FixedSize(4))
         .with_max_segments(2);
     let mut msg = Message::new(arena);
-    let mut root = msg.init_root(StructSize::new(1, 1)).unwrap(); // 4 words
+    let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap(); // 4 words
     root.set::<u64>(0, 5);
     // A 3-word text goes to segment 1 with its landing pad (4 words).
     root.set_text(0, "seventeen bytes!!").unwrap();
     assert_eq!(msg.segment_count(), 2);
-    let mut root = msg.get_root(StructSize::new(1, 1)).unwrap();
+    let mut root = msg.get_root_struct(StructSize::new(1, 1)).unwrap();
     let err = root.set_text(0, "x").unwrap_err();
     assert!(
         matches!(
@@ -356,7 +356,7 @@ fn fixed_arena_touches_only_what_it_hands_out() {
     let mut buf = vec![DIRTY; 64];
     let used = {
         let mut msg = Message::new(FixedArena::new(&mut buf));
-        let mut root = msg.init_root(StructSize::new(4, 2)).unwrap();
+        let mut root = msg.init_root_struct(StructSize::new(4, 2)).unwrap();
         root.set::<u8>(3, 1);
         let reader = msg.reader();
         let r = reader.root().unwrap();
@@ -714,7 +714,7 @@ impl Arena for ShortSegments {
 #[test]
 fn contract_violations_are_errors() {
     let mut msg = Message::new(OffByOne::default());
-    let err = msg.init_root(StructSize::new(1, 0)).err().unwrap();
+    let err = msg.init_root_struct(StructSize::new(1, 0)).err().unwrap();
     assert!(
         matches!(
             err,
@@ -733,7 +733,7 @@ fn contract_violations_are_errors() {
         honest: 1,
         short: 0,
     });
-    let mut root = msg.init_root(StructSize::new(0, 1)).err();
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).err();
     // The root struct's allocation (the second) is reported one word
     // short: its 1 word at builder offset 1 (arena offset 2) lies past
     // the segment the arena reports.
@@ -761,7 +761,7 @@ fn contract_violations_are_errors() {
 /// bytes, bit lists of ones and struct lists, then the `log` vector read
 /// into it.
 fn dirty<A: Arena>(msg: &mut Message<A>) {
-    let mut root = msg.init_root(StructSize::new(4, 6)).unwrap();
+    let mut root = msg.init_root_struct(StructSize::new(4, 6)).unwrap();
     for i in 0..4 {
         root.set::<u64>(i, u64::MAX);
     }

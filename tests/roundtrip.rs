@@ -603,7 +603,7 @@ fn round_trip(node: &Node) {
     let mut first: Option<Vec<u8>> = None;
     for (name, arena) in arenas(&mut fixed) {
         let mut msg = Message::new(arena);
-        write_node(&mut msg.init_root(NODE).unwrap(), node).unwrap();
+        write_node(&mut msg.init_root_struct(NODE).unwrap(), node).unwrap();
         let in_place = read_node(&msg.reader().root().unwrap()).unwrap();
         assert_eq!(&in_place, node, "{name}: read in place");
         let count = msg.segment_count();
@@ -635,7 +635,7 @@ fn deep_copy(node: &Node) {
     let mut fixed_src = vec![Word::ZERO; FIXED_WORDS];
     for (src_name, src_arena) in arenas(&mut fixed_src) {
         let mut src = Message::new(src_arena);
-        write_node(&mut src.init_root(NODE).unwrap(), node).unwrap();
+        write_node(&mut src.init_root_struct(NODE).unwrap(), node).unwrap();
         let mut bytes = Vec::new();
         src.append_to(&mut bytes);
         let words = words_from_bytes(&bytes);
@@ -660,7 +660,10 @@ fn deep_copy(node: &Node) {
                 assert_eq!(&got, node, "set_root, framed again {what}");
 
                 dst.reset();
-                dst.init_root(NODE).unwrap().copy_from(&root).unwrap();
+                dst.init_root_struct(NODE)
+                    .unwrap()
+                    .copy_from(&root)
+                    .unwrap();
                 let got = read_node(&dst.reader().root().unwrap()).unwrap();
                 assert_eq!(&got, node, "copy_from {what}");
 

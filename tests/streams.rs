@@ -90,7 +90,7 @@ fn messages() -> Vec<Vec<u8>> {
     }
     for n in [0u32, 1, 7, 300] {
         let mut msg = Message::new(SingleSegmentArena::new());
-        let mut root = msg.init_root(StructSize::new(1, 1)).unwrap();
+        let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();
         root.set::<u32>(0, n);
         let data: Vec<u8> = (0..n).map(|i| (i % 7) as u8).collect();
         root.set_data(0, &data).unwrap();

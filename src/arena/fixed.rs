@@ -17,7 +17,7 @@ use crate::word::Word;
 /// use capnarena::{FixedArena, Message, StructSize, Word};
 /// let mut buf = [Word::ZERO; 16];
 /// let mut msg = Message::new(FixedArena::new(&mut buf));
-/// let mut root = msg.init_root(StructSize::new(1, 0))?;
+/// let mut root = msg.init_root_struct(StructSize::new(1, 0))?;
 /// root.set::<u32>(0, 7);
 /// assert_eq!(msg.reader().root()?.get::<u32>(0), 7);
 /// # Ok::<(), capnarena::Error>(())

@@ -1170,7 +1170,7 @@ mod tests {
     fn huge_field_indices_read_zero_without_overflow() {
         let mut buf = [Word::ZERO; 8];
         let mut msg = Message::new(FixedArena::new(&mut buf));
-        let mut root = msg.init_root(StructSize::new(1, 0)).unwrap();
+        let mut root = msg.init_root_struct(StructSize::new(1, 0)).unwrap();
         root.set::<u64>(0, u64::MAX);
         assert_eq!(root.get::<u64>(usize::MAX / 8), 0);
         assert_eq!(root.get::<u8>(usize::MAX), 0);
@@ -1196,7 +1196,7 @@ mod tests {
     fn struct_with_text_is_laid_out_in_preorder() {
         let mut buf = [Word::ZERO; 16];
         let mut msg = Message::new(FixedArena::new(&mut buf));
-        let mut root = msg.init_root(StructSize::new(1, 1)).unwrap();
+        let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();
         root.set::<u32>(0, 0x1234_5678);
         root.set_text(0, "hi").unwrap();
         assert_eq!(
@@ -1214,7 +1214,7 @@ mod tests {
     fn empty_struct_pointer_is_not_null() {
         let mut buf = [Word::ZERO; 4];
         let mut msg = Message::new(FixedArena::new(&mut buf));
-        msg.init_root(StructSize::new(0, 0)).unwrap();
+        msg.init_root_struct(StructSize::new(0, 0)).unwrap();
         // offset -1, no sections: 0xffff_fffc
         assert_eq!(words(&msg, 0), [0x0000_0000_ffff_fffc]);
     }
@@ -1223,7 +1223,7 @@ mod tests {
     fn struct_list_has_a_tag_word() {
         let mut buf = [Word::ZERO; 16];
         let mut msg = Message::new(FixedArena::new(&mut buf));
-        let mut root = msg.init_root(StructSize::new(0, 1)).unwrap();
+        let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
         let mut list = root.init_struct_list(0, 2, StructSize::new(1, 0)).unwrap();
         list.get_struct(1).set::<u64>(0, 7);
         assert_eq!(
@@ -1242,7 +1242,7 @@ mod tests {
     fn bit_list_packs_bits_from_the_low_end() {
         let mut buf = [Word::ZERO; 8];
         let mut msg = Message::new(FixedArena::new(&mut buf));
-        let mut root = msg.init_root(StructSize::new(0, 1)).unwrap();
+        let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
         let mut bits = root.init_list(0, ElementSize::Bit, 10).unwrap();
         bits.set_bool(0, true);
         bits.set_bool(9, true);
@@ -1263,7 +1263,7 @@ mod tests {
             .with_first_segment_words(3) // reserved word, root pointer, root struct
             .with_policy(GrowthPolicy::FixedSize(8));
         let mut msg = Message::new(arena);
-        let mut root = msg.init_root(StructSize::new(0, 1)).unwrap();
+        let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
         let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
         child.set::<u64>(0, 0xabcd);
         assert_eq!(

@@ -254,7 +254,7 @@ impl<A: Arena> Message<A> {
     /// let mut stream = Vec::new();
     /// for v in 1..=3u64 {
     ///     let mut msg = Message::new(SingleSegmentArena::new());
-    ///     msg.init_root(StructSize::new(1, 0))?.set::<u64>(0, v);
+    ///     msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, v);
     ///     msg.append_to(&mut stream);
     /// }
     /// let mut input = &stream[..];

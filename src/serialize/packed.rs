@@ -1450,7 +1450,7 @@ const DEFAULT_BUF_LEN: usize = 8 * 1024;
 /// use capnarena::{Message, SingleSegmentArena, StructSize};
 ///
 /// let mut msg = Message::new(SingleSegmentArena::new());
-/// msg.init_root(StructSize::new(1, 0))?.set::<u64>(0, 7);
+/// msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, 7);
 /// let mut w = PackedWriter::new(Vec::new());
 /// msg.write_to(&mut w)?;
 /// let packed = w.finish()?;

@@ -97,7 +97,7 @@ fn set_point<A: Arena + ?Sized>(p: &mut StructBuilder<'_, A>, x: i32, y: i32) {
 /// `tests/vectors/full.txt`.
 pub fn build_full<A: Arena>(msg: &mut Message<A>) -> Result<()> {
     use all_types::*;
-    let mut root = msg.init_root(ALL_TYPES)?;
+    let mut root = msg.init_root_struct(ALL_TYPES)?;
     // voidField = void: nothing to store.
     root.set_bool(BOOL_FIELD, true);
     root.set::<i8>(INT8_FIELD, -7);
@@ -260,7 +260,7 @@ pub fn build_full<A: Arena>(msg: &mut Message<A>) -> Result<()> {
 /// `tests/vectors/scalars.txt`.
 pub fn build_scalars<A: Arena>(msg: &mut Message<A>) -> Result<()> {
     use all_types::*;
-    let mut root = msg.init_root(ALL_TYPES)?;
+    let mut root = msg.init_root_struct(ALL_TYPES)?;
     root.set_bool(BOOL_FIELD, true);
     root.set::<i8>(INT8_FIELD, i8::MIN);
     root.set::<i16>(INT16_FIELD, i16::MIN);
@@ -283,7 +283,7 @@ pub fn build_scalars<A: Arena>(msg: &mut Message<A>) -> Result<()> {
 /// `tests/vectors/lists.txt`.
 pub fn build_lists<A: Arena>(msg: &mut Message<A>) -> Result<()> {
     use all_types::*;
-    let mut root = msg.init_root(ALL_TYPES)?;
+    let mut root = msg.init_root_struct(ALL_TYPES)?;
     root.init_list(VOID_LIST, ElementSize::Void, 0)?;
     {
         // 65 true, then false, then true.
@@ -316,7 +316,7 @@ pub fn build_lists<A: Arena>(msg: &mut Message<A>) -> Result<()> {
 /// `tests/vectors/log.txt`, parsed by [`log_entries`].
 pub fn build_log<A: Arena>(msg: &mut Message<A>) -> Result<()> {
     let entries = log_entries();
-    let mut root = msg.init_root(LOG)?;
+    let mut root = msg.init_root_struct(LOG)?;
     let mut list = root.init_struct_list(0, entries.len() as u32, ENTRY)?;
     for (i, e) in entries.iter().enumerate() {
         let mut s = list.get_struct(i as u32);

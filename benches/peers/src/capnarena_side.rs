@@ -88,7 +88,7 @@ impl Framed {
 // small
 
 fn small_fill<A: Arena>(msg: &mut Message<A>) -> Result<()> {
-    let mut root = msg.init_root(SMALL)?;
+    let mut root = msg.init_root_struct(SMALL)?;
     root.init_struct(0, TEXT_HOLDER)?.set_text(0, SMALL_TEXT)?;
     let mut blob = root.init_struct(1, DATA_HOLDER)?;
     for (i, v) in SMALL_BLOB.into_iter().enumerate() {
@@ -169,7 +169,7 @@ impl<A: Arena> Reuse<A> {
     /// length of segment 0 (3 words: root pointer and `Small`).
     pub fn reset_init_root(&mut self) -> Result<usize> {
         self.msg.reset();
-        self.msg.init_root(SMALL)?;
+        self.msg.init_root_struct(SMALL)?;
         Ok(self.msg.segment(0).map_or(0, |s| s.words().len()))
     }
 
@@ -238,7 +238,7 @@ pub fn small_read(bytes: &[u8]) -> Result<u64> {
 // growth
 
 fn growth_fill<A: Arena>(msg: &mut Message<A>) -> Result<()> {
-    let mut root = msg.init_root(GROWTH)?;
+    let mut root = msg.init_root_struct(GROWTH)?;
     let mut items = root.init_struct_list(0, GROWTH_ITEMS, TEXT_HOLDER)?;
     for i in 0..GROWTH_ITEMS {
         items.get_struct(i).set_text(0, SMALL_TEXT)?;
@@ -277,7 +277,7 @@ pub fn growth_read(bytes: &[u8]) -> Result<(u32, u64)> {
 // marshal / unmarshal / decode_stream
 
 fn record_fill<A: Arena>(msg: &mut Message<A>, rec: &RecordData) -> Result<()> {
-    let mut r = msg.init_root(RECORD)?;
+    let mut r = msg.init_root_struct(RECORD)?;
     r.set_text(rec::NAME, &rec.name)?;
     r.set::<i64>(rec::BIRTH_DAY, rec.birth_day);
     r.set_text(rec::PHONE, &rec.phone)?;
@@ -336,7 +336,7 @@ pub fn decode_stream(words: &[Word]) -> Result<u64> {
 fn text_copy_into<A: Arena>(src: &[u8], msg: &mut Message<A>) -> Result<()> {
     let reader = MessageReader::from_bytes(src, opts())?;
     let items = reader.root()?.get_list(0, ElementSize::Pointer)?;
-    msg.init_root(TEXTS)?.pointer(0).set_list(&items)
+    msg.init_root_struct(TEXTS)?.pointer(0).set_list(&items)
 }
 
 /// Deep-copies the `items` of the framed `Texts` message `src` (aligned)
