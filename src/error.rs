@@ -336,6 +336,14 @@ pub enum Error {
         segments: u32,
     },
 
+    // ---- schema ----
+    /// An enum field or element holds a value the schema does not list.
+    #[error("enum value {value} is not in the schema")]
+    NotInSchema {
+        /// The value on the wire.
+        value: u16,
+    },
+
     // ---- io ----
     /// An I/O error from a reader or writer.
     #[cfg(feature = "std")]

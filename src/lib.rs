@@ -14,6 +14,7 @@ mod message;
 mod read;
 mod segment;
 pub mod serialize;
+pub mod typed;
 mod word;
 
 pub use arena::{AllocError, Arena, FixedArena, SegmentId};
@@ -30,6 +31,30 @@ pub use read::words_from_bytes;
 pub use read::{MessageReader, ReaderOptions};
 pub use segment::Segment;
 pub use word::{Word, WordCount};
+
+/// Includes the Rust that `capnarena-build` (or `capnpc-capnarena`) wrote
+/// for a schema file into `OUT_DIR`, as a module at this place of the
+/// module tree.
+///
+/// `capnarena::include_generated!(pub mod foo_capnp);` includes
+/// `$OUT_DIR/foo_capnp.rs`; `include_generated!(pub mod foo_capnp, "dir/foo_capnp.rs")`
+/// names the file under `OUT_DIR` explicitly. Generated code refers to its
+/// own items with relative paths, so the module may sit at any depth.
+#[macro_export]
+macro_rules! include_generated {
+    ($(#[$attr:meta])* $vis:vis mod $name:ident) => {
+        $(#[$attr])*
+        $vis mod $name {
+            include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
+        }
+    };
+    ($(#[$attr:meta])* $vis:vis mod $name:ident, $file:literal) => {
+        $(#[$attr])*
+        $vis mod $name {
+            include!(concat!(env!("OUT_DIR"), "/", $file));
+        }
+    };
+}
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -137,6 +137,30 @@ impl<A: Arena> Message<A> {
         self.root_pointer()?.get_struct(size)
     }
 
+    /// Allocates a new root struct of the generated type `T` (replacing any
+    /// root): `msg.init_root::<person::Builder<_>>()`.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    #[inline(always)]
+    pub fn init_root<'s, T: crate::typed::FromStructBuilder<'s, A>>(&'s mut self) -> Result<T> {
+        Ok(T::from_struct_builder(
+            self.init_root_struct(T::STRUCT_SIZE)?,
+        ))
+    }
+
+    /// The root as the generated type `T`, allocating it when the message
+    /// has none.
+    ///
+    /// # Errors
+    /// The root is not a struct, or the arena has no room.
+    #[inline(always)]
+    pub fn get_root<'s, T: crate::typed::FromStructBuilder<'s, A>>(&'s mut self) -> Result<T> {
+        Ok(T::from_struct_builder(
+            self.get_root_struct(T::STRUCT_SIZE)?,
+        ))
+    }
+
     /// Sets the root to a deep copy of `src`, from any message.
     ///
     /// # Errors

@@ -279,6 +279,16 @@ impl<'a> MessageReader<'a> {
         self.ctx.root()?.get_struct()
     }
 
+    /// The root as the generated reader type `T`:
+    /// `reader.get_root::<person::Reader>()`.
+    ///
+    /// # Errors
+    /// As [`root`](Self::root).
+    #[inline(always)]
+    pub fn get_root<'r, T: crate::typed::FromStructReader<'r>>(&'r self) -> Result<T> {
+        Ok(T::from_struct_reader(self.root()?))
+    }
+
     /// Words of traversal budget left.
     pub fn traversal_remaining(&self) -> u64 {
         self.ctx.traversal_remaining()

@@ -579,6 +579,37 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         Ok(list.into_bytes_mut())
     }
 
+    /// The bytes of the `Data` blob the slot points to, to overwrite in
+    /// place; a new empty blob when the slot is null.
+    ///
+    /// # Errors
+    /// The slot holds something other than a list of bytes, or the arena
+    /// has no room.
+    pub fn get_data_mut(self) -> Result<&'a mut [u8]> {
+        if self.is_null() {
+            return self.init_data(0);
+        }
+        Ok(self.get_list(ElementSize::Byte)?.into_bytes_mut())
+    }
+
+    /// The bytes of the `Text` the slot points to (without its terminator),
+    /// to overwrite in place; a new empty text when the slot is null.
+    ///
+    /// # Errors
+    /// As [`get_data_mut`](Self::get_data_mut); a text with no room for
+    /// its terminator is [`Error::TextNotTerminated`].
+    pub fn get_text_bytes_mut(self) -> Result<&'a mut [u8]> {
+        if self.is_null() {
+            return self.init_text(0);
+        }
+        let bytes = self.get_data_mut()?;
+        let len = bytes.len();
+        match bytes.split_last_mut() {
+            Some((0, text)) => Ok(text),
+            _ => Err(Error::TextNotTerminated { len: len as u64 }),
+        }
+    }
+
     /// Copies `bytes` into the message as a `Data` blob.
     ///
     /// # Errors

@@ -12,7 +12,9 @@ mod reader;
 pub use builder::{ListBuilder, PointerBuilder, StructBuilder};
 pub use pointer::{ElementSize, StructSize};
 pub use primitive::Primitive;
-pub use reader::{ListReader, PointerReader, ReadContext, SegmentSource, StructReader};
+pub use reader::{
+    ListReader, PointerReader, ReadContext, SegmentSource, StaticContext, StructReader,
+};
 
 pub(crate) use builder::{BuilderSegments, init_root_slot};
 pub(crate) use copy::Mode as CopyMode;

@@ -1,8 +1,6 @@
 //! Readers: struct, list and pointer views over segments, with every
 //! pointer bounds-checked and every read charged to the traversal limit.
 
-use core::cell::Cell;
-
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
@@ -47,8 +45,96 @@ pub(crate) struct ReaderOptionsCore {
 /// far. Every reader handle borrows one.
 pub struct ReadContext<'a> {
     store: SegStore<'a>,
-    remaining: Cell<u64>,
+    remaining: Budget,
     limits: ReaderOptionsCore,
+}
+
+/// Words of traversal budget left. Loads and stores are relaxed atomics
+/// (plain moves on common targets), so that a context over `'static` words
+/// can sit in a `static` (see [`StaticContext`]); a context is not shared
+/// between threads otherwise, and a lost update between two threads that
+/// do share one could only leave the budget higher than it should be.
+#[cfg(target_has_atomic = "64")]
+struct Budget(core::sync::atomic::AtomicU64);
+
+#[cfg(target_has_atomic = "64")]
+impl Budget {
+    const fn new(words: u64) -> Self {
+        Budget(core::sync::atomic::AtomicU64::new(words))
+    }
+    #[inline(always)]
+    fn get(&self) -> u64 {
+        self.0.load(core::sync::atomic::Ordering::Relaxed)
+    }
+    #[inline(always)]
+    fn set(&self, words: u64) {
+        self.0.store(words, core::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Words of traversal budget left, on targets without 64-bit atomics: the
+/// budget is capped at `usize::MAX` words.
+#[cfg(not(target_has_atomic = "64"))]
+struct Budget(core::sync::atomic::AtomicUsize);
+
+#[cfg(not(target_has_atomic = "64"))]
+impl Budget {
+    const fn new(words: u64) -> Self {
+        let capped = if words > usize::MAX as u64 {
+            usize::MAX
+        } else {
+            words as usize
+        };
+        Budget(core::sync::atomic::AtomicUsize::new(capped))
+    }
+    #[inline(always)]
+    fn get(&self) -> u64 {
+        self.0.load(core::sync::atomic::Ordering::Relaxed) as u64
+    }
+    #[inline(always)]
+    fn set(&self, words: u64) {
+        self.0
+            .store(words as usize, core::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// A read context over one segment of `'static` words (a schema's default
+/// value or constant, compiled into a program), which can be kept in a
+/// `static` and hands out readers with the `'static` lifetime.
+///
+/// Traversal is unlimited (the words are the program's own) but nesting is
+/// bounded by the default limit, so a malformed constant is still an `Err`.
+pub struct StaticContext(ReadContext<'static>);
+
+// SAFETY:
+// 1. `StaticContext::new` is the only constructor; it stores
+//    `SegStore::Slices` over `&'static [&'static [Word]]`, which is `Sync`
+//    data (immutable words). The one non-`Sync` field type in `SegStore`,
+//    the `&dyn SegmentSource` of `SegStore::Source`, is never constructed
+//    here, and the field is private, so it cannot be swapped in.
+// 2. The only interior mutability in `ReadContext` is `Budget`, an atomic.
+unsafe impl Sync for StaticContext {}
+
+impl StaticContext {
+    /// A context over `segments` (a message's segments, without a table).
+    pub const fn new(segments: &'static [&'static [Word]]) -> Self {
+        StaticContext(ReadContext {
+            store: SegStore::Slices(segments),
+            remaining: Budget::new(u64::MAX),
+            limits: ReaderOptionsCore {
+                traversal_limit_words: u64::MAX,
+                nesting_limit: 64,
+            },
+        })
+    }
+
+    /// The root pointer (word 0 of segment 0).
+    ///
+    /// # Errors
+    /// There is no segment 0, or it is empty.
+    pub fn root(&'static self) -> Result<PointerReader<'static>> {
+        self.0.root()
+    }
 }
 
 impl<'a> ReadContext<'a> {
@@ -56,7 +142,7 @@ impl<'a> ReadContext<'a> {
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
         ReadContext {
             store,
-            remaining: Cell::new(limits.traversal_limit_words),
+            remaining: Budget::new(limits.traversal_limit_words),
             limits,
         }
     }

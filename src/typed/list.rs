@@ -1,0 +1,492 @@
+//! Typed lists: a reader and a builder for every element type a schema can
+//! name, each a thin wrapper over [`ListReader`] / [`ListBuilder`] that
+//! fixes the element type, and a marker type implementing [`Owned`] so the
+//! list can sit in a field, another list or a root.
+//!
+//! `get(i)` panics when `i >= len()`, as slice indexing does; `try_get(i)`
+//! returns `None` instead. Iterators never panic.
+
+use core::marker::PhantomData;
+
+use super::{Enum, NotInSchema, Owned, StructOwned};
+use crate::arena::Arena;
+use crate::error::Result;
+use crate::layout::{
+    ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive,
+};
+
+/// A typed list reader: its length and element `i`.
+pub trait ListRead: Copy {
+    /// What an element reads as.
+    type Item;
+    /// Number of elements.
+    fn len(&self) -> u32;
+    /// Element `i`, which is less than `len()`.
+    fn item(&self, i: u32) -> Self::Item;
+}
+
+/// An iterator over a typed list's elements.
+#[derive(Clone, Copy)]
+pub struct ListIter<L> {
+    list: L,
+    front: u32,
+    back: u32,
+}
+
+impl<L: ListRead> Iterator for ListIter<L> {
+    type Item = L::Item;
+    #[inline]
+    fn next(&mut self) -> Option<L::Item> {
+        if self.front < self.back {
+            let i = self.front;
+            self.front += 1;
+            Some(self.list.item(i))
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.back - self.front) as usize;
+        (n, Some(n))
+    }
+}
+
+impl<L: ListRead> DoubleEndedIterator for ListIter<L> {
+    #[inline]
+    fn next_back(&mut self) -> Option<L::Item> {
+        if self.front < self.back {
+            self.back -= 1;
+            Some(self.list.item(self.back))
+        } else {
+            None
+        }
+    }
+}
+
+impl<L: ListRead> ExactSizeIterator for ListIter<L> {}
+
+/// The element size a primitive type is stored with.
+const fn primitive_size<T: Primitive>() -> ElementSize {
+    match T::BYTES {
+        1 => ElementSize::Byte,
+        2 => ElementSize::TwoBytes,
+        4 => ElementSize::FourBytes,
+        _ => ElementSize::EightBytes,
+    }
+}
+
+/// Defines a typed list: reader, builder and marker, with the shared
+/// methods; the element accessors are written per type below.
+macro_rules! typed_list {
+    (
+        $(#[$doc:meta])*
+        $marker:ident, $reader:ident, $builder:ident,
+        [$($gen:ident $(: $bound:path)?),*],
+        size = $size:expr,
+        item<$l:lifetime> = $item:ty,
+        |$r:ident, $i:ident| $get:expr,
+        init = |$p:ident, $len:ident| $init:expr
+    ) => {
+        $(#[$doc])*
+        pub struct $marker<$($gen),*>(PhantomData<fn() -> ($($gen,)*)>);
+
+        #[doc = concat!("Reads a [`", stringify!($marker), "`].")]
+        pub struct $reader<'a, $($gen),*> {
+            list: ListReader<'a>,
+            marker: PhantomData<fn() -> ($($gen,)*)>,
+        }
+
+        impl<'a, $($gen),*> Clone for $reader<'a, $($gen),*> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<'a, $($gen),*> Copy for $reader<'a, $($gen),*> {}
+
+        impl<'a, $($gen $(: $bound)?),*> $reader<'a, $($gen),*> {
+            /// Wraps an untyped list (the caller vouches for its type).
+            #[inline]
+            pub fn new(list: ListReader<'a>) -> Self {
+                $reader { list, marker: PhantomData }
+            }
+            /// The untyped list.
+            #[inline]
+            pub fn as_list_reader(&self) -> ListReader<'a> {
+                self.list
+            }
+            /// Number of elements.
+            #[inline]
+            pub fn len(&self) -> u32 {
+                self.list.len()
+            }
+            /// Whether the list has no elements.
+            #[inline]
+            pub fn is_empty(&self) -> bool {
+                self.list.is_empty()
+            }
+            /// Element `index`.
+            ///
+            /// # Panics
+            /// If `index >= self.len()`.
+            #[inline]
+            pub fn get(&self, index: u32) -> $item {
+                let $r = &self.list;
+                let $i = index;
+                $get
+            }
+            /// Element `index`, or `None` past the end.
+            #[inline]
+            pub fn try_get(&self, index: u32) -> Option<$item> {
+                (index < self.len()).then(|| self.get(index))
+            }
+            /// The elements in order.
+            #[inline]
+            pub fn iter(&self) -> ListIter<Self> {
+                ListIter { list: *self, front: 0, back: self.len() }
+            }
+        }
+
+        impl<'a, $($gen $(: $bound)?),*> ListRead for $reader<'a, $($gen),*> {
+            type Item = $item;
+            #[inline]
+            fn len(&self) -> u32 {
+                self.list.len()
+            }
+            #[inline]
+            fn item(&self, i: u32) -> $item {
+                self.get(i)
+            }
+        }
+
+        impl<'a, $($gen $(: $bound)?),*> IntoIterator for $reader<'a, $($gen),*> {
+            type Item = $item;
+            type IntoIter = ListIter<Self>;
+            fn into_iter(self) -> ListIter<Self> {
+                self.iter()
+            }
+        }
+
+        #[doc = concat!("Builds a [`", stringify!($marker), "`].")]
+        pub struct $builder<'a, A: Arena + ?Sized, $($gen),*> {
+            list: ListBuilder<'a, A>,
+            marker: PhantomData<fn() -> ($($gen,)*)>,
+        }
+
+        impl<'a, A: Arena + ?Sized, $($gen $(: $bound)?),*> $builder<'a, A, $($gen),*> {
+            /// Wraps an untyped list (the caller vouches for its type).
+            #[inline]
+            pub fn new(list: ListBuilder<'a, A>) -> Self {
+                $builder { list, marker: PhantomData }
+            }
+            /// A shorter-lived handle to the same list.
+            #[inline]
+            pub fn reborrow(&mut self) -> $builder<'_, A, $($gen),*> {
+                $builder { list: self.list.reborrow(), marker: PhantomData }
+            }
+            /// The untyped list.
+            #[inline]
+            pub fn into_list_builder(self) -> ListBuilder<'a, A> {
+                self.list
+            }
+            /// Number of elements.
+            #[inline]
+            pub fn len(&self) -> u32 {
+                self.list.len()
+            }
+            /// Whether the list has no elements.
+            #[inline]
+            pub fn is_empty(&self) -> bool {
+                self.list.is_empty()
+            }
+        }
+
+        impl<$($gen $(: $bound)? + 'static),*> Owned for $marker<$($gen),*> {
+            type Reader<$l> = $reader<$l, $($gen),*>;
+            type Builder<$l, A: Arena + ?Sized + $l> = $builder<$l, A, $($gen),*>;
+
+            #[inline]
+            fn read(p: PointerReader<'_>) -> Result<Self::Reader<'_>> {
+                Ok($reader::new(p.get_list($size)?))
+            }
+            #[inline]
+            fn init<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, len: u32) -> Result<Self::Builder<'_, A>> {
+                let $p = p;
+                let $len = len;
+                Ok($builder::new($init?))
+            }
+            #[inline]
+            fn get<A: Arena + ?Sized>(p: PointerBuilder<'_, A>) -> Result<Self::Builder<'_, A>> {
+                if p.is_null() {
+                    return Self::init(p, 0);
+                }
+                Ok($builder::new(p.get_list($size)?))
+            }
+            #[inline]
+            fn set<A: Arena + ?Sized>(mut p: PointerBuilder<'_, A>, value: Self::Reader<'_>) -> Result<()> {
+                p.set_list(&value.list)
+            }
+        }
+    };
+}
+
+typed_list!(
+    /// `List(Void)`: only a length.
+    VoidList, VoidListReader, VoidListBuilder, [],
+    size = ElementSize::Void,
+    item<'b> = (),
+    |_r, _i| (),
+    init = |p, len| p.init_list(ElementSize::Void, len)
+);
+
+typed_list!(
+    /// A list of a primitive type (`List(UInt32)`, `List(Float64)`, ...).
+    PrimitiveList, PrimitiveListReader, PrimitiveListBuilder, [T: Primitive],
+    size = primitive_size::<T>(),
+    item<'b> = T,
+    |r, i| r.get::<T>(i),
+    init = |p, len| p.init_list(primitive_size::<T>(), len)
+);
+
+typed_list!(
+    /// `List(Bool)`: one bit per element.
+    BoolList, BoolListReader, BoolListBuilder, [],
+    size = ElementSize::Bit,
+    item<'b> = bool,
+    |r, i| r.get_bool(i),
+    init = |p, len| p.init_list(ElementSize::Bit, len)
+);
+
+typed_list!(
+    /// A list of a schema enum; an element the schema does not list reads
+    /// as `Err(NotInSchema(value))`.
+    EnumList, EnumListReader, EnumListBuilder, [E: Enum],
+    size = ElementSize::TwoBytes,
+    item<'b> = core::result::Result<E, NotInSchema>,
+    |r, i| E::try_from(r.get::<u16>(i)),
+    init = |p, len| p.init_list(ElementSize::TwoBytes, len)
+);
+
+typed_list!(
+    /// `List(Text)`.
+    TextList, TextListReader, TextListBuilder, [],
+    size = ElementSize::Pointer,
+    item<'a> = Result<&'a str>,
+    |r, i| r.get_text(i),
+    init = |p, len| p.init_list(ElementSize::Pointer, len)
+);
+
+typed_list!(
+    /// `List(Data)`.
+    DataList, DataListReader, DataListBuilder, [],
+    size = ElementSize::Pointer,
+    item<'a> = Result<&'a [u8]>,
+    |r, i| r.get_data(i),
+    init = |p, len| p.init_list(ElementSize::Pointer, len)
+);
+
+typed_list!(
+    /// `List(AnyPointer)`.
+    AnyPointerList, AnyPointerListReader, AnyPointerListBuilder, [],
+    size = ElementSize::Pointer,
+    item<'a> = PointerReader<'a>,
+    |r, i| r.get_pointer(i),
+    init = |p, len| p.init_list(ElementSize::Pointer, len)
+);
+
+typed_list!(
+    /// A list of a generated struct type `S` (its `Owned` marker).
+    StructList, StructListReader, StructListBuilder, [S: StructOwned],
+    size = ElementSize::InlineComposite,
+    item<'a> = S::Reader<'a>,
+    |r, i| S::wrap_reader(r.get_struct(i)),
+    init = |p, len| p.init_struct_list(len, S::STRUCT_SIZE)
+);
+
+typed_list!(
+    /// A list of lists (or of any pointer type `L` naming an [`Owned`]).
+    ListList, ListListReader, ListListBuilder, [L: Owned],
+    size = ElementSize::Pointer,
+    item<'a> = Result<L::Reader<'a>>,
+    |r, i| L::read(r.get_pointer(i)),
+    init = |p, len| p.init_list(ElementSize::Pointer, len)
+);
+
+impl<A: Arena + ?Sized, T: Primitive> PrimitiveListBuilder<'_, A, T> {
+    /// Sets element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn set(&mut self, index: u32, value: T) {
+        self.list.set::<T>(index, value);
+    }
+    /// Element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get(&self, index: u32) -> T {
+        self.list.get::<T>(index)
+    }
+}
+
+impl<A: Arena + ?Sized> BoolListBuilder<'_, A> {
+    /// Sets element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn set(&mut self, index: u32, value: bool) {
+        self.list.set_bool(index, value);
+    }
+    /// Element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get(&self, index: u32) -> bool {
+        self.list.get_bool(index)
+    }
+}
+
+impl<A: Arena + ?Sized, E: Enum> EnumListBuilder<'_, A, E> {
+    /// Sets element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn set(&mut self, index: u32, value: E) {
+        self.list.set::<u16>(index, value.into());
+    }
+    /// Element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get(&self, index: u32) -> core::result::Result<E, NotInSchema> {
+        E::try_from(self.list.get::<u16>(index))
+    }
+}
+
+impl<A: Arena + ?Sized> TextListBuilder<'_, A> {
+    /// Sets element `index` to a copy of `text`.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn set(&mut self, index: u32, text: &str) -> Result<()> {
+        self.list.set_text(index, text)
+    }
+    /// Sets element `index` to a new text of `len` bytes, to fill in.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn init(&mut self, index: u32, len: u32) -> Result<&mut [u8]> {
+        self.list.pointer(index).init_text(len)
+    }
+}
+
+impl<A: Arena + ?Sized> DataListBuilder<'_, A> {
+    /// Sets element `index` to a copy of `bytes`.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn set(&mut self, index: u32, bytes: &[u8]) -> Result<()> {
+        self.list.set_data(index, bytes)
+    }
+    /// Sets element `index` to new zeroed data of `len` bytes, to fill in.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn init(&mut self, index: u32, len: u32) -> Result<&mut [u8]> {
+        self.list.pointer(index).init_data(len)
+    }
+}
+
+impl<A: Arena + ?Sized> AnyPointerListBuilder<'_, A> {
+    /// The pointer slot of element `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get(&mut self, index: u32) -> PointerBuilder<'_, A> {
+        self.list.pointer(index)
+    }
+}
+
+impl<A: Arena + ?Sized, S: StructOwned> StructListBuilder<'_, A, S> {
+    /// Element `index`, to fill in.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get(&mut self, index: u32) -> S::Builder<'_, A> {
+        S::wrap_builder(self.list.get_struct(index))
+    }
+    /// Sets element `index` to a copy of `value` (fields the element has no
+    /// room for are dropped, as the encoding's upgrade rules allow).
+    ///
+    /// # Errors
+    /// The source is malformed, or the arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn set(&mut self, index: u32, value: S::Reader<'_>) -> Result<()> {
+        self.list
+            .get_struct(index)
+            .copy_from(&S::struct_reader(&value))
+    }
+}
+
+impl<A: Arena + ?Sized, L: Owned> ListListBuilder<'_, A, L> {
+    /// Points element `index` at a new value of `len` elements.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn init(&mut self, index: u32, len: u32) -> Result<L::Builder<'_, A>> {
+        L::init(self.list.pointer(index), len)
+    }
+    /// Element `index`, as a builder (a new empty value when null).
+    ///
+    /// # Errors
+    /// The element holds something else, or the arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get(&mut self, index: u32) -> Result<L::Builder<'_, A>> {
+        L::get(self.list.pointer(index))
+    }
+    /// Sets element `index` to a deep copy of `value`.
+    ///
+    /// # Errors
+    /// The source is malformed, or the arena has no room.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn set(&mut self, index: u32, value: L::Reader<'_>) -> Result<()> {
+        L::set(self.list.pointer(index), value)
+    }
+}
