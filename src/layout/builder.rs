@@ -777,6 +777,19 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         self.set(index, T::from_bits(value.to_bits() ^ default.to_bits()));
     }
 
+    /// The value at `index` read as the schema default `default` says
+    /// (stored XOR default), as [`StructReader::get_or`](crate::StructReader::get_or).
+    #[inline]
+    pub fn get_or<T: Primitive>(&self, index: usize, default: T) -> T {
+        T::from_bits(self.get::<T>(index).to_bits() ^ default.to_bits())
+    }
+
+    /// The bit at `bit` read against the schema default `default`.
+    #[inline]
+    pub fn get_bool_or(&self, bit: usize, default: bool) -> bool {
+        self.get_bool(bit) ^ default
+    }
+
     /// The value at `index`; 0 past the data section.
     #[inline]
     pub fn get<T: Primitive>(&self, index: usize) -> T {

@@ -171,6 +171,32 @@ pub fn fill_default<A: Arena + ?Sized>(
     Ok(())
 }
 
+/// A schema constant of a pointer type (struct, list, any pointer),
+/// compiled into the program as words: `static NAME: Constant<T>`.
+pub struct Constant<T: Owned> {
+    context: StaticContext,
+    marker: core::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Owned> Constant<T> {
+    /// A constant over the words of a one-segment message whose root
+    /// pointer (word 0) points to the value.
+    pub const fn new(segments: &'static [&'static [crate::Word]]) -> Self {
+        Constant {
+            context: StaticContext::new(segments),
+            marker: core::marker::PhantomData,
+        }
+    }
+
+    /// The value.
+    ///
+    /// # Errors
+    /// The words do not hold a `T` (a constant from a broken generator).
+    pub fn get(&'static self) -> Result<T::Reader<'static>> {
+        T::read(self.context.root()?)
+    }
+}
+
 /// Text: a UTF-8 string, read as `&str`.
 pub struct Text;
 

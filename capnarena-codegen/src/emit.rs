@@ -1,0 +1,1022 @@
+//! Rust source for the model: one module per schema file, a module per
+//! struct, group and interface, a Rust enum per schema enum.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use crate::model::*;
+use crate::names::{file_module, pascal, screaming, snake, snake_raw};
+use crate::{Error, Options};
+
+/// Where a node's Rust item lives: its file and its path from the file's
+/// module.
+#[derive(Clone, Debug)]
+struct Place {
+    file: u64,
+    path: Vec<String>,
+}
+
+pub(crate) struct Generator<'s> {
+    schema: &'s Schema,
+    options: &'s Options,
+    places: HashMap<u64, Place>,
+    /// File id -> file name as the request spells it.
+    file_names: HashMap<u64, String>,
+    /// Struct nodes generated inside an interface (implicit method
+    /// parameter and result structs): id -> (interface id, module name).
+    implicit: BTreeMap<u64, (u64, String)>,
+    rt: String,
+}
+
+/// Text of `n` spaces... the output is formatted by prettyplease, so
+/// generation only needs valid tokens; line breaks are for readability of
+/// failures.
+fn doc_attr(out: &mut String, doc: Option<&str>) {
+    if let Some(doc) = doc.filter(|d| !d.trim().is_empty()) {
+        for line in doc.trim_end().lines() {
+            let line = if line.is_empty() {
+                String::new()
+            } else {
+                format!(" {line}")
+            };
+            let _ = writeln!(out, "#[doc = {line:?}]");
+        }
+    }
+}
+
+fn hex_words(words: &[u64], rt: &str) -> String {
+    let mut s = String::from("&[&[");
+    for w in words {
+        let _ = write!(s, "{rt}::Word::from_u64({w:#018x}),");
+    }
+    s.push_str("]]");
+    s
+}
+
+impl<'s> Generator<'s> {
+    pub(crate) fn new(schema: &'s Schema, options: &'s Options) -> Result<Self, Error> {
+        let mut g = Generator {
+            schema,
+            options,
+            places: HashMap::new(),
+            file_names: HashMap::new(),
+            implicit: BTreeMap::new(),
+            rt: options.runtime_path.clone(),
+        };
+        for node in schema.nodes.values() {
+            if matches!(node.kind, NodeKind::File) {
+                g.file_names.insert(node.id, node.display_name.clone());
+                g.place_children(node.id, node.id, &[]);
+            }
+        }
+        Ok(g)
+    }
+
+    fn node(&self, id: u64) -> Result<&'s Node, Error> {
+        self.schema.nodes.get(&id).ok_or(Error::MissingNode { id })
+    }
+
+    /// Records where every node under `scope` goes.
+    fn place_children(&mut self, file: u64, scope: u64, prefix: &[String]) {
+        let Some(node) = self.schema.nodes.get(&scope) else {
+            return;
+        };
+        for (name, id) in &node.nested {
+            let Some(child) = self.schema.nodes.get(id) else {
+                continue;
+            };
+            let item = match child.kind {
+                NodeKind::Struct(_) | NodeKind::Interface(_) => snake(name),
+                NodeKind::Enum(_) => pascal(name),
+                NodeKind::Const { .. } => screaming(name),
+                NodeKind::File | NodeKind::Annotation => continue,
+            };
+            let mut path = prefix.to_vec();
+            path.push(item);
+            self.places.insert(
+                *id,
+                Place {
+                    file,
+                    path: path.clone(),
+                },
+            );
+            self.place_children(file, *id, &path);
+        }
+        match &node.kind {
+            NodeKind::Struct(s) => {
+                for f in &s.fields {
+                    if let FieldKind::Group { type_id } = f.kind {
+                        let mut path = prefix.to_vec();
+                        path.push(snake(&f.name));
+                        self.places.insert(
+                            type_id,
+                            Place {
+                                file,
+                                path: path.clone(),
+                            },
+                        );
+                        self.place_children(file, type_id, &path);
+                    }
+                }
+            }
+            NodeKind::Interface(methods) => {
+                for m in methods {
+                    for (id, suffix) in [(m.param_struct, "params"), (m.result_struct, "results")] {
+                        let Some(n) = self.schema.nodes.get(&id) else {
+                            continue;
+                        };
+                        // Only the structs the compiler made for the
+                        // method live here; a named struct is placed by
+                        // its own scope.
+                        if n.scope_id != 0 || self.places.contains_key(&id) {
+                            continue;
+                        }
+                        let module = snake(&format!("{}_{suffix}", snake_raw(&m.name)));
+                        let mut path = prefix.to_vec();
+                        path.push(module.clone());
+                        self.places.insert(
+                            id,
+                            Place {
+                                file,
+                                path: path.clone(),
+                            },
+                        );
+                        self.implicit.insert(id, (scope, module));
+                        self.place_children(file, id, &path);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The Rust path to node `id`'s item from code at `depth` modules
+    /// below the root module of file `from`.
+    fn path_to(&self, id: u64, from: u64, depth: usize) -> Result<String, Error> {
+        let place = self.places.get(&id).ok_or(Error::MissingNode { id })?;
+        let mut s = String::new();
+        if place.file == from {
+            for _ in 0..depth {
+                s.push_str("super::");
+            }
+        } else {
+            let name = self
+                .file_names
+                .get(&place.file)
+                .ok_or(Error::MissingNode { id: place.file })?;
+            match self.options.module_paths.get(name.as_str()) {
+                Some(p) => s.push_str(p),
+                None => {
+                    for _ in 0..=depth {
+                        s.push_str("super::");
+                    }
+                    s.push_str(&file_module(name));
+                }
+            }
+            s.push_str("::");
+        }
+        s.push_str(&place.path.join("::"));
+        Ok(s)
+    }
+
+    /// Generates the code of every requested file.
+    pub(crate) fn files(&self) -> Result<Vec<crate::GeneratedFile>, Error> {
+        let mut out = Vec::new();
+        for file in &self.schema.requested {
+            let node = self.node(file.id)?;
+            // A comment survives only as a doc attribute through the
+            // formatter; the header line above is re-added after it.
+            let mut body = String::new();
+            let _ = writeln!(
+                body,
+                "/// Id of the schema file.\npub const FILE_ID: u64 = {:#x};",
+                node.id
+            );
+            self.scope_items(&mut body, node, file.id, 0)?;
+            let formatted = format_rust(&body).map_err(|e| Error::Format {
+                file: file.filename.clone(),
+                message: e,
+                code: body.clone(),
+            })?;
+            let mut text = String::new();
+            let _ = writeln!(
+                text,
+                "// Generated by capnarena-codegen from {}. Do not edit.\n",
+                file.filename
+            );
+            text.push_str(&formatted);
+            out.push(crate::GeneratedFile {
+                name: format!("{}.rs", file_module(&file.filename)),
+                contents: text,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The items nested in `scope`: types, constants, groups and implicit
+    /// method structs.
+    fn scope_items(
+        &self,
+        out: &mut String,
+        scope: &Node,
+        file: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        for (_, id) in &scope.nested {
+            let Some(child) = self.schema.nodes.get(id) else {
+                continue;
+            };
+            self.item(out, child, file, depth)?;
+        }
+        if let NodeKind::Struct(s) = &scope.kind {
+            for f in &s.fields {
+                if let FieldKind::Group { type_id } = f.kind {
+                    let group = self.node(type_id)?;
+                    self.item(out, group, file, depth)?;
+                }
+            }
+        }
+        for (id, (iface, _)) in &self.implicit {
+            if *iface == scope.id {
+                self.item(out, self.node(*id)?, file, depth)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn item(&self, out: &mut String, node: &Node, file: u64, depth: usize) -> Result<(), Error> {
+        let Some(place) = self.places.get(&node.id) else {
+            return Ok(());
+        };
+        let name = place.path.last().cloned().unwrap_or_default();
+        match &node.kind {
+            NodeKind::Struct(s) => self.struct_module(out, node, s, &name, file, depth),
+            NodeKind::Enum(e) => {
+                self.enum_item(out, node, e, &name);
+                Ok(())
+            }
+            NodeKind::Interface(_) => {
+                let fallback = format!(
+                    "The `{}` interface (its method parameter and result structs).",
+                    node.short_name()
+                );
+                doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
+                let _ = writeln!(out, "pub mod {name} {{");
+                let _ = writeln!(
+                    out,
+                    "/// Id of the interface.\npub const TYPE_ID: u64 = {:#x};",
+                    node.id
+                );
+                self.scope_items(out, node, file, depth + 1)?;
+                out.push_str("}\n");
+                Ok(())
+            }
+            NodeKind::Const { ty, value } => {
+                self.const_item(out, node, ty, value, &name, file, depth)
+            }
+            NodeKind::File | NodeKind::Annotation => Ok(()),
+        }
+    }
+
+    fn enum_item(&self, out: &mut String, node: &Node, enumerants: &[Enumerant], name: &str) {
+        let rt = &self.rt;
+        let fallback = format!("The `{}` enum.", node.short_name());
+        doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
+        let _ = writeln!(
+            out,
+            "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n#[repr(u16)]\npub enum {name} {{"
+        );
+        for (i, e) in enumerants.iter().enumerate() {
+            let fallback = format!("`{}`", e.name);
+            doc_attr(out, Some(e.doc.as_deref().unwrap_or(&fallback)));
+            let _ = writeln!(out, "{} = {i},", pascal(&e.name));
+        }
+        out.push_str("}\n");
+        let _ = writeln!(
+            out,
+            "impl {name} {{\n/// Id of the enum.\npub const TYPE_ID: u64 = {:#x};\n/// The enumerant's name as the schema spells it.\npub fn name(self) -> &'static str {{ match self {{",
+            node.id
+        );
+        for e in enumerants {
+            let _ = writeln!(out, "{name}::{} => {:?},", pascal(&e.name), e.name);
+        }
+        out.push_str("} } }\n");
+        let _ = writeln!(
+            out,
+            "impl ::core::convert::TryFrom<u16> for {name} {{ type Error = {rt}::typed::NotInSchema; fn try_from(value: u16) -> ::core::result::Result<Self, {rt}::typed::NotInSchema> {{ match value {{"
+        );
+        for (i, e) in enumerants.iter().enumerate() {
+            let _ = writeln!(out, "{i} => Ok({name}::{}),", pascal(&e.name));
+        }
+        let _ = writeln!(out, "v => Err({rt}::typed::NotInSchema(v)), }} }} }}");
+        let _ = writeln!(
+            out,
+            "impl ::core::convert::From<{name}> for u16 {{ fn from(value: {name}) -> u16 {{ value as u16 }} }}\nimpl {rt}::typed::Enum for {name} {{}}"
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn const_item(
+        &self,
+        out: &mut String,
+        node: &Node,
+        ty: &Type,
+        value: &Value,
+        name: &str,
+        file: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let rt = &self.rt;
+        let fallback = format!("The `{}` constant.", node.short_name());
+        doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
+        match (ty, value) {
+            (Type::Void, _) => {
+                let _ = writeln!(out, "pub const {name}: () = ();");
+            }
+            (Type::Text, Value::Text(t)) => {
+                let _ = writeln!(out, "pub const {name}: &str = {t:?};");
+            }
+            (Type::Data, Value::Data(d)) => {
+                let _ = writeln!(out, "pub const {name}: &[u8] = &{d:?};");
+            }
+            (Type::Enum(id), Value::Enum(v)) => {
+                let path = self.path_to(*id, file, depth)?;
+                match self.enumerant_name(*id, *v)? {
+                    Some(e) => {
+                        let _ = writeln!(out, "pub const {name}: {path} = {path}::{e};");
+                    }
+                    None => {
+                        let _ = writeln!(out, "pub const {name}: u16 = {v};");
+                    }
+                }
+            }
+            (Type::Interface(_), _) => {}
+            (ty, Value::Pointer(words)) if ty.is_pointer() => {
+                let owned = self.owned_ty(ty, file, depth)?;
+                let words = words.clone().unwrap_or_else(|| vec![0]);
+                let _ = writeln!(
+                    out,
+                    "pub static {name}: {rt}::typed::Constant<{owned}> = {rt}::typed::Constant::new({});",
+                    hex_words(&words, rt)
+                );
+            }
+            (ty, value) => {
+                let (rust, lit) = self.primitive(ty, value)?;
+                let _ = writeln!(out, "pub const {name}: {rust} = {lit};");
+            }
+        }
+        Ok(())
+    }
+
+    fn enumerant_name(&self, enum_id: u64, value: u16) -> Result<Option<String>, Error> {
+        match &self.node(enum_id)?.kind {
+            NodeKind::Enum(e) => Ok(e.get(value as usize).map(|e| pascal(&e.name))),
+            _ => Err(Error::MissingNode { id: enum_id }),
+        }
+    }
+
+    /// The Rust type and literal of a primitive value.
+    fn primitive(&self, ty: &Type, value: &Value) -> Result<(&'static str, String), Error> {
+        let bits = match value {
+            Value::Int(v) => *v,
+            Value::Float32(v) => u64::from(*v),
+            Value::Float64(v) => *v,
+            Value::Bool(b) => u64::from(*b),
+            Value::Enum(v) => u64::from(*v),
+            _ => 0,
+        };
+        Ok(match ty {
+            Type::Bool => ("bool", format!("{}", bits != 0)),
+            Type::Int8 => ("i8", format!("{}", bits as i8)),
+            Type::Int16 => ("i16", format!("{}", bits as i16)),
+            Type::Int32 => ("i32", format!("{}", bits as i32)),
+            Type::Int64 => ("i64", format!("{}", bits as i64)),
+            Type::UInt8 => ("u8", format!("{}", bits as u8)),
+            Type::UInt16 => ("u16", format!("{}", bits as u16)),
+            Type::UInt32 => ("u32", format!("{}", bits as u32)),
+            Type::UInt64 => ("u64", format!("{bits}")),
+            Type::Float32 => ("f32", format!("f32::from_bits({:#x})", bits as u32)),
+            Type::Float64 => ("f64", format!("f64::from_bits({bits:#x})")),
+            Type::Enum(_) => ("u16", format!("{}", bits as u16)),
+            _ => {
+                return Err(Error::Unsupported {
+                    what: format!("a primitive of type {ty:?}"),
+                });
+            }
+        })
+    }
+
+    /// A list type's marker name in `typed` and its element parameter.
+    fn list_parts(
+        &self,
+        elem: &Type,
+        file: u64,
+        depth: usize,
+    ) -> Result<(&'static str, Option<String>), Error> {
+        Ok(match elem {
+            Type::Void => ("VoidList", None),
+            Type::Bool => ("BoolList", None),
+            Type::Enum(id) => ("EnumList", Some(self.path_to(*id, file, depth)?)),
+            Type::Text => ("TextList", None),
+            Type::Data => ("DataList", None),
+            Type::Struct(id) => (
+                "StructList",
+                Some(format!("{}::Owned", self.path_to(*id, file, depth)?)),
+            ),
+            Type::AnyPointer | Type::Interface(_) => ("AnyPointerList", None),
+            Type::List(_) => ("ListList", Some(self.owned_ty(elem, file, depth)?)),
+            prim => (
+                "PrimitiveList",
+                Some(self.primitive(prim, &Value::Void)?.0.to_string()),
+            ),
+        })
+    }
+
+    /// The [`Owned`] marker naming a pointer type.
+    fn owned_ty(&self, ty: &Type, file: u64, depth: usize) -> Result<String, Error> {
+        let rt = &self.rt;
+        Ok(match ty {
+            Type::Text => format!("{rt}::typed::Text"),
+            Type::Data => format!("{rt}::typed::Data"),
+            Type::Struct(id) => format!("{}::Owned", self.path_to(*id, file, depth)?),
+            Type::AnyPointer | Type::Interface(_) => format!("{rt}::typed::AnyPointer"),
+            Type::List(e) => match self.list_parts(e, file, depth)? {
+                (base, Some(arg)) => format!("{rt}::typed::{base}<{arg}>"),
+                (base, None) => format!("{rt}::typed::{base}"),
+            },
+            other => {
+                return Err(Error::Unsupported {
+                    what: format!("a pointer of type {other:?}"),
+                });
+            }
+        })
+    }
+
+    /// The reader type of a pointer type, borrowing for `'a`.
+    fn reader_ty(&self, ty: &Type, file: u64, depth: usize) -> Result<String, Error> {
+        let rt = &self.rt;
+        Ok(match ty {
+            Type::Text => "&'a str".into(),
+            Type::Data => "&'a [u8]".into(),
+            Type::Struct(id) => format!("{}::Reader<'a>", self.path_to(*id, file, depth)?),
+            Type::AnyPointer => format!("{rt}::PointerReader<'a>"),
+            Type::Interface(_) => "u32".into(),
+            Type::List(e) => match self.list_parts(e, file, depth)? {
+                (base, Some(arg)) => format!("{rt}::typed::{base}Reader<'a, {arg}>"),
+                (base, None) => format!("{rt}::typed::{base}Reader<'a>"),
+            },
+            other => {
+                return Err(Error::Unsupported {
+                    what: format!("a pointer of type {other:?}"),
+                });
+            }
+        })
+    }
+
+    /// The builder type of a pointer type, borrowing for `'b`.
+    fn builder_ty(&self, ty: &Type, file: u64, depth: usize) -> Result<String, Error> {
+        let rt = &self.rt;
+        Ok(match ty {
+            Type::Text | Type::Data => "&'b mut [u8]".into(),
+            Type::Struct(id) => format!("{}::Builder<'b, A>", self.path_to(*id, file, depth)?),
+            Type::AnyPointer | Type::Interface(_) => format!("{rt}::PointerBuilder<'b, A>"),
+            Type::List(e) => match self.list_parts(e, file, depth)? {
+                (base, Some(arg)) => format!("{rt}::typed::{base}Builder<'b, A, {arg}>"),
+                (base, None) => format!("{rt}::typed::{base}Builder<'b, A>"),
+            },
+            other => {
+                return Err(Error::Unsupported {
+                    what: format!("a pointer of type {other:?}"),
+                });
+            }
+        })
+    }
+
+    fn struct_module(
+        &self,
+        out: &mut String,
+        node: &Node,
+        s: &StructNode,
+        name: &str,
+        file: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let rt = &self.rt;
+        let d = depth + 1; // code inside the module
+        let fallback = format!(
+            "The `{}` {}.",
+            node.short_name(),
+            if s.is_group { "group" } else { "struct" }
+        );
+        doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
+        let _ = writeln!(out, "pub mod {name} {{");
+        let _ = writeln!(
+            out,
+            "/// Id of the {}.\npub const TYPE_ID: u64 = {:#x};",
+            if s.is_group { "group" } else { "struct" },
+            node.id
+        );
+        let _ = writeln!(
+            out,
+            "/// Reads a `{0}`.\n#[derive(Clone, Copy)]\npub struct Reader<'a> {{ pub(super) reader: {rt}::StructReader<'a> }}\n\
+             /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized> {{ pub(super) builder: {rt}::StructBuilder<'a, A> }}",
+            node.short_name()
+        );
+        if !s.is_group {
+            let _ = writeln!(
+                out,
+                "/// Names the struct's reader and builder in generic code (lists, roots).\npub struct Owned;\n\
+                 /// Data words and pointers of the struct.\npub const STRUCT_SIZE: {rt}::StructSize = {rt}::StructSize::new({}, {});\n\
+                 impl {rt}::typed::StructOwned for Owned {{\n\
+                   const STRUCT_SIZE: {rt}::StructSize = STRUCT_SIZE;\n\
+                   type Reader<'a> = Reader<'a>;\n\
+                   type Builder<'a, A: {rt}::Arena + ?Sized + 'a> = Builder<'a, A>;\n\
+                   #[inline] fn wrap_reader(reader: {rt}::StructReader<'_>) -> Reader<'_> {{ Reader {{ reader }} }}\n\
+                   #[inline] fn wrap_builder<A: {rt}::Arena + ?Sized>(builder: {rt}::StructBuilder<'_, A>) -> Builder<'_, A> {{ Builder {{ builder }} }}\n\
+                   #[inline] fn struct_reader<'a>(r: &Self::Reader<'a>) -> {rt}::StructReader<'a> {{ r.reader }}\n\
+                 }}\n\
+                 impl<'a> {rt}::typed::FromStructReader<'a> for Reader<'a> {{\n\
+                   #[inline] fn from_struct_reader(reader: {rt}::StructReader<'a>) -> Self {{ Reader {{ reader }} }}\n\
+                 }}\n\
+                 impl<'a, A: {rt}::Arena + ?Sized> {rt}::typed::FromStructBuilder<'a, A> for Builder<'a, A> {{\n\
+                   const STRUCT_SIZE: {rt}::StructSize = STRUCT_SIZE;\n\
+                   #[inline] fn from_struct_builder(builder: {rt}::StructBuilder<'a, A>) -> Self {{ Builder {{ builder }} }}\n\
+                 }}",
+                s.data_words, s.pointers
+            );
+        }
+
+        // Fields in code order.
+        let mut fields: Vec<&Field> = s.fields.iter().collect();
+        fields.sort_by_key(|f| f.code_order);
+
+        let mut reader = String::new();
+        let mut builder = String::new();
+        let mut statics = String::new();
+        let _ = writeln!(
+            reader,
+            "/// The untyped reader under this one.\n#[inline] pub fn as_struct_reader(&self) -> {rt}::StructReader<'a> {{ self.reader }}"
+        );
+        let _ = writeln!(
+            builder,
+            "/// A shorter-lived handle to the same {0}.\n#[inline] pub fn reborrow(&mut self) -> Builder<'_, A> {{ Builder {{ builder: self.builder.reborrow() }} }}\n\
+             /// The untyped builder under this one.\n#[inline] pub fn into_struct_builder(self) -> {rt}::StructBuilder<'a, A> {{ self.builder }}\n\
+             /// The untyped builder under this one, reborrowed.\n#[inline] pub fn as_struct_builder(&mut self) -> {rt}::StructBuilder<'_, A> {{ self.builder.reborrow() }}",
+            if s.is_group { "group" } else { "struct" }
+        );
+        if !s.is_group {
+            let _ = writeln!(
+                builder,
+                "/// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).\n\
+                 /// # Errors\n/// The source is malformed or over a limit, or the arena has no room.\n\
+                 #[inline] pub fn set_from(&mut self, value: Reader<'_>) -> {rt}::Result<()> {{ self.builder.copy_from(&value.reader) }}"
+            );
+        }
+
+        for f in &fields {
+            self.field(&mut reader, &mut builder, &mut statics, s, f, file, d)?;
+        }
+
+        if s.discriminant_count > 0 {
+            self.which(&mut reader, out, s, &fields, file, d)?;
+        }
+
+        let _ = writeln!(out, "impl<'a> Reader<'a> {{\n{reader}}}");
+        let _ = writeln!(
+            out,
+            "impl<'a, A: {rt}::Arena + ?Sized> Builder<'a, A> {{\n{builder}}}"
+        );
+        out.push_str(&statics);
+        self.scope_items(out, node, file, d)?;
+        out.push_str("}\n");
+        Ok(())
+    }
+
+    /// Writes the discriminant before a union member is set.
+    fn set_disc(&self, s: &StructNode, f: &Field) -> String {
+        match f.discriminant {
+            Some(v) => format!("self.builder.set::<u16>({}, {v});\n", s.discriminant_offset),
+            None => String::new(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn field(
+        &self,
+        reader: &mut String,
+        builder: &mut String,
+        statics: &mut String,
+        s: &StructNode,
+        f: &Field,
+        file: u64,
+        d: usize,
+    ) -> Result<(), Error> {
+        let rt = &self.rt;
+        let n = snake_raw(&f.name);
+        let fallback = format!("The `{}` field.", f.name);
+        let doc = Some(f.doc.as_deref().unwrap_or(&fallback));
+        let disc = self.set_disc(s, f);
+        let (offset, ty, default) = match &f.kind {
+            FieldKind::Group { type_id } => {
+                let module = self
+                    .places
+                    .get(type_id)
+                    .and_then(|p| p.path.last().cloned())
+                    .ok_or(Error::MissingNode { id: *type_id })?;
+                doc_attr(reader, doc);
+                let _ = writeln!(
+                    reader,
+                    "#[inline] pub fn get_{n}(&self) -> {module}::Reader<'a> {{ {module}::Reader {{ reader: self.reader }} }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "#[inline] pub fn get_{n}(&mut self) -> {module}::Builder<'_, A> {{ {module}::Builder {{ builder: self.builder.reborrow() }} }}"
+                );
+                let mut clear = String::new();
+                self.clear_group(&mut clear, *type_id)?;
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "/// Sets every field of the group to its default{} and returns it.\n\
+                     pub fn init_{n}(&mut self) -> {module}::Builder<'_, A> {{ {disc}{clear}{module}::Builder {{ builder: self.builder.reborrow() }} }}",
+                    if f.discriminant.is_some() {
+                        ", makes it the union's member,"
+                    } else {
+                        ""
+                    }
+                );
+                return Ok(());
+            }
+            FieldKind::Slot {
+                offset,
+                ty,
+                default,
+            } => (*offset as usize, ty, default),
+        };
+        match ty {
+            Type::Void => {
+                doc_attr(reader, doc);
+                let _ = writeln!(reader, "#[inline] pub fn get_{n}(&self) {{}}");
+                doc_attr(builder, doc);
+                let _ = writeln!(builder, "#[inline] pub fn set_{n}(&mut self) {{ {disc} }}");
+            }
+            Type::Bool => {
+                let dv = matches!(default, Value::Bool(true));
+                let (get, set) = if dv {
+                    (
+                        format!("get_bool_or({offset}, true)"),
+                        format!("set_bool_or({offset}, value, true)"),
+                    )
+                } else {
+                    (
+                        format!("get_bool({offset})"),
+                        format!("set_bool({offset}, value)"),
+                    )
+                };
+                doc_attr(reader, doc);
+                let _ = writeln!(
+                    reader,
+                    "#[inline] pub fn get_{n}(&self) -> bool {{ self.reader.{get} }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "#[inline] pub fn get_{n}(&self) -> bool {{ self.builder.{get} }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "#[inline] pub fn set_{n}(&mut self, value: bool) {{ {disc}self.builder.{set}; }}"
+                );
+            }
+            Type::Enum(id) => {
+                let path = self.path_to(*id, file, d)?;
+                let dv = match default {
+                    Value::Enum(v) => *v,
+                    _ => 0,
+                };
+                doc_attr(reader, doc);
+                let _ = writeln!(
+                    reader,
+                    "/// # Errors\n/// The value on the wire is not in the schema.\n\
+                     #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.reader.get_or::<u16>({offset}, {dv})) }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "/// # Errors\n/// The value in the message is not in the schema.\n\
+                     #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {dv})) }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "#[inline] pub fn set_{n}(&mut self, value: {path}) {{ {disc}self.builder.set_or::<u16>({offset}, u16::from(value), {dv}); }}"
+                );
+            }
+            ty if !ty.is_pointer() => {
+                let (rust, lit) = self.primitive(ty, default)?;
+                let zero = match default {
+                    Value::Int(v) | Value::Float64(v) => *v == 0,
+                    Value::Float32(v) => *v == 0,
+                    _ => true,
+                };
+                let (get, set) = if zero {
+                    (
+                        format!("get::<{rust}>({offset})"),
+                        format!("set::<{rust}>({offset}, value)"),
+                    )
+                } else {
+                    (
+                        format!("get_or::<{rust}>({offset}, {lit})"),
+                        format!("set_or::<{rust}>({offset}, value, {lit})"),
+                    )
+                };
+                doc_attr(reader, doc);
+                let _ = writeln!(
+                    reader,
+                    "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.reader.{get} }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.builder.{get} }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "#[inline] pub fn set_{n}(&mut self, value: {rust}) {{ {disc}self.builder.{set}; }}"
+                );
+            }
+            Type::Interface(_) => {
+                doc_attr(reader, doc);
+                let _ = writeln!(
+                    reader,
+                    "/// The capability's index in the message's capability table.\n/// # Errors\n/// The pointer is not a capability.\n\
+                     #[inline] pub fn get_{n}(&self) -> {rt}::Result<u32> {{ self.reader.pointer({offset}).get_capability() }}"
+                );
+                let _ = writeln!(
+                    reader,
+                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
+                    f.name
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "/// Points the field at capability `index` of the message's capability table.\n\
+                     #[inline] pub fn set_{n}(&mut self, index: u32) {{ {disc}self.builder.pointer({offset}).set_capability(index); }}"
+                );
+                let _ = writeln!(
+                    builder,
+                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
+                    f.name
+                );
+            }
+            Type::AnyPointer => {
+                doc_attr(reader, doc);
+                let _ = writeln!(
+                    reader,
+                    "/// The untyped pointer; read it as a type with `get_as::<T>()`.\n\
+                     #[inline] pub fn get_{n}(&self) -> {rt}::PointerReader<'a> {{ self.reader.pointer({offset}) }}"
+                );
+                let _ = writeln!(
+                    reader,
+                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
+                    f.name
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "/// The untyped slot; build a value in it with `init_as::<T>(len)`.\n\
+                     #[inline] pub fn get_{n}(&mut self) -> {rt}::PointerBuilder<'_, A> {{ {disc}self.builder.pointer({offset}) }}"
+                );
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "/// Points the field at a deep copy of `value`.\n/// # Errors\n/// The source is malformed, or the arena has no room.\n\
+                     #[inline] pub fn set_{n}(&mut self, value: {rt}::PointerReader<'_>) -> {rt}::Result<()> {{ {disc}self.builder.pointer({offset}).set_from(&value) }}"
+                );
+                let _ = writeln!(
+                    builder,
+                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
+                    f.name
+                );
+            }
+            ty => {
+                let owned = self.owned_ty(ty, file, d)?;
+                let rty = self.reader_ty(ty, file, d)?;
+                let bty = self.builder_ty(ty, file, d)?;
+                // A schema default for the pointer, as text, data, or words.
+                let default_words = match (ty, default) {
+                    (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!("{t:?}")),
+                    (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!("&{b:?}")),
+                    (_, Value::Pointer(Some(words))) => {
+                        let st = format!("{}__DEFAULT", snake_raw(&f.name).to_ascii_uppercase());
+                        let _ = writeln!(
+                            statics,
+                            "static {st}: {rt}::layout::StaticContext = {rt}::layout::StaticContext::new({});",
+                            hex_words(words, rt)
+                        );
+                        Some(st)
+                    }
+                    _ => None,
+                };
+                let is_blob = matches!(ty, Type::Text | Type::Data);
+                // Reader.
+                let read = match (&default_words, is_blob) {
+                    (Some(lit), true) => format!(
+                        "let p = self.reader.pointer({offset}); if p.is_null() {{ Ok({lit}) }} else {{ <{owned} as {rt}::typed::Owned>::read(p) }}"
+                    ),
+                    (Some(st), false) => format!(
+                        "<{owned} as {rt}::typed::Owned>::read({rt}::typed::or_default(self.reader.pointer({offset}), &{st})?)"
+                    ),
+                    (None, _) => format!(
+                        "<{owned} as {rt}::typed::Owned>::read(self.reader.pointer({offset}))"
+                    ),
+                };
+                doc_attr(reader, doc);
+                let _ = writeln!(
+                    reader,
+                    "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
+                     #[inline] pub fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
+                );
+                let _ = writeln!(
+                    reader,
+                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
+                    f.name
+                );
+                // Builder: set, init, get, has.
+                let set_arg = match ty {
+                    Type::Text => "&str".to_string(),
+                    Type::Data => "&[u8]".to_string(),
+                    _ => rty.replace("'a", "'_"),
+                };
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "/// Points the field at a copy of `value`.\n/// # Errors\n/// The source is malformed, or the arena has no room.\n\
+                     #[inline] pub fn set_{n}(&mut self, value: {set_arg}) -> {rt}::Result<()> {{ {disc}<{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), value) }}"
+                );
+                let bty_ = bty.replace("'b", "'_");
+                doc_attr(builder, doc);
+                if matches!(ty, Type::Struct(_)) {
+                    let _ = writeln!(
+                        builder,
+                        "/// Points the field at a new struct, every field at its default.\n/// # Errors\n/// The arena has no room.\n\
+                         #[inline] pub fn init_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), 0) }}"
+                    );
+                } else {
+                    let _ = writeln!(
+                        builder,
+                        "/// Points the field at a new value of `len` elements (bytes for text and data).\n/// # Errors\n/// The arena has no room, or `len` is too large to encode.\n\
+                         #[inline] pub fn init_{n}(&mut self, len: u32) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), len) }}"
+                    );
+                }
+                let fill = match (&default_words, is_blob) {
+                    (Some(lit), true) => format!(
+                        "if !self.builder.has_pointer({offset}) {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), {lit})?; }}"
+                    ),
+                    (Some(st), false) => format!(
+                        "{rt}::typed::fill_default(&mut self.builder.pointer({offset}), &{st})?;"
+                    ),
+                    (None, _) => String::new(),
+                };
+                doc_attr(builder, doc);
+                let _ = writeln!(
+                    builder,
+                    "/// The field's value as a builder (its default, copied in, when unset).\n/// # Errors\n/// The pointer holds something else, or the arena has no room.\n\
+                     #[inline] pub fn get_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {fill}<{owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})) }}"
+                );
+                let _ = writeln!(
+                    builder,
+                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
+                    f.name
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Statements that reset every field of group `id` (and of its groups)
+    /// to the zero bits that mean "default".
+    fn clear_group(&self, out: &mut String, id: u64) -> Result<(), Error> {
+        let NodeKind::Struct(s) = &self.node(id)?.kind else {
+            return Ok(());
+        };
+        if s.discriminant_count > 0 {
+            let _ = writeln!(
+                out,
+                "self.builder.set::<u16>({}, 0);",
+                s.discriminant_offset
+            );
+        }
+        for f in &s.fields {
+            match &f.kind {
+                FieldKind::Group { type_id } => self.clear_group(out, *type_id)?,
+                FieldKind::Slot { offset, ty, .. } => {
+                    let stmt = match ty {
+                        Type::Void => continue,
+                        Type::Bool => format!("self.builder.set_bool({offset}, false);"),
+                        Type::Int8 | Type::UInt8 => format!("self.builder.set::<u8>({offset}, 0);"),
+                        Type::Int16 | Type::UInt16 | Type::Enum(_) => {
+                            format!("self.builder.set::<u16>({offset}, 0);")
+                        }
+                        Type::Int32 | Type::UInt32 | Type::Float32 => {
+                            format!("self.builder.set::<u32>({offset}, 0);")
+                        }
+                        Type::Int64 | Type::UInt64 | Type::Float64 => {
+                            format!("self.builder.set::<u64>({offset}, 0);")
+                        }
+                        _ => format!("self.builder.pointer({offset}).clear();"),
+                    };
+                    out.push_str(&stmt);
+                    out.push('\n');
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The union's `Which` enum and the reader's `which()`.
+    fn which(
+        &self,
+        reader: &mut String,
+        out: &mut String,
+        s: &StructNode,
+        fields: &[&Field],
+        file: u64,
+        d: usize,
+    ) -> Result<(), Error> {
+        let rt = &self.rt;
+        let mut members: Vec<&&Field> =
+            fields.iter().filter(|f| f.discriminant.is_some()).collect();
+        members.sort_by_key(|f| f.discriminant);
+        let mut variants = String::new();
+        let mut arms = String::new();
+        let mut needs_lifetime = false;
+        for f in &members {
+            let v = pascal(&f.name);
+            let n = snake_raw(&f.name);
+            let disc = f.discriminant.unwrap_or(0);
+            let payload = match &f.kind {
+                FieldKind::Group { type_id } => {
+                    needs_lifetime = true;
+                    let module = self
+                        .places
+                        .get(type_id)
+                        .and_then(|p| p.path.last().cloned())
+                        .unwrap_or_default();
+                    Some(format!("{module}::Reader<'a>"))
+                }
+                FieldKind::Slot { ty, .. } => match ty {
+                    Type::Void => None,
+                    Type::Bool => Some("bool".into()),
+                    Type::Enum(id) => Some(format!(
+                        "::core::result::Result<{}, {rt}::typed::NotInSchema>",
+                        self.path_to(*id, file, d)?
+                    )),
+                    Type::AnyPointer => {
+                        needs_lifetime = true;
+                        Some(format!("{rt}::PointerReader<'a>"))
+                    }
+                    Type::Interface(_) => Some(format!("{rt}::Result<u32>")),
+                    ty if ty.is_pointer() => {
+                        needs_lifetime = true;
+                        Some(format!("{rt}::Result<{}>", self.reader_ty(ty, file, d)?))
+                    }
+                    ty => Some(self.primitive(ty, &Value::Void)?.0.to_string()),
+                },
+            };
+            let fallback = format!("`{}` is set.", f.name);
+            doc_attr(&mut variants, Some(f.doc.as_deref().unwrap_or(&fallback)));
+            match payload {
+                Some(p) => {
+                    let _ = writeln!(variants, "{v}({p}),");
+                    let _ = writeln!(arms, "{disc} => Ok(Which::{v}(self.get_{n}())),");
+                }
+                None => {
+                    let _ = writeln!(variants, "{v},");
+                    let _ = writeln!(arms, "{disc} => Ok(Which::{v}),");
+                }
+            }
+        }
+        let lt = if needs_lifetime { "<'a>" } else { "" };
+        let _ = writeln!(
+            out,
+            "/// The union's members, with the value of the one that is set.\npub enum Which{lt} {{\n{variants}}}"
+        );
+        let _ = writeln!(
+            reader,
+            "/// Which member of the union is set, with its value.\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+             #[inline] pub fn which(&self) -> ::core::result::Result<Which{lt}, {rt}::typed::NotInSchema> {{ match self.reader.get::<u16>({}) {{ {arms} v => Err({rt}::typed::NotInSchema(v)) }} }}",
+            s.discriminant_offset
+        );
+        Ok(())
+    }
+}
+
+/// Formats generated Rust like rustfmt would (parse, then print).
+fn format_rust(code: &str) -> Result<String, String> {
+    let file = syn::parse_file(code).map_err(|e| e.to_string())?;
+    Ok(prettyplease::unparse(&file))
+}

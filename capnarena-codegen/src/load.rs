@@ -1,0 +1,196 @@
+//! Loads the CodeGeneratorRequest into the plain model, reading it with the
+//! crate's own generated `schema.capnp` bindings.
+
+use capnarena::{Message, MessageReader, PointerReader, Result, SingleSegmentArena};
+
+use crate::model::*;
+use crate::schema_capnp::{code_generator_request, field, node, type_, value};
+
+fn opt_doc(s: &str) -> Option<String> {
+    if s.is_empty() {
+        None
+    } else {
+        Some(s.to_string())
+    }
+}
+
+/// The words of a one-segment message whose root is a copy of `p`, or
+/// `None` when `p` is null.
+fn pointer_words(p: &PointerReader<'_>) -> Result<Option<Vec<u64>>> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.root_pointer()?.set_from(p)?;
+    Ok(msg
+        .segment(0)
+        .map(|seg| seg.words().iter().map(|w| w.to_u64()).collect()))
+}
+
+fn load_type(t: type_::Reader<'_>) -> Result<Type> {
+    use type_::Which as W;
+    Ok(match t.which()? {
+        W::Void => Type::Void,
+        W::Bool => Type::Bool,
+        W::Int8 => Type::Int8,
+        W::Int16 => Type::Int16,
+        W::Int32 => Type::Int32,
+        W::Int64 => Type::Int64,
+        W::Uint8 => Type::UInt8,
+        W::Uint16 => Type::UInt16,
+        W::Uint32 => Type::UInt32,
+        W::Uint64 => Type::UInt64,
+        W::Float32 => Type::Float32,
+        W::Float64 => Type::Float64,
+        W::Text => Type::Text,
+        W::Data => Type::Data,
+        W::List(l) => Type::List(Box::new(load_type(l.get_element_type()?)?)),
+        W::Enum(e) => Type::Enum(e.get_type_id()),
+        W::Struct(s) => Type::Struct(s.get_type_id()),
+        W::Interface(i) => Type::Interface(i.get_type_id()),
+        W::AnyPointer(_) => Type::AnyPointer,
+    })
+}
+
+fn load_value(v: value::Reader<'_>) -> Result<Value> {
+    use value::Which as W;
+    Ok(match v.which()? {
+        W::Void => Value::Void,
+        W::Bool(b) => Value::Bool(b),
+        W::Int8(x) => Value::Int(i64::from(x) as u64),
+        W::Int16(x) => Value::Int(i64::from(x) as u64),
+        W::Int32(x) => Value::Int(i64::from(x) as u64),
+        W::Int64(x) => Value::Int(x as u64),
+        W::Uint8(x) => Value::Int(u64::from(x)),
+        W::Uint16(x) => Value::Int(u64::from(x)),
+        W::Uint32(x) => Value::Int(u64::from(x)),
+        W::Uint64(x) => Value::Int(x),
+        W::Float32(x) => Value::Float32(x.to_bits()),
+        W::Float64(x) => Value::Float64(x.to_bits()),
+        W::Text(t) => Value::Text(t?.to_string()),
+        W::Data(d) => Value::Data(d?.to_vec()),
+        W::List(p) | W::Struct(p) | W::AnyPointer(p) => Value::Pointer(pointer_words(&p)?),
+        W::Enum(e) => Value::Enum(e),
+        W::Interface => Value::Interface,
+    })
+}
+
+fn load_field(f: field::Reader<'_>) -> Result<Field> {
+    let discriminant = f.get_discriminant_value();
+    let kind = match f.which()? {
+        field::Which::Group(g) => FieldKind::Group {
+            type_id: g.get_type_id(),
+        },
+        field::Which::Slot(s) => FieldKind::Slot {
+            offset: s.get_offset(),
+            ty: load_type(s.get_type()?)?,
+            default: load_value(s.get_default_value()?)?,
+        },
+    };
+    Ok(Field {
+        name: f.get_name()?.to_string(),
+        code_order: f.get_code_order(),
+        discriminant: (discriminant != field::NO_DISCRIMINANT).then_some(discriminant),
+        kind,
+        doc: None,
+    })
+}
+
+fn load_node(n: node::Reader<'_>) -> Result<Node> {
+    let nested = n
+        .get_nested_nodes()?
+        .iter()
+        .map(|e| Ok((e.get_name()?.to_string(), e.get_id())))
+        .collect::<Result<Vec<_>>>()?;
+    let kind = match n.which()? {
+        node::Which::File => NodeKind::File,
+        node::Which::Struct(s) => NodeKind::Struct(StructNode {
+            data_words: s.get_data_word_count(),
+            pointers: s.get_pointer_count(),
+            is_group: s.get_is_group(),
+            discriminant_count: s.get_discriminant_count(),
+            discriminant_offset: s.get_discriminant_offset(),
+            fields: s
+                .get_fields()?
+                .iter()
+                .map(load_field)
+                .collect::<Result<_>>()?,
+        }),
+        node::Which::Enum(e) => NodeKind::Enum(
+            e.get_enumerants()?
+                .iter()
+                .map(|e| {
+                    Ok(Enumerant {
+                        name: e.get_name()?.to_string(),
+                        doc: None,
+                    })
+                })
+                .collect::<Result<_>>()?,
+        ),
+        node::Which::Interface(i) => NodeKind::Interface(
+            i.get_methods()?
+                .iter()
+                .map(|m| {
+                    Ok(Method {
+                        name: m.get_name()?.to_string(),
+                        param_struct: m.get_param_struct_type(),
+                        result_struct: m.get_result_struct_type(),
+                    })
+                })
+                .collect::<Result<_>>()?,
+        ),
+        node::Which::Const(c) => NodeKind::Const {
+            ty: load_type(c.get_type()?)?,
+            value: load_value(c.get_value()?)?,
+        },
+        node::Which::Annotation(_) => NodeKind::Annotation,
+    };
+    Ok(Node {
+        id: n.get_id(),
+        display_name: n.get_display_name()?.to_string(),
+        prefix_len: n.get_display_name_prefix_length(),
+        scope_id: n.get_scope_id(),
+        nested,
+        kind,
+        doc: None,
+    })
+}
+
+/// Reads a request into the model.
+pub fn load(request: &MessageReader<'_>) -> Result<Schema> {
+    let root = request.get_root::<code_generator_request::Reader<'_>>()?;
+    let mut schema = Schema::default();
+    for n in root.get_nodes()? {
+        let node = load_node(n)?;
+        schema.nodes.insert(node.id, node);
+    }
+    for info in root.get_source_info()? {
+        let Some(node) = schema.nodes.get_mut(&info.get_id()) else {
+            continue;
+        };
+        node.doc = opt_doc(info.get_doc_comment()?);
+        for (m, member) in info.get_members()?.iter().enumerate() {
+            let doc = opt_doc(member.get_doc_comment()?);
+            match &mut node.kind {
+                NodeKind::Struct(s) => {
+                    if let Some(f) = s.fields.get_mut(m) {
+                        f.doc = doc;
+                    }
+                }
+                NodeKind::Enum(e) => {
+                    if let Some(e) = e.get_mut(m) {
+                        e.doc = doc;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    for f in root.get_requested_files()? {
+        schema.requested.push(RequestedFile {
+            id: f.get_id(),
+            filename: f.get_filename()?.to_string(),
+        });
+    }
+    Ok(schema)
+}

@@ -1,0 +1,152 @@
+//! The schema as the generator sees it: plain Rust values loaded once from
+//! the CodeGeneratorRequest, so that generation never deals with readers.
+
+use std::collections::BTreeMap;
+
+/// A primitive or pointer type of a field, list element or constant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Void,
+    Bool,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Float32,
+    Float64,
+    Text,
+    Data,
+    List(Box<Type>),
+    Enum(u64),
+    Struct(u64),
+    Interface(u64),
+    /// Any pointer, including a generic parameter (generics are erased to
+    /// `AnyPointer`).
+    AnyPointer,
+}
+
+impl Type {
+    /// Whether values of this type live in the pointer section.
+    pub fn is_pointer(&self) -> bool {
+        matches!(
+            self,
+            Type::Text
+                | Type::Data
+                | Type::List(_)
+                | Type::Struct(_)
+                | Type::Interface(_)
+                | Type::AnyPointer
+        )
+    }
+}
+
+/// A value: a field default or a constant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Void,
+    Bool(bool),
+    /// Any integer, as its two's complement bits (sign-extended for
+    /// signed types); the field's type says how to read it.
+    Int(u64),
+    Float32(u32),
+    Float64(u64),
+    Enum(u16),
+    Text(String),
+    Data(Vec<u8>),
+    /// A struct, list or any-pointer value: the words of a single-segment
+    /// message whose root pointer (word 0) points to it; `None` when null.
+    Pointer(Option<Vec<u64>>),
+    Interface,
+}
+
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub code_order: u16,
+    /// `None` when the field is not a member of its struct's union.
+    pub discriminant: Option<u16>,
+    pub kind: FieldKind,
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum FieldKind {
+    Slot {
+        offset: u32,
+        ty: Type,
+        default: Value,
+    },
+    Group {
+        type_id: u64,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct StructNode {
+    pub data_words: u16,
+    pub pointers: u16,
+    pub is_group: bool,
+    pub discriminant_count: u16,
+    pub discriminant_offset: u32,
+    pub fields: Vec<Field>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Enumerant {
+    pub name: String,
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Method {
+    pub name: String,
+    pub param_struct: u64,
+    pub result_struct: u64,
+}
+
+#[derive(Clone, Debug)]
+pub enum NodeKind {
+    File,
+    Struct(StructNode),
+    Enum(Vec<Enumerant>),
+    Interface(Vec<Method>),
+    Const { ty: Type, value: Value },
+    Annotation,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub id: u64,
+    pub display_name: String,
+    pub prefix_len: u32,
+    pub scope_id: u64,
+    pub nested: Vec<(String, u64)>,
+    pub kind: NodeKind,
+    pub doc: Option<String>,
+}
+
+impl Node {
+    /// The name without its scope ("Foo" for "file.capnp:Bar.Foo").
+    pub fn short_name(&self) -> &str {
+        self.display_name
+            .get(self.prefix_len as usize..)
+            .unwrap_or(&self.display_name)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RequestedFile {
+    pub id: u64,
+    pub filename: String,
+}
+
+/// The whole request.
+#[derive(Clone, Debug, Default)]
+pub struct Schema {
+    pub nodes: BTreeMap<u64, Node>,
+    pub requested: Vec<RequestedFile>,
+}
