@@ -1,0 +1,147 @@
+//! Every checked-in generated file is what the generator makes today: the
+//! generator's own `schema.capnp` bindings (the bootstrap) and the code the
+//! runtime's tests and examples use.
+//!
+//! Each target is regenerated twice: from the CodeGeneratorRequest the
+//! reference `capnp compile -o-` wrote for it (checked in under
+//! `tests/requests/`, so this runs without the tool), and, when `capnp` is
+//! on PATH, from a request compiled now (so a schema edited without
+//! regenerating its code is caught). Without `capnp` the second half prints
+//! a SKIP line, and fails under `CAPNARENA_REQUIRE_PEER=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[path = "../../tests/common/peer.rs"]
+#[allow(dead_code)]
+mod peer;
+
+/// One generated target: the request file, how to compile it, and the
+/// checked-in Rust files it must reproduce.
+struct Target {
+    request: &'static str,
+    /// `capnp compile -o-` arguments (paths relative to the workspace root).
+    args: &'static [&'static str],
+    /// Checked-in files (relative to the workspace root), by generated name.
+    outputs: &'static [(&'static str, &'static str)],
+}
+
+const TARGETS: &[Target] = &[
+    Target {
+        request: "schema.bin",
+        args: &[
+            "--src-prefix=/usr/include",
+            "/usr/include/capnp/schema.capnp",
+        ],
+        outputs: &[("schema_capnp.rs", "capnarena-codegen/src/schema_capnp.rs")],
+    },
+    Target {
+        request: "codegen.bin",
+        args: &[
+            "--src-prefix=tests/schemas",
+            "tests/schemas/codegen.capnp",
+            "tests/schemas/imported.capnp",
+        ],
+        outputs: &[
+            ("codegen_capnp.rs", "tests/generated/codegen_capnp.rs"),
+            ("imported_capnp.rs", "tests/generated/imported_capnp.rs"),
+        ],
+    },
+    Target {
+        request: "all_types.bin",
+        args: &[
+            "--src-prefix=tests/vectors",
+            "tests/vectors/all_types.capnp",
+        ],
+        outputs: &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
+    },
+    Target {
+        request: "addressbook.bin",
+        args: &[
+            "--src-prefix=examples/schema",
+            "examples/schema/addressbook.capnp",
+        ],
+        outputs: &[(
+            "addressbook_capnp.rs",
+            "examples/generated/addressbook_capnp.rs",
+        )],
+    },
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Checks that `request` generates exactly the checked-in files of `t`.
+fn check(t: &Target, request: &[u8], source: &str) {
+    let files = capnarena_codegen::generate(request, &capnarena_codegen::Options::default())
+        .unwrap_or_else(|e| panic!("{}: generation failed ({source}): {e}", t.request));
+    assert_eq!(
+        files.len(),
+        t.outputs.len(),
+        "{}: generated {:?}",
+        t.request,
+        files.iter().map(|f| &f.name).collect::<Vec<_>>()
+    );
+    for (name, path) in t.outputs {
+        let generated = files
+            .iter()
+            .find(|f| f.name == *name)
+            .unwrap_or_else(|| panic!("{}: no {name} generated", t.request));
+        let checked_in = std::fs::read_to_string(root().join(path))
+            .unwrap_or_else(|e| panic!("reading {path}: {e}"));
+        assert!(
+            generated.contents == checked_in,
+            "{path} differs from what the generator makes now ({source}); regenerate it \
+             (capnp compile -o target/debug/capnpc-capnarena:DIR ... or see CONTRIBUTING in README)"
+        );
+    }
+}
+
+/// The checked-in requests (written by the reference tool) regenerate the
+/// checked-in code byte for byte.
+#[test]
+fn checked_in_requests_regenerate_checked_in_code() {
+    for t in TARGETS {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/requests")
+            .join(t.request);
+        let request = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        check(t, &request, "checked-in request");
+    }
+}
+
+/// Requests compiled now from the schemas regenerate the checked-in code.
+#[test]
+fn schemas_compiled_now_regenerate_checked_in_code() {
+    let Some(capnp) = peer::peer() else { return };
+    for t in TARGETS {
+        if t.args
+            .iter()
+            .any(|a| a.starts_with("/usr/include/") && !Path::new(a).exists())
+        {
+            if std::env::var("CAPNARENA_REQUIRE_PEER").as_deref() == Ok("1") {
+                panic!("{}: schema missing (install libcapnp-dev)", t.request);
+            }
+            println!(
+                "SKIP {}: /usr/include/capnp schemas missing (install libcapnp-dev)",
+                t.request
+            );
+            continue;
+        }
+        let out = Command::new(&capnp)
+            .current_dir(root())
+            .arg("compile")
+            .arg("-o-")
+            .args(t.args)
+            .output()
+            .expect("running capnp");
+        assert!(
+            out.status.success(),
+            "capnp compile {:?}: {}",
+            t.args,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        check(t, &out.stdout, "request compiled now");
+    }
+}
