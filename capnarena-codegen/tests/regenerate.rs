@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 #[path = "../../tests/common/peer.rs"]
-#[allow(dead_code)]
 mod peer;
 
 /// One generated target: the request file, how to compile it, and the
