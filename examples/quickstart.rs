@@ -1,5 +1,5 @@
 //! Quick start: build an address book with code generated from
-//! `examples/schema/addressbook.capnp`, frame it, read it back, print it.
+//! `examples/addressbook/schema/addressbook.capnp`, frame it, read it back, print it.
 //!
 //! A crate of your own generates this code from `build.rs` with
 //! `capnarena-build` (see `examples/addressbook/`); this example includes

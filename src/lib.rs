@@ -43,12 +43,14 @@ pub use word::{Word, WordCount};
 #[macro_export]
 macro_rules! include_generated {
     ($(#[$attr:meta])* $vis:vis mod $name:ident) => {
+        #[doc = concat!("Code generated from a Cap'n Proto schema (`", stringify!($name), ".rs`).")]
         $(#[$attr])*
         $vis mod $name {
             include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
         }
     };
     ($(#[$attr:meta])* $vis:vis mod $name:ident, $file:literal) => {
+        #[doc = concat!("Code generated from a Cap'n Proto schema (`", $file, "`).")]
         $(#[$attr])*
         $vis mod $name {
             include!(concat!(env!("OUT_DIR"), "/", $file));

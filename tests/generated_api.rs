@@ -7,9 +7,9 @@
 //! from the reference's vectors (`NAME.txt` values, `NAME.canonical`
 //! bytes, `NAME.expected` renderings), never from the code under test.
 
-mod common;
 #[path = "common/alltxt.rs"]
 mod alltxt;
+mod common;
 #[path = "common/peer.rs"]
 mod peer;
 
@@ -309,7 +309,9 @@ fn generated_builders_give_the_reference_canonical_bytes() {
         build_vector(name, &mut msg).unwrap();
         let reader = msg.reader();
         let mut canonical = Message::new(SingleSegmentArena::new());
-        let got = canonical.set_root_canonical(&reader.root().unwrap()).unwrap();
+        let got = canonical
+            .set_root_canonical(&reader.root().unwrap())
+            .unwrap();
         assert!(
             Word::slice_as_bytes(got) == &vector(&format!("{name}.canonical"))[..],
             "{name} built in {arena_name}: canonical form differs from {name}.canonical"
@@ -359,27 +361,72 @@ fn check_all_types(r: all_types::Reader<'_>, v: &Value) {
     let get = |name: &str| v.fields().iter().find(|(n, _)| n == name).map(|(_, v)| v);
     let empty = Value::List(Vec::new());
     let list = |name: &str| get(name).unwrap_or(&empty);
-    assert_eq!(r.get_bool_field(), get("boolField").is_some_and(|v| word(v) == "true"));
-    assert_eq!(i128::from(r.get_int8_field()), get("int8Field").map_or(0, int));
-    assert_eq!(i128::from(r.get_int16_field()), get("int16Field").map_or(0, int));
-    assert_eq!(i128::from(r.get_int32_field()), get("int32Field").map_or(0, int));
-    assert_eq!(i128::from(r.get_int64_field()), get("int64Field").map_or(0, int));
-    assert_eq!(i128::from(r.get_uint8_field()), get("uint8Field").map_or(0, int));
-    assert_eq!(i128::from(r.get_uint16_field()), get("uint16Field").map_or(0, int));
-    assert_eq!(i128::from(r.get_uint32_field()), get("uint32Field").map_or(0, int));
-    assert_eq!(i128::from(r.get_uint64_field()), get("uint64Field").map_or(0, int));
-    assert_eq!(r.get_float32_field(), get("float32Field").map_or(0.0, float) as f32);
-    assert_eq!(r.get_float64_field().to_bits(), get("float64Field").map_or(0.0, float).to_bits());
-    assert_eq!(r.get_text_field().unwrap(), get("textField").map_or("", text));
-    assert_eq!(r.get_data_field().unwrap(), get("dataField").map_or(&[][..], bytes));
+    assert_eq!(
+        r.get_bool_field(),
+        get("boolField").is_some_and(|v| word(v) == "true")
+    );
+    assert_eq!(
+        i128::from(r.get_int8_field()),
+        get("int8Field").map_or(0, int)
+    );
+    assert_eq!(
+        i128::from(r.get_int16_field()),
+        get("int16Field").map_or(0, int)
+    );
+    assert_eq!(
+        i128::from(r.get_int32_field()),
+        get("int32Field").map_or(0, int)
+    );
+    assert_eq!(
+        i128::from(r.get_int64_field()),
+        get("int64Field").map_or(0, int)
+    );
+    assert_eq!(
+        i128::from(r.get_uint8_field()),
+        get("uint8Field").map_or(0, int)
+    );
+    assert_eq!(
+        i128::from(r.get_uint16_field()),
+        get("uint16Field").map_or(0, int)
+    );
+    assert_eq!(
+        i128::from(r.get_uint32_field()),
+        get("uint32Field").map_or(0, int)
+    );
+    assert_eq!(
+        i128::from(r.get_uint64_field()),
+        get("uint64Field").map_or(0, int)
+    );
+    assert_eq!(
+        r.get_float32_field(),
+        get("float32Field").map_or(0.0, float) as f32
+    );
+    assert_eq!(
+        r.get_float64_field().to_bits(),
+        get("float64Field").map_or(0.0, float).to_bits()
+    );
+    assert_eq!(
+        r.get_text_field().unwrap(),
+        get("textField").map_or("", text)
+    );
+    assert_eq!(
+        r.get_data_field().unwrap(),
+        get("dataField").map_or(&[][..], bytes)
+    );
     assert_eq!(r.has_struct_field(), get("structField").is_some());
     if let Some(s) = get("structField") {
         check_all_types(r.get_struct_field().unwrap(), s);
     }
-    assert_eq!(r.get_enum_field().unwrap(), get("enumField").map_or(Color::Red, |v| color(word(v))));
+    assert_eq!(
+        r.get_enum_field().unwrap(),
+        get("enumField").map_or(Color::Red, |v| color(word(v)))
+    );
     assert_eq!(r.get_void_list().unwrap().len(), len(list("voidList")));
     let bools: Vec<bool> = r.get_bool_list().unwrap().iter().collect();
-    let want: Vec<bool> = items(list("boolList")).iter().map(|v| word(v) == "true").collect();
+    let want: Vec<bool> = items(list("boolList"))
+        .iter()
+        .map(|v| word(v) == "true")
+        .collect();
     assert_eq!(bools, want);
     macro_rules! ints {
         ($get:ident, $name:literal) => {
@@ -397,15 +444,36 @@ fn check_all_types(r: all_types::Reader<'_>, v: &Value) {
     ints!(get_uint32_list, "uint32List");
     ints!(get_uint64_list, "uint64List");
     let f32s: Vec<f32> = r.get_float32_list().unwrap().iter().collect();
-    let want: Vec<f32> = items(list("float32List")).iter().map(|v| float(v) as f32).collect();
+    let want: Vec<f32> = items(list("float32List"))
+        .iter()
+        .map(|v| float(v) as f32)
+        .collect();
     assert_eq!(f32s, want);
-    let f64s: Vec<u64> = r.get_float64_list().unwrap().iter().map(f64::to_bits).collect();
-    let want: Vec<u64> = items(list("float64List")).iter().map(|v| float(v).to_bits()).collect();
+    let f64s: Vec<u64> = r
+        .get_float64_list()
+        .unwrap()
+        .iter()
+        .map(f64::to_bits)
+        .collect();
+    let want: Vec<u64> = items(list("float64List"))
+        .iter()
+        .map(|v| float(v).to_bits())
+        .collect();
     assert_eq!(f64s, want);
-    let texts: Vec<&str> = r.get_text_list().unwrap().iter().map(|t| t.unwrap()).collect();
+    let texts: Vec<&str> = r
+        .get_text_list()
+        .unwrap()
+        .iter()
+        .map(|t| t.unwrap())
+        .collect();
     let want: Vec<&str> = items(list("textList")).iter().map(text).collect();
     assert_eq!(texts, want);
-    let datas: Vec<&[u8]> = r.get_data_list().unwrap().iter().map(|t| t.unwrap()).collect();
+    let datas: Vec<&[u8]> = r
+        .get_data_list()
+        .unwrap()
+        .iter()
+        .map(|t| t.unwrap())
+        .collect();
     let want: Vec<&[u8]> = items(list("dataList")).iter().map(bytes).collect();
     assert_eq!(datas, want);
     let structs = r.get_struct_list().unwrap();
@@ -419,8 +487,16 @@ fn check_all_types(r: all_types::Reader<'_>, v: &Value) {
             check_point(s.get_point().unwrap(), p);
         }
     }
-    let enums: Vec<Color> = r.get_enum_list().unwrap().iter().map(|e| e.unwrap()).collect();
-    let want: Vec<Color> = items(list("enumList")).iter().map(|v| color(word(v))).collect();
+    let enums: Vec<Color> = r
+        .get_enum_list()
+        .unwrap()
+        .iter()
+        .map(|e| e.unwrap())
+        .collect();
+    let want: Vec<Color> = items(list("enumList"))
+        .iter()
+        .map(|v| color(word(v)))
+        .collect();
     assert_eq!(enums, want);
     let lol = r.get_list_of_lists().unwrap();
     assert_eq!(lol.len(), len(list("listOfLists")));
@@ -446,7 +522,9 @@ fn check_all_types(r: all_types::Reader<'_>, v: &Value) {
         },
     }
     let group = r.get_group();
-    let g = |n: &str| get("group").and_then(|g| g.fields().iter().find(|(k, _)| k == n).map(|(_, v)| v));
+    let g = |n: &str| {
+        get("group").and_then(|g| g.fields().iter().find(|(k, _)| k == n).map(|(_, v)| v))
+    };
     assert_eq!(i128::from(group.get_a()), g("a").map_or(0, int));
     assert_eq!(group.get_b().unwrap(), g("b").map_or("", text));
 }
@@ -472,7 +550,8 @@ fn generated_readers_read_the_reference_vectors() {
                     assert_eq!(i128::from(e.get_timestamp()), int(f("timestamp")));
                     assert_eq!(i128::from(e.get_level()), int(f("level")));
                     assert_eq!(e.get_message().unwrap(), text(f("message")));
-                    let tags: Vec<&str> = e.get_tags().unwrap().iter().map(|t| t.unwrap()).collect();
+                    let tags: Vec<&str> =
+                        e.get_tags().unwrap().iter().map(|t| t.unwrap()).collect();
                     let want: Vec<&str> = items(f("tags")).iter().map(text).collect();
                     assert_eq!(tags, want);
                 }
@@ -516,7 +595,10 @@ fn empty_struct_reads_the_schema_defaults() {
     assert_eq!(r.get_text().unwrap(), "hello \"world\"\n");
     assert_eq!(r.get_data().unwrap(), &[0xde, 0xad, 0xbe, 0xef]);
     let p = r.get_point().unwrap();
-    assert_eq!((p.get_x(), p.get_y(), p.get_label().unwrap()), (7, -9, "seven"));
+    assert_eq!(
+        (p.get_x(), p.get_y(), p.get_label().unwrap()),
+        (7, -9, "seven")
+    );
     assert_eq!(r.get_ints().unwrap().iter().collect::<Vec<_>>(), [1, -2, 3]);
     let texts: Vec<&str> = r.get_texts().unwrap().iter().map(|t| t.unwrap()).collect();
     assert_eq!(texts, ["a", "bc"]);
@@ -524,7 +606,10 @@ fn empty_struct_reads_the_schema_defaults() {
     assert_eq!(points.len(), 2);
     assert_eq!((points.get(0).get_x(), points.get(0).get_y()), (1, 0));
     assert_eq!(points.get(1).get_label().unwrap(), "two");
-    assert_eq!(r.get_bools().unwrap().iter().collect::<Vec<_>>(), [true, false, true]);
+    assert_eq!(
+        r.get_bools().unwrap().iter().collect::<Vec<_>>(),
+        [true, false, true]
+    );
     let kinds: Vec<Kind> = r.get_kinds().unwrap().iter().map(|k| k.unwrap()).collect();
     assert_eq!(kinds, [Kind::Beta, Kind::Alpha]);
     let nested: Vec<Vec<u8>> = r
@@ -592,7 +677,10 @@ fn builder_getters_copy_pointer_defaults_in() {
     let reader = msg.reader();
     let r = reader.get_root::<defaults::Reader>().unwrap();
     let p = r.get_point().unwrap();
-    assert_eq!((p.get_x(), p.get_y(), p.get_label().unwrap()), (70, -9, "seven"));
+    assert_eq!(
+        (p.get_x(), p.get_y(), p.get_label().unwrap()),
+        (70, -9, "seven")
+    );
     assert_eq!(r.get_ints().unwrap().iter().collect::<Vec<_>>(), [1, 20, 3]);
     assert!(r.has_point() && r.has_text() && r.has_ints());
 }
@@ -642,7 +730,9 @@ fn unions_groups_and_nested_types_round_trip() {
             let mut framed = Vec::new();
             msg.append_to(&mut framed);
             let mut inbox = Message::new(SingleSegmentArena::new());
-            let reader = inbox.read_from_bytes(&framed, ReaderOptions::default()).unwrap();
+            let reader = inbox
+                .read_from_bytes(&framed, ReaderOptions::default())
+                .unwrap();
             let s = reader.get_root::<shapes::Reader>().unwrap();
             assert_eq!(s.get_name().unwrap(), "shape");
             match (member, s.which().unwrap()) {
@@ -669,9 +759,15 @@ fn unions_groups_and_nested_types_round_trip() {
                 (m, _) => panic!("color member {m} not reported"),
             }
             let inners = s.get_inners().unwrap();
-            assert_eq!((inners.get(0).get_value(), inners.get(1).get_value()), (5, 9));
+            assert_eq!(
+                (inners.get(0).get_value(), inners.get(1).get_value()),
+                (5, 9)
+            );
             assert_eq!(inners.get(0).get_mode().unwrap(), shapes::inner::Mode::Off);
-            assert_eq!(s.get_inner().unwrap().get_mode().unwrap(), shapes::inner::Mode::On);
+            assert_eq!(
+                s.get_inner().unwrap().get_mode().unwrap(),
+                shapes::inner::Mode::On
+            );
         }
     }
     check(Message::new(SingleSegmentArena::new()));
@@ -720,6 +816,7 @@ fn unknown_discriminants_and_enumerants_are_errors() {
 
 /// Constants of every kind hold the schema's values.
 #[test]
+#[allow(clippy::approx_constant)] // the schema's `pi` constant is 3.14159
 fn constants_hold_the_schema_values() {
     assert_eq!(codegen_capnp::ANSWER, 42);
     assert_eq!(codegen_capnp::GREETING, "hi");
@@ -730,7 +827,12 @@ fn constants_hold_the_schema_values() {
     assert_eq!((origin.get_x(), origin.get_label().unwrap()), (0, "origin"));
     let primes: Vec<u16> = codegen_capnp::PRIMES.get().unwrap().iter().collect();
     assert_eq!(primes, [2, 3, 5, 7, 11]);
-    let names: Vec<&str> = codegen_capnp::NAMES.get().unwrap().iter().map(|n| n.unwrap()).collect();
+    let names: Vec<&str> = codegen_capnp::NAMES
+        .get()
+        .unwrap()
+        .iter()
+        .map(|n| n.unwrap())
+        .collect();
     assert_eq!(names, ["ann", "bob"]);
     assert_eq!(codegen_capnp::shapes::TYPE_ID, 0xa93b_0391_9d5f_b3ca);
 }
@@ -741,15 +843,22 @@ fn constants_hold_the_schema_values() {
 #[test]
 fn any_pointers_capabilities_and_copies() {
     let mut src = Message::new(SingleSegmentArena::new());
-    let mut p = src.init_root::<imported_capnp::point::Builder<_>>().unwrap();
+    let mut p = src
+        .init_root::<imported_capnp::point::Builder<_>>()
+        .unwrap();
     p.set_x(11);
     p.set_label("copied").unwrap();
     let src_reader = src.reader();
-    let point = src_reader.get_root::<imported_capnp::point::Reader>().unwrap();
+    let point = src_reader
+        .get_root::<imported_capnp::point::Reader>()
+        .unwrap();
 
     let mut msg = Message::new(MultiSegmentArena::new());
     let mut h = msg.init_root::<holder::Builder<_>>().unwrap();
-    h.get_any().init_as::<Text>(5).unwrap().copy_from_slice(b"hello");
+    h.get_any()
+        .init_as::<Text>(5)
+        .unwrap()
+        .copy_from_slice(b"hello");
     h.set_cap(3);
     let mut caps = h.init_caps(2).unwrap();
     caps.get(1).set_capability(7);
@@ -777,11 +886,20 @@ fn any_pointers_capabilities_and_copies() {
     let inner: Vec<&str> = lists.get(1).unwrap().iter().map(|t| t.unwrap()).collect();
     assert_eq!(inner, ["x", "yz"]);
     assert_eq!(r.get_voids().unwrap().len(), 4);
-    assert_eq!(r.get_f64s().unwrap().iter().collect::<Vec<_>>(), [0.0, -0.5]);
+    assert_eq!(
+        r.get_f64s().unwrap().iter().collect::<Vec<_>>(),
+        [0.0, -0.5]
+    );
     assert_eq!(r.get_type(), 200);
     assert_eq!(r.get_self().unwrap(), "me");
     let pair = r.get_pair().unwrap();
     assert_eq!(pair.get_key().get_as::<Text>().unwrap(), "k");
-    let copied = pair.get_value().get_as::<imported_capnp::point::Owned>().unwrap();
-    assert_eq!((copied.get_x(), copied.get_label().unwrap()), (11, "copied"));
+    let copied = pair
+        .get_value()
+        .get_as::<imported_capnp::point::Owned>()
+        .unwrap();
+    assert_eq!(
+        (copied.get_x(), copied.get_label().unwrap()),
+        (11, "copied")
+    );
 }

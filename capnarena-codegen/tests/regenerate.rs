@@ -57,8 +57,8 @@ const TARGETS: &[Target] = &[
     Target {
         request: "addressbook.bin",
         args: &[
-            "--src-prefix=examples/schema",
-            "examples/schema/addressbook.capnp",
+            "--src-prefix=examples/addressbook/schema",
+            "examples/addressbook/schema/addressbook.capnp",
         ],
         outputs: &[(
             "addressbook_capnp.rs",
