@@ -40,27 +40,39 @@
 //! pairs. Walk the `fields` list of the struct's (or group's) schema node
 //! (`Node.struct.fields` in the `CodeGeneratorRequest`) **in list order**,
 //! which is ordinal order, *not* code order: `b @1; a @0;` prints `a`
-//! first, and a group sits where the compiler put it in that list (after
-//! the fields with lower ordinals than its members). For each field:
+//! first, and a group sits where the compiler put it in that list (by its
+//! members' ordinals: a group of `@5, @6` comes after `@4` and before
+//! `@7`, wherever it was declared). Take each field through the first rule
+//! that applies:
 //!
-//! 1. **Union members** (`discriminantValue != 0xffff`): include only the
-//!    member whose discriminant value equals the discriminant read from
-//!    the data section, and only if its discriminant value is not 0 *or*
-//!    it passes rule 3 (so a discriminant-0 member is left out only when it
-//!    is a pointer field whose pointer is null). When the discriminant
-//!    names no member of the schema (a newer writer's member), the union
-//!    contributes nothing. The member keeps its place in list order.
-//! 2. **Groups** (`Field.group`), named unions included: always included
-//!    (when not an inactive union member), as a nested
-//!    [`TextValue::Struct`] built by the same rules from the group's own
-//!    node. A group whose fields all drop out prints as `()`.
-//! 3. **Slots**: a field of a pointer type (Text, Data, List, struct,
+//! 1. **Union member** (`discriminantValue != 0xffff`), in the node's
+//!    unnamed union: skip it unless its `discriminantValue` equals the
+//!    discriminant read from the data section (at `discriminantOffset`,
+//!    in 16-bit units). The active member is then included, in its place
+//!    in list order, by rules 2 and 3, except that a pointer field with a
+//!    null pointer is **included** when its discriminant value is not 0,
+//!    as the value a reader returns (`""` for Text and Data, `[]` for a
+//!    list, the default struct printed by these rules, `<opaque
+//!    pointer>`); the discriminant-0 member with a null pointer is left
+//!    out. A discriminant that names no member of the schema (a newer
+//!    writer's) includes no member.
+//! 2. **Group** (`Field.group`, named unions included): always included,
+//!    as a nested [`TextValue::Struct`] built by these rules from the
+//!    group's own node (a named union is a group whose fields are all
+//!    union members). A group whose fields all drop out prints as `()`.
+//! 3. **Slot**: a field of a pointer type (Text, Data, List, struct,
 //!    AnyPointer, interface) is included only when its pointer is not
 //!    null, even if the schema gives it a non-null default: `t @0 :Text =
-//!    "x"` with a null pointer is left out, an empty but present text
+//!    "x"` with a null pointer is left out; an empty but present text
 //!    prints as `""`. A field of any other type (Void, Bool, numbers,
 //!    enums) is always included, with the value a reader returns (schema
 //!    default applied), zero or not: `v @3 :Void` prints `v = void`.
+//!
+//! This is the reference's `DynamicStruct::Reader::has(field,
+//! HasMode::NON_NULL)` (with "discriminant not 0 or has" for the active
+//! member) and its printing of non-union fields in `fields`-list order
+//! with the active member slotted in before the first non-union field of
+//! a higher index.
 //!
 //! Values: Void [`Void`](TextValue::Void); Bool; Int8..Int64
 //! [`Int`](TextValue::Int); UInt8..UInt64 [`UInt`](TextValue::UInt);
@@ -69,9 +81,9 @@
 //! terminator; Data; an enum [`TextValue::enumerant`] (the enumerant's
 //! name, or `(7)` for a value the schema does not name); a struct
 //! [`Struct`](TextValue::Struct); a list [`List`](TextValue::List) of its
-//! elements, each by the same value rules (a null Text in a `List(Text)`
-//! is `""`, a null struct in a list of pointers is `()`, a null list is
-//! `[]`: what the reader returns for a null element); AnyPointer
+//! elements, each by the same value rules (a null element of a
+//! `List(Text)` or `List(Data)` is `""`, of a list of lists `[]`: what the
+//! reader returns for a null element); AnyPointer
 //! [`AnyPointer`](TextValue::AnyPointer) (prints `<opaque pointer>`,
 //! whatever it points to); an interface
 //! [`Capability`](TextValue::Capability) (prints `<external capability>`);
