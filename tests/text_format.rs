@@ -958,3 +958,155 @@ fn every_float_reads_back() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Properties
+
+use proptest::prelude::*;
+
+/// Words for an untrusted message: a root pointer to an AllTypes-sized
+/// struct (so fields are read) followed by arbitrary words.
+fn hostile_message() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(any::<u64>(), 0..48).prop_map(|mut words| {
+        let root = (7u64 << 32) | (24 << 48); // struct, offset 0, 7 data, 24 ptrs
+        words.insert(0, root);
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&0u32.to_le_bytes());
+        bytes.extend_from_slice(&(words.len() as u32).to_le_bytes());
+        for w in words {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes
+    })
+}
+
+const FIELD_NAMES: &[&str] = &["a", "name", "longerFieldName", "x2"];
+const SAMPLE_TEXTS: &[&str] = &[
+    "",
+    "a",
+    "twelve chars",
+    "exactly twenty-two ch",
+    "a piece of text long enough to break any line",
+];
+
+/// A tree for proptest (which needs `Clone`; `TextValue` holds an
+/// `Error`, which is not).
+#[derive(Clone, Debug)]
+enum Gen {
+    Void,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    F32(f32),
+    F64(f64),
+    Text(&'static str),
+    Data(&'static str),
+    Enum(&'static str),
+    EnumNumber(u16),
+    Any,
+    List(Vec<Gen>),
+    Struct(Vec<(&'static str, Gen)>),
+}
+
+impl Gen {
+    fn value(&self) -> TextValue<'static> {
+        match self {
+            Gen::Void => TextValue::Void,
+            Gen::Bool(b) => TextValue::Bool(*b),
+            Gen::Int(i) => TextValue::Int(*i),
+            Gen::UInt(u) => TextValue::UInt(*u),
+            Gen::F32(x) => TextValue::Float32(*x),
+            Gen::F64(x) => TextValue::Float64(*x),
+            Gen::Text(t) => TextValue::Text(t.as_bytes()),
+            Gen::Data(t) => TextValue::Data(t.as_bytes()),
+            Gen::Enum(n) => TextValue::Enum(n),
+            Gen::EnumNumber(n) => TextValue::EnumNumber(*n),
+            Gen::Any => TextValue::AnyPointer,
+            Gen::List(items) => TextValue::List(items.iter().map(Gen::value).collect()),
+            Gen::Struct(fields) => {
+                TextValue::Struct(fields.iter().map(|(n, g)| (*n, g.value())).collect())
+            }
+        }
+    }
+}
+
+/// Trees of every shape: scalars, texts of lengths around the line-break
+/// limits, nested structs and lists.
+fn tree() -> impl Strategy<Value = Gen> {
+    let leaf = prop_oneof![
+        Just(Gen::Void),
+        any::<bool>().prop_map(Gen::Bool),
+        any::<i64>().prop_map(Gen::Int),
+        any::<u64>().prop_map(Gen::UInt),
+        any::<f32>().prop_map(Gen::F32),
+        any::<f64>().prop_map(Gen::F64),
+        proptest::sample::select(SAMPLE_TEXTS).prop_map(Gen::Text),
+        proptest::sample::select(SAMPLE_TEXTS).prop_map(Gen::Data),
+        proptest::sample::select(FIELD_NAMES).prop_map(Gen::Enum),
+        any::<u16>().prop_map(Gen::EnumNumber),
+        Just(Gen::Any),
+    ];
+    leaf.prop_recursive(5, 64, 8, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..8).prop_map(Gen::List),
+            proptest::collection::vec((proptest::sample::select(FIELD_NAMES), inner), 0..8)
+                .prop_map(Gen::Struct),
+        ]
+    })
+}
+
+/// The pretty form with its line breaks and bracket padding taken out.
+fn collapse(pretty: &str) -> String {
+    let mut out = String::new();
+    let mut lines = pretty.split('\n');
+    out += lines.next().unwrap_or("");
+    for line in lines {
+        let line = line.trim_start_matches(' ');
+        // A break after an opening bracket joins directly; between
+        // elements (after `,`) with one space.
+        if out.ends_with(',') {
+            out.push(' ');
+        }
+        out += line;
+    }
+    out.replace("( ", "(")
+        .replace("[ ", "[")
+        .replace(" )", ")")
+        .replace(" ]", "]")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any message, however broken, gives a tree that prints in both
+    /// forms without panicking; read errors print in place; a pretty
+    /// form without line breaks is the short form.
+    #[test]
+    fn hostile_messages_print(bytes in hostile_message()) {
+        let ours = render(&bytes, &ALL_TYPES);
+        prop_assert!(!ours.short.contains('\n'));
+        if !ours.pretty.contains('\n') {
+            prop_assert_eq!(&ours.pretty, &ours.short);
+        }
+    }
+
+    /// The pretty form differs from the short one only in line breaks,
+    /// indentation and bracket padding; every line break is followed by
+    /// an even indent; and the bytes forms equal the `fmt` forms for
+    /// UTF-8 content.
+    #[test]
+    fn pretty_is_short_with_breaks(g in tree()) {
+        let v = g.value();
+        let mut short = String::new();
+        write_short(&v, &mut short).expect("fmt");
+        let mut pretty = String::new();
+        write_pretty(&v, &mut pretty).expect("fmt");
+        prop_assert_eq!(collapse(&pretty), short.clone());
+        for line in pretty.split('\n').skip(1) {
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            prop_assert!(indent >= 2 && indent % 2 == 0, "{:?}", line);
+        }
+        prop_assert_eq!(to_short_bytes(&v), short.into_bytes());
+        prop_assert_eq!(to_pretty_bytes(&v), pretty.into_bytes());
+    }
+}
