@@ -107,8 +107,8 @@
 //!   bytes are not valid UTF-8 the reference writes them raw, which a
 //!   Rust string cannot hold: [`write_short`] and [`write_pretty`] write
 //!   each such byte as an octal escape instead (the same byte when read
-//!   back by the reference's parser), and [`to_short_bytes`] and
-//!   [`to_pretty_bytes`] give the reference's exact bytes.
+//!   back by the reference's parser), and [`write_short_bytes`] and
+//!   [`write_pretty_bytes`] give the reference's exact bytes.
 //! - Struct `(a = 1, b = 2)`, list `[1, 2]`, empty `()` and `[]`; enum
 //!   names bare, unknown enumerants `(7)`.
 //! - Pretty form: a list or struct stays on one line when every element
@@ -144,6 +144,7 @@ use core::fmt::{self, Write as _};
 /// pretty). See the [module docs](self) for which struct fields to include
 /// and in what order.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum TextValue<'a> {
     /// `void`.
     Void,
@@ -249,21 +250,27 @@ pub fn write_pretty<W: fmt::Write + ?Sized>(v: &TextValue<'_>, out: &mut W) -> f
     pretty(v, 1, Mode::Bare, &mut FmtSink(out))
 }
 
-/// The exact bytes `capnp convert binary:text --short` prints for `v`
-/// (without the final newline), Text bytes copied as they are.
-pub fn to_short_bytes(v: &TextValue<'_>) -> Vec<u8> {
-    let mut out = Vec::new();
-    // A Vec sink never fails; an error can only come from nowhere.
-    let _ = short(v, &mut BytesSink(&mut out));
-    out
+/// Appends to `out` the exact bytes `capnp convert binary:text --short`
+/// prints for `v` (without the final newline), Text bytes copied as they
+/// are.
+///
+/// # Errors
+///
+/// None in practice: appending to a `Vec` cannot fail, and every printed
+/// number fits the formatter's buffer. The `Result` is there so that no
+/// failure could ever be dropped silently.
+pub fn write_short_bytes(v: &TextValue<'_>, out: &mut Vec<u8>) -> fmt::Result {
+    short(v, &mut BytesSink(out))
 }
 
-/// The exact bytes `capnp convert binary:text` prints for `v` (without the
-/// final newline), Text bytes copied as they are.
-pub fn to_pretty_bytes(v: &TextValue<'_>) -> Vec<u8> {
-    let mut out = Vec::new();
-    let _ = pretty(v, 1, Mode::Bare, &mut BytesSink(&mut out));
-    out
+/// Appends to `out` the exact bytes `capnp convert binary:text` prints
+/// for `v` (without the final newline), Text bytes copied as they are.
+///
+/// # Errors
+///
+/// As [`write_short_bytes`].
+pub fn write_pretty_bytes(v: &TextValue<'_>, out: &mut Vec<u8>) -> fmt::Result {
+    pretty(v, 1, Mode::Bare, &mut BytesSink(out))
 }
 
 impl fmt::Display for TextValue<'_> {
@@ -754,6 +761,18 @@ mod tests {
         let mut s = String::new();
         write_pretty(v, &mut s).unwrap();
         s
+    }
+
+    fn to_short_bytes(v: &TextValue<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_short_bytes(v, &mut out).unwrap();
+        out
+    }
+
+    fn to_pretty_bytes(v: &TextValue<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_pretty_bytes(v, &mut out).unwrap();
+        out
     }
 
     fn st<'a, const N: usize>(fields: [(&'a str, TextValue<'a>); N]) -> TextValue<'a> {

@@ -25,7 +25,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use capnarena::text::{TextValue, to_pretty_bytes, to_short_bytes, write_pretty, write_short};
+use capnarena::text::{
+    TextValue, write_pretty, write_pretty_bytes, write_short, write_short_bytes,
+};
 use capnarena::{
     ElementSize, ListReader, Message, MessageReader, PointerReader, ReaderOptions,
     SingleSegmentArena, StructReader, StructSize, words_from_bytes,
@@ -454,6 +456,18 @@ fn render(bytes: &[u8], schema: &Schema) -> Rendered {
         pretty,
         short,
     }
+}
+
+fn to_short_bytes(v: &TextValue<'_>) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_short_bytes(v, &mut out).expect("printing to a Vec");
+    out
+}
+
+fn to_pretty_bytes(v: &TextValue<'_>) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_pretty_bytes(v, &mut out).expect("printing to a Vec");
+    out
 }
 
 struct Rendered {
