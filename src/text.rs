@@ -68,6 +68,9 @@
 //!    enums) is always included, with the value a reader returns (schema
 //!    default applied), zero or not: `v @3 :Void` prints `v = void`.
 //!
+//! Names are the schema's own (`Field.name`, `Enumerant.name`: `fooBar`,
+//! not the Rust `foo_bar` or `FooBar`), as the reference prints them.
+//!
 //! This is the reference's `DynamicStruct::Reader::has(field,
 //! HasMode::NON_NULL)` (with "discriminant not 0 or has" for the active
 //! member) and its printing of non-union fields in `fields`-list order
