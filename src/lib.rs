@@ -14,6 +14,8 @@ mod message;
 mod read;
 mod segment;
 pub mod serialize;
+#[cfg(feature = "alloc")]
+pub mod text;
 pub mod typed;
 mod word;
 
