@@ -1188,3 +1188,108 @@ mod tests {
         assert!(s.is_ascii());
     }
 }
+
+/// Builds a [`TextValue`] tree from the calls of a generated `write_text`
+/// method.
+#[derive(Default)]
+pub struct TreeBuilder<'a> {
+    /// Open structs and lists, innermost last.
+    stack: Vec<Frame<'a>>,
+    root: Option<TextValue<'a>>,
+}
+
+enum Frame<'a> {
+    Struct(Vec<(&'a str, TextValue<'a>)>, &'a str),
+    List(Vec<TextValue<'a>>),
+}
+
+impl<'a> TreeBuilder<'a> {
+    /// An empty builder.
+    pub fn new() -> Self {
+        TreeBuilder {
+            stack: Vec::new(),
+            root: None,
+        }
+    }
+
+    /// The value built (`Void` when nothing was visited).
+    pub fn finish(mut self) -> TextValue<'a> {
+        while !self.stack.is_empty() {
+            self.close();
+        }
+        self.root.take().unwrap_or(TextValue::Void)
+    }
+
+    fn push(&mut self, value: TextValue<'a>) {
+        match self.stack.last_mut() {
+            Some(Frame::Struct(fields, name)) => fields.push((name, value)),
+            Some(Frame::List(items)) => items.push(value),
+            None => self.root = Some(value),
+        }
+    }
+
+    fn close(&mut self) {
+        let value = match self.stack.pop() {
+            Some(Frame::Struct(fields, _)) => TextValue::Struct(fields),
+            Some(Frame::List(items)) => TextValue::List(items),
+            None => return,
+        };
+        self.push(value);
+    }
+}
+
+impl<'a> crate::typed::TextVisitor<'a> for TreeBuilder<'a> {
+    fn void(&mut self) {
+        self.push(TextValue::Void);
+    }
+    fn bool(&mut self, value: bool) {
+        self.push(TextValue::Bool(value));
+    }
+    fn int(&mut self, value: i64) {
+        self.push(TextValue::Int(value));
+    }
+    fn uint(&mut self, value: u64) {
+        self.push(TextValue::UInt(value));
+    }
+    fn float32(&mut self, value: f32) {
+        self.push(TextValue::Float32(value));
+    }
+    fn float64(&mut self, value: f64) {
+        self.push(TextValue::Float64(value));
+    }
+    fn text(&mut self, value: &'a [u8]) {
+        self.push(TextValue::Text(value));
+    }
+    fn data(&mut self, value: &'a [u8]) {
+        self.push(TextValue::Data(value));
+    }
+    fn enumerant(&mut self, value: u16, names: &'static [&'static str]) {
+        self.push(TextValue::enumerant(value, names));
+    }
+    fn any_pointer(&mut self) {
+        self.push(TextValue::AnyPointer);
+    }
+    fn capability(&mut self) {
+        self.push(TextValue::Capability);
+    }
+    fn error(&mut self, error: crate::Error) {
+        self.push(TextValue::Error(error));
+    }
+    fn begin_struct(&mut self) {
+        self.stack.push(Frame::Struct(Vec::new(), ""));
+    }
+    fn field(&mut self, name: &'static str) {
+        if let Some(Frame::Struct(_, pending)) = self.stack.last_mut() {
+            *pending = name;
+        }
+    }
+    fn end_struct(&mut self) {
+        self.close();
+    }
+    fn begin_list(&mut self) {
+        self.stack.push(Frame::List(Vec::new()));
+    }
+    fn end_list(&mut self) {
+        self.close();
+    }
+}

@@ -903,3 +903,157 @@ fn any_pointers_capabilities_and_copies() {
         (11, "copied")
     );
 }
+
+// ---------------------------------------------------------------- Debug
+
+/// `capnp convert binary:text [--short]` of `bytes` (a framed message of
+/// vector `name`'s root type), without the final newline.
+fn reference_render(capnp: &std::path::Path, name: &str, bytes: &[u8], short: bool) -> String {
+    render_with(
+        capnp,
+        &peer::vectors_dir(),
+        "all_types.capnp",
+        peer::root_type(name),
+        bytes,
+        short,
+    )
+}
+
+/// `capnp convert binary:text [--short] SCHEMA ROOT` run in `dir`.
+fn render_with(
+    capnp: &std::path::Path,
+    dir: &std::path::Path,
+    schema: &str,
+    root: &str,
+    bytes: &[u8],
+    short: bool,
+) -> String {
+    use std::io::Write;
+    let mut args = vec!["convert", "binary:text"];
+    if short {
+        args.push("--short");
+    }
+    args.extend([schema, root]);
+    let mut child = std::process::Command::new(capnp)
+        .current_dir(dir)
+        .args(&args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("running capnp");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = bytes.to_vec();
+    let feeder = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap().unwrap();
+    assert!(out.status.success(), "capnp {args:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.strip_suffix('\n').unwrap_or(&text).to_string()
+}
+
+fn debug_of(name: &str, bytes: &[u8], alternate: bool) -> String {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let options = ReaderOptions::default().segment_limit(2000);
+    let reader = msg.read_from_bytes(bytes, options).unwrap();
+    match (name, alternate) {
+        ("log", false) => format!("{:?}", reader.get_root::<log::Reader>().unwrap()),
+        ("log", true) => format!("{:#?}", reader.get_root::<log::Reader>().unwrap()),
+        (_, false) => format!("{:?}", reader.get_root::<all_types::Reader>().unwrap()),
+        (_, true) => format!("{:#?}", reader.get_root::<all_types::Reader>().unwrap()),
+    }
+}
+
+/// `{:#?}` of a generated reader prints exactly the reference's rendering
+/// of every vector (`NAME.expected`, written by `capnp convert
+/// binary:text`), in every framing.
+#[test]
+fn pretty_debug_is_the_reference_rendering() {
+    for name in ["empty", "full", "scalars", "lists", "log"] {
+        let expected = String::from_utf8(vector(&format!("{name}.expected"))).unwrap();
+        let expected = expected.strip_suffix('\n').unwrap_or(&expected);
+        for framing in ["bin", "seg3.bin"] {
+            let bytes = vector(&format!("{name}.{framing}"));
+            assert_eq!(debug_of(name, &bytes, true), expected, "{name}.{framing}");
+        }
+    }
+}
+
+/// `{:?}` prints what `capnp convert binary:text --short` prints, and
+/// `{:#?}` what it prints without `--short`, for every vector and for a
+/// message of every union member built with generated code.
+#[test]
+fn debug_matches_the_live_reference() {
+    let Some(capnp) = peer::peer() else { return };
+    for name in ["empty", "full", "scalars", "lists", "log"] {
+        let bytes = vector(&format!("{name}.bin"));
+        assert_eq!(
+            debug_of(name, &bytes, false),
+            reference_render(&capnp, name, &bytes, true),
+            "{name} short"
+        );
+        assert_eq!(
+            debug_of(name, &bytes, true),
+            reference_render(&capnp, name, &bytes, false),
+            "{name} pretty"
+        );
+    }
+    // Builders print what they hold, like readers.
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_vector("full", &mut msg).unwrap();
+    let root = msg.get_root::<all_types::Builder<_>>().unwrap();
+    let mut framed = Vec::new();
+    let shown = format!("{root:?}");
+    msg.append_to(&mut framed);
+    assert_eq!(shown, reference_render(&capnp, "full", &framed, true));
+}
+
+/// `Debug` follows the reference on unions (every member, null pointers
+/// of non-zero members), named unions in groups, defaults and nested
+/// structs of the project's own schema.
+#[test]
+fn debug_of_unions_and_defaults_matches_the_live_reference() {
+    let Some(capnp) = peer::peer() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas");
+    for member in 0..6 {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        build_shapes(&mut msg, member).unwrap();
+        let mut framed = Vec::new();
+        msg.append_to(&mut framed);
+        let reader = msg.reader();
+        let root = reader.get_root::<shapes::Reader>().unwrap();
+        for short in [true, false] {
+            let ours = if short {
+                format!("{root:?}")
+            } else {
+                format!("{root:#?}")
+            };
+            assert_eq!(
+                ours,
+                render_with(&capnp, &dir, "codegen.capnp", "Shapes", &framed, short),
+                "member {member}"
+            );
+        }
+    }
+    // A union member whose pointer is null, and a struct of defaults.
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut s = msg.init_root::<shapes::Builder<_>>().unwrap();
+    s.as_struct_builder().set::<u16>(4, 4); // `point`, never set
+    let mut framed = Vec::new();
+    msg.append_to(&mut framed);
+    let reader = msg.reader();
+    let ours = format!("{:?}", reader.get_root::<shapes::Reader>().unwrap());
+    assert_eq!(
+        ours,
+        render_with(&capnp, &dir, "codegen.capnp", "Shapes", &framed, true)
+    );
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.init_root::<defaults::Builder<_>>().unwrap();
+    let mut framed = Vec::new();
+    msg.append_to(&mut framed);
+    let reader = msg.reader();
+    let ours = format!("{:#?}", reader.get_root::<defaults::Reader>().unwrap());
+    assert_eq!(
+        ours,
+        render_with(&capnp, &dir, "codegen.capnp", "Defaults", &framed, false)
+    );
+}

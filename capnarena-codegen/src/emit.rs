@@ -300,7 +300,13 @@ impl<'s> Generator<'s> {
         for e in enumerants {
             let _ = writeln!(out, "{name}::{} => {:?},", pascal(&e.name), e.name);
         }
-        out.push_str("} } }\n");
+        out.push_str("} }\n");
+        let names: Vec<String> = enumerants.iter().map(|e| format!("{:?}", e.name)).collect();
+        let _ = writeln!(
+            out,
+            "/// The enumerants' names as the schema spells them, by value.\npub const NAMES: &'static [&'static str] = &[{}];\n}}",
+            names.join(", ")
+        );
         let _ = writeln!(
             out,
             "impl ::core::convert::TryFrom<u16> for {name} {{ type Error = {rt}::typed::NotInSchema; fn try_from(value: u16) -> ::core::result::Result<Self, {rt}::typed::NotInSchema> {{ match value {{"
@@ -580,6 +586,25 @@ impl<'s> Generator<'s> {
         if s.discriminant_count > 0 {
             self.which(&mut reader, out, s, &fields, file, d)?;
         }
+        self.write_text(&mut reader, s, file, d)?;
+        let _ = writeln!(
+            builder,
+            "/// Runs `f` on a reader of the {0} as built so far.\n\
+             #[inline] pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {{ self.builder.with_reader(|reader| f(Reader {{ reader }})) }}",
+            if s.is_group { "group" } else { "struct" }
+        );
+        let _ = writeln!(
+            out,
+            "impl ::core::fmt::Debug for Reader<'_> {{\n\
+               /// The reference's text format: `{{:?}}` as `capnp convert binary:text --short`, `{{:#?}}` as `capnp convert binary:text`.\n\
+               fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ {rt}::typed::fmt_text(f, |v| self.write_text(v)) }}\n\
+             }}\n\
+             impl<A: {rt}::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {{\n\
+               /// As the reader's `Debug`, of the {0} as built so far.\n\
+               fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f)) }}\n\
+             }}",
+            if s.is_group { "group" } else { "struct" }
+        );
 
         let _ = writeln!(out, "impl<'a> Reader<'a> {{\n{reader}}}");
         let _ = writeln!(
@@ -895,6 +920,135 @@ impl<'s> Generator<'s> {
             }
         }
         Ok(())
+    }
+
+    /// The reader's `write_text`: the struct's fields in the order and
+    /// with the inclusion rules of the reference's text format (see the
+    /// runtime's `text` module).
+    fn write_text(
+        &self,
+        reader: &mut String,
+        s: &StructNode,
+        file: u64,
+        d: usize,
+    ) -> Result<(), Error> {
+        let rt = &self.rt;
+        let mut body = String::new();
+        if s.discriminant_count > 0 {
+            let _ = writeln!(
+                body,
+                "let which = self.reader.get::<u16>({});",
+                s.discriminant_offset
+            );
+        }
+        for f in &s.fields {
+            let name = &f.name;
+            let n = snake_raw(&f.name);
+            // The conditions under which the field prints, and the code.
+            let mut conds: Vec<String> = Vec::new();
+            if let Some(k) = f.discriminant {
+                conds.push(format!("which == {k}"));
+            }
+            let code = match &f.kind {
+                FieldKind::Group { .. } => {
+                    format!("v.field({name:?}); self.get_{n}().write_text(v);")
+                }
+                FieldKind::Slot { offset, ty, .. } => {
+                    // A null pointer prints only as the active member of a
+                    // union whose discriminant is not 0.
+                    if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
+                        conds.push(format!("self.reader.has_pointer({offset})"));
+                    }
+                    let value = self.text_slot(ty, *offset, &n, file, d)?;
+                    format!("v.field({name:?}); {value}")
+                }
+            };
+            if conds.is_empty() {
+                let _ = writeln!(body, "{code}");
+            } else {
+                let _ = writeln!(body, "if {} {{ {code} }}", conds.join(" && "));
+            }
+        }
+        let _ = writeln!(
+            reader,
+            "/// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).\n\
+             pub fn write_text(&self, v: &mut dyn {rt}::typed::TextVisitor<'a>) {{ v.begin_struct(); {body} v.end_struct(); }}"
+        );
+        Ok(())
+    }
+
+    /// Code that feeds a slot's value to `v`.
+    fn text_slot(
+        &self,
+        ty: &Type,
+        offset: u32,
+        n: &str,
+        file: u64,
+        d: usize,
+    ) -> Result<String, Error> {
+        Ok(match ty {
+            Type::Void => "v.void();".into(),
+            Type::Bool => format!("v.bool(self.get_{n}());"),
+            Type::Int8 | Type::Int16 | Type::Int32 => format!("v.int(i64::from(self.get_{n}()));"),
+            Type::Int64 => format!("v.int(self.get_{n}());"),
+            Type::UInt8 | Type::UInt16 | Type::UInt32 => {
+                format!("v.uint(u64::from(self.get_{n}()));")
+            }
+            Type::UInt64 => format!("v.uint(self.get_{n}());"),
+            Type::Float32 => format!("v.float32(self.get_{n}());"),
+            Type::Float64 => format!("v.float64(self.get_{n}());"),
+            Type::Enum(id) => {
+                let path = self.path_to(*id, file, d)?;
+                format!(
+                    "v.enumerant(match self.get_{n}() {{ Ok(e) => u16::from(e), Err(e) => e.0 }}, {path}::NAMES);"
+                )
+            }
+            Type::Text => format!(
+                "if self.reader.has_pointer({offset}) {{ match self.reader.pointer({offset}).get_text_bytes() {{ Ok(b) => v.text(b), Err(e) => v.error(e) }} }} else {{ match self.get_{n}() {{ Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }} }}"
+            ),
+            Type::Data => {
+                format!("match self.get_{n}() {{ Ok(b) => v.data(b), Err(e) => v.error(e) }}")
+            }
+            Type::Struct(_) => {
+                format!("match self.get_{n}() {{ Ok(s) => s.write_text(v), Err(e) => v.error(e) }}")
+            }
+            Type::AnyPointer => "v.any_pointer();".into(),
+            Type::Interface(_) => "v.capability();".into(),
+            Type::List(elem) => self.text_list(elem, &format!("self.get_{n}()"), file, d)?,
+        })
+    }
+
+    /// Code that feeds the list `expr` (a `Result` of a typed list) to `v`.
+    fn text_list(&self, elem: &Type, expr: &str, file: u64, d: usize) -> Result<String, Error> {
+        let item = match elem {
+            Type::Void => "v.void();".to_string(),
+            Type::Bool => "v.bool(e);".into(),
+            Type::Int8 | Type::Int16 | Type::Int32 => "v.int(i64::from(e));".into(),
+            Type::Int64 => "v.int(e);".into(),
+            Type::UInt8 | Type::UInt16 | Type::UInt32 => "v.uint(u64::from(e));".into(),
+            Type::UInt64 => "v.uint(e);".into(),
+            Type::Float32 => "v.float32(e);".into(),
+            Type::Float64 => "v.float64(e);".into(),
+            Type::Enum(id) => format!(
+                "v.enumerant(match e {{ Ok(e) => u16::from(e), Err(e) => e.0 }}, {}::NAMES);",
+                self.path_to(*id, file, d)?
+            ),
+            Type::Text => "match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }".into(),
+            Type::Data => "match e { Ok(b) => v.data(b), Err(e) => v.error(e) }".into(),
+            Type::Struct(_) => "e.write_text(v);".into(),
+            Type::AnyPointer => "v.any_pointer();".into(),
+            Type::Interface(_) => "v.capability();".into(),
+            Type::List(inner) => self.text_list(inner, "e", file, d)?,
+        };
+        // Elements whose value does not print are not bound.
+        let binding = if matches!(elem, Type::Void | Type::AnyPointer | Type::Interface(_)) {
+            "_"
+        } else {
+            "e"
+        };
+        Ok(format!(
+            "match {expr} {{ Ok(l) => {{ v.begin_list(); for {binding} in l.iter() {{ {item} }} v.end_list(); }} Err(e) => v.error(e), }}"
+        ))
     }
 
     /// Statements that reset every field of group `id` (and of its groups)

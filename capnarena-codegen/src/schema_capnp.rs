@@ -67,6 +67,18 @@ pub mod node {
         /// `annotation` is set.
         Annotation(annotation::Reader<'a>),
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -224,6 +236,97 @@ pub mod node {
                 5 => Ok(Which::Annotation(self.get_annotation())),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(6);
+            v.field("id");
+            v.uint(self.get_id());
+            if self.reader.has_pointer(0) {
+                v.field("displayName");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_display_name() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            v.field("displayNamePrefixLength");
+            v.uint(u64::from(self.get_display_name_prefix_length()));
+            v.field("scopeId");
+            v.uint(self.get_scope_id());
+            if self.reader.has_pointer(1) {
+                v.field("nestedNodes");
+                match self.get_nested_nodes() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("annotations");
+                match self.get_annotations() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if which == 0 {
+                v.field("file");
+                v.void();
+            }
+            if which == 1 {
+                v.field("struct");
+                self.get_struct().write_text(v);
+            }
+            if which == 2 {
+                v.field("enum");
+                self.get_enum().write_text(v);
+            }
+            if which == 3 {
+                v.field("interface");
+                self.get_interface().write_text(v);
+            }
+            if which == 4 {
+                v.field("const");
+                self.get_const().write_text(v);
+            }
+            if which == 5 {
+                v.field("annotation");
+                self.get_annotation().write_text(v);
+            }
+            if self.reader.has_pointer(5) {
+                v.field("parameters");
+                match self.get_parameters() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("isGeneric");
+            v.bool(self.get_is_generic());
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -604,6 +707,11 @@ pub mod node {
                 builder: self.builder.reborrow(),
             }
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     /// Information about one of the node's parameters.
     pub mod parameter {
@@ -660,6 +768,18 @@ pub mod node {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -679,6 +799,25 @@ pub mod node {
             #[inline]
             pub fn has_name(&self) -> bool {
                 self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("name");
+                    if self.reader.has_pointer(0) {
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_name() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -743,6 +882,11 @@ pub mod node {
             pub fn has_name(&self) -> bool {
                 self.builder.has_pointer(0)
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `NestedNode` struct.
@@ -800,6 +944,18 @@ pub mod node {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -827,6 +983,27 @@ pub mod node {
             #[inline]
             pub fn get_id(&self) -> u64 {
                 self.reader.get::<u64>(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("name");
+                    if self.reader.has_pointer(0) {
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_name() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                v.field("id");
+                v.uint(self.get_id());
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -909,6 +1086,11 @@ pub mod node {
             pub fn set_id(&mut self, value: u64) {
                 self.builder.set::<u64>(0, value);
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// Additional information about a node which is not needed at runtime, but may be useful for
@@ -969,6 +1151,18 @@ pub mod node {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -1018,6 +1212,40 @@ pub mod node {
             #[inline]
             pub fn has_members(&self) -> bool {
                 self.reader.has_pointer(1)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("id");
+                v.uint(self.get_id());
+                if self.reader.has_pointer(0) {
+                    v.field("docComment");
+                    if self.reader.has_pointer(0) {
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_doc_comment() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                if self.reader.has_pointer(1) {
+                    v.field("members");
+                    match self.get_members() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                e.write_text(v);
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1165,6 +1393,11 @@ pub mod node {
             pub fn has_members(&self) -> bool {
                 self.builder.has_pointer(1)
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
         /// The `Member` struct.
         pub mod member {
@@ -1225,6 +1458,24 @@ pub mod node {
                     Builder { builder }
                 }
             }
+            impl ::core::fmt::Debug for Reader<'_> {
+                /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                }
+            }
+            impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+                /// As the reader's `Debug`, of the struct as built so far.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+                }
+            }
             impl<'a> Reader<'a> {
                 /// The untyped reader under this one.
                 #[inline]
@@ -1244,6 +1495,28 @@ pub mod node {
                 #[inline]
                 pub fn has_doc_comment(&self) -> bool {
                     self.reader.has_pointer(0)
+                }
+                /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+                pub fn write_text(
+                    &self,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    v.begin_struct();
+                    if self.reader.has_pointer(0) {
+                        v.field("docComment");
+                        if self.reader.has_pointer(0) {
+                            match self.reader.pointer(0).get_text_bytes() {
+                                Ok(b) => v.text(b),
+                                Err(e) => v.error(e),
+                            }
+                        } else {
+                            match self.get_doc_comment() {
+                                Ok(t) => v.text(t.as_bytes()),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                    }
+                    v.end_struct();
                 }
             }
             impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1319,6 +1592,14 @@ pub mod node {
                 pub fn has_doc_comment(&self) -> bool {
                     self.builder.has_pointer(0)
                 }
+                /// Runs `f` on a reader of the struct as built so far.
+                #[inline]
+                pub fn with_reader<R>(
+                    &self,
+                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
+                ) -> R {
+                    self.builder.with_reader(|reader| f(Reader { reader }))
+                }
             }
         }
     }
@@ -1334,6 +1615,18 @@ pub mod node {
         /// Builds a `struct`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -1426,6 +1719,42 @@ pub mod node {
             #[inline]
             pub fn has_fields(&self) -> bool {
                 self.reader.has_pointer(3)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("dataWordCount");
+                v.uint(u64::from(self.get_data_word_count()));
+                v.field("pointerCount");
+                v.uint(u64::from(self.get_pointer_count()));
+                v.field("preferredListEncoding");
+                v.enumerant(
+                    match self.get_preferred_list_encoding() {
+                        Ok(e) => u16::from(e),
+                        Err(e) => e.0,
+                    },
+                    super::super::ElementSize::NAMES,
+                );
+                v.field("isGroup");
+                v.bool(self.get_is_group());
+                v.field("discriminantCount");
+                v.uint(u64::from(self.get_discriminant_count()));
+                v.field("discriminantOffset");
+                v.uint(u64::from(self.get_discriminant_offset()));
+                if self.reader.has_pointer(3) {
+                    v.field("fields");
+                    match self.get_fields() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                e.write_text(v);
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1634,6 +1963,11 @@ pub mod node {
             pub fn has_fields(&self) -> bool {
                 self.builder.has_pointer(3)
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `enum` group.
@@ -1648,6 +1982,18 @@ pub mod node {
         /// Builds a `enum`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -1672,6 +2018,24 @@ pub mod node {
             #[inline]
             pub fn has_enumerants(&self) -> bool {
                 self.reader.has_pointer(3)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(3) {
+                    v.field("enumerants");
+                    match self.get_enumerants() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                e.write_text(v);
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1750,6 +2114,11 @@ pub mod node {
             pub fn has_enumerants(&self) -> bool {
                 self.builder.has_pointer(3)
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `interface` group.
@@ -1764,6 +2133,18 @@ pub mod node {
         /// Builds a `interface`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -1806,6 +2187,37 @@ pub mod node {
             #[inline]
             pub fn has_superclasses(&self) -> bool {
                 self.reader.has_pointer(4)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(3) {
+                    v.field("methods");
+                    match self.get_methods() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                e.write_text(v);
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                if self.reader.has_pointer(4) {
+                    v.field("superclasses");
+                    match self.get_superclasses() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                e.write_text(v);
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1934,6 +2346,11 @@ pub mod node {
             pub fn has_superclasses(&self) -> bool {
                 self.builder.has_pointer(4)
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `const` group.
@@ -1948,6 +2365,18 @@ pub mod node {
         /// Builds a `const`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -1986,6 +2415,25 @@ pub mod node {
             #[inline]
             pub fn has_value(&self) -> bool {
                 self.reader.has_pointer(4)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(3) {
+                    v.field("type");
+                    match self.get_type() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                if self.reader.has_pointer(4) {
+                    v.field("value");
+                    match self.get_value() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2094,6 +2542,11 @@ pub mod node {
             pub fn has_value(&self) -> bool {
                 self.builder.has_pointer(4)
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `annotation` group.
@@ -2108,6 +2561,18 @@ pub mod node {
         /// Builds a `annotation`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -2190,6 +2655,42 @@ pub mod node {
             #[inline]
             pub fn get_targets_annotation(&self) -> bool {
                 self.reader.get_bool(123)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(3) {
+                    v.field("type");
+                    match self.get_type() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.field("targetsFile");
+                v.bool(self.get_targets_file());
+                v.field("targetsConst");
+                v.bool(self.get_targets_const());
+                v.field("targetsEnum");
+                v.bool(self.get_targets_enum());
+                v.field("targetsEnumerant");
+                v.bool(self.get_targets_enumerant());
+                v.field("targetsStruct");
+                v.bool(self.get_targets_struct());
+                v.field("targetsField");
+                v.bool(self.get_targets_field());
+                v.field("targetsUnion");
+                v.bool(self.get_targets_union());
+                v.field("targetsGroup");
+                v.bool(self.get_targets_group());
+                v.field("targetsInterface");
+                v.bool(self.get_targets_interface());
+                v.field("targetsMethod");
+                v.bool(self.get_targets_method());
+                v.field("targetsParam");
+                v.bool(self.get_targets_param());
+                v.field("targetsAnnotation");
+                v.bool(self.get_targets_annotation());
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2374,6 +2875,11 @@ pub mod node {
             pub fn set_targets_annotation(&mut self, value: bool) {
                 self.builder.set_bool(123, value);
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
 }
@@ -2433,6 +2939,18 @@ pub mod field {
         Slot(slot::Reader<'a>),
         /// A group.
         Group(group::Reader<'a>),
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
     }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
@@ -2521,6 +3039,53 @@ pub mod field {
                 1 => Ok(Which::Group(self.get_group())),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(4);
+            if self.reader.has_pointer(0) {
+                v.field("name");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_name() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            v.field("codeOrder");
+            v.uint(u64::from(self.get_code_order()));
+            if self.reader.has_pointer(1) {
+                v.field("annotations");
+                match self.get_annotations() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("discriminantValue");
+            v.uint(u64::from(self.get_discriminant_value()));
+            if which == 0 {
+                v.field("slot");
+                self.get_slot().write_text(v);
+            }
+            if which == 1 {
+                v.field("group");
+                self.get_group().write_text(v);
+            }
+            v.field("ordinal");
+            self.get_ordinal().write_text(v);
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2715,6 +3280,11 @@ pub mod field {
                 builder: self.builder.reborrow(),
             }
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     /// The `noDiscriminant` constant.
     pub const NO_DISCRIMINANT: u16 = 65535;
@@ -2730,6 +3300,18 @@ pub mod field {
         /// Builds a `slot`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -2783,6 +3365,29 @@ pub mod field {
             #[inline]
             pub fn get_had_explicit_default(&self) -> bool {
                 self.reader.get_bool(128)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("offset");
+                v.uint(u64::from(self.get_offset()));
+                if self.reader.has_pointer(2) {
+                    v.field("type");
+                    match self.get_type() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                if self.reader.has_pointer(3) {
+                    v.field("defaultValue");
+                    match self.get_default_value() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.field("hadExplicitDefault");
+                v.bool(self.get_had_explicit_default());
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2921,6 +3526,11 @@ pub mod field {
             pub fn set_had_explicit_default(&mut self, value: bool) {
                 self.builder.set_bool(128, value);
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// A group.
@@ -2936,6 +3546,18 @@ pub mod field {
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -2946,6 +3568,13 @@ pub mod field {
             #[inline]
             pub fn get_type_id(&self) -> u64 {
                 self.reader.get::<u64>(2)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("typeId");
+                v.uint(self.get_type_id());
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2976,6 +3605,11 @@ pub mod field {
             pub fn set_type_id(&mut self, value: u64) {
                 self.builder.set::<u64>(2, value);
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `ordinal` group.
@@ -3000,6 +3634,18 @@ pub mod field {
             /// The ordinal is given here mainly just so that the original schema text can be reproduced given
             /// the compiled version -- i.e. so that `capnp compile -ocapnp` can do its job.
             Explicit(u16),
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -3030,6 +3676,20 @@ pub mod field {
                     1 => Ok(Which::Explicit(self.get_explicit())),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                let which = self.reader.get::<u16>(5);
+                if which == 0 {
+                    v.field("implicit");
+                    v.void();
+                }
+                if which == 1 {
+                    v.field("explicit");
+                    v.uint(u64::from(self.get_explicit()));
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3071,6 +3731,11 @@ pub mod field {
             pub fn set_explicit(&mut self, value: u16) {
                 self.builder.set::<u16>(5, 1);
                 self.builder.set::<u16>(6, value);
+            }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
     }
@@ -3125,6 +3790,18 @@ pub mod enumerant {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -3168,6 +3845,40 @@ pub mod enumerant {
         #[inline]
         pub fn has_annotations(&self) -> bool {
             self.reader.has_pointer(1)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("name");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_name() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            v.field("codeOrder");
+            v.uint(u64::from(self.get_code_order()));
+            if self.reader.has_pointer(1) {
+                v.field("annotations");
+                match self.get_annotations() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3291,6 +4002,11 @@ pub mod enumerant {
         pub fn has_annotations(&self) -> bool {
             self.builder.has_pointer(1)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// The `Superclass` struct.
@@ -3343,6 +4059,18 @@ pub mod superclass {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -3367,6 +4095,20 @@ pub mod superclass {
         #[inline]
         pub fn has_brand(&self) -> bool {
             self.reader.has_pointer(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("id");
+            v.uint(self.get_id());
+            if self.reader.has_pointer(0) {
+                v.field("brand");
+                match self.get_brand() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3448,6 +4190,11 @@ pub mod superclass {
         pub fn has_brand(&self) -> bool {
             self.builder.has_pointer(0)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// Schema for method of an interface.
@@ -3498,6 +4245,18 @@ pub mod method {
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
             Builder { builder }
+        }
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
     impl<'a> Reader<'a> {
@@ -3606,6 +4365,71 @@ pub mod method {
         #[inline]
         pub fn has_annotations(&self) -> bool {
             self.reader.has_pointer(1)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("name");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_name() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            v.field("codeOrder");
+            v.uint(u64::from(self.get_code_order()));
+            v.field("paramStructType");
+            v.uint(self.get_param_struct_type());
+            v.field("resultStructType");
+            v.uint(self.get_result_struct_type());
+            if self.reader.has_pointer(1) {
+                v.field("annotations");
+                match self.get_annotations() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("paramBrand");
+                match self.get_param_brand() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(3) {
+                v.field("resultBrand");
+                match self.get_result_brand() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(4) {
+                v.field("implicitParameters");
+                match self.get_implicit_parameters() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3902,6 +4726,11 @@ pub mod method {
         pub fn has_annotations(&self) -> bool {
             self.builder.has_pointer(1)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// Represents a type expression.
@@ -3994,6 +4823,18 @@ pub mod type_ {
         Interface(interface::Reader<'a>),
         /// `anyPointer` is set.
         AnyPointer(any_pointer::Reader<'a>),
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
     }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
@@ -4107,6 +4948,88 @@ pub mod type_ {
                 18 => Ok(Which::AnyPointer(self.get_any_pointer())),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(0);
+            if which == 0 {
+                v.field("void");
+                v.void();
+            }
+            if which == 1 {
+                v.field("bool");
+                v.void();
+            }
+            if which == 2 {
+                v.field("int8");
+                v.void();
+            }
+            if which == 3 {
+                v.field("int16");
+                v.void();
+            }
+            if which == 4 {
+                v.field("int32");
+                v.void();
+            }
+            if which == 5 {
+                v.field("int64");
+                v.void();
+            }
+            if which == 6 {
+                v.field("uint8");
+                v.void();
+            }
+            if which == 7 {
+                v.field("uint16");
+                v.void();
+            }
+            if which == 8 {
+                v.field("uint32");
+                v.void();
+            }
+            if which == 9 {
+                v.field("uint64");
+                v.void();
+            }
+            if which == 10 {
+                v.field("float32");
+                v.void();
+            }
+            if which == 11 {
+                v.field("float64");
+                v.void();
+            }
+            if which == 12 {
+                v.field("text");
+                v.void();
+            }
+            if which == 13 {
+                v.field("data");
+                v.void();
+            }
+            if which == 14 {
+                v.field("list");
+                self.get_list().write_text(v);
+            }
+            if which == 15 {
+                v.field("enum");
+                self.get_enum().write_text(v);
+            }
+            if which == 16 {
+                v.field("struct");
+                self.get_struct().write_text(v);
+            }
+            if which == 17 {
+                v.field("interface");
+                self.get_interface().write_text(v);
+            }
+            if which == 18 {
+                v.field("anyPointer");
+                self.get_any_pointer().write_text(v);
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -4291,6 +5214,11 @@ pub mod type_ {
                 builder: self.builder.reborrow(),
             }
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     /// The `list` group.
     pub mod list {
@@ -4304,6 +5232,18 @@ pub mod type_ {
         /// Builds a `list`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -4326,6 +5266,18 @@ pub mod type_ {
             #[inline]
             pub fn has_element_type(&self) -> bool {
                 self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("elementType");
+                    match self.get_element_type() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -4390,6 +5342,11 @@ pub mod type_ {
             pub fn has_element_type(&self) -> bool {
                 self.builder.has_pointer(0)
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `enum` group.
@@ -4404,6 +5361,18 @@ pub mod type_ {
         /// Builds a `enum`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -4431,6 +5400,20 @@ pub mod type_ {
             #[inline]
             pub fn has_brand(&self) -> bool {
                 self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("typeId");
+                v.uint(self.get_type_id());
+                if self.reader.has_pointer(0) {
+                    v.field("brand");
+                    match self.get_brand() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -4504,6 +5487,11 @@ pub mod type_ {
             #[inline]
             pub fn has_brand(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
     }
@@ -4520,6 +5508,18 @@ pub mod type_ {
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -4546,6 +5546,20 @@ pub mod type_ {
             #[inline]
             pub fn has_brand(&self) -> bool {
                 self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("typeId");
+                v.uint(self.get_type_id());
+                if self.reader.has_pointer(0) {
+                    v.field("brand");
+                    match self.get_brand() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -4619,6 +5633,11 @@ pub mod type_ {
             #[inline]
             pub fn has_brand(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
     }
@@ -4635,6 +5654,18 @@ pub mod type_ {
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -4661,6 +5692,20 @@ pub mod type_ {
             #[inline]
             pub fn has_brand(&self) -> bool {
                 self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("typeId");
+                v.uint(self.get_type_id());
+                if self.reader.has_pointer(0) {
+                    v.field("brand");
+                    match self.get_brand() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -4734,6 +5779,11 @@ pub mod type_ {
             #[inline]
             pub fn has_brand(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
     }
@@ -4763,6 +5813,18 @@ pub mod type_ {
             /// This is actually a reference to an implicit (generic) parameter of a method. The only
             /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
             ImplicitMethodParameter(implicit_method_parameter::Reader<'a>),
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -4817,6 +5879,24 @@ pub mod type_ {
                     }
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                let which = self.reader.get::<u16>(4);
+                if which == 0 {
+                    v.field("unconstrained");
+                    self.get_unconstrained().write_text(v);
+                }
+                if which == 1 {
+                    v.field("parameter");
+                    self.get_parameter().write_text(v);
+                }
+                if which == 2 {
+                    v.field("implicitMethodParameter");
+                    self.get_implicit_method_parameter().write_text(v);
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -4900,6 +5980,11 @@ pub mod type_ {
                     builder: self.builder.reborrow(),
                 }
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
         /// A regular AnyPointer.
         ///
@@ -4928,6 +6013,24 @@ pub mod type_ {
                 List,
                 /// Capability
                 Capability,
+            }
+            impl ::core::fmt::Debug for Reader<'_> {
+                /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                }
+            }
+            impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+                /// As the reader's `Debug`, of the group as built so far.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+                }
             }
             impl<'a> Reader<'a> {
                 /// The untyped reader under this one.
@@ -4961,6 +6064,31 @@ pub mod type_ {
                         3 => Ok(Which::Capability),
                         v => Err(::capnarena::typed::NotInSchema(v)),
                     }
+                }
+                /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+                pub fn write_text(
+                    &self,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    v.begin_struct();
+                    let which = self.reader.get::<u16>(5);
+                    if which == 0 {
+                        v.field("anyKind");
+                        v.void();
+                    }
+                    if which == 1 {
+                        v.field("struct");
+                        v.void();
+                    }
+                    if which == 2 {
+                        v.field("list");
+                        v.void();
+                    }
+                    if which == 3 {
+                        v.field("capability");
+                        v.void();
+                    }
+                    v.end_struct();
                 }
             }
             impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -5003,6 +6131,14 @@ pub mod type_ {
                 pub fn set_capability(&mut self) {
                     self.builder.set::<u16>(5, 3);
                 }
+                /// Runs `f` on a reader of the group as built so far.
+                #[inline]
+                pub fn with_reader<R>(
+                    &self,
+                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
+                ) -> R {
+                    self.builder.with_reader(|reader| f(Reader { reader }))
+                }
             }
         }
         /// This is actually a reference to a type parameter defined within this scope.
@@ -5017,6 +6153,24 @@ pub mod type_ {
             /// Builds a `parameter`.
             pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
                 pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            }
+            impl ::core::fmt::Debug for Reader<'_> {
+                /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                }
+            }
+            impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+                /// As the reader's `Debug`, of the group as built so far.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+                }
             }
             impl<'a> Reader<'a> {
                 /// The untyped reader under this one.
@@ -5034,6 +6188,18 @@ pub mod type_ {
                 #[inline]
                 pub fn get_parameter_index(&self) -> u16 {
                     self.reader.get::<u16>(5)
+                }
+                /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+                pub fn write_text(
+                    &self,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    v.begin_struct();
+                    v.field("scopeId");
+                    v.uint(self.get_scope_id());
+                    v.field("parameterIndex");
+                    v.uint(u64::from(self.get_parameter_index()));
+                    v.end_struct();
                 }
             }
             impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -5078,6 +6244,14 @@ pub mod type_ {
                 pub fn set_parameter_index(&mut self, value: u16) {
                     self.builder.set::<u16>(5, value);
                 }
+                /// Runs `f` on a reader of the group as built so far.
+                #[inline]
+                pub fn with_reader<R>(
+                    &self,
+                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
+                ) -> R {
+                    self.builder.with_reader(|reader| f(Reader { reader }))
+                }
             }
         }
         /// This is actually a reference to an implicit (generic) parameter of a method. The only
@@ -5094,6 +6268,24 @@ pub mod type_ {
             pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
                 pub(super) builder: ::capnarena::StructBuilder<'a, A>,
             }
+            impl ::core::fmt::Debug for Reader<'_> {
+                /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                }
+            }
+            impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+                /// As the reader's `Debug`, of the group as built so far.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+                }
+            }
             impl<'a> Reader<'a> {
                 /// The untyped reader under this one.
                 #[inline]
@@ -5104,6 +6296,16 @@ pub mod type_ {
                 #[inline]
                 pub fn get_parameter_index(&self) -> u16 {
                     self.reader.get::<u16>(5)
+                }
+                /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+                pub fn write_text(
+                    &self,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    v.begin_struct();
+                    v.field("parameterIndex");
+                    v.uint(u64::from(self.get_parameter_index()));
+                    v.end_struct();
                 }
             }
             impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -5135,6 +6337,14 @@ pub mod type_ {
                 #[inline]
                 pub fn set_parameter_index(&mut self, value: u16) {
                     self.builder.set::<u16>(5, value);
+                }
+                /// Runs `f` on a reader of the group as built so far.
+                #[inline]
+                pub fn with_reader<R>(
+                    &self,
+                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
+                ) -> R {
+                    self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }
         }
@@ -5191,6 +6401,18 @@ pub mod brand {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -5216,6 +6438,24 @@ pub mod brand {
         #[inline]
         pub fn has_scopes(&self) -> bool {
             self.reader.has_pointer(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("scopes");
+                match self.get_scopes() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -5295,6 +6535,11 @@ pub mod brand {
         #[inline]
         pub fn has_scopes(&self) -> bool {
             self.builder.has_pointer(0)
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
     /// The `Scope` struct.
@@ -5380,6 +6625,18 @@ pub mod brand {
             /// styles.
             Inherit,
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -5441,6 +6698,31 @@ pub mod brand {
                     1 => Ok(Which::Inherit),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                let which = self.reader.get::<u16>(4);
+                v.field("scopeId");
+                v.uint(self.get_scope_id());
+                if which == 0 && self.reader.has_pointer(0) {
+                    v.field("bind");
+                    match self.get_bind() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                e.write_text(v);
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                if which == 1 {
+                    v.field("inherit");
+                    v.void();
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -5557,6 +6839,11 @@ pub mod brand {
             pub fn set_inherit(&mut self) {
                 self.builder.set::<u16>(4, 1);
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `Binding` struct.
@@ -5621,6 +6908,18 @@ pub mod brand {
             /// `type` is set.
             Type(::capnarena::Result<super::super::type_::Reader<'a>>),
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -5658,6 +6957,23 @@ pub mod brand {
                     1 => Ok(Which::Type(self.get_type())),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                let which = self.reader.get::<u16>(0);
+                if which == 0 {
+                    v.field("unbound");
+                    v.void();
+                }
+                if which == 1 {
+                    v.field("type");
+                    match self.get_type() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -5735,6 +7051,11 @@ pub mod brand {
             #[inline]
             pub fn has_type(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
     }
@@ -5830,6 +7151,18 @@ pub mod value {
         Interface,
         /// `anyPointer` is set.
         AnyPointer(::capnarena::PointerReader<'a>),
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
     }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
@@ -5994,6 +7327,101 @@ pub mod value {
                 18 => Ok(Which::AnyPointer(self.get_any_pointer())),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(0);
+            if which == 0 {
+                v.field("void");
+                v.void();
+            }
+            if which == 1 {
+                v.field("bool");
+                v.bool(self.get_bool());
+            }
+            if which == 2 {
+                v.field("int8");
+                v.int(i64::from(self.get_int8()));
+            }
+            if which == 3 {
+                v.field("int16");
+                v.int(i64::from(self.get_int16()));
+            }
+            if which == 4 {
+                v.field("int32");
+                v.int(i64::from(self.get_int32()));
+            }
+            if which == 5 {
+                v.field("int64");
+                v.int(self.get_int64());
+            }
+            if which == 6 {
+                v.field("uint8");
+                v.uint(u64::from(self.get_uint8()));
+            }
+            if which == 7 {
+                v.field("uint16");
+                v.uint(u64::from(self.get_uint16()));
+            }
+            if which == 8 {
+                v.field("uint32");
+                v.uint(u64::from(self.get_uint32()));
+            }
+            if which == 9 {
+                v.field("uint64");
+                v.uint(self.get_uint64());
+            }
+            if which == 10 {
+                v.field("float32");
+                v.float32(self.get_float32());
+            }
+            if which == 11 {
+                v.field("float64");
+                v.float64(self.get_float64());
+            }
+            if which == 12 {
+                v.field("text");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_text() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if which == 13 {
+                v.field("data");
+                match self.get_data() {
+                    Ok(b) => v.data(b),
+                    Err(e) => v.error(e),
+                }
+            }
+            if which == 14 {
+                v.field("list");
+                v.any_pointer();
+            }
+            if which == 15 {
+                v.field("enum");
+                v.uint(u64::from(self.get_enum()));
+            }
+            if which == 16 {
+                v.field("struct");
+                v.any_pointer();
+            }
+            if which == 17 {
+                v.field("interface");
+                v.void();
+            }
+            if which == 18 {
+                v.field("anyPointer");
+                v.any_pointer();
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -6314,6 +7742,11 @@ pub mod value {
         pub fn has_any_pointer(&self) -> bool {
             self.builder.has_pointer(0)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// Describes an annotation applied to a declaration.  Note AnnotationNode describes the
@@ -6367,6 +7800,18 @@ pub mod annotation {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -6407,6 +7852,27 @@ pub mod annotation {
         #[inline]
         pub fn has_value(&self) -> bool {
             self.reader.has_pointer(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("id");
+            v.uint(self.get_id());
+            if self.reader.has_pointer(0) {
+                v.field("value");
+                match self.get_value() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("brand");
+                match self.get_brand() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -6538,6 +8004,11 @@ pub mod annotation {
         pub fn has_value(&self) -> bool {
             self.builder.has_pointer(0)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// Possible element sizes for encoded lists.  These correspond exactly to the possible values of
@@ -6578,6 +8049,17 @@ impl ElementSize {
             ElementSize::InlineComposite => "inlineComposite",
         }
     }
+    /// The enumerants' names as the schema spells them, by value.
+    pub const NAMES: &'static [&'static str] = &[
+        "empty",
+        "bit",
+        "byte",
+        "twoBytes",
+        "fourBytes",
+        "eightBytes",
+        "pointer",
+        "inlineComposite",
+    ];
 }
 impl ::core::convert::TryFrom<u16> for ElementSize {
     type Error = ::capnarena::typed::NotInSchema;
@@ -6653,6 +8135,18 @@ pub mod capnp_version {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -6673,6 +8167,17 @@ pub mod capnp_version {
         #[inline]
         pub fn get_micro(&self) -> u8 {
             self.reader.get::<u8>(3)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("major");
+            v.uint(u64::from(self.get_major()));
+            v.field("minor");
+            v.uint(u64::from(self.get_minor()));
+            v.field("micro");
+            v.uint(u64::from(self.get_micro()));
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -6730,6 +8235,11 @@ pub mod capnp_version {
         pub fn set_micro(&mut self, value: u8) {
             self.builder.set::<u8>(3, value);
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// The `CodeGeneratorRequest` struct.
@@ -6780,6 +8290,18 @@ pub mod code_generator_request {
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
             Builder { builder }
+        }
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
     impl<'a> Reader<'a> {
@@ -6867,6 +8389,57 @@ pub mod code_generator_request {
         #[inline]
         pub fn has_requested_files(&self) -> bool {
             self.reader.has_pointer(1)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("nodes");
+                match self.get_nodes() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("requestedFiles");
+                match self.get_requested_files() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("capnpVersion");
+                match self.get_capnp_version() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(3) {
+                v.field("sourceInfo");
+                match self.get_source_info() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -7114,6 +8687,11 @@ pub mod code_generator_request {
         pub fn has_requested_files(&self) -> bool {
             self.builder.has_pointer(1)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     /// The `RequestedFile` struct.
     pub mod requested_file {
@@ -7170,6 +8748,18 @@ pub mod code_generator_request {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -7216,6 +8806,40 @@ pub mod code_generator_request {
             #[inline]
             pub fn has_imports(&self) -> bool {
                 self.reader.has_pointer(1)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("id");
+                v.uint(self.get_id());
+                if self.reader.has_pointer(0) {
+                    v.field("filename");
+                    if self.reader.has_pointer(0) {
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_filename() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                if self.reader.has_pointer(1) {
+                    v.field("imports");
+                    match self.get_imports() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                e.write_text(v);
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -7354,6 +8978,11 @@ pub mod code_generator_request {
             pub fn has_imports(&self) -> bool {
                 self.builder.has_pointer(1)
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
         /// The `Import` struct.
         pub mod import {
@@ -7414,6 +9043,24 @@ pub mod code_generator_request {
                     Builder { builder }
                 }
             }
+            impl ::core::fmt::Debug for Reader<'_> {
+                /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                }
+            }
+            impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+                /// As the reader's `Debug`, of the struct as built so far.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+                }
+            }
             impl<'a> Reader<'a> {
                 /// The untyped reader under this one.
                 #[inline]
@@ -7443,6 +9090,30 @@ pub mod code_generator_request {
                 #[inline]
                 pub fn has_name(&self) -> bool {
                     self.reader.has_pointer(0)
+                }
+                /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+                pub fn write_text(
+                    &self,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    v.begin_struct();
+                    v.field("id");
+                    v.uint(self.get_id());
+                    if self.reader.has_pointer(0) {
+                        v.field("name");
+                        if self.reader.has_pointer(0) {
+                            match self.reader.pointer(0).get_text_bytes() {
+                                Ok(b) => v.text(b),
+                                Err(e) => v.error(e),
+                            }
+                        } else {
+                            match self.get_name() {
+                                Ok(t) => v.text(t.as_bytes()),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                    }
+                    v.end_struct();
                 }
             }
             impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -7539,6 +9210,14 @@ pub mod code_generator_request {
                 #[inline]
                 pub fn has_name(&self) -> bool {
                     self.builder.has_pointer(0)
+                }
+                /// Runs `f` on a reader of the struct as built so far.
+                #[inline]
+                pub fn with_reader<R>(
+                    &self,
+                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
+                ) -> R {
+                    self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }
         }

@@ -52,6 +52,18 @@ pub mod person {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -115,6 +127,56 @@ pub mod person {
             employment::Reader {
                 reader: self.reader,
             }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("id");
+            v.uint(u64::from(self.get_id()));
+            if self.reader.has_pointer(0) {
+                v.field("name");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_name() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("email");
+                if self.reader.has_pointer(1) {
+                    match self.reader.pointer(1).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_email() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("phones");
+                match self.get_phones() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("employment");
+            self.get_employment().write_text(v);
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -301,6 +363,11 @@ pub mod person {
                 builder: self.builder.reborrow(),
             }
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     /// The `PhoneNumber` struct.
     pub mod phone_number {
@@ -357,6 +424,18 @@ pub mod person {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -390,6 +469,33 @@ pub mod person {
                 <super::super::person::phone_number::Type as ::core::convert::TryFrom<
                     u16,
                 >>::try_from(self.reader.get_or::<u16>(0, 0))
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("number");
+                    if self.reader.has_pointer(0) {
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_number() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                v.field("type");
+                v.enumerant(
+                    match self.get_type() {
+                        Ok(e) => u16::from(e),
+                        Err(e) => e.0,
+                    },
+                    super::super::person::phone_number::Type::NAMES,
+                );
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -476,6 +582,11 @@ pub mod person {
             pub fn set_type(&mut self, value: super::super::person::phone_number::Type) {
                 self.builder.set_or::<u16>(0, u16::from(value), 0);
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
         /// The `Type` enum.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -499,6 +610,8 @@ pub mod person {
                     Type::Work => "work",
                 }
             }
+            /// The enumerants' names as the schema spells them, by value.
+            pub const NAMES: &'static [&'static str] = &["mobile", "home", "work"];
         }
         impl ::core::convert::TryFrom<u16> for Type {
             type Error = ::capnarena::typed::NotInSchema;
@@ -543,6 +656,18 @@ pub mod person {
             School(::capnarena::Result<&'a str>),
             /// `selfEmployed` is set.
             SelfEmployed,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -598,6 +723,48 @@ pub mod person {
                     3 => Ok(Which::SelfEmployed),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                let which = self.reader.get::<u16>(2);
+                if which == 0 {
+                    v.field("unemployed");
+                    v.void();
+                }
+                if which == 1 {
+                    v.field("employer");
+                    if self.reader.has_pointer(3) {
+                        match self.reader.pointer(3).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_employer() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                if which == 2 {
+                    v.field("school");
+                    if self.reader.has_pointer(3) {
+                        match self.reader.pointer(3).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_school() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                if which == 3 {
+                    v.field("selfEmployed");
+                    v.void();
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -712,6 +879,11 @@ pub mod person {
             pub fn set_self_employed(&mut self) {
                 self.builder.set::<u16>(2, 3);
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
 }
@@ -765,6 +937,18 @@ pub mod address_book {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -788,6 +972,24 @@ pub mod address_book {
         #[inline]
         pub fn has_people(&self) -> bool {
             self.reader.has_pointer(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("people");
+                match self.get_people() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -861,6 +1063,11 @@ pub mod address_book {
         #[inline]
         pub fn has_people(&self) -> bool {
             self.builder.has_pointer(0)
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
 }

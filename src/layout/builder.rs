@@ -11,7 +11,7 @@ use super::pointer::{
     self, ElementSize, KIND_LIST, KIND_STRUCT, MAX_LIST_COUNT, MAX_SEGMENT_WORDS, StructSize,
 };
 use super::primitive::{Primitive, load, store};
-use super::reader::{Resolved, resolve};
+use super::reader::{Resolved, StructReader, resolve};
 use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, PointerKind, Result};
 use crate::word::Word;
@@ -1182,6 +1182,42 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
         self.bytes_mut()
             .get_mut(start..start + len)
             .unwrap_or(&mut [])
+    }
+}
+
+/// A message under construction seen as segments to read.
+struct ArenaSource<'x, A: Arena + ?Sized>(&'x A);
+
+impl<A: Arena + ?Sized> super::reader::SegmentSource for ArenaSource<'_, A> {
+    fn segment_count(&self) -> u32 {
+        self.0.segment_count()
+    }
+    fn segment(&self, id: u32) -> Option<&[Word]> {
+        (id < self.0.segment_count()).then(|| BuilderSegments::get(self.0, id))
+    }
+}
+
+impl<A: Arena + ?Sized> StructBuilder<'_, A> {
+    /// Runs `f` on a reader of this struct as built so far (to read back
+    /// pointer fields, print it, or copy it). The reader is bounded like an
+    /// untrusted one (default nesting limit, and a traversal limit of the
+    /// default 8 Mi words), since the arena's words are not checked.
+    pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(StructReader<'r>) -> R) -> R {
+        let source = ArenaSource(&*self.arena);
+        let defaults = crate::ReaderOptions::default();
+        let ctx = super::reader::ReadContext::new(
+            super::reader::SegStore::Source(&source),
+            super::reader::ReaderOptionsCore {
+                traversal_limit_words: defaults.traversal_limit_words,
+                nesting_limit: defaults.nesting_limit,
+            },
+        );
+        f(StructReader::at_builder(
+            &ctx,
+            self.segment,
+            self.data,
+            self.size,
+        ))
     }
 }
 

@@ -653,6 +653,27 @@ pub struct StructReader<'a> {
 }
 
 impl<'a> StructReader<'a> {
+    /// A reader over a struct of `size` whose data section starts at word
+    /// `data` of segment `segment`, as a builder placed it.
+    pub(crate) fn at_builder(
+        ctx: &'a ReadContext<'a>,
+        segment: u32,
+        data: u32,
+        size: StructSize,
+    ) -> Self {
+        let seg = ctx.segment(segment).unwrap_or(&[]);
+        StructReader {
+            ctx,
+            seg,
+            segment,
+            data: data as usize * 8,
+            data_bits: u32::from(size.data_words) * 64,
+            ptr: data.saturating_add(u32::from(size.data_words)),
+            ptrs: size.pointers,
+            nesting: ctx.limits.nesting_limit,
+        }
+    }
+
     fn empty(ctx: &'a ReadContext<'a>, nesting: u32) -> Self {
         StructReader {
             ctx,

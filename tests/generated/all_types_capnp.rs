@@ -24,6 +24,8 @@ impl Color {
             Color::Blue => "blue",
         }
     }
+    /// The enumerants' names as the schema spells them, by value.
+    pub const NAMES: &'static [&'static str] = &["red", "green", "blue"];
 }
 impl ::core::convert::TryFrom<u16> for Color {
     type Error = ::capnarena::typed::NotInSchema;
@@ -94,6 +96,18 @@ pub mod point {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -109,6 +123,15 @@ pub mod point {
         #[inline]
         pub fn get_y(&self) -> i32 {
             self.reader.get::<i32>(1)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("x");
+            v.int(i64::from(self.get_x()));
+            v.field("y");
+            v.int(i64::from(self.get_y()));
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -155,6 +178,11 @@ pub mod point {
         #[inline]
         pub fn set_y(&mut self, value: i32) {
             self.builder.set::<i32>(1, value);
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
 }
@@ -208,6 +236,18 @@ pub mod labeled {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -246,6 +286,34 @@ pub mod labeled {
         #[inline]
         pub fn get_weight(&self) -> f64 {
             self.reader.get::<f64>(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("label");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_label() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("point");
+                match self.get_point() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("weight");
+            v.float64(self.get_weight());
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -364,6 +432,11 @@ pub mod labeled {
         pub fn set_weight(&mut self, value: f64) {
             self.builder.set::<f64>(0, value);
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// The `AllTypes` struct.
@@ -414,6 +487,18 @@ pub mod all_types {
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
             Builder { builder }
+        }
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
     impl<'a> Reader<'a> {
@@ -856,6 +941,334 @@ pub mod all_types {
         #[inline]
         pub fn has_any_field(&self) -> bool {
             self.reader.has_pointer(23)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("voidField");
+            v.void();
+            v.field("boolField");
+            v.bool(self.get_bool_field());
+            v.field("int8Field");
+            v.int(i64::from(self.get_int8_field()));
+            v.field("int16Field");
+            v.int(i64::from(self.get_int16_field()));
+            v.field("int32Field");
+            v.int(i64::from(self.get_int32_field()));
+            v.field("int64Field");
+            v.int(self.get_int64_field());
+            v.field("uint8Field");
+            v.uint(u64::from(self.get_uint8_field()));
+            v.field("uint16Field");
+            v.uint(u64::from(self.get_uint16_field()));
+            v.field("uint32Field");
+            v.uint(u64::from(self.get_uint32_field()));
+            v.field("uint64Field");
+            v.uint(self.get_uint64_field());
+            v.field("float32Field");
+            v.float32(self.get_float32_field());
+            v.field("float64Field");
+            v.float64(self.get_float64_field());
+            if self.reader.has_pointer(0) {
+                v.field("textField");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_text_field() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("dataField");
+                match self.get_data_field() {
+                    Ok(b) => v.data(b),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("structField");
+                match self.get_struct_field() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("enumField");
+            v.enumerant(
+                match self.get_enum_field() {
+                    Ok(e) => u16::from(e),
+                    Err(e) => e.0,
+                },
+                super::Color::NAMES,
+            );
+            if self.reader.has_pointer(3) {
+                v.field("voidList");
+                match self.get_void_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for _ in l.iter() {
+                            v.void();
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(4) {
+                v.field("boolList");
+                match self.get_bool_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.bool(e);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(5) {
+                v.field("int8List");
+                match self.get_int8_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.int(i64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(6) {
+                v.field("int16List");
+                match self.get_int16_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.int(i64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(7) {
+                v.field("int32List");
+                match self.get_int32_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.int(i64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(8) {
+                v.field("int64List");
+                match self.get_int64_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.int(e);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(9) {
+                v.field("uint8List");
+                match self.get_uint8_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.uint(u64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(10) {
+                v.field("uint16List");
+                match self.get_uint16_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.uint(u64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(11) {
+                v.field("uint32List");
+                match self.get_uint32_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.uint(u64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(12) {
+                v.field("uint64List");
+                match self.get_uint64_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.uint(e);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(13) {
+                v.field("float32List");
+                match self.get_float32_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.float32(e);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(14) {
+                v.field("float64List");
+                match self.get_float64_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.float64(e);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(15) {
+                v.field("textList");
+                match self.get_text_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(t) => v.text(t.as_bytes()),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(16) {
+                v.field("dataList");
+                match self.get_data_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(b) => v.data(b),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(17) {
+                v.field("structList");
+                match self.get_struct_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(18) {
+                v.field("enumList");
+                match self.get_enum_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.enumerant(
+                                match e {
+                                    Ok(e) => u16::from(e),
+                                    Err(e) => e.0,
+                                },
+                                super::Color::NAMES,
+                            );
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(19) {
+                v.field("listOfLists");
+                match self.get_list_of_lists() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(l) => {
+                                    v.begin_list();
+                                    for e in l.iter() {
+                                        v.int(i64::from(e));
+                                    }
+                                    v.end_list();
+                                }
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(20) {
+                v.field("pointList");
+                match self.get_point_list() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("choice");
+            self.get_choice().write_text(v);
+            v.field("group");
+            self.get_group().write_text(v);
+            if self.reader.has_pointer(23) {
+                v.field("anyField");
+                v.any_pointer();
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2001,6 +2414,11 @@ pub mod all_types {
         pub fn has_any_field(&self) -> bool {
             self.builder.has_pointer(23)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     /// The `choice` group.
     pub mod choice {
@@ -2025,6 +2443,18 @@ pub mod all_types {
             Name(::capnarena::Result<&'a str>),
             /// `point` is set.
             Point(::capnarena::Result<super::super::point::Reader<'a>>),
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -2084,6 +2514,41 @@ pub mod all_types {
                     3 => Ok(Which::Point(self.get_point())),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                let which = self.reader.get::<u16>(19);
+                if which == 0 {
+                    v.field("none");
+                    v.void();
+                }
+                if which == 1 {
+                    v.field("count");
+                    v.uint(u64::from(self.get_count()));
+                }
+                if which == 2 {
+                    v.field("name");
+                    if self.reader.has_pointer(21) {
+                        match self.reader.pointer(21).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_name() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                if which == 3 {
+                    v.field("point");
+                    match self.get_point() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2205,6 +2670,11 @@ pub mod all_types {
             pub fn has_point(&self) -> bool {
                 self.builder.has_pointer(21)
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `group` group.
@@ -2219,6 +2689,18 @@ pub mod all_types {
         /// Builds a `group`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -2244,6 +2726,27 @@ pub mod all_types {
             #[inline]
             pub fn has_b(&self) -> bool {
                 self.reader.has_pointer(22)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("a");
+                v.uint(u64::from(self.get_a()));
+                if self.reader.has_pointer(22) {
+                    v.field("b");
+                    if self.reader.has_pointer(22) {
+                        match self.reader.pointer(22).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_b() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2311,6 +2814,11 @@ pub mod all_types {
             pub fn has_b(&self) -> bool {
                 self.builder.has_pointer(22)
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
 }
@@ -2364,6 +2872,18 @@ pub mod log {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -2387,6 +2907,24 @@ pub mod log {
         #[inline]
         pub fn has_entries(&self) -> bool {
             self.reader.has_pointer(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("entries");
+                match self.get_entries() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2461,6 +2999,11 @@ pub mod log {
         pub fn has_entries(&self) -> bool {
             self.builder.has_pointer(0)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// The `Entry` struct.
@@ -2513,6 +3056,18 @@ pub mod entry {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -2558,6 +3113,45 @@ pub mod entry {
         #[inline]
         pub fn has_tags(&self) -> bool {
             self.reader.has_pointer(1)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("timestamp");
+            v.uint(self.get_timestamp());
+            v.field("level");
+            v.uint(u64::from(self.get_level()));
+            if self.reader.has_pointer(0) {
+                v.field("message");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_message() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("tags");
+                match self.get_tags() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(t) => v.text(t.as_bytes()),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2686,6 +3280,11 @@ pub mod entry {
         #[inline]
         pub fn has_tags(&self) -> bool {
             self.builder.has_pointer(1)
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
 }

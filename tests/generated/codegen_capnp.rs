@@ -24,6 +24,8 @@ impl Kind {
             Kind::Gamma => "gamma",
         }
     }
+    /// The enumerants' names as the schema spells them, by value.
+    pub const NAMES: &'static [&'static str] = &["alpha", "beta", "gamma"];
 }
 impl ::core::convert::TryFrom<u16> for Kind {
     type Error = ::capnarena::typed::NotInSchema;
@@ -92,6 +94,18 @@ pub mod defaults {
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
             Builder { builder }
+        }
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
     impl<'a> Reader<'a> {
@@ -360,6 +374,181 @@ pub mod defaults {
         #[inline]
         pub fn get_zero_default(&self) -> i64 {
             self.reader.get::<i64>(8)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("b");
+            v.bool(self.get_b());
+            v.field("i8");
+            v.int(i64::from(self.get_i8()));
+            v.field("i16");
+            v.int(i64::from(self.get_i16()));
+            v.field("i32");
+            v.int(i64::from(self.get_i32()));
+            v.field("i64");
+            v.int(self.get_i64());
+            v.field("u8");
+            v.uint(u64::from(self.get_u8()));
+            v.field("u16");
+            v.uint(u64::from(self.get_u16()));
+            v.field("u32");
+            v.uint(u64::from(self.get_u32()));
+            v.field("u64");
+            v.uint(self.get_u64());
+            v.field("f32");
+            v.float32(self.get_f32());
+            v.field("f64");
+            v.float64(self.get_f64());
+            v.field("nan");
+            v.float64(self.get_nan());
+            v.field("inf");
+            v.float32(self.get_inf());
+            v.field("kind");
+            v.enumerant(
+                match self.get_kind() {
+                    Ok(e) => u16::from(e),
+                    Err(e) => e.0,
+                },
+                super::Kind::NAMES,
+            );
+            if self.reader.has_pointer(0) {
+                v.field("text");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_text() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("data");
+                match self.get_data() {
+                    Ok(b) => v.data(b),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("point");
+                match self.get_point() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(3) {
+                v.field("ints");
+                match self.get_ints() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.int(i64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(4) {
+                v.field("texts");
+                match self.get_texts() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(t) => v.text(t.as_bytes()),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(5) {
+                v.field("points");
+                match self.get_points() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(6) {
+                v.field("bools");
+                match self.get_bools() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.bool(e);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(7) {
+                v.field("kinds");
+                match self.get_kinds() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.enumerant(
+                                match e {
+                                    Ok(e) => u16::from(e),
+                                    Err(e) => e.0,
+                                },
+                                super::Kind::NAMES,
+                            );
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(8) {
+                v.field("nested");
+                match self.get_nested() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(l) => {
+                                    v.begin_list();
+                                    for e in l.iter() {
+                                        v.uint(u64::from(e));
+                                    }
+                                    v.end_list();
+                                }
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("shade");
+            v.enumerant(
+                match self.get_shade() {
+                    Ok(e) => u16::from(e),
+                    Err(e) => e.0,
+                },
+                super::super::imported_capnp::Shade::NAMES,
+            );
+            v.field("noDefault");
+            v.uint(u64::from(self.get_no_default()));
+            v.field("zeroDefault");
+            v.int(self.get_zero_default());
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1026,6 +1215,11 @@ pub mod defaults {
         pub fn set_zero_default(&mut self, value: i64) {
             self.builder.set::<i64>(8, value);
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     static POINT__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
         &[
@@ -1163,6 +1357,18 @@ pub mod shapes {
         Point(::capnarena::Result<super::super::imported_capnp::point::Reader<'a>>),
         /// `kind` is set.
         Kind(::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema>),
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
     }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
@@ -1313,6 +1519,107 @@ pub mod shapes {
                 5 => Ok(Which::Kind(self.get_kind())),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(4);
+            if self.reader.has_pointer(0) {
+                v.field("name");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_name() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if which == 0 {
+                v.field("circle");
+                v.float64(self.get_circle());
+            }
+            if which == 1 {
+                v.field("square");
+                self.get_square().write_text(v);
+            }
+            if which == 2 {
+                v.field("empty");
+                v.void();
+            }
+            if which == 3 {
+                v.field("label");
+                if self.reader.has_pointer(1) {
+                    match self.reader.pointer(1).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_label() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if which == 4 {
+                v.field("point");
+                match self.get_point() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if which == 5 {
+                v.field("kind");
+                v.enumerant(
+                    match self.get_kind() {
+                        Ok(e) => u16::from(e),
+                        Err(e) => e.0,
+                    },
+                    super::Kind::NAMES,
+                );
+            }
+            v.field("style");
+            self.get_style().write_text(v);
+            if self.reader.has_pointer(3) {
+                v.field("tags");
+                match self.get_tags() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(t) => v.text(t.as_bytes()),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(4) {
+                v.field("inner");
+                match self.get_inner() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(5) {
+                v.field("inners");
+                match self.get_inners() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1666,6 +1973,11 @@ pub mod shapes {
         pub fn has_inners(&self) -> bool {
             self.builder.has_pointer(5)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
     /// The `Inner` struct.
     pub mod inner {
@@ -1722,6 +2034,18 @@ pub mod shapes {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -1746,6 +2070,21 @@ pub mod shapes {
                 <super::super::shapes::inner::Mode as ::core::convert::TryFrom<
                     u16,
                 >>::try_from(self.reader.get_or::<u16>(1, 1))
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("value");
+                v.int(i64::from(self.get_value()));
+                v.field("mode");
+                v.enumerant(
+                    match self.get_mode() {
+                        Ok(e) => u16::from(e),
+                        Err(e) => e.0,
+                    },
+                    super::super::shapes::inner::Mode::NAMES,
+                );
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1802,6 +2141,11 @@ pub mod shapes {
             pub fn set_mode(&mut self, value: super::super::shapes::inner::Mode) {
                 self.builder.set_or::<u16>(1, u16::from(value), 1);
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
         /// The `Mode` enum.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1822,6 +2166,8 @@ pub mod shapes {
                     Mode::Off => "off",
                 }
             }
+            /// The enumerants' names as the schema spells them, by value.
+            pub const NAMES: &'static [&'static str] = &["on", "off"];
         }
         impl ::core::convert::TryFrom<u16> for Mode {
             type Error = ::capnarena::typed::NotInSchema;
@@ -1855,6 +2201,18 @@ pub mod shapes {
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -1870,6 +2228,15 @@ pub mod shapes {
             #[inline]
             pub fn get_filled(&self) -> bool {
                 self.reader.get_bool_or(80, true)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("side");
+                v.float64(self.get_side());
+                v.field("filled");
+                v.bool(self.get_filled());
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1910,6 +2277,11 @@ pub mod shapes {
             pub fn set_filled(&mut self, value: bool) {
                 self.builder.set_bool_or(80, value, true);
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `style` group.
@@ -1924,6 +2296,18 @@ pub mod shapes {
         /// Builds a `style`.
         pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
         }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
@@ -1942,6 +2326,15 @@ pub mod shapes {
             #[inline]
             pub fn get_width(&self) -> f32 {
                 self.reader.get_or::<f32>(5, f32::from_bits(0x3f800000))
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.field("color");
+                self.get_color().write_text(v);
+                v.field("width");
+                v.float32(self.get_width());
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -1989,6 +2382,11 @@ pub mod shapes {
             pub fn set_width(&mut self, value: f32) {
                 self.builder.set_or::<f32>(5, value, f32::from_bits(0x3f800000));
             }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
         /// The `color` group.
         pub mod color {
@@ -2011,6 +2409,24 @@ pub mod shapes {
                 Named(::capnarena::Result<&'a str>),
                 /// `none` is set.
                 None,
+            }
+            impl ::core::fmt::Debug for Reader<'_> {
+                /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                }
+            }
+            impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+                /// As the reader's `Debug`, of the group as built so far.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+                }
             }
             impl<'a> Reader<'a> {
                 /// The untyped reader under this one.
@@ -2053,6 +2469,37 @@ pub mod shapes {
                         2 => Ok(Which::None),
                         v => Err(::capnarena::typed::NotInSchema(v)),
                     }
+                }
+                /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+                pub fn write_text(
+                    &self,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    v.begin_struct();
+                    let which = self.reader.get::<u16>(8);
+                    if which == 0 {
+                        v.field("rgb");
+                        v.uint(u64::from(self.get_rgb()));
+                    }
+                    if which == 1 {
+                        v.field("named");
+                        if self.reader.has_pointer(2) {
+                            match self.reader.pointer(2).get_text_bytes() {
+                                Ok(b) => v.text(b),
+                                Err(e) => v.error(e),
+                            }
+                        } else {
+                            match self.get_named() {
+                                Ok(t) => v.text(t.as_bytes()),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                    }
+                    if which == 2 {
+                        v.field("none");
+                        v.void();
+                    }
+                    v.end_struct();
                 }
             }
             impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2133,6 +2580,14 @@ pub mod shapes {
                 pub fn set_none(&mut self) {
                     self.builder.set::<u16>(8, 2);
                 }
+                /// Runs `f` on a reader of the group as built so far.
+                #[inline]
+                pub fn with_reader<R>(
+                    &self,
+                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
+                ) -> R {
+                    self.builder.with_reader(|reader| f(Reader { reader }))
+                }
             }
         }
     }
@@ -2185,6 +2640,18 @@ pub mod holder {
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
             Builder { builder }
+        }
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
     impl<'a> Reader<'a> {
@@ -2347,6 +2814,138 @@ pub mod holder {
         #[inline]
         pub fn has_self(&self) -> bool {
             self.reader.has_pointer(9)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("any");
+                v.any_pointer();
+            }
+            if self.reader.has_pointer(1) {
+                v.field("cap");
+                v.capability();
+            }
+            if self.reader.has_pointer(2) {
+                v.field("caps");
+                match self.get_caps() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for _ in l.iter() {
+                            v.capability();
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(3) {
+                v.field("anys");
+                match self.get_anys() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(b) => v.data(b),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(4) {
+                v.field("lists");
+                match self.get_lists() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(l) => {
+                                    v.begin_list();
+                                    for e in l.iter() {
+                                        match e {
+                                            Ok(t) => v.text(t.as_bytes()),
+                                            Err(e) => v.error(e),
+                                        }
+                                    }
+                                    v.end_list();
+                                }
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(5) {
+                v.field("voids");
+                match self.get_voids() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for _ in l.iter() {
+                            v.void();
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(6) {
+                v.field("datas");
+                match self.get_datas() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(b) => v.data(b),
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(7) {
+                v.field("f64s");
+                match self.get_f64s() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.float64(e);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(8) {
+                v.field("pair");
+                match self.get_pair() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("type");
+            v.uint(u64::from(self.get_type()));
+            if self.reader.has_pointer(9) {
+                v.field("self");
+                if self.reader.has_pointer(9) {
+                    match self.reader.pointer(9).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_self() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2764,6 +3363,11 @@ pub mod holder {
         pub fn has_self(&self) -> bool {
             self.builder.has_pointer(9)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// The `Pair` struct.
@@ -2816,6 +3420,18 @@ pub mod pair {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -2843,6 +3459,19 @@ pub mod pair {
         #[inline]
         pub fn has_value(&self) -> bool {
             self.reader.has_pointer(1)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("key");
+                v.any_pointer();
+            }
+            if self.reader.has_pointer(1) {
+                v.field("value");
+                v.any_pointer();
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -2914,6 +3543,11 @@ pub mod pair {
         pub fn has_value(&self) -> bool {
             self.builder.has_pointer(1)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// The `Service` interface (its method parameter and result structs).
@@ -2975,6 +3609,18 @@ pub mod service {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -2999,6 +3645,27 @@ pub mod service {
             #[inline]
             pub fn get_count(&self) -> u32 {
                 self.reader.get::<u32>(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("request");
+                    if self.reader.has_pointer(0) {
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_request() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                v.field("count");
+                v.uint(u64::from(self.get_count()));
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3076,6 +3743,11 @@ pub mod service {
             pub fn set_count(&mut self, value: u32) {
                 self.builder.set::<u32>(0, value);
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `ping$Results` struct.
@@ -3133,11 +3805,28 @@ pub mod service {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3164,6 +3853,11 @@ pub mod service {
             #[inline]
             pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
                 self.builder.copy_from(&value.reader)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
     }
@@ -3222,6 +3916,18 @@ pub mod service {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
@@ -3259,6 +3965,44 @@ pub mod service {
             #[inline]
             pub fn has_kinds(&self) -> bool {
                 self.reader.has_pointer(1)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("reply");
+                    if self.reader.has_pointer(0) {
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
+                        }
+                    } else {
+                        match self.get_reply() {
+                            Ok(t) => v.text(t.as_bytes()),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                }
+                if self.reader.has_pointer(1) {
+                    v.field("kinds");
+                    match self.get_kinds() {
+                        Ok(l) => {
+                            v.begin_list();
+                            for e in l.iter() {
+                                v.enumerant(
+                                    match e {
+                                        Ok(e) => u16::from(e),
+                                        Err(e) => e.0,
+                                    },
+                                    super::super::Kind::NAMES,
+                                );
+                            }
+                            v.end_list();
+                        }
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3370,6 +4114,11 @@ pub mod service {
             pub fn has_kinds(&self) -> bool {
                 self.builder.has_pointer(1)
             }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
         }
     }
     /// The `ping$Params` struct.
@@ -3427,11 +4176,28 @@ pub mod service {
                 Builder { builder }
             }
         }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
         impl<'a> Reader<'a> {
             /// The untyped reader under this one.
             #[inline]
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                v.end_struct();
             }
         }
         impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -3458,6 +4224,11 @@ pub mod service {
             #[inline]
             pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
                 self.builder.copy_from(&value.reader)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
     }

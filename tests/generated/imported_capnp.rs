@@ -52,6 +52,18 @@ pub mod point {
             Builder { builder }
         }
     }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
     impl<'a> Reader<'a> {
         /// The untyped reader under this one.
         #[inline]
@@ -81,6 +93,29 @@ pub mod point {
         #[inline]
         pub fn has_label(&self) -> bool {
             self.reader.has_pointer(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            v.field("x");
+            v.int(i64::from(self.get_x()));
+            v.field("y");
+            v.int(i64::from(self.get_y()));
+            if self.reader.has_pointer(0) {
+                v.field("label");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_label() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            v.end_struct();
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
@@ -165,6 +200,11 @@ pub mod point {
         pub fn has_label(&self) -> bool {
             self.builder.has_pointer(0)
         }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
     }
 }
 /// The `Shade` enum.
@@ -186,6 +226,8 @@ impl Shade {
             Shade::Dark => "dark",
         }
     }
+    /// The enumerants' names as the schema spells them, by value.
+    pub const NAMES: &'static [&'static str] = &["light", "dark"];
 }
 impl ::core::convert::TryFrom<u16> for Shade {
     type Error = ::capnarena::typed::NotInSchema;
