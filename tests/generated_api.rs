@@ -1057,3 +1057,32 @@ fn debug_of_unions_and_defaults_matches_the_live_reference() {
         render_with(&capnp, &dir, "codegen.capnp", "Defaults", &framed, false)
     );
 }
+
+/// A `TypedReader` owns its words: it can be returned from a function,
+/// kept in a struct, cloned, and read as often as needed.
+#[test]
+fn typed_reader_owns_its_message() {
+    use capnarena::typed::TypedReader;
+    use std::sync::Arc;
+
+    struct Cache {
+        book: TypedReader<point::Owned, Arc<[Word]>>,
+    }
+    fn load(x: i32) -> TypedReader<point::Owned, Arc<[Word]>> {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        msg.init_root::<point::Builder<_>>().unwrap().set_x(x);
+        let framed = msg.framed_bytes().unwrap();
+        let words: Arc<[Word]> = framed
+            .chunks_exact(8)
+            .map(|c| Word::from_u64(u64::from_le_bytes(c.try_into().unwrap())))
+            .collect();
+        TypedReader::new(words, ReaderOptions::default()).unwrap()
+    }
+    let cache = Cache { book: load(17) };
+    let copy = cache.book.clone();
+    assert_eq!(cache.book.get(|p| p.get_x()).unwrap(), 17);
+    assert_eq!(copy.get(|p| (p.get_x(), p.get_y())).unwrap(), (17, 0));
+    // A truncated message is refused when the reader is made.
+    let short: Vec<Word> = cache.book.words()[..1].to_vec();
+    assert!(TypedReader::<point::Owned, _>::new(short, ReaderOptions::default()).is_err());
+}
