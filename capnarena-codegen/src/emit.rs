@@ -26,6 +26,9 @@ pub(crate) struct Generator<'s> {
     /// parameter and result structs): id -> (interface id, module name).
     implicit: BTreeMap<u64, (u64, String)>,
     rt: String,
+    /// The generic parameters in scope where code is being generated:
+    /// (scope id, index, Rust type parameter name), outermost scope first.
+    params: std::cell::RefCell<Vec<(u64, u16, String)>>,
 }
 
 /// Text of `n` spaces... the output is formatted by prettyplease, so
@@ -62,6 +65,7 @@ impl<'s> Generator<'s> {
             file_names: HashMap::new(),
             implicit: BTreeMap::new(),
             rt: options.runtime_path.clone(),
+            params: std::cell::RefCell::new(Vec::new()),
         };
         for node in schema.nodes.values() {
             if matches!(node.kind, NodeKind::File) {
@@ -412,6 +416,81 @@ impl<'s> Generator<'s> {
         })
     }
 
+    /// The generic parameters of node `id` and of the scopes around it,
+    /// outermost first: (scope id, index, Rust type parameter name).
+    fn scope_params(&self, id: u64) -> Vec<(u64, u16, String)> {
+        let mut chain = Vec::new();
+        let mut cur = id;
+        let mut guard = 0;
+        while let Some(node) = self.schema.nodes.get(&cur) {
+            if matches!(node.kind, NodeKind::File) || guard > 256 {
+                break;
+            }
+            guard += 1;
+            chain.push(node);
+            cur = match self.implicit.get(&cur) {
+                Some((iface, _)) if node.scope_id == 0 => *iface,
+                _ => node.scope_id,
+            };
+        }
+        let mut out: Vec<(u64, u16, String)> = Vec::new();
+        for node in chain.iter().rev() {
+            for (i, name) in node.parameters.iter().enumerate() {
+                let mut rust = pascal(name);
+                if out.iter().any(|(_, _, n)| *n == rust) {
+                    rust = format!("{rust}{}", out.len());
+                }
+                out.push((node.id, i as u16, rust));
+            }
+        }
+        out
+    }
+
+    /// The Rust name of generic parameter (`scope`, `index`) where code is
+    /// being generated, if it is in scope.
+    fn param(&self, scope: u64, index: u16) -> Option<String> {
+        self.params
+            .borrow()
+            .iter()
+            .find(|(s, i, _)| *s == scope && *i == index)
+            .map(|(_, _, n)| n.clone())
+    }
+
+    /// `<A1, A2>`: the generic arguments of a use of struct `id` with
+    /// `brand`, or "" for a struct that is not generic.
+    fn brand_args(&self, id: u64, brand: &Brand, file: u64, depth: usize) -> Result<String, Error> {
+        let target = self.scope_params(id);
+        if target.is_empty() {
+            return Ok(String::new());
+        }
+        let any = format!("{}::typed::AnyPointer", self.rt);
+        let mut args = Vec::new();
+        for (scope, index, _) in &target {
+            let bound = brand.0.iter().find(|(s, _)| s == scope);
+            let arg = match bound {
+                Some((_, Some(bindings))) => match bindings.get(usize::from(*index)) {
+                    Some(Some(ty)) => self.owned_ty(ty, file, depth)?,
+                    _ => any.clone(),
+                },
+                _ => self.param(*scope, *index).unwrap_or_else(|| any.clone()),
+            };
+            args.push(arg);
+        }
+        Ok(format!("<{}>", args.join(", ")))
+    }
+
+    /// `ty` with generic parameters that are not in scope (a method's
+    /// implicit parameters, or where generics are erased) made `AnyPointer`.
+    fn resolve(&self, ty: &Type) -> Type {
+        match ty {
+            Type::Param { scope, index } if self.param(*scope, *index).is_none() => {
+                Type::AnyPointer
+            }
+            Type::List(e) => Type::List(Box::new(self.resolve(e))),
+            other => other.clone(),
+        }
+    }
+
     /// A list type's marker name in `typed` and its element parameter.
     fn list_parts(
         &self,
@@ -425,11 +504,11 @@ impl<'s> Generator<'s> {
             Type::Enum(id) => ("EnumList", Some(self.path_to(*id, file, depth)?)),
             Type::Text => ("TextList", None),
             Type::Data => ("DataList", None),
-            Type::Struct(id) => (
-                "StructList",
-                Some(format!("{}::Owned", self.path_to(*id, file, depth)?)),
-            ),
-            Type::AnyPointer | Type::Interface(_) => ("AnyPointerList", None),
+            Type::Struct(..) => ("StructList", Some(self.owned_ty(elem, file, depth)?)),
+            Type::Param { .. } if self.resolve(elem) != Type::AnyPointer => {
+                ("ListList", Some(self.owned_ty(elem, file, depth)?))
+            }
+            Type::AnyPointer | Type::Interface(_) | Type::Param { .. } => ("AnyPointerList", None),
             Type::List(_) => ("ListList", Some(self.owned_ty(elem, file, depth)?)),
             prim => (
                 "PrimitiveList",
@@ -444,7 +523,14 @@ impl<'s> Generator<'s> {
         Ok(match ty {
             Type::Text => format!("{rt}::typed::Text"),
             Type::Data => format!("{rt}::typed::Data"),
-            Type::Struct(id) => format!("{}::Owned", self.path_to(*id, file, depth)?),
+            Type::Struct(id, brand) => format!(
+                "{}::Owned{}",
+                self.path_to(*id, file, depth)?,
+                self.brand_args(*id, brand, file, depth)?
+            ),
+            Type::Param { scope, index } => self
+                .param(*scope, *index)
+                .unwrap_or_else(|| format!("{rt}::typed::AnyPointer")),
             Type::AnyPointer | Type::Interface(_) => format!("{rt}::typed::AnyPointer"),
             Type::List(e) => match self.list_parts(e, file, depth)? {
                 (base, Some(arg)) => format!("{rt}::typed::{base}<{arg}>"),
@@ -464,7 +550,17 @@ impl<'s> Generator<'s> {
         Ok(match ty {
             Type::Text => "&'a str".into(),
             Type::Data => "&'a [u8]".into(),
-            Type::Struct(id) => format!("{}::Reader<'a>", self.path_to(*id, file, depth)?),
+            Type::Struct(id, brand) => {
+                let args = self.brand_args(*id, brand, file, depth)?;
+                let args = args
+                    .strip_prefix('<')
+                    .map_or(String::new(), |a| format!(", {}", a.trim_end_matches('>')));
+                format!("{}::Reader<'a{args}>", self.path_to(*id, file, depth)?)
+            }
+            Type::Param { scope, index } => match self.param(*scope, *index) {
+                Some(p) => format!("<{p} as {rt}::typed::Owned>::Reader<'a>"),
+                None => format!("{rt}::PointerReader<'a>"),
+            },
             Type::AnyPointer => format!("{rt}::PointerReader<'a>"),
             Type::Interface(_) => "u32".into(),
             Type::List(e) => match self.list_parts(e, file, depth)? {
@@ -484,7 +580,17 @@ impl<'s> Generator<'s> {
         let rt = &self.rt;
         Ok(match ty {
             Type::Text | Type::Data => "&'b mut [u8]".into(),
-            Type::Struct(id) => format!("{}::Builder<'b, A>", self.path_to(*id, file, depth)?),
+            Type::Struct(id, brand) => {
+                let args = self.brand_args(*id, brand, file, depth)?;
+                let args = args
+                    .strip_prefix('<')
+                    .map_or(String::new(), |a| format!(", {}", a.trim_end_matches('>')));
+                format!("{}::Builder<'b, A{args}>", self.path_to(*id, file, depth)?)
+            }
+            Type::Param { scope, index } => match self.param(*scope, *index) {
+                Some(p) => format!("<{p} as {rt}::typed::Owned>::Builder<'b, A>"),
+                None => format!("{rt}::PointerBuilder<'b, A>"),
+            },
             Type::AnyPointer | Type::Interface(_) => format!("{rt}::PointerBuilder<'b, A>"),
             Type::List(e) => match self.list_parts(e, file, depth)? {
                 (base, Some(arg)) => format!("{rt}::typed::{base}Builder<'b, A, {arg}>"),
@@ -522,31 +628,69 @@ impl<'s> Generator<'s> {
             if s.is_group { "group" } else { "struct" },
             node.id
         );
-        let _ = writeln!(
-            out,
-            "/// Reads a `{0}`.\n#[derive(Clone, Copy)]\npub struct Reader<'a> {{ pub(super) reader: {rt}::StructReader<'a> }}\n\
-             /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized> {{ pub(super) builder: {rt}::StructBuilder<'a, A> }}",
-            node.short_name()
-        );
-        if !s.is_group {
+        // Generic parameters (the node's and its scopes'): type parameters
+        // of the reader, the builder and `Owned`, defaulting to AnyPointer.
+        let params = self.scope_params(node.id);
+        let saved = self.params.replace(params.clone());
+        let g = Generics::new(&params, rt);
+        let (tl, tb, td, mk) = (&g.list, &g.bounds, &g.defaults, &g.marker);
+        if params.is_empty() {
             let _ = writeln!(
                 out,
-                "/// Names the struct's reader and builder in generic code (lists, roots).\npub struct Owned;\n\
+                "/// Reads a `{0}`.\n#[derive(Clone, Copy)]\npub struct Reader<'a> {{ pub(super) reader: {rt}::StructReader<'a> }}\n\
+                 /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized> {{ pub(super) builder: {rt}::StructBuilder<'a, A> }}",
+                node.short_name()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "/// Reads a `{0}`.\npub struct Reader<'a{td}> {{ pub(super) reader: {rt}::StructReader<'a>, pub(super) marker: ::core::marker::PhantomData<fn() -> ({tl_tuple})> }}\n\
+                 impl<{tb_bare}> Clone for Reader<'_{tl}> {{ fn clone(&self) -> Self {{ *self }} }}\n\
+                 impl<{tb_bare}> Copy for Reader<'_{tl}> {{}}\n\
+                 /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized{td}> {{ pub(super) builder: {rt}::StructBuilder<'a, A>, pub(super) marker: ::core::marker::PhantomData<fn() -> ({tl_tuple})> }}",
+                node.short_name(),
+                tl_tuple = g.tuple,
+                tb_bare = g.bounds.trim_start_matches(", "),
+            );
+        }
+        if !s.is_group {
+            let owned_decl = if params.is_empty() {
+                "pub struct Owned;".to_string()
+            } else {
+                format!(
+                    "pub struct Owned<{}>(::core::marker::PhantomData<fn() -> ({})>);",
+                    td.trim_start_matches(", "),
+                    g.tuple
+                )
+            };
+            let owned_impl = if params.is_empty() {
+                "impl".to_string()
+            } else {
+                format!("impl<{}>", tb.trim_start_matches(", "))
+            };
+            let owned_use = if params.is_empty() {
+                "Owned".to_string()
+            } else {
+                format!("Owned<{}>", tl.trim_start_matches(", "))
+            };
+            let _ = writeln!(
+                out,
+                "/// Names the struct's reader and builder in generic code (lists, roots).\n{owned_decl}\n\
                  /// Data words and pointers of the struct.\npub const STRUCT_SIZE: {rt}::StructSize = {rt}::StructSize::new({}, {});\n\
-                 impl {rt}::typed::StructOwned for Owned {{\n\
+                 {owned_impl} {rt}::typed::StructOwned for {owned_use} {{\n\
                    const STRUCT_SIZE: {rt}::StructSize = STRUCT_SIZE;\n\
-                   type Reader<'a> = Reader<'a>;\n\
-                   type Builder<'a, A: {rt}::Arena + ?Sized + 'a> = Builder<'a, A>;\n\
-                   #[inline] fn wrap_reader(reader: {rt}::StructReader<'_>) -> Reader<'_> {{ Reader {{ reader }} }}\n\
-                   #[inline] fn wrap_builder<A: {rt}::Arena + ?Sized>(builder: {rt}::StructBuilder<'_, A>) -> Builder<'_, A> {{ Builder {{ builder }} }}\n\
+                   type Reader<'a> = Reader<'a{tl}>;\n\
+                   type Builder<'a, A: {rt}::Arena + ?Sized + 'a> = Builder<'a, A{tl}>;\n\
+                   #[inline] fn wrap_reader(reader: {rt}::StructReader<'_>) -> Reader<'_{tl}> {{ Reader {{ reader{mk} }} }}\n\
+                   #[inline] fn wrap_builder<A: {rt}::Arena + ?Sized>(builder: {rt}::StructBuilder<'_, A>) -> Builder<'_, A{tl}> {{ Builder {{ builder{mk} }} }}\n\
                    #[inline] fn struct_reader<'a>(r: &Self::Reader<'a>) -> {rt}::StructReader<'a> {{ r.reader }}\n\
                  }}\n\
-                 impl<'a> {rt}::typed::FromStructReader<'a> for Reader<'a> {{\n\
-                   #[inline] fn from_struct_reader(reader: {rt}::StructReader<'a>) -> Self {{ Reader {{ reader }} }}\n\
+                 impl<'a{tb}> {rt}::typed::FromStructReader<'a> for Reader<'a{tl}> {{\n\
+                   #[inline] fn from_struct_reader(reader: {rt}::StructReader<'a>) -> Self {{ Reader {{ reader{mk} }} }}\n\
                  }}\n\
-                 impl<'a, A: {rt}::Arena + ?Sized> {rt}::typed::FromStructBuilder<'a, A> for Builder<'a, A> {{\n\
+                 impl<'a, A: {rt}::Arena + ?Sized{tb}> {rt}::typed::FromStructBuilder<'a, A> for Builder<'a, A{tl}> {{\n\
                    const STRUCT_SIZE: {rt}::StructSize = STRUCT_SIZE;\n\
-                   #[inline] fn from_struct_builder(builder: {rt}::StructBuilder<'a, A>) -> Self {{ Builder {{ builder }} }}\n\
+                   #[inline] fn from_struct_builder(builder: {rt}::StructBuilder<'a, A>) -> Self {{ Builder {{ builder{mk} }} }}\n\
                  }}",
                 s.data_words, s.pointers
             );
@@ -559,28 +703,28 @@ impl<'s> Generator<'s> {
         let mut reader = String::new();
         let mut builder = String::new();
         let mut statics = String::new();
+        let kind = if s.is_group { "group" } else { "struct" };
         let _ = writeln!(
             reader,
             "/// The untyped reader under this one.\n#[inline] pub fn as_struct_reader(&self) -> {rt}::StructReader<'a> {{ self.reader }}"
         );
         let _ = writeln!(
             builder,
-            "/// A shorter-lived handle to the same {0}.\n#[inline] pub fn reborrow(&mut self) -> Builder<'_, A> {{ Builder {{ builder: self.builder.reborrow() }} }}\n\
+            "/// A shorter-lived handle to the same {kind}.\n#[inline] pub fn reborrow(&mut self) -> Builder<'_, A{tl}> {{ Builder {{ builder: self.builder.reborrow(){mk} }} }}\n\
              /// The untyped builder under this one.\n#[inline] pub fn into_struct_builder(self) -> {rt}::StructBuilder<'a, A> {{ self.builder }}\n\
-             /// The untyped builder under this one, reborrowed.\n#[inline] pub fn as_struct_builder(&mut self) -> {rt}::StructBuilder<'_, A> {{ self.builder.reborrow() }}",
-            if s.is_group { "group" } else { "struct" }
+             /// The untyped builder under this one, reborrowed.\n#[inline] pub fn as_struct_builder(&mut self) -> {rt}::StructBuilder<'_, A> {{ self.builder.reborrow() }}"
         );
         if !s.is_group {
             let _ = writeln!(
                 builder,
                 "/// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).\n\
                  /// # Errors\n/// The source is malformed or over a limit, or the arena has no room.\n\
-                 #[inline] pub fn set_from(&mut self, value: Reader<'_>) -> {rt}::Result<()> {{ self.builder.copy_from(&value.reader) }}"
+                 #[inline] pub fn set_from(&mut self, value: Reader<'_{tl}>) -> {rt}::Result<()> {{ self.builder.copy_from(&value.reader) }}"
             );
         }
 
         for f in &fields {
-            self.field(&mut reader, &mut builder, &mut statics, s, f, file, d)?;
+            self.field(&mut reader, &mut builder, &mut statics, s, f, file, d, &g)?;
         }
 
         if s.discriminant_count > 0 {
@@ -589,30 +733,31 @@ impl<'s> Generator<'s> {
         self.write_text(&mut reader, s, file, d)?;
         let _ = writeln!(
             builder,
-            "/// Runs `f` on a reader of the {0} as built so far.\n\
-             #[inline] pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {{ self.builder.with_reader(|reader| f(Reader {{ reader }})) }}",
-            if s.is_group { "group" } else { "struct" }
+            "/// Runs `f` on a reader of the {kind} as built so far.\n\
+             #[inline] pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r{tl}>) -> R) -> R {{ self.builder.with_reader(|reader| f(Reader {{ reader{mk} }})) }}"
         );
+        let tb_bare = tb.trim_start_matches(", ");
         let _ = writeln!(
             out,
-            "impl ::core::fmt::Debug for Reader<'_> {{\n\
+            "impl<{tb_bare}> ::core::fmt::Debug for Reader<'_{tl}> {{\n\
                /// The reference's text format: `{{:?}}` as `capnp convert binary:text --short`, `{{:#?}}` as `capnp convert binary:text`.\n\
                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ {rt}::typed::fmt_text(f, |v| self.write_text(v)) }}\n\
              }}\n\
-             impl<A: {rt}::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {{\n\
-               /// As the reader's `Debug`, of the {0} as built so far.\n\
+             impl<A: {rt}::Arena + ?Sized{tb}> ::core::fmt::Debug for Builder<'_, A{tl}> {{\n\
+               /// As the reader's `Debug`, of the {kind} as built so far.\n\
                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f)) }}\n\
-             }}",
-            if s.is_group { "group" } else { "struct" }
+             }}"
         );
 
-        let _ = writeln!(out, "impl<'a> Reader<'a> {{\n{reader}}}");
+        let _ = writeln!(out, "impl<'a{tb}> Reader<'a{tl}> {{\n{reader}}}");
         let _ = writeln!(
             out,
-            "impl<'a, A: {rt}::Arena + ?Sized> Builder<'a, A> {{\n{builder}}}"
+            "impl<'a, A: {rt}::Arena + ?Sized{tb}> Builder<'a, A{tl}> {{\n{builder}}}"
         );
         out.push_str(&statics);
-        self.scope_items(out, node, file, d)?;
+        let nested = self.scope_items(out, node, file, d);
+        self.params.replace(saved);
+        nested?;
         out.push_str("}\n");
         Ok(())
     }
@@ -635,8 +780,10 @@ impl<'s> Generator<'s> {
         f: &Field,
         file: u64,
         d: usize,
+        g: &Generics,
     ) -> Result<(), Error> {
         let rt = &self.rt;
+        let (tl, mk) = (&g.list, &g.marker);
         let n = snake_raw(&f.name);
         let fallback = format!("The `{}` field.", f.name);
         let doc = Some(f.doc.as_deref().unwrap_or(&fallback));
@@ -651,12 +798,12 @@ impl<'s> Generator<'s> {
                 doc_attr(reader, doc);
                 let _ = writeln!(
                     reader,
-                    "#[inline] pub fn get_{n}(&self) -> {module}::Reader<'a> {{ {module}::Reader {{ reader: self.reader }} }}"
+                    "#[inline] pub fn get_{n}(&self) -> {module}::Reader<'a{tl}> {{ {module}::Reader {{ reader: self.reader{mk} }} }}"
                 );
                 doc_attr(builder, doc);
                 let _ = writeln!(
                     builder,
-                    "#[inline] pub fn get_{n}(&mut self) -> {module}::Builder<'_, A> {{ {module}::Builder {{ builder: self.builder.reborrow() }} }}"
+                    "#[inline] pub fn get_{n}(&mut self) -> {module}::Builder<'_, A{tl}> {{ {module}::Builder {{ builder: self.builder.reborrow(){mk} }} }}"
                 );
                 let mut clear = String::new();
                 self.clear_group(&mut clear, *type_id)?;
@@ -664,7 +811,7 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     builder,
                     "/// Sets every field of the group to its default{} and returns it.\n\
-                     pub fn init_{n}(&mut self) -> {module}::Builder<'_, A> {{ {disc}{clear}{module}::Builder {{ builder: self.builder.reborrow() }} }}",
+                     pub fn init_{n}(&mut self) -> {module}::Builder<'_, A{tl}> {{ {disc}{clear}{module}::Builder {{ builder: self.builder.reborrow(){mk} }} }}",
                     if f.discriminant.is_some() {
                         ", makes it the union's member,"
                     } else {
@@ -677,9 +824,9 @@ impl<'s> Generator<'s> {
                 offset,
                 ty,
                 default,
-            } => (*offset as usize, ty, default),
+            } => (*offset as usize, self.resolve(ty), default),
         };
-        match ty {
+        match &ty {
             Type::Void => {
                 doc_attr(reader, doc);
                 let _ = writeln!(reader, "#[inline] pub fn get_{n}(&self) {{}}");
@@ -884,7 +1031,7 @@ impl<'s> Generator<'s> {
                 );
                 let bty_ = bty.replace("'b", "'_");
                 doc_attr(builder, doc);
-                if matches!(ty, Type::Struct(_)) {
+                if matches!(ty, Type::Struct(..)) {
                     let _ = writeln!(
                         builder,
                         "/// Points the field at a new struct, every field at its default.\n/// # Errors\n/// The arena has no room.\n\
@@ -1009,10 +1156,10 @@ impl<'s> Generator<'s> {
             Type::Data => {
                 format!("match self.get_{n}() {{ Ok(b) => v.data(b), Err(e) => v.error(e) }}")
             }
-            Type::Struct(_) => {
+            Type::Struct(..) => {
                 format!("match self.get_{n}() {{ Ok(s) => s.write_text(v), Err(e) => v.error(e) }}")
             }
-            Type::AnyPointer => "v.any_pointer();".into(),
+            Type::AnyPointer | Type::Param { .. } => "v.any_pointer();".into(),
             Type::Interface(_) => "v.capability();".into(),
             Type::List(elem) => self.text_list(elem, &format!("self.get_{n}()"), file, d)?,
         })
@@ -1035,13 +1182,16 @@ impl<'s> Generator<'s> {
             ),
             Type::Text => "match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }".into(),
             Type::Data => "match e { Ok(b) => v.data(b), Err(e) => v.error(e) }".into(),
-            Type::Struct(_) => "e.write_text(v);".into(),
-            Type::AnyPointer => "v.any_pointer();".into(),
+            Type::Struct(..) => "e.write_text(v);".into(),
+            Type::AnyPointer | Type::Param { .. } => "v.any_pointer();".into(),
             Type::Interface(_) => "v.capability();".into(),
             Type::List(inner) => self.text_list(inner, "e", file, d)?,
         };
         // Elements whose value does not print are not bound.
-        let binding = if matches!(elem, Type::Void | Type::AnyPointer | Type::Interface(_)) {
+        let binding = if matches!(
+            elem,
+            Type::Void | Type::AnyPointer | Type::Interface(_) | Type::Param { .. }
+        ) {
             "_"
         } else {
             "e"
@@ -1108,11 +1258,17 @@ impl<'s> Generator<'s> {
         let mut variants = String::new();
         let mut arms = String::new();
         let mut needs_lifetime = false;
+        // `Which` takes no type parameters: members whose type uses the
+        // struct's generic parameters are given with those erased to
+        // AnyPointer.
+        let nparams = self.params.borrow().len();
+        let any = format!("{rt}::typed::AnyPointer");
         for f in &members {
             let v = pascal(&f.name);
             let n = snake_raw(&f.name);
             let disc = f.discriminant.unwrap_or(0);
-            let payload = match &f.kind {
+            // (payload type, the expression that makes it)
+            let payload: Option<(String, String)> = match &f.kind {
                 FieldKind::Group { type_id } => {
                     needs_lifetime = true;
                     let module = self
@@ -1120,33 +1276,71 @@ impl<'s> Generator<'s> {
                         .get(type_id)
                         .and_then(|p| p.path.last().cloned())
                         .unwrap_or_default();
-                    Some(format!("{module}::Reader<'a>"))
+                    if nparams == 0 {
+                        Some((format!("{module}::Reader<'a>"), format!("self.get_{n}()")))
+                    } else {
+                        let args: String = (0..nparams).map(|_| format!(", {any}")).collect();
+                        Some((
+                            format!("{module}::Reader<'a{args}>"),
+                            format!(
+                                "{module}::Reader {{ reader: self.reader, marker: ::core::marker::PhantomData }}"
+                            ),
+                        ))
+                    }
                 }
-                FieldKind::Slot { ty, .. } => match ty {
-                    Type::Void => None,
-                    Type::Bool => Some("bool".into()),
-                    Type::Enum(id) => Some(format!(
-                        "::core::result::Result<{}, {rt}::typed::NotInSchema>",
-                        self.path_to(*id, file, d)?
-                    )),
-                    Type::AnyPointer => {
-                        needs_lifetime = true;
-                        Some(format!("{rt}::PointerReader<'a>"))
+                FieldKind::Slot { ty, offset, .. } => {
+                    let ty = self.resolve(ty);
+                    let get = format!("self.get_{n}()");
+                    match &ty {
+                        Type::Void => None,
+                        Type::Bool => Some(("bool".into(), get)),
+                        Type::Enum(id) => Some((
+                            format!(
+                                "::core::result::Result<{}, {rt}::typed::NotInSchema>",
+                                self.path_to(*id, file, d)?
+                            ),
+                            get,
+                        )),
+                        Type::AnyPointer => {
+                            needs_lifetime = true;
+                            Some((format!("{rt}::PointerReader<'a>"), get))
+                        }
+                        Type::Interface(_) => Some((format!("{rt}::Result<u32>"), get)),
+                        ty if ty.is_pointer() => {
+                            needs_lifetime = true;
+                            let typed = self.reader_ty(ty, file, d)?;
+                            let saved = self.params.replace(Vec::new());
+                            let erased = self.resolve(ty);
+                            let erased_ty = self.reader_ty(&erased, file, d);
+                            let erased_owned = self.owned_ty(&erased, file, d);
+                            self.params.replace(saved);
+                            let (erased_ty, erased_owned) = (erased_ty?, erased_owned?);
+                            if erased_ty == typed {
+                                Some((format!("{rt}::Result<{typed}>"), get))
+                            } else if erased == Type::AnyPointer {
+                                Some((
+                                    format!("{rt}::Result<{erased_ty}>"),
+                                    format!("Ok(self.reader.pointer({offset}))"),
+                                ))
+                            } else {
+                                Some((
+                                    format!("{rt}::Result<{erased_ty}>"),
+                                    format!(
+                                        "<{erased_owned} as {rt}::typed::Owned>::read(self.reader.pointer({offset}))"
+                                    ),
+                                ))
+                            }
+                        }
+                        ty => Some((self.primitive(ty, &Value::Void)?.0.to_string(), get)),
                     }
-                    Type::Interface(_) => Some(format!("{rt}::Result<u32>")),
-                    ty if ty.is_pointer() => {
-                        needs_lifetime = true;
-                        Some(format!("{rt}::Result<{}>", self.reader_ty(ty, file, d)?))
-                    }
-                    ty => Some(self.primitive(ty, &Value::Void)?.0.to_string()),
-                },
+                }
             };
             let fallback = format!("`{}` is set.", f.name);
             doc_attr(&mut variants, Some(f.doc.as_deref().unwrap_or(&fallback)));
             match payload {
-                Some(p) => {
+                Some((p, make)) => {
                     let _ = writeln!(variants, "{v}({p}),");
-                    let _ = writeln!(arms, "{disc} => Ok(Which::{v}(self.get_{n}())),");
+                    let _ = writeln!(arms, "{disc} => Ok(Which::{v}({make})),");
                 }
                 None => {
                     let _ = writeln!(variants, "{v},");
@@ -1166,6 +1360,46 @@ impl<'s> Generator<'s> {
             s.discriminant_offset
         );
         Ok(())
+    }
+}
+
+/// The pieces of generated code that carry a struct's generic parameters;
+/// all empty for a struct that is not generic.
+struct Generics {
+    /// `, P1, P2`: the parameters, to follow `'a` or `A`.
+    list: String,
+    /// `, P1: Owned, P2: Owned`.
+    bounds: String,
+    /// `, P1: Owned = AnyPointer, ...`.
+    defaults: String,
+    /// `P1, P2,`: the tuple inside the phantom marker.
+    tuple: String,
+    /// `, marker: PhantomData`: the field that goes with the handle.
+    marker: String,
+}
+
+impl Generics {
+    fn new(params: &[(u64, u16, String)], rt: &str) -> Self {
+        let mut g = Generics {
+            list: String::new(),
+            bounds: String::new(),
+            defaults: String::new(),
+            tuple: String::new(),
+            marker: String::new(),
+        };
+        for (_, _, p) in params {
+            let _ = write!(g.list, ", {p}");
+            let _ = write!(g.bounds, ", {p}: {rt}::typed::Owned");
+            let _ = write!(
+                g.defaults,
+                ", {p}: {rt}::typed::Owned = {rt}::typed::AnyPointer"
+            );
+            let _ = write!(g.tuple, "{p},");
+        }
+        if !params.is_empty() {
+            g.marker = ", marker: ::core::marker::PhantomData".into();
+        }
+        g
     }
 }
 

@@ -22,8 +22,15 @@
 //! module per interface holding its method parameter and result structs;
 //! constants. Generated code names other items by relative paths, so the
 //! module may sit anywhere; another schema file's module is taken to be a
-//! sibling unless [`Options::module_path`] says where it is. Generic
-//! parameters are erased to `AnyPointer`.
+//! sibling unless [`Options::module_path`] says where it is.
+//!
+//! Generic structs (`struct Pair(Key, Value)`) take their parameters, and
+//! those of the scopes around them, as type parameters of `Reader`,
+//! `Builder` and `Owned` (each an [`Owned`](capnarena::typed::Owned) type,
+//! defaulting to `AnyPointer`); a use such as `Pair(Text, Point)` names
+//! `pair::Owned<Text, point::Owned>`. A union's `Which` has no type
+//! parameters: members of a parameter's type appear in it as any pointers.
+//! A method's implicit parameters read as `AnyPointer`.
 //!
 //! [capnarena]: https://docs.rs/capnarena
 

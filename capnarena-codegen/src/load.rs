@@ -4,7 +4,7 @@
 use capnarena::{Message, MessageReader, PointerReader, Result, SingleSegmentArena};
 
 use crate::model::*;
-use crate::schema_capnp::{code_generator_request, field, node, type_, value};
+use crate::schema_capnp::{brand, code_generator_request, field, node, type_, value};
 
 fn opt_doc(s: &str) -> Option<String> {
     if s.is_empty() {
@@ -46,10 +46,36 @@ fn load_type(t: type_::Reader<'_>) -> Result<Type> {
         W::Data => Type::Data,
         W::List(l) => Type::List(Box::new(load_type(l.get_element_type()?)?)),
         W::Enum(e) => Type::Enum(e.get_type_id()),
-        W::Struct(s) => Type::Struct(s.get_type_id()),
+        W::Struct(s) => Type::Struct(s.get_type_id(), load_brand(s.get_brand()?)?),
         W::Interface(i) => Type::Interface(i.get_type_id()),
-        W::AnyPointer(_) => Type::AnyPointer,
+        W::AnyPointer(a) => match a.which()? {
+            type_::any_pointer::Which::Parameter(p) => Type::Param {
+                scope: p.get_scope_id(),
+                index: p.get_parameter_index(),
+            },
+            _ => Type::AnyPointer,
+        },
     })
+}
+
+fn load_brand(b: brand::Reader<'_>) -> Result<Brand> {
+    let mut scopes = Vec::new();
+    for scope in b.get_scopes()? {
+        let bindings = match scope.which()? {
+            brand::scope::Which::Inherit => None,
+            brand::scope::Which::Bind(list) => Some(
+                list?
+                    .iter()
+                    .map(|binding| match binding.which()? {
+                        brand::binding::Which::Unbound => Ok(None),
+                        brand::binding::Which::Type(t) => Ok(Some(load_type(t?)?)),
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+        };
+        scopes.push((scope.get_scope_id(), bindings));
+    }
+    Ok(Brand(scopes))
 }
 
 fn load_value(v: value::Reader<'_>) -> Result<Value> {
@@ -151,6 +177,11 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
         prefix_len: n.get_display_name_prefix_length(),
         scope_id: n.get_scope_id(),
         nested,
+        parameters: n
+            .get_parameters()?
+            .iter()
+            .map(|p| Ok(p.get_name()?.to_string()))
+            .collect::<Result<_>>()?,
         kind,
         doc: None,
     })

@@ -22,12 +22,21 @@ pub enum Type {
     Data,
     List(Box<Type>),
     Enum(u64),
-    Struct(u64),
+    Struct(u64, Brand),
     Interface(u64),
-    /// Any pointer, including a generic parameter (generics are erased to
-    /// `AnyPointer`).
+    /// An unconstrained any pointer, or an implicit method parameter.
     AnyPointer,
+    /// Generic parameter `index` of the scope `scope`.
+    Param {
+        scope: u64,
+        index: u16,
+    },
 }
+
+/// The generic arguments a use of a type gives: per scope, the bound types
+/// (`None`: the scope's parameters are inherited from where it is used).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Brand(pub Vec<(u64, Option<Vec<Option<Type>>>)>);
 
 impl Type {
     /// Whether values of this type live in the pointer section.
@@ -37,9 +46,10 @@ impl Type {
             Type::Text
                 | Type::Data
                 | Type::List(_)
-                | Type::Struct(_)
+                | Type::Struct(..)
                 | Type::Interface(_)
                 | Type::AnyPointer
+                | Type::Param { .. }
         )
     }
 }
@@ -125,6 +135,8 @@ pub struct Node {
     pub prefix_len: u32,
     pub scope_id: u64,
     pub nested: Vec<(String, u64)>,
+    /// Generic parameter names this node declares itself.
+    pub parameters: Vec<String>,
     pub kind: NodeKind,
     pub doc: Option<String>,
 }

@@ -2608,7 +2608,7 @@ pub mod holder {
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned;
     /// Data words and pointers of the struct.
-    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 10);
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 13);
     impl ::capnarena::typed::StructOwned for Owned {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a>;
@@ -2786,10 +2786,19 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_pair(&self) -> ::capnarena::Result<super::pair::Reader<'a>> {
-            <super::pair::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(8),
-            )
+        pub fn get_pair(
+            &self,
+        ) -> ::capnarena::Result<
+            super::pair::Reader<
+                'a,
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            >,
+        > {
+            <super::pair::Owned<
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(8))
         }
         /// Whether the `pair` field is set (its pointer is not null).
         #[inline]
@@ -2814,6 +2823,61 @@ pub mod holder {
         #[inline]
         pub fn has_self(&self) -> bool {
             self.reader.has_pointer(9)
+        }
+        /// The `tree` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_tree(
+            &self,
+        ) -> ::capnarena::Result<super::tree::Reader<'a, ::capnarena::typed::Text>> {
+            <super::tree::Owned<
+                ::capnarena::typed::Text,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(10))
+        }
+        /// Whether the `tree` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_tree(&self) -> bool {
+            self.reader.has_pointer(10)
+        }
+        /// The `nodes` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_nodes(
+            &self,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::StructListReader<
+                'a,
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            >,
+        > {
+            <::capnarena::typed::StructList<
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(11))
+        }
+        /// Whether the `nodes` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_nodes(&self) -> bool {
+            self.reader.has_pointer(11)
+        }
+        /// The `entry` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_entry(
+            &self,
+        ) -> ::capnarena::Result<
+            super::store::entry::Reader<'a, ::capnarena::typed::Data>,
+        > {
+            <super::store::entry::Owned<
+                ::capnarena::typed::Data,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(12))
+        }
+        /// Whether the `entry` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_entry(&self) -> bool {
+            self.reader.has_pointer(12)
         }
         /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
         pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
@@ -2943,6 +3007,33 @@ pub mod holder {
                         Ok(t) => v.text(t.as_bytes()),
                         Err(e) => v.error(e),
                     }
+                }
+            }
+            if self.reader.has_pointer(10) {
+                v.field("tree");
+                match self.get_tree() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(11) {
+                v.field("nodes");
+                match self.get_nodes() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(12) {
+                v.field("entry");
+                match self.get_entry() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
                 }
             }
             v.end_struct();
@@ -3283,33 +3374,56 @@ pub mod holder {
         #[inline]
         pub fn set_pair(
             &mut self,
-            value: super::pair::Reader<'_>,
+            value: super::pair::Reader<
+                '_,
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            >,
         ) -> ::capnarena::Result<()> {
-            <super::pair::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(8),
-                value,
-            )
+            <super::pair::Owned<
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(8), value)
         }
         /// The `pair` field.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_pair(&mut self) -> ::capnarena::Result<super::pair::Builder<'_, A>> {
-            <super::pair::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(8),
-                0,
-            )
+        pub fn init_pair(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::pair::Builder<
+                '_,
+                A,
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            >,
+        > {
+            <super::pair::Owned<
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(8), 0)
         }
         /// The `pair` field.
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_pair(&mut self) -> ::capnarena::Result<super::pair::Builder<'_, A>> {
-            <super::pair::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(8),
-            )
+        pub fn get_pair(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::pair::Builder<
+                '_,
+                A,
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            >,
+        > {
+            <super::pair::Owned<
+                ::capnarena::typed::Text,
+                super::super::imported_capnp::point::Owned,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(8))
         }
         /// Whether the `pair` field is set (its pointer is not null).
         #[inline]
@@ -3363,10 +3477,1718 @@ pub mod holder {
         pub fn has_self(&self) -> bool {
             self.builder.has_pointer(9)
         }
+        /// The `tree` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_tree(
+            &mut self,
+            value: super::tree::Reader<'_, ::capnarena::typed::Text>,
+        ) -> ::capnarena::Result<()> {
+            <super::tree::Owned<
+                ::capnarena::typed::Text,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(10), value)
+        }
+        /// The `tree` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_tree(
+            &mut self,
+        ) -> ::capnarena::Result<super::tree::Builder<'_, A, ::capnarena::typed::Text>> {
+            <super::tree::Owned<
+                ::capnarena::typed::Text,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(10), 0)
+        }
+        /// The `tree` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_tree(
+            &mut self,
+        ) -> ::capnarena::Result<super::tree::Builder<'_, A, ::capnarena::typed::Text>> {
+            <super::tree::Owned<
+                ::capnarena::typed::Text,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(10))
+        }
+        /// Whether the `tree` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_tree(&self) -> bool {
+            self.builder.has_pointer(10)
+        }
+        /// The `nodes` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_nodes(
+            &mut self,
+            value: ::capnarena::typed::StructListReader<
+                '_,
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            >,
+        ) -> ::capnarena::Result<()> {
+            <::capnarena::typed::StructList<
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(11), value)
+        }
+        /// The `nodes` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_nodes(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::StructListBuilder<
+                '_,
+                A,
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            >,
+        > {
+            <::capnarena::typed::StructList<
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(11), len)
+        }
+        /// The `nodes` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_nodes(
+            &mut self,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::StructListBuilder<
+                '_,
+                A,
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            >,
+        > {
+            <::capnarena::typed::StructList<
+                super::tree::node::Owned<super::super::imported_capnp::point::Owned>,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(11))
+        }
+        /// Whether the `nodes` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_nodes(&self) -> bool {
+            self.builder.has_pointer(11)
+        }
+        /// The `entry` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_entry(
+            &mut self,
+            value: super::store::entry::Reader<'_, ::capnarena::typed::Data>,
+        ) -> ::capnarena::Result<()> {
+            <super::store::entry::Owned<
+                ::capnarena::typed::Data,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(12), value)
+        }
+        /// The `entry` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_entry(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::store::entry::Builder<'_, A, ::capnarena::typed::Data>,
+        > {
+            <super::store::entry::Owned<
+                ::capnarena::typed::Data,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(12), 0)
+        }
+        /// The `entry` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_entry(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::store::entry::Builder<'_, A, ::capnarena::typed::Data>,
+        > {
+            <super::store::entry::Owned<
+                ::capnarena::typed::Data,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(12))
+        }
+        /// Whether the `entry` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_entry(&self) -> bool {
+            self.builder.has_pointer(12)
+        }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+}
+/// The `Tree` struct.
+pub mod tree {
+    /// Id of the struct.
+    pub const TYPE_ID: u64 = 0xab8d189d1564301e;
+    /// Reads a `Tree`.
+    pub struct Reader<
+        'a,
+        T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
+        pub(super) reader: ::capnarena::StructReader<'a>,
+        pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+    }
+    impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl<T: ::capnarena::typed::Owned> Copy for Reader<'_, T> {}
+    /// Builds a `Tree`.
+    pub struct Builder<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
+        pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+    }
+    /// Names the struct's reader and builder in generic code (lists, roots).
+    pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
+        ::core::marker::PhantomData<fn() -> (T,)>,
+    );
+    /// Data words and pointers of the struct.
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 5);
+    impl<T: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<T> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        type Reader<'a> = Reader<'a, T>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, T>;
+        #[inline]
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, T> {
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        #[inline]
+        fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+            builder: ::capnarena::StructBuilder<'_, A>,
+        ) -> Builder<'_, A, T> {
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        #[inline]
+        fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+            r.reader
+        }
+    }
+    impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
+    for Reader<'a, T> {
+        #[inline]
+        fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        T: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        #[inline]
+        fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+    }
+    /// The union's members, with the value of the one that is set.
+    pub enum Which<'a> {
+        /// `leaf` is set.
+        Leaf,
+        /// `extra` is set.
+        Extra(::capnarena::Result<::capnarena::PointerReader<'a>>),
+        /// `sub` is set.
+        Sub(
+            ::capnarena::Result<super::tree::Reader<'a, ::capnarena::typed::AnyPointer>>,
+        ),
+    }
+    impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
+    for Builder<'_, A, T> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
+    impl<'a, T: ::capnarena::typed::Owned> Reader<'a, T> {
+        /// The untyped reader under this one.
+        #[inline]
+        pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+            self.reader
+        }
+        /// The `value` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_value(
+            &self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
+            <T as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        }
+        /// Whether the `value` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_value(&self) -> bool {
+            self.reader.has_pointer(0)
+        }
+        /// The `children` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_children(
+            &self,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::StructListReader<'a, super::tree::Owned<T>>,
+        > {
+            <::capnarena::typed::StructList<
+                super::tree::Owned<T>,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        }
+        /// Whether the `children` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_children(&self) -> bool {
+            self.reader.has_pointer(1)
+        }
+        /// The `leaf` field.
+        #[inline]
+        pub fn get_leaf(&self) {}
+        /// The `extra` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_extra(
+            &self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
+            <T as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+        }
+        /// Whether the `extra` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_extra(&self) -> bool {
+            self.reader.has_pointer(2)
+        }
+        /// The `sub` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_sub(&self) -> ::capnarena::Result<super::tree::Reader<'a, T>> {
+            <super::tree::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+        }
+        /// Whether the `sub` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_sub(&self) -> bool {
+            self.reader.has_pointer(2)
+        }
+        /// The `meta` field.
+        #[inline]
+        pub fn get_meta(&self) -> meta::Reader<'a, T> {
+            meta::Reader {
+                reader: self.reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The `first` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_first(
+            &self,
+        ) -> ::capnarena::Result<super::tree::node::Reader<'a, T>> {
+            <super::tree::node::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
+        }
+        /// Whether the `first` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_first(&self) -> bool {
+            self.reader.has_pointer(4)
+        }
+        /// Which member of the union is set, with its value.
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &self,
+        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+            match self.reader.get::<u16>(0) {
+                0 => Ok(Which::Leaf),
+                1 => Ok(Which::Extra(Ok(self.reader.pointer(2)))),
+                2 => {
+                    Ok(
+                        Which::Sub(
+                            <super::tree::Owned<
+                                ::capnarena::typed::AnyPointer,
+                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2)),
+                        ),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(0);
+            if self.reader.has_pointer(0) {
+                v.field("value");
+                v.any_pointer();
+            }
+            if self.reader.has_pointer(1) {
+                v.field("children");
+                match self.get_children() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            e.write_text(v);
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if which == 0 {
+                v.field("leaf");
+                v.void();
+            }
+            if which == 1 {
+                v.field("extra");
+                v.any_pointer();
+            }
+            if which == 2 {
+                v.field("sub");
+                match self.get_sub() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.field("meta");
+            self.get_meta().write_text(v);
+            if self.reader.has_pointer(4) {
+                v.field("first");
+                match self.get_first() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        T: ::capnarena::typed::Owned,
+    > Builder<'a, A, T> {
+        /// A shorter-lived handle to the same struct.
+        #[inline]
+        pub fn reborrow(&mut self) -> Builder<'_, A, T> {
+            Builder {
+                builder: self.builder.reborrow(),
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The untyped builder under this one.
+        #[inline]
+        pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+        /// The untyped builder under this one, reborrowed.
+        #[inline]
+        pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+            self.builder.reborrow()
+        }
+        /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+        /// # Errors
+        /// The source is malformed or over a limit, or the arena has no room.
+        #[inline]
+        pub fn set_from(&mut self, value: Reader<'_, T>) -> ::capnarena::Result<()> {
+            self.builder.copy_from(&value.reader)
+        }
+        /// The `value` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_value(
+            &mut self,
+            value: <T as ::capnarena::typed::Owned>::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+        }
+        /// The `value` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_value(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <T as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+        }
+        /// Whether the `value` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_value(&self) -> bool {
+            self.builder.has_pointer(0)
+        }
+        /// The `children` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_children(
+            &mut self,
+            value: ::capnarena::typed::StructListReader<'_, super::tree::Owned<T>>,
+        ) -> ::capnarena::Result<()> {
+            <::capnarena::typed::StructList<
+                super::tree::Owned<T>,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+        }
+        /// The `children` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_children(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::StructListBuilder<'_, A, super::tree::Owned<T>>,
+        > {
+            <::capnarena::typed::StructList<
+                super::tree::Owned<T>,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+        }
+        /// The `children` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_children(
+            &mut self,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::StructListBuilder<'_, A, super::tree::Owned<T>>,
+        > {
+            <::capnarena::typed::StructList<
+                super::tree::Owned<T>,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        }
+        /// Whether the `children` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_children(&self) -> bool {
+            self.builder.has_pointer(1)
+        }
+        /// The `leaf` field.
+        #[inline]
+        pub fn set_leaf(&mut self) {
+            self.builder.set::<u16>(0, 0);
+        }
+        /// The `extra` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_extra(
+            &mut self,
+            value: <T as ::capnarena::typed::Owned>::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            self.builder.set::<u16>(0, 1);
+            <T as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+        }
+        /// The `extra` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_extra(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
+        }
+        /// The `extra` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_extra(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <T as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+        }
+        /// Whether the `extra` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_extra(&self) -> bool {
+            self.builder.has_pointer(2)
+        }
+        /// The `sub` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_sub(
+            &mut self,
+            value: super::tree::Reader<'_, T>,
+        ) -> ::capnarena::Result<()> {
+            self.builder.set::<u16>(0, 2);
+            <super::tree::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+        }
+        /// The `sub` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_sub(
+            &mut self,
+        ) -> ::capnarena::Result<super::tree::Builder<'_, A, T>> {
+            self.builder.set::<u16>(0, 2);
+            <super::tree::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `sub` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_sub(
+            &mut self,
+        ) -> ::capnarena::Result<super::tree::Builder<'_, A, T>> {
+            <super::tree::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+        }
+        /// Whether the `sub` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_sub(&self) -> bool {
+            self.builder.has_pointer(2)
+        }
+        /// The `meta` field.
+        #[inline]
+        pub fn get_meta(&mut self) -> meta::Builder<'_, A, T> {
+            meta::Builder {
+                builder: self.builder.reborrow(),
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The `meta` field.
+        /// Sets every field of the group to its default and returns it.
+        pub fn init_meta(&mut self) -> meta::Builder<'_, A, T> {
+            self.builder.pointer(3).clear();
+            self.builder.set::<u32>(1, 0);
+            meta::Builder {
+                builder: self.builder.reborrow(),
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The `first` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_first(
+            &mut self,
+            value: super::tree::node::Reader<'_, T>,
+        ) -> ::capnarena::Result<()> {
+            <super::tree::node::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(4), value)
+        }
+        /// The `first` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_first(
+            &mut self,
+        ) -> ::capnarena::Result<super::tree::node::Builder<'_, A, T>> {
+            <super::tree::node::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(4), 0)
+        }
+        /// The `first` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_first(
+            &mut self,
+        ) -> ::capnarena::Result<super::tree::node::Builder<'_, A, T>> {
+            <super::tree::node::Owned<
+                T,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
+        }
+        /// Whether the `first` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_first(&self) -> bool {
+            self.builder.has_pointer(4)
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
+            self.builder
+                .with_reader(|reader| f(Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }))
+        }
+    }
+    /// The `Node` struct.
+    pub mod node {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xb33b4ebce7bec791;
+        /// Reads a `Node`.
+        pub struct Reader<
+            'a,
+            T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        }
+        impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T: ::capnarena::typed::Owned> Copy for Reader<'_, T> {}
+        /// Builds a `Node`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
+            ::core::marker::PhantomData<fn() -> (T,)>,
+        );
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
+            0,
+            1,
+        );
+        impl<T: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<T> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a, T>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, T>;
+            #[inline]
+            fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, T> {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A, T> {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+        }
+        impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
+        for Reader<'a, T> {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            T: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            T: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, T> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<'a, T: ::capnarena::typed::Owned> Reader<'a, T> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// The `item` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_item(
+                &self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
+                <T as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+            }
+            /// Whether the `item` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_item(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("item");
+                    v.any_pointer();
+                }
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            T: ::capnarena::typed::Owned,
+        > Builder<'a, A, T> {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, T> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(&mut self, value: Reader<'_, T>) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `item` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_item(
+                &mut self,
+                value: <T as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            }
+            /// The `item` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn init_item(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+            }
+            /// The `item` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_item(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+            }
+            /// Whether the `item` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_item(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, T>) -> R,
+            ) -> R {
+                self.builder
+                    .with_reader(|reader| f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    }))
+            }
+        }
+    }
+    /// The `meta` group.
+    pub mod meta {
+        /// Id of the group.
+        pub const TYPE_ID: u64 = 0xa188229b71f7d675;
+        /// Reads a `meta`.
+        pub struct Reader<
+            'a,
+            T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        }
+        impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T: ::capnarena::typed::Owned> Copy for Reader<'_, T> {}
+        /// Builds a `meta`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        }
+        impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            T: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, T> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<'a, T: ::capnarena::typed::Owned> Reader<'a, T> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// The `tag` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_tag(
+                &self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
+                <T as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
+            }
+            /// Whether the `tag` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_tag(&self) -> bool {
+                self.reader.has_pointer(3)
+            }
+            /// The `count` field.
+            #[inline]
+            pub fn get_count(&self) -> u32 {
+                self.reader.get::<u32>(1)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(3) {
+                    v.field("tag");
+                    v.any_pointer();
+                }
+                v.field("count");
+                v.uint(u64::from(self.get_count()));
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            T: ::capnarena::typed::Owned,
+        > Builder<'a, A, T> {
+            /// A shorter-lived handle to the same group.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, T> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// The `tag` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_tag(
+                &mut self,
+                value: <T as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <T as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
+            }
+            /// The `tag` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn init_tag(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
+            }
+            /// The `tag` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_tag(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
+            }
+            /// Whether the `tag` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_tag(&self) -> bool {
+                self.builder.has_pointer(3)
+            }
+            /// The `count` field.
+            #[inline]
+            pub fn get_count(&self) -> u32 {
+                self.builder.get::<u32>(1)
+            }
+            /// The `count` field.
+            #[inline]
+            pub fn set_count(&mut self, value: u32) {
+                self.builder.set::<u32>(1, value);
+            }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, T>) -> R,
+            ) -> R {
+                self.builder
+                    .with_reader(|reader| f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    }))
+            }
+        }
+    }
+}
+/// The `Store` interface (its method parameter and result structs).
+pub mod store {
+    /// Id of the interface.
+    pub const TYPE_ID: u64 = 0xd4db4282394d6235;
+    /// The `Entry` struct.
+    pub mod entry {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xf426b2d3b9691346;
+        /// Reads a `Entry`.
+        pub struct Reader<
+            'a,
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+        }
+        impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<Key: ::capnarena::typed::Owned> Copy for Reader<'_, Key> {}
+        /// Builds a `Entry`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned<
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        >(
+            ::core::marker::PhantomData<fn() -> (Key,)>,
+        );
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
+            0,
+            1,
+        );
+        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned
+        for Owned<Key> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a, Key>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key>;
+            #[inline]
+            fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, Key> {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A, Key> {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+        }
+        impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
+        for Reader<'a, Key> {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<Key: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, Key> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, Key> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<'a, Key: ::capnarena::typed::Owned> Reader<'a, Key> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// The `key` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_key(
+                &self,
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Reader<'a>> {
+                <Key as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+            }
+            /// Whether the `key` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_key(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("key");
+                    v.any_pointer();
+                }
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > Builder<'a, A, Key> {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, Key> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(
+                &mut self,
+                value: Reader<'_, Key>,
+            ) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `key` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_key(
+                &mut self,
+                value: <Key as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            }
+            /// The `key` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn init_key(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+            }
+            /// The `key` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_key(
+                &mut self,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+            }
+            /// Whether the `key` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_key(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, Key>) -> R,
+            ) -> R {
+                self.builder
+                    .with_reader(|reader| f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    }))
+            }
+        }
+    }
+    /// The `get$Results` struct.
+    pub mod get_results {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xf048bcbe2aff4906;
+        /// Reads a `get$Results`.
+        pub struct Reader<
+            'a,
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+        }
+        impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<Key: ::capnarena::typed::Owned> Copy for Reader<'_, Key> {}
+        /// Builds a `get$Results`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned<
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        >(
+            ::core::marker::PhantomData<fn() -> (Key,)>,
+        );
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
+            0,
+            1,
+        );
+        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned
+        for Owned<Key> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a, Key>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key>;
+            #[inline]
+            fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, Key> {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A, Key> {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+        }
+        impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
+        for Reader<'a, Key> {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<Key: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, Key> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, Key> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<'a, Key: ::capnarena::typed::Owned> Reader<'a, Key> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// The `value` field.
+            /// The untyped pointer; read it as a type with `get_as::<T>()`.
+            #[inline]
+            pub fn get_value(&self) -> ::capnarena::PointerReader<'a> {
+                self.reader.pointer(0)
+            }
+            /// Whether the `value` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_value(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("value");
+                    v.any_pointer();
+                }
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > Builder<'a, A, Key> {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, Key> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(
+                &mut self,
+                value: Reader<'_, Key>,
+            ) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `value` field.
+            /// The untyped slot; build a value in it with `init_as::<T>(len)`.
+            #[inline]
+            pub fn get_value(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
+                self.builder.pointer(0)
+            }
+            /// The `value` field.
+            /// Points the field at a deep copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_value(
+                &mut self,
+                value: ::capnarena::PointerReader<'_>,
+            ) -> ::capnarena::Result<()> {
+                self.builder.pointer(0).set_from(&value)
+            }
+            /// Whether the `value` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_value(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, Key>) -> R,
+            ) -> R {
+                self.builder
+                    .with_reader(|reader| f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    }))
+            }
+        }
+    }
+    /// The `get$Params` struct.
+    pub mod get_params {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xfcd1170c5274694d;
+        /// Reads a `get$Params`.
+        pub struct Reader<
+            'a,
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+        }
+        impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<Key: ::capnarena::typed::Owned> Copy for Reader<'_, Key> {}
+        /// Builds a `get$Params`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned<
+            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        >(
+            ::core::marker::PhantomData<fn() -> (Key,)>,
+        );
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
+            0,
+            1,
+        );
+        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned
+        for Owned<Key> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a, Key>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key>;
+            #[inline]
+            fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, Key> {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A, Key> {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+        }
+        impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
+        for Reader<'a, Key> {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<Key: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, Key> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, Key> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<'a, Key: ::capnarena::typed::Owned> Reader<'a, Key> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// The `key` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_key(
+                &self,
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Reader<'a>> {
+                <Key as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+            }
+            /// Whether the `key` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_key(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("key");
+                    v.any_pointer();
+                }
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Key: ::capnarena::typed::Owned,
+        > Builder<'a, A, Key> {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, Key> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(
+                &mut self,
+                value: Reader<'_, Key>,
+            ) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `key` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_key(
+                &mut self,
+                value: <Key as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            }
+            /// The `key` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn init_key(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+            }
+            /// The `key` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_key(
+                &mut self,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+            }
+            /// Whether the `key` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_key(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, Key>) -> R,
+            ) -> R {
+                self.builder
+                    .with_reader(|reader| f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    }))
+            }
         }
     }
 }
@@ -3375,74 +5197,139 @@ pub mod pair {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0xa917c03f1943ed49;
     /// Reads a `Pair`.
-    #[derive(Clone, Copy)]
-    pub struct Reader<'a> {
+    pub struct Reader<
+        'a,
+        Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
         pub(super) reader: ::capnarena::StructReader<'a>,
+        pub(super) marker: ::core::marker::PhantomData<fn() -> (Key, Value)>,
     }
+    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Clone
+    for Reader<'_, Key, Value> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Copy
+    for Reader<'_, Key, Value> {}
     /// Builds a `Pair`.
-    pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
+    pub struct Builder<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
         pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        pub(super) marker: ::core::marker::PhantomData<fn() -> (Key, Value)>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
-    pub struct Owned;
+    pub struct Owned<
+        Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    >(
+        ::core::marker::PhantomData<fn() -> (Key, Value)>,
+    );
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 2);
-    impl ::capnarena::typed::StructOwned for Owned {
+    impl<
+        Key: ::capnarena::typed::Owned,
+        Value: ::capnarena::typed::Owned,
+    > ::capnarena::typed::StructOwned for Owned<Key, Value> {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
-        type Reader<'a> = Reader<'a>;
-        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A>;
+        type Reader<'a> = Reader<'a, Key, Value>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<
+            'a,
+            A,
+            Key,
+            Value,
+        >;
         #[inline]
-        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_> {
-            Reader { reader }
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, Key, Value> {
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
         }
         #[inline]
         fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
             builder: ::capnarena::StructBuilder<'_, A>,
-        ) -> Builder<'_, A> {
-            Builder { builder }
+        ) -> Builder<'_, A, Key, Value> {
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
         }
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
     }
-    impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
+    impl<
+        'a,
+        Key: ::capnarena::typed::Owned,
+        Value: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, Key, Value> {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
-            Reader { reader }
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
         }
     }
-    impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        Key: ::capnarena::typed::Owned,
+        Value: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key, Value> {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
-            Builder { builder }
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
         }
     }
-    impl ::core::fmt::Debug for Reader<'_> {
+    impl<
+        Key: ::capnarena::typed::Owned,
+        Value: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Reader<'_, Key, Value> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
         }
     }
-    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+    impl<
+        A: ::capnarena::Arena + ?Sized,
+        Key: ::capnarena::typed::Owned,
+        Value: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Builder<'_, A, Key, Value> {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
-    impl<'a> Reader<'a> {
+    impl<
+        'a,
+        Key: ::capnarena::typed::Owned,
+        Value: ::capnarena::typed::Owned,
+    > Reader<'a, Key, Value> {
         /// The untyped reader under this one.
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
         /// The `key` field.
-        /// The untyped pointer; read it as a type with `get_as::<T>()`.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_key(&self) -> ::capnarena::PointerReader<'a> {
-            self.reader.pointer(0)
+        pub fn get_key(
+            &self,
+        ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Reader<'a>> {
+            <Key as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `key` field is set (its pointer is not null).
         #[inline]
@@ -3450,10 +5337,13 @@ pub mod pair {
             self.reader.has_pointer(0)
         }
         /// The `value` field.
-        /// The untyped pointer; read it as a type with `get_as::<T>()`.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_value(&self) -> ::capnarena::PointerReader<'a> {
-            self.reader.pointer(1)
+        pub fn get_value(
+            &self,
+        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Reader<'a>> {
+            <Value as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `value` field is set (its pointer is not null).
         #[inline]
@@ -3474,12 +5364,18 @@ pub mod pair {
             v.end_struct();
         }
     }
-    impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        Key: ::capnarena::typed::Owned,
+        Value: ::capnarena::typed::Owned,
+    > Builder<'a, A, Key, Value> {
         /// A shorter-lived handle to the same struct.
         #[inline]
-        pub fn reborrow(&mut self) -> Builder<'_, A> {
+        pub fn reborrow(&mut self) -> Builder<'_, A, Key, Value> {
             Builder {
                 builder: self.builder.reborrow(),
+                marker: ::core::marker::PhantomData,
             }
         }
         /// The untyped builder under this one.
@@ -3496,25 +5392,43 @@ pub mod pair {
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
         #[inline]
-        pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
+        pub fn set_from(
+            &mut self,
+            value: Reader<'_, Key, Value>,
+        ) -> ::capnarena::Result<()> {
             self.builder.copy_from(&value.reader)
         }
         /// The `key` field.
-        /// The untyped slot; build a value in it with `init_as::<T>(len)`.
-        #[inline]
-        pub fn get_key(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
-            self.builder.pointer(0)
-        }
-        /// The `key` field.
-        /// Points the field at a deep copy of `value`.
+        /// Points the field at a copy of `value`.
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_key(
             &mut self,
-            value: ::capnarena::PointerReader<'_>,
+            value: <Key as ::capnarena::typed::Owned>::Reader<'_>,
         ) -> ::capnarena::Result<()> {
-            self.builder.pointer(0).set_from(&value)
+            <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `key` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_key(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+        }
+        /// The `key` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_key(
+            &mut self,
+        ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Key as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `key` field is set (its pointer is not null).
         #[inline]
@@ -3522,21 +5436,36 @@ pub mod pair {
             self.builder.has_pointer(0)
         }
         /// The `value` field.
-        /// The untyped slot; build a value in it with `init_as::<T>(len)`.
-        #[inline]
-        pub fn get_value(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
-            self.builder.pointer(1)
-        }
-        /// The `value` field.
-        /// Points the field at a deep copy of `value`.
+        /// Points the field at a copy of `value`.
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_value(
             &mut self,
-            value: ::capnarena::PointerReader<'_>,
+            value: <Value as ::capnarena::typed::Owned>::Reader<'_>,
         ) -> ::capnarena::Result<()> {
-            self.builder.pointer(1).set_from(&value)
+            <Value as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Value as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+        }
+        /// The `value` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_value(
+            &mut self,
+        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Value as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `value` field is set (its pointer is not null).
         #[inline]
@@ -3545,8 +5474,15 @@ pub mod pair {
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
-        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
-            self.builder.with_reader(|reader| f(Reader { reader }))
+        pub fn with_reader<R>(
+            &self,
+            f: impl for<'r> FnOnce(Reader<'r, Key, Value>) -> R,
+        ) -> R {
+            self.builder
+                .with_reader(|reader| f(Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }))
         }
     }
 }

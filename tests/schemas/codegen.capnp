@@ -94,6 +94,34 @@ struct Holder {
   pair @8 :Pair(Text, Imported.Point);
   type @9 :UInt8;     # a keyword as a field name
   self @10 :Text;
+  tree @11 :Tree(Text);
+  nodes @12 :List(Tree(Imported.Point).Node);
+  entry @13 :Store(Data).Entry;
+}
+
+struct Tree(T) {
+  value @0 :T;
+  children @1 :List(Tree(T));
+  union {
+    leaf @2 :Void;
+    extra @3 :T;
+    sub @4 :Tree(T);
+  }
+  meta :group {
+    tag @5 :T;
+    count @6 :UInt32;
+  }
+  struct Node {
+    item @0 :T;
+  }
+  first @7 :Node;
+}
+
+interface Store(Key) {
+  get @0 (key :Key) -> (value :AnyPointer);
+  struct Entry {
+    key @0 :Key;
+  }
 }
 
 struct Pair(Key, Value) {
