@@ -341,6 +341,15 @@ pub enum Error {
     #[cfg(feature = "std")]
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),
+    /// A reader reported reading more bytes than the buffer it was given
+    /// holds (a broken `io::Read`); nothing it returned is used.
+    #[error("reader reported {reported} bytes read into a buffer of {buffer} bytes")]
+    ReadPastBuffer {
+        /// Bytes the reader said it read.
+        reported: u64,
+        /// Bytes the buffer held.
+        buffer: u64,
+    },
 }
 
 /// `Result` with this crate's [`Error`].

@@ -78,7 +78,10 @@ impl Placements {
         }
         let (SegmentId(s), o) = arena.allocate_overwritten(len, SegmentId(self.len as u32))?;
         let end = o as usize + len as usize;
-        if arena.segment(SegmentId(s)).len() < end {
+        // Checked against both views: the words are written through
+        // `segment_mut` and read through `segment`.
+        let have = arena.segment(SegmentId(s)).len();
+        if have.min(arena.segment_mut(SegmentId(s)).len()) < end {
             return Err(Error::ArenaContract {
                 what: "allocated words lie outside the segment the arena reports",
                 segment: s,
@@ -123,15 +126,22 @@ impl Placements {
         }
     }
 
-    fn get_mut<'a, A: Arena>(&self, arena: &'a mut A, i: usize) -> &'a mut [Word] {
+    /// The words of segment `i`, all of them: an arena that no longer
+    /// hands out the words it allocated is an error, not a shorter slice.
+    fn get_mut<'a, A: Arena>(&self, arena: &'a mut A, i: usize) -> Result<&'a mut [Word]> {
         let (s, o, len) = self.as_slice()[i];
         if len == 0 {
-            return &mut [];
+            return Ok(&mut []);
         }
         arena
             .segment_mut(SegmentId(s))
             .get_mut(o as usize..o as usize + len as usize)
-            .unwrap_or(&mut [])
+            .ok_or(Error::ArenaContract {
+                what: "allocated words lie outside the segment the arena reports",
+                segment: s,
+                offset: u64::from(o),
+                len: u64::from(len),
+            })
     }
 }
 
@@ -214,7 +224,7 @@ impl<A: Arena> Message<A> {
         for i in 0..count as usize {
             let len = size_at(table, i);
             places.allocate(arena, len)?;
-            let dst = places.get_mut(arena, i);
+            let dst = places.get_mut(arena, i)?;
             let n = len as usize * 8;
             Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[at..at + n]);
             at += n;
@@ -377,7 +387,7 @@ pub(crate) fn read_message<'m, A: Arena, S: Source>(
         places.allocate(arena, sizes.get(i))?;
     }
     for i in 0..count as usize {
-        let dst = Word::slice_as_bytes_mut(places.get_mut(arena, i));
+        let dst = Word::slice_as_bytes_mut(places.get_mut(arena, i)?);
         let got = src.fill(dst)?;
         consumed += got as u64;
         if got < dst.len() {
@@ -464,6 +474,12 @@ fn read_full<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
             Ok(0) => break,
+            Ok(k) if k > buf.len() - n => {
+                return Err(Error::ReadPastBuffer {
+                    reported: k as u64,
+                    buffer: (buf.len() - n) as u64,
+                });
+            }
             Ok(k) => n += k,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(Error::Io(e)),

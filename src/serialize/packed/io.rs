@@ -93,57 +93,82 @@ impl<W: std::io::Write> PackedWriter<W> {
             .ok_or_else(|| std::io::ErrorKind::NotConnected.into())
     }
 
+    /// Writes out the buffered packed bytes. On an error (any kind, after
+    /// retrying `Interrupted`) the bytes not yet written stay buffered, at
+    /// the front, for the next call: nothing is reported written that was
+    /// not.
     fn write_buffer(&mut self) -> std::io::Result<()> {
-        if self.filled > 0 {
-            let filled = self.filled;
-            self.filled = 0;
-            let inner = self
-                .inner
-                .as_mut()
-                .ok_or(std::io::ErrorKind::NotConnected)?;
-            inner.write_all(&self.buf[..filled])?;
-        }
-        Ok(())
-    }
-
-    /// Packs `part` on its own into the buffer, writing the buffer out
-    /// whenever the next item does not fit.
-    fn pack(&mut self, mut part: &[[u8; 8]]) -> std::io::Result<()> {
-        while !part.is_empty() {
-            let (words, bytes) = pack_words(part, &mut self.buf[self.filled..]);
-            part = &part[words..];
-            self.filled += bytes;
-            if !part.is_empty() {
-                self.write_buffer()?;
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(std::io::ErrorKind::NotConnected.into());
+        };
+        let mut done = 0;
+        let result = loop {
+            let rest = &self.buf[done..self.filled];
+            if rest.is_empty() {
+                break Ok(());
             }
-        }
-        Ok(())
+            match inner.write(rest) {
+                Ok(0) => break Err(std::io::ErrorKind::WriteZero.into()),
+                // A writer that reports more than it was given is wrong;
+                // counting it as all of `rest` keeps `done <= filled`.
+                Ok(n) => done += n.min(rest.len()),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => break Err(e),
+            }
+        };
+        self.buf.copy_within(done..self.filled, 0);
+        self.filled -= done;
+        result
     }
 }
 
 impl<W: std::io::Write> std::io::Write for PackedWriter<W> {
+    /// Packs `data` into the buffer. Returns how many bytes of `data` it
+    /// took: all of them, unless the buffer had to be written out and the
+    /// underlying writer failed after some were taken (then fewer, and the
+    /// error comes on the next call). An error means none were taken.
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        let n = data.len();
-        let mut data = data;
+        if data.is_empty() {
+            return Ok(0);
+        }
+        // Room for the next item, or nothing taken.
+        if self.buf.len() - self.filled < MAX_ITEM_LEN {
+            self.write_buffer()?;
+        }
+        let mut taken = 0;
         if self.partial_len > 0 {
             let k = (8 - self.partial_len).min(data.len());
             self.partial[self.partial_len..self.partial_len + k].copy_from_slice(&data[..k]);
             self.partial_len += k;
-            data = &data[k..];
+            taken = k;
             if self.partial_len < 8 {
-                return Ok(n);
+                return Ok(taken);
             }
+            // The word fits: there is room for the largest item.
+            let (_, bytes) = pack_words(&[self.partial], &mut self.buf[self.filled..]);
+            self.filled += bytes;
             self.partial_len = 0;
-            let word = [self.partial];
-            self.pack(&word)?;
         }
-        let (whole, rest) = data.split_at(data.len() / 8 * 8);
-        let words: &[[u8; 8]] = bytemuck::try_cast_slice(whole)
+        let rest = &data[taken..];
+        let (whole, tail) = rest.split_at(rest.len() / 8 * 8);
+        let mut words: &[[u8; 8]] = bytemuck::try_cast_slice(whole)
             .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
-        self.pack(words)?;
-        self.partial[..rest.len()].copy_from_slice(rest);
-        self.partial_len = rest.len();
-        Ok(n)
+        while !words.is_empty() {
+            let (n, bytes) = pack_words(words, &mut self.buf[self.filled..]);
+            words = &words[n..];
+            self.filled += bytes;
+            taken += 8 * n;
+            if !words.is_empty() {
+                if let Err(e) = self.write_buffer() {
+                    // What was taken is in the buffer: report it, and the
+                    // error on the next call (which finds the buffer full).
+                    return if taken > 0 { Ok(taken) } else { Err(e) };
+                }
+            }
+        }
+        self.partial[..tail.len()].copy_from_slice(tail);
+        self.partial_len = tail.len();
+        Ok(taken + tail.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -251,14 +276,25 @@ impl<R: std::io::Read> std::io::Read for PackedReader<R> {
             // Nothing written with room in `out`: all input was consumed.
             debug_assert_eq!(self.start, self.end);
             self.start = 0;
-            self.end = loop {
+            self.end = 0;
+            let n = loop {
                 match self.inner.read(&mut self.buf) {
                     Ok(n) => break n,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(e),
                 }
             };
-            self.eof = self.end == 0;
+            if n > self.buf.len() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    Error::ReadPastBuffer {
+                        reported: n as u64,
+                        buffer: self.buf.len() as u64,
+                    },
+                ));
+            }
+            self.end = n;
+            self.eof = n == 0;
         }
     }
 }

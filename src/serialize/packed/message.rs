@@ -205,7 +205,11 @@ impl<A: Arena> Message<A> {
     /// Any error of `w`.
     #[cfg(feature = "std")]
     pub fn write_packed_to<W: std::io::Write>(&self, w: W) -> Result<()> {
-        self.with_table(|table| write_packed_parts(w, table, self.segments().map(|s| s.words())))
+        let segments = self.segments_of(self.segment_count());
+        let sizes = segments.clone().map(|s| s.len_words());
+        with_table(sizes, |table| {
+            write_packed_parts(w, table, segments.map(|s| s.words()))
+        })
     }
 
     /// Appends the message, packed, to `out`; the same bytes as
@@ -214,19 +218,17 @@ impl<A: Arena> Message<A> {
     /// (and the message has at most 31 segments).
     #[cfg(feature = "alloc")]
     pub fn append_packed_to(&self, out: &mut Vec<u8>) {
-        out.reserve(max_packed_len(self.serialized_size() / 8));
-        self.with_table(|table| pack_to_vec(bytemuck::cast_slice(table), out));
-        for seg in self.segments() {
+        // The segments are looked up once: the table and the bytes packed
+        // agree even when the arena's answers change from call to call.
+        let segments = self.segments_of(self.segment_count());
+        let words: usize = segments.clone().map(|s| s.words().len()).sum();
+        out.reserve(max_packed_len(words + segments.len() / 2 + 1));
+        with_table(segments.clone().map(|s| s.len_words()), |table| {
+            pack_to_vec(bytemuck::cast_slice(table), out)
+        });
+        for seg in segments {
             pack_to_vec(seg.words(), out);
         }
-    }
-
-    /// Calls `f` with the message's segment table, on the stack for up to
-    /// 31 segments.
-    #[cfg(feature = "alloc")]
-    fn with_table<T>(&self, f: impl FnOnce(&[u8]) -> T) -> T {
-        let sizes = self.segments().map(|s| s.len_words());
-        with_table(sizes, f)
     }
 
     /// Reads one packed message from `r` into this message's arena

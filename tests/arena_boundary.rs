@@ -1,0 +1,295 @@
+//! Regression tests for issue 12 ("Hold every promise under a buggy arena
+//! and a hostile peer"): one test per finding, each spelling the input
+//! that broke `main` and the exact outcome now. A broken `Arena`, `Read`
+//! or `Write` may garble a message or make an operation fail; it never
+//! panics, aborts, or loses a write.
+
+mod common;
+
+use std::io::{self, Read, Write};
+
+use capnarena::serialize::packed::{PackedReader, PackedWriter, unpack_to_vec};
+use capnarena::{
+    Error, Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize, Word,
+    words_from_bytes,
+};
+use common::hostile::{CountFault, Faults, FlakyWriter, HostileArena, LyingReader};
+
+fn bytes_of(words: &[u64]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Finding 2: `segment_mut` one word shorter than `segment`. Reading a
+/// frame into the arena is an `ArenaContract` error (`main` panicked in
+/// `copy_from_slice`), and so is building a root and setting `Data` on it
+/// (`main` panicked in `set_data`): the words a message writes must lie
+/// inside both views.
+#[test]
+fn short_segment_mut_is_an_arena_contract_error() {
+    let faults = Faults {
+        short_mut: 1,
+        ..Faults::default()
+    };
+    let frame = bytes_of(&[
+        0x0000_0002_0000_0000, // table: 1 segment, 2 words
+        0x0001_0000_0000_0000, // root: struct, offset 0, 0 data words, 1 pointer
+        0x0000_0000_0000_0000, // its pointer: null
+    ]);
+    let mut msg = Message::new(HostileArena::new(faults, 64));
+    match msg.read_from_bytes(&frame, ReaderOptions::default()) {
+        Err(Error::ArenaContract {
+            segment: 0,
+            offset: 0,
+            len: 2,
+            ..
+        }) => {}
+        Err(e) => panic!("read_from_bytes: {e:?}"),
+        Ok(_) => panic!("read_from_bytes: Ok"),
+    }
+    let built = msg
+        .init_root_struct(StructSize::new(1, 1))
+        .and_then(|mut root| root.set_data(0, b"hello"));
+    assert!(
+        matches!(built, Err(Error::ArenaContract { segment: 0, .. })),
+        "{built:?}"
+    );
+}
+
+/// Builds a root with one data word `0x2a` in `msg`.
+fn build_small(msg: &mut Message<HostileArena>) {
+    msg.init_root_struct(StructSize::new(1, 0))
+        .unwrap()
+        .set::<u64>(0, 0x2a);
+}
+
+/// Finding 3: a segment count that grows on every call. `append_to`,
+/// `write_to`, `write_segment_table` and the packed writers read it once
+/// per operation (`main` indexed past the table it had sized with an
+/// earlier answer), so the framing they write is consistent: a table of
+/// `n` segments, the extra ones empty, which reads back to the root.
+#[test]
+fn growing_segment_count_is_read_once_per_operation() {
+    let faults = Faults {
+        count: CountFault::Grows,
+        ..Faults::default()
+    };
+    let mut msg = Message::new(HostileArena::new(faults, 64));
+    build_small(&mut msg);
+    let options = ReaderOptions::default();
+    let check = |framed: &[u8], what: &str| {
+        let words = words_from_bytes(framed).unwrap();
+        let r =
+            MessageReader::from_words(&words, options).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        assert!(r.segment_count() >= 2, "{what}: the count grew");
+        assert_eq!(r.root().unwrap().get::<u64>(0), 0x2a, "{what}");
+    };
+    let mut appended = Vec::new();
+    msg.append_to(&mut appended);
+    check(&appended, "append_to");
+    let mut written = Vec::new();
+    msg.write_to(&mut written).unwrap();
+    check(&written, "write_to");
+    let mut table = vec![0u8; 4096];
+    let n = msg.write_segment_table(&mut table).unwrap();
+    let count = u32::from_le_bytes(table[..4].try_into().unwrap()) as usize + 1;
+    assert_eq!(n, (count + 2) / 2 * 8, "table length matches its count");
+    let mut packed = Vec::new();
+    msg.write_packed_to(&mut packed).unwrap();
+    let mut unpacked = Vec::new();
+    unpack_to_vec(&packed, &mut unpacked, 1 << 20).unwrap();
+    check(Word::slice_as_bytes(&unpacked), "write_packed_to");
+    let mut appended_packed = Vec::new();
+    msg.append_packed_to(&mut appended_packed);
+    let mut unpacked = Vec::new();
+    unpack_to_vec(&appended_packed, &mut unpacked, 1 << 20).unwrap();
+    check(Word::slice_as_bytes(&unpacked), "append_packed_to");
+}
+
+/// Finding 3: a segment count of 0 from an arena that holds a built
+/// message is taken as 1 (`main` computed `0 - 1`, a panic in debug
+/// builds): the message frames as its one segment and reads back.
+#[test]
+fn zero_segment_count_frames_as_one_segment() {
+    let faults = Faults {
+        count: CountFault::Zero,
+        ..Faults::default()
+    };
+    let mut msg = Message::new(HostileArena::new(faults, 64));
+    build_small(&mut msg);
+    assert_eq!(msg.segment_count(), 1);
+    let mut table = [0u8; 8];
+    assert_eq!(msg.write_segment_table(&mut table).unwrap(), 8);
+    assert_eq!(
+        table,
+        [0, 0, 0, 0, 2, 0, 0, 0],
+        "one segment of two words: root pointer and data word"
+    );
+    let mut framed = Vec::new();
+    msg.write_to(&mut framed).unwrap();
+    let words = words_from_bytes(&framed).unwrap();
+    let r = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
+    assert_eq!(r.root().unwrap().get::<u64>(0), 0x2a);
+}
+
+/// Finding 4: an inner reader that reports 100 bytes more than the
+/// buffer it was given holds. `PackedReader::read` returns an
+/// `InvalidData` error carrying `Error::ReadPastBuffer` (`main` panicked
+/// slicing its buffer), and the framed stream reader returns
+/// `Error::ReadPastBuffer` itself.
+#[test]
+fn reader_reporting_past_its_buffer_is_an_error() {
+    let packed = [0x00u8, 0x00]; // one zero word
+    let mut r = PackedReader::with_capacity(
+        16,
+        LyingReader {
+            data: &packed,
+            extra: 100,
+            interrupt: true,
+            calls: 0,
+        },
+    );
+    let mut out = [0u8; 8];
+    let e = r.read(&mut out).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+    let inner = e.get_ref().and_then(|e| e.downcast_ref::<Error>());
+    assert!(
+        matches!(
+            inner,
+            Some(Error::ReadPastBuffer {
+                reported: 102,
+                buffer: 16
+            })
+        ),
+        "{inner:?}"
+    );
+
+    let frame = bytes_of(&[0x0000_0001_0000_0000, 0]);
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let lying = LyingReader {
+        data: &frame,
+        extra: 100,
+        interrupt: true,
+        calls: 0,
+    };
+    match msg.read_from(lying, ReaderOptions::default()) {
+        Err(Error::ReadPastBuffer {
+            reported: 108,
+            buffer: 8,
+        }) => {}
+        Err(e) => panic!("read_from: {e:?}"),
+        Ok(_) => panic!("read_from: Ok"),
+    }
+}
+
+fn one_word_message() -> (Message<SingleSegmentArena>, Vec<u8>, Vec<u8>) {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.init_root_struct(StructSize::new(1, 0))
+        .unwrap()
+        .set::<u64>(0, 7);
+    let mut framed = Vec::new();
+    msg.write_to(&mut framed).unwrap();
+    let mut packed = Vec::new();
+    msg.write_packed_to(&mut packed).unwrap();
+    (msg, framed, packed)
+}
+
+/// Finding 6: an inner writer that fails once with `WouldBlock`. The
+/// first `flush` of a `PackedWriter` errs, the retry writes the packed
+/// bytes it owes, and `finish` hands back a writer holding all of them
+/// (`main` had cleared its buffer before the failed write: the retry and
+/// `finish` returned `Ok` with nothing written).
+#[test]
+fn packed_writer_retry_writes_what_is_owed() {
+    let (msg, framed, packed) = one_word_message();
+    let mut w = PackedWriter::new(FlakyWriter::new(vec![0], io::ErrorKind::WouldBlock));
+    w.write_all(&framed).unwrap();
+    assert_eq!(w.flush().unwrap_err().kind(), io::ErrorKind::WouldBlock);
+    w.flush().unwrap();
+    let inner = w.finish().unwrap();
+    assert_eq!(inner.out, packed);
+    drop(msg);
+}
+
+/// Finding 6, more ways: errors of other kinds, an inner writer that
+/// takes 3 bytes at a time and fails in the middle of the buffer, and a
+/// buffer too small for the message so `write` itself meets the error.
+/// Retrying each call that failed gives the bytes `write_packed_to`
+/// writes, which unpack to the framed message.
+#[test]
+fn packed_writer_never_loses_bytes_on_any_error() {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();
+    root.set::<u64>(0, u64::MAX);
+    let mut list = root
+        .init_list(0, capnarena::ElementSize::EightBytes, 700)
+        .unwrap();
+    for i in 0..700 {
+        list.set::<u64>(i, u64::from(i) * 0x0101_0101);
+    }
+    let mut framed = Vec::new();
+    msg.write_to(&mut framed).unwrap();
+    let mut direct = Vec::new();
+    msg.write_packed_to(&mut direct).unwrap();
+    for kind in [
+        io::ErrorKind::WouldBlock,
+        io::ErrorKind::Interrupted,
+        io::ErrorKind::Other,
+    ] {
+        for fail_on in [vec![0], vec![1], vec![0, 1, 2], vec![2, 5]] {
+            for capacity in [8192, 2570] {
+                let mut inner = FlakyWriter::new(fail_on.clone(), kind);
+                inner.max_chunk = 3;
+                let mut w = PackedWriter::with_capacity(capacity, inner);
+                let mut pos = 0;
+                let mut errors = 0;
+                while pos < framed.len() {
+                    match w.write(&framed[pos..]) {
+                        Ok(n) => pos += n,
+                        Err(_) => errors += 1,
+                    }
+                    assert!(errors < 100, "no progress");
+                }
+                while w.flush().is_err() {
+                    errors += 1;
+                    assert!(errors < 100, "no progress");
+                }
+                let out = w.finish().unwrap().out;
+                let label = format!("{kind:?} on {fail_on:?}, buffer {capacity}");
+                // Items end where the input does, never where a call or
+                // the buffer did: the same bytes as in one go.
+                assert_eq!(out, direct, "{label}");
+                let mut back = Vec::new();
+                unpack_to_vec(&out, &mut back, 1 << 20).unwrap();
+                assert_eq!(Word::slice_as_bytes(&back), &framed[..], "{label}");
+            }
+        }
+    }
+}
+
+/// `words_from_bytes` refuses a cut last word (`main` zero-padded it, so
+/// `from_words(&words_from_bytes(b))` read a message that `from_bytes`
+/// reports as truncated): here a message whose last word is `7`, cut by
+/// 1 to 7 of its zero bytes.
+#[test]
+fn words_from_bytes_refuses_a_cut_word() {
+    let (_msg, framed, _) = one_word_message();
+    assert_eq!(
+        framed,
+        bytes_of(&[
+            0x0000_0002_0000_0000, // table: 1 segment, 2 words
+            0x0000_0001_0000_0000, // root: struct, offset 0, 1 data word
+            0x0000_0000_0000_0007, // the data word
+        ])
+    );
+    let words = words_from_bytes(&framed).unwrap();
+    assert!(MessageReader::from_words(&words, ReaderOptions::default()).is_ok());
+    for cut in 1..8 {
+        let bytes = &framed[..framed.len() - cut];
+        match words_from_bytes(bytes) {
+            Err(Error::Truncated { needed, available }) => {
+                assert_eq!((needed, available), (24, 24 - cut as u64));
+            }
+            other => panic!("cut {cut}: {other:?}"),
+        }
+    }
+}
