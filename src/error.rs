@@ -184,6 +184,19 @@ pub enum Error {
         inline: usize,
     },
 
+    /// A deep copy nested deeper than its fixed work list holds, built
+    /// without the `alloc` feature (with it, the list grows on the heap, up
+    /// to the source's nesting limit).
+    #[error(
+        "deep copy nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+    )]
+    CopyTooDeepWithoutAlloc {
+        /// Levels of nesting reached.
+        depth: u64,
+        /// Levels the fixed work list holds.
+        inline: usize,
+    },
+
     // ---- framing: the input is not a well-formed framed message ----
     /// The input ended before the framing said it would.
     #[error("input truncated: need {needed} bytes, have {available}")]

@@ -181,14 +181,22 @@ impl<A: Arena> Message<A> {
         })
     }
 
-    /// A reader over the message as built so far. The content was built
-    /// through this crate's builders, so no traversal, nesting or segment
-    /// limit applies; use [`reader_with_options`](Self::reader_with_options)
-    /// to set some.
+    /// A reader over the message as built so far, with limits that a
+    /// message built through this crate's builders never reaches: no
+    /// traversal or segment limit, and a nesting limit of one more than the
+    /// words in the message (every level of a tree takes a pointer word of
+    /// its own). A deep copy out of it (`set_root`, `set_root_canonical`,
+    /// `is_canonical`) visits at most as many words as the message holds.
+    /// So an arena that broke the message (stale words where new ones
+    /// should be zero, overlapping allocations: pointers that loop) makes
+    /// reads and copies fail with [`Error::NestingLimitExceeded`] or
+    /// [`Error::TraversalLimitExceeded`] instead of running forever. Use
+    /// [`reader_with_options`](Self::reader_with_options) to set others.
     pub fn reader(&self) -> MessageReader<'_> {
+        let words = crate::layout::source_words(self);
         self.reader_with_options(ReaderOptions {
             traversal_limit_words: u64::MAX,
-            nesting_limit: u32::MAX,
+            nesting_limit: u32::try_from(words.saturating_add(1)).unwrap_or(u32::MAX),
             segment_limit: u32::MAX,
         })
     }

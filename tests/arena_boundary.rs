@@ -19,6 +19,87 @@ fn bytes_of(words: &[u64]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// The frame of finding 1: one segment of four words whose last two are
+/// struct pointers to themselves.
+fn self_pointing_frame() -> Vec<u8> {
+    bytes_of(&[
+        0x0000_0004_0000_0000, // table: 1 segment (count - 1 = 0), 4 words
+        0x0000_0000_0000_0000, // root pointer: null
+        0x0000_0000_0000_0000, // unused
+        0x0001_0000_ffff_fffc, // struct, offset -1 (itself), 0 data words, 1 pointer
+        0x0001_0000_ffff_fffc, // the same
+    ])
+}
+
+/// A message whose root's pointers are stale self-pointers left by an
+/// arena that does not zero (finding 1): `read_from_bytes` of the frame
+/// above, then a new root of two pointers over the same words.
+fn stale_self_pointers() -> Message<HostileArena> {
+    let faults = Faults {
+        no_zero: true,
+        ..Faults::default()
+    };
+    let mut msg = Message::new(HostileArena::new(faults, 64));
+    msg.read_from_bytes(&self_pointing_frame(), ReaderOptions::default())
+        .expect("the frame is valid: a null root");
+    msg.init_root_struct(StructSize::new(0, 2)).unwrap();
+    msg
+}
+
+fn is_limit(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::NestingLimitExceeded { .. } | Error::TraversalLimitExceeded { .. }
+    )
+}
+
+/// Finding 1: `Message::reader()` over a message whose arena left
+/// self-pointing struct pointers (it does not zero) is bounded: each of
+/// `is_canonical`, `set_root` and `set_root_canonical` of its root stops
+/// at a limit with an `Err`, where `main` recursed until the stack
+/// overflowed and the process aborted.
+#[test]
+fn stale_self_pointers_stop_at_a_limit() {
+    let msg = stale_self_pointers();
+    let reader = msg.reader();
+    let root = reader.root().unwrap();
+    // The scenario holds: the new root's null fields are the stale words.
+    assert_eq!(root.pointer(0).raw(), 0x0001_0000_ffff_fffc);
+    assert_eq!(root.pointer(1).raw(), 0x0001_0000_ffff_fffc);
+
+    let e = reader.is_canonical().unwrap_err();
+    assert!(is_limit(&e), "is_canonical: {e:?}");
+    let mut copy = Message::new(SingleSegmentArena::new());
+    let e = copy.set_root(&root).unwrap_err();
+    assert!(is_limit(&e), "set_root: {e:?}");
+    let e = copy.set_root_canonical(&root).unwrap_err();
+    assert!(is_limit(&e), "set_root_canonical: {e:?}");
+}
+
+/// Finding 1, the other way in: an arena that hands out overlapping words
+/// puts the root struct (0 data words, 1 pointer) over the root pointer,
+/// which then points at itself (`0x0001_0000_ffff_fffc`). Copying and
+/// canonicalising it stop at a limit.
+#[test]
+fn overlapping_allocation_self_loop_stops_at_a_limit() {
+    let faults = Faults {
+        overlap: true,
+        ..Faults::default()
+    };
+    let mut msg = Message::new(HostileArena::new(faults, 64));
+    msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let reader = msg.reader();
+    assert_eq!(reader.root_pointer().unwrap().raw(), 0x0001_0000_ffff_fffc);
+    let root = reader.root().unwrap();
+    let e = reader.is_canonical().unwrap_err();
+    assert!(is_limit(&e), "is_canonical: {e:?}");
+    let mut copy = Message::new(SingleSegmentArena::new());
+    let e = copy.set_root(&root).unwrap_err();
+    assert!(is_limit(&e), "set_root: {e:?}");
+    let e = copy.set_root_canonical(&root).unwrap_err();
+    assert!(is_limit(&e), "set_root_canonical: {e:?}");
+}
+
 /// Finding 2: `segment_mut` one word shorter than `segment`. Reading a
 /// frame into the arena is an `ArenaContract` error (`main` panicked in
 /// `copy_from_slice`), and so is building a root and setting `Data` on it

@@ -1154,8 +1154,31 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
 
 impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     /// The arena, segment and data-section word offset.
+    #[inline(always)]
     pub(crate) fn location(&mut self) -> (&mut A, u32, u32) {
         (self.arena, self.segment, self.data)
+    }
+}
+
+impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
+    /// The arena, segment and word offset of the slot.
+    #[inline(always)]
+    pub(crate) fn into_parts(self) -> (&'a mut A, u32, u32) {
+        (self.arena, self.segment, self.pos)
+    }
+}
+
+impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
+    /// The segment and word offset of element 0.
+    #[inline(always)]
+    pub(crate) fn place(&self) -> (u32, u32) {
+        (self.segment, self.start)
+    }
+
+    /// The arena, for the rest of the builder's lifetime.
+    #[inline(always)]
+    pub(crate) fn into_arena(self) -> &'a mut A {
+        self.arena
     }
 }
 
