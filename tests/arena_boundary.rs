@@ -374,3 +374,103 @@ fn words_from_bytes_refuses_a_cut_word() {
         }
     }
 }
+
+/// A framed message of three segments of 100,000, 8,192 and 20,001 words
+/// (words `i * 0x0101_0101_0101_0101 + seed`), written by hand: the
+/// segment table does not have to make a message that reads, only one
+/// that frames.
+fn large_frame() -> (Vec<u8>, Vec<Vec<u64>>) {
+    let sizes = [100_000u32, 8_192, 20_001];
+    let segments: Vec<Vec<u64>> = sizes
+        .iter()
+        .enumerate()
+        .map(|(s, &n)| {
+            (0..u64::from(n))
+                .map(|i| i.wrapping_mul(0x0101_0101_0101_0101) ^ (s as u64) << 60)
+                .collect()
+        })
+        .collect();
+    let mut framed = 2u32.to_le_bytes().to_vec();
+    for n in sizes {
+        framed.extend_from_slice(&n.to_le_bytes());
+    }
+    for seg in &segments {
+        framed.extend(seg.iter().flat_map(|w| w.to_le_bytes()));
+    }
+    (framed, segments)
+}
+
+/// Stream reads take a long segment's memory as its words arrive (issue
+/// 12, finding 5) and still give back every word: segments past the
+/// first 64 KiB chunk, read framed and packed, into arenas that keep the
+/// next chunk contiguous (single, fixed), that start new segments (multi
+/// with the default policy or 1,000-word segments) and that never do
+/// (one word per segment: every chunk moves).
+#[test]
+fn long_segments_read_back_whole_when_read_in_chunks() {
+    use capnarena::{FixedArena, GrowthPolicy, MultiSegmentArena};
+    let (framed, segments) = large_frame();
+    let mut packed = Vec::new();
+    capnarena::serialize::packed::pack_to_vec(&words_from_bytes(&framed).unwrap(), &mut packed);
+    let options = ReaderOptions::default();
+    let check = |what: &str, r: capnarena::Result<MessageReader<'_>>| {
+        let r = r.unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        assert_eq!(r.segment_count(), 3, "{what}");
+        for (i, want) in segments.iter().enumerate() {
+            let got: Vec<u64> = r
+                .segment(i as u32)
+                .unwrap()
+                .iter()
+                .map(|w| w.to_u64())
+                .collect();
+            assert!(got == *want, "{what}: segment {i} differs");
+        }
+    };
+    let mut fixed_words = vec![Word::ZERO; 200_000];
+    for packed_input in [false, true] {
+        let input: &[u8] = if packed_input { &packed } else { &framed };
+        let how = if packed_input { "packed" } else { "framed" };
+        let mut single = Message::new(SingleSegmentArena::new());
+        check(
+            &format!("{how}, single"),
+            read(&mut single, input, packed_input, options),
+        );
+        let mut multi = Message::new(MultiSegmentArena::new());
+        check(
+            &format!("{how}, multi"),
+            read(&mut multi, input, packed_input, options),
+        );
+        let mut small = Message::new(
+            MultiSegmentArena::new()
+                .with_first_segment_words(1_000)
+                .with_policy(GrowthPolicy::FixedSize(1_000)),
+        );
+        check(
+            &format!("{how}, multi of 1,000"),
+            read(&mut small, input, packed_input, options),
+        );
+        let mut one = Message::new(common::OneWordArena::default());
+        check(
+            &format!("{how}, one word"),
+            read(&mut one, input, packed_input, options),
+        );
+        let mut fixed = Message::new(FixedArena::new(&mut fixed_words));
+        check(
+            &format!("{how}, fixed"),
+            read(&mut fixed, input, packed_input, options),
+        );
+    }
+}
+
+fn read<'m, A: capnarena::Arena>(
+    msg: &'m mut Message<A>,
+    input: &[u8],
+    packed: bool,
+    options: ReaderOptions,
+) -> capnarena::Result<MessageReader<'m>> {
+    if packed {
+        msg.read_packed_from(input, options)
+    } else {
+        msg.read_from(input, options)
+    }
+}
