@@ -128,7 +128,7 @@ fn main() -> Result<(), Error> {
     // 8-aligned words, so copy once into words and read zero-copy.
     let mut wire = Vec::new();
     msg.append_to(&mut wire);
-    let words = words_from_bytes(&wire);
+    let words = words_from_bytes(&wire)?;
     let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
     print(&reader)?;
 

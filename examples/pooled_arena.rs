@@ -177,7 +177,7 @@ fn build_order<A: Arena>(arena: A, id: u64, items: u32, wire: &mut Vec<u8>) -> R
 
 /// Reads an order back and checks every field against how it was built.
 fn check_order(wire: &[u8], id: u64, items: u32) -> Result<(), Error> {
-    let words = capnarena::words_from_bytes(wire);
+    let words = capnarena::words_from_bytes(wire)?;
     let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
     let order = reader.root()?;
     assert_eq!(order.get::<u64>(0), id);

@@ -184,6 +184,19 @@ pub enum Error {
         inline: usize,
     },
 
+    /// A deep copy nested deeper than its fixed work list holds, built
+    /// without the `alloc` feature (with it, the list grows on the heap, up
+    /// to the source's nesting limit).
+    #[error(
+        "deep copy nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+    )]
+    CopyTooDeepWithoutAlloc {
+        /// Levels of nesting reached.
+        depth: u64,
+        /// Levels the fixed work list holds.
+        inline: usize,
+    },
+
     // ---- framing: the input is not a well-formed framed message ----
     /// The input ended before the framing said it would.
     #[error("input truncated: need {needed} bytes, have {available}")]
@@ -349,6 +362,15 @@ pub enum Error {
     #[cfg(feature = "std")]
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),
+    /// A reader reported reading more bytes than the buffer it was given
+    /// holds (a broken `io::Read`); nothing it returned is used.
+    #[error("reader reported {reported} bytes read into a buffer of {buffer} bytes")]
+    ReadPastBuffer {
+        /// Bytes the reader said it read.
+        reported: u64,
+        /// Bytes the buffer held.
+        buffer: u64,
+    },
 }
 
 /// `Result` with this crate's [`Error`].

@@ -170,10 +170,14 @@ impl<A: Arena> Message<A> {
     }
 
     /// Segments in the message (1 for a message with no root yet).
+    ///
+    /// A built message has at least one segment: an arena that reports none
+    /// (it broke its contract) is taken at one, whose words are then those
+    /// the arena gives for segment 0, if any.
     pub fn segment_count(&self) -> u32 {
         match self.state {
             State::Empty => 1,
-            State::Built => self.arena.segment_count(),
+            State::Built => self.arena.segment_count().max(1),
         }
     }
 
@@ -184,7 +188,16 @@ impl<A: Arena> Message<A> {
 
     /// The message's segments in order.
     pub fn segments(&self) -> impl ExactSizeIterator<Item = Segment<'_>> + '_ {
-        (0..self.segment_count()).map(move |id| {
+        self.segments_of(self.segment_count())
+    }
+
+    /// The first `count` segments, for an operation that read the count
+    /// once (an arena's answers may change from one call to the next).
+    pub(crate) fn segments_of(
+        &self,
+        count: u32,
+    ) -> impl ExactSizeIterator<Item = Segment<'_>> + Clone + '_ {
+        (0..count).map(move |id| {
             Segment::new(
                 SegmentId(id),
                 SegmentSource::segment(self, id).unwrap_or(&[]),
@@ -192,14 +205,22 @@ impl<A: Arena> Message<A> {
         })
     }
 
-    /// A reader over the message as built so far. The content was built
-    /// through this crate's builders, so no traversal, nesting or segment
-    /// limit applies; use [`reader_with_options`](Self::reader_with_options)
-    /// to set some.
+    /// A reader over the message as built so far, with limits that a
+    /// message built through this crate's builders never reaches: no
+    /// traversal or segment limit, and a nesting limit of one more than the
+    /// words in the message (every level of a tree takes a pointer word of
+    /// its own). A deep copy out of it (`set_root`, `set_root_canonical`,
+    /// `is_canonical`) visits at most as many words as the message holds.
+    /// So an arena that broke the message (stale words where new ones
+    /// should be zero, overlapping allocations: pointers that loop) makes
+    /// reads and copies fail with [`Error::NestingLimitExceeded`] or
+    /// [`Error::TraversalLimitExceeded`] instead of running forever. Use
+    /// [`reader_with_options`](Self::reader_with_options) to set others.
     pub fn reader(&self) -> MessageReader<'_> {
+        let words = crate::layout::source_words(self);
         self.reader_with_options(ReaderOptions {
             traversal_limit_words: u64::MAX,
-            nesting_limit: u32::MAX,
+            nesting_limit: u32::try_from(words.saturating_add(1)).unwrap_or(u32::MAX),
             segment_limit: u32::MAX,
         })
     }
@@ -209,20 +230,21 @@ impl<A: Arena> Message<A> {
         MessageReader::from_source(self, options)
     }
 
-    /// Words of the segment table for this message.
-    fn header_words(&self) -> usize {
-        crate::read::header_bytes(self.segment_count()) / 8
-    }
-
     /// Bytes of the framed message: segment table and every segment.
     pub fn serialized_size(&self) -> usize {
-        let body: usize = self.segments().map(|s| s.words().len()).sum();
-        (self.header_words() + body) * 8
+        self.serialized_size_of(self.segment_count())
+    }
+
+    /// [`serialized_size`](Self::serialized_size) of the first `count`
+    /// segments.
+    fn serialized_size_of(&self, count: u32) -> usize {
+        let body: usize = self.segments_of(count).map(|s| s.words().len()).sum();
+        crate::read::header_bytes(count) + body * 8
     }
 
     /// Bytes of the segment table that frames this message.
     pub fn segment_table_len(&self) -> usize {
-        self.header_words() * 8
+        crate::read::header_bytes(self.segment_count())
     }
 
     /// Writes the segment table (`count - 1`, then each segment's size in
@@ -234,23 +256,28 @@ impl<A: Arena> Message<A> {
     /// [`Error::BufferTooSmall`] when `out` is shorter than
     /// [`segment_table_len`](Self::segment_table_len).
     pub fn write_segment_table(&self, out: &mut [u8]) -> Result<usize> {
-        let len = self.segment_table_len();
+        let count = self.segment_count();
+        let len = crate::read::header_bytes(count);
         let available = out.len();
         let out = out.get_mut(..len).ok_or(Error::BufferTooSmall {
             needed: len as u64,
             available: available as u64,
         })?;
-        self.write_table(out);
+        self.write_table(out, count);
         Ok(len)
     }
 
-    /// Writes the segment table into `out`, which holds exactly its bytes.
-    fn write_table(&self, out: &mut [u8]) {
-        let count = self.segment_count();
+    /// Writes the table of the first `count` segments (at least 1) into
+    /// `out`, which holds `header_bytes(count)` bytes; entries that do not
+    /// fit are left out, so a wrong `out` garbles the table, never panics.
+    fn write_table(&self, out: &mut [u8], count: u32) {
         out.fill(0);
-        out[..4].copy_from_slice(&(count - 1).to_le_bytes());
-        for (i, seg) in self.segments().enumerate() {
-            out[4 + 4 * i..8 + 4 * i].copy_from_slice(&seg.len_words().to_le_bytes());
+        if let Some(first) = out.first_chunk_mut::<4>() {
+            *first = count.wrapping_sub(1).to_le_bytes();
+        }
+        let entries = out.get_mut(4..).unwrap_or_default().chunks_exact_mut(4);
+        for (slot, seg) in entries.zip(self.segments_of(count)) {
+            slot.copy_from_slice(&seg.len_words().to_le_bytes());
         }
     }
 
@@ -286,7 +313,8 @@ impl<A: Arena> Message<A> {
     /// has room for [`serialized_size`](Self::serialized_size) more bytes.
     #[cfg(feature = "alloc")]
     pub fn append_to(&self, out: &mut Vec<u8>) {
-        if self.segment_count() == 1 {
+        let count = self.segment_count();
+        if count == 1 {
             // The common case: the table is one word, built on the stack.
             let seg = SegmentSource::segment(self, 0).unwrap_or(&[]);
             let bytes = Word::slice_as_bytes(seg);
@@ -295,11 +323,11 @@ impl<A: Arena> Message<A> {
             out.extend_from_slice(bytes);
             return;
         }
-        out.reserve(self.serialized_size());
+        out.reserve(self.serialized_size_of(count));
         let start = out.len();
-        out.resize(start + self.header_words() * 8, 0);
-        self.write_table(&mut out[start..]);
-        for seg in self.segments() {
+        out.resize(start + crate::read::header_bytes(count), 0);
+        self.write_table(&mut out[start..], count);
+        for seg in self.segments_of(count) {
             out.extend_from_slice(seg.as_bytes());
         }
     }
@@ -313,19 +341,20 @@ impl<A: Arena> Message<A> {
     pub fn write_to<W: std::io::Write>(&self, mut w: W) -> Result<()> {
         use std::io::IoSlice;
         const BATCH: usize = 16;
-        let count = self.segment_count() as usize;
-        let header_len = self.header_words() * 8;
+        let count32 = self.segment_count();
+        let count = count32 as usize;
+        let header_len = crate::read::header_bytes(count32);
         let mut small = [0u8; 8 * BATCH];
         let mut large = Vec::new();
         let header: &[u8] = if header_len <= small.len() {
-            self.write_table(&mut small[..header_len]);
+            self.write_table(&mut small[..header_len], count32);
             &small[..header_len]
         } else {
             large.resize(header_len, 0);
-            self.write_table(&mut large);
+            self.write_table(&mut large, count32);
             &large
         };
-        let mut segs = self.segments();
+        let mut segs = self.segments_of(count32);
         let mut bufs: [IoSlice<'_>; BATCH] = [IoSlice::new(&[]); BATCH];
         bufs[0] = IoSlice::new(header);
         let mut n = 1;
@@ -374,7 +403,7 @@ impl<A: Arena> SegmentSource for Message<A> {
         match self.state {
             State::Empty => (id == 0).then_some(&EMPTY_SEGMENT[..]),
             State::Built => {
-                (id < self.arena.segment_count()).then(|| BuilderSegments::get(&self.arena, id))
+                (id < Message::segment_count(self)).then(|| BuilderSegments::get(&self.arena, id))
             }
         }
     }

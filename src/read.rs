@@ -116,7 +116,7 @@ pub(crate) fn size_at(table: &[u8], i: usize) -> u32 {
 /// let mut bytes = Vec::new();
 /// msg.append_to(&mut bytes);
 ///
-/// let words = capnarena::words_from_bytes(&bytes);
+/// let words = capnarena::words_from_bytes(&bytes)?;
 /// let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
 /// assert_eq!(reader.root()?.get::<u64>(0), 42);
 /// # Ok::<(), capnarena::Error>(())
@@ -342,11 +342,36 @@ pub(crate) fn split_segments<'a>(
 /// Copies `bytes` into a `Vec<Word>` so that they are 8-aligned, for
 /// [`MessageReader::from_words`]. (To read unaligned input without
 /// allocating, read it into a [`Message`](crate::Message) instead.)
+///
+/// # Errors
+/// [`Error::Truncated`] when `bytes` does not end on a word boundary: a
+/// framed message is whole words, so the input was cut (padding the last
+/// word with zeros could turn a cut message into one that reads).
+///
+/// ```
+/// use capnarena::{Error, MessageReader, ReaderOptions};
+/// // One segment of one word: a null root.
+/// let framed = [0u8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// let words = capnarena::words_from_bytes(&framed)?;
+/// assert!(MessageReader::from_words(&words, ReaderOptions::default()).is_ok());
+/// assert!(matches!(
+///     capnarena::words_from_bytes(&framed[..15]),
+///     Err(Error::Truncated { needed: 16, available: 15 })
+/// ));
+/// # Ok::<(), capnarena::Error>(())
+/// ```
 #[cfg(feature = "alloc")]
-pub fn words_from_bytes(bytes: &[u8]) -> Vec<Word> {
-    let mut words = alloc::vec![Word::ZERO; bytes.len().div_ceil(8)];
-    Word::slice_as_bytes_mut(&mut words)[..bytes.len()].copy_from_slice(bytes);
-    words
+pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<Word>> {
+    let whole = bytes.len().div_ceil(8);
+    if bytes.len() % 8 != 0 {
+        return Err(Error::Truncated {
+            needed: whole as u64 * 8,
+            available: bytes.len() as u64,
+        });
+    }
+    let mut words = alloc::vec![Word::ZERO; whole];
+    Word::slice_as_bytes_mut(&mut words).copy_from_slice(bytes);
+    Ok(words)
 }
 
 /// An empty `Vec` with room for `count` per-segment entries (a segment

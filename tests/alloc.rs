@@ -283,7 +283,7 @@ fn measure<A: Arena>(
     }
 
     // Reading in place and zero-copy (the aligned copy is made outside).
-    let words = words_from_bytes(&bytes);
+    let words = words_from_bytes(&bytes).unwrap();
     for _ in 0..=WARM {
         let ((), n) = count(|| {
             check(msg.reader().root().unwrap());

@@ -57,7 +57,7 @@ fn fixed_arena_full_is_an_error_and_keeps_the_content() {
     assert!(!root.has_pointer(0), "the failed text left its slot null");
 
     let bytes = framed(&msg);
-    let words = words_from_bytes(&bytes);
+    let words = words_from_bytes(&bytes).unwrap();
     let reader = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
     let r = reader.root().unwrap();
     assert_eq!(r.get::<u64>(0), 0x1122_3344);
@@ -528,7 +528,7 @@ fn multi_segment_policy_shapes_a_message() {
     let mut written = Vec::new();
     msg.write_to(&mut written).unwrap();
     assert!(written == bytes, "write_to == append_to");
-    let words = words_from_bytes(&bytes);
+    let words = words_from_bytes(&bytes).unwrap();
     // More segments than a reader takes by default (512).
     let err = MessageReader::from_words(&words, ReaderOptions::default())
         .err()
@@ -568,7 +568,7 @@ fn mut_ref_arena_is_reused_after_the_message() {
     assert_ne!(first, second);
     assert_eq!(arena.capacity(), capacity, "memory kept");
     assert_eq!(arena.segment(SegmentId(0)).as_ptr(), addr);
-    let words = words_from_bytes(&second);
+    let words = words_from_bytes(&second).unwrap();
     let r = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
     assert_eq!(r.root().unwrap().get_text(0).unwrap(), "second");
 
@@ -752,7 +752,7 @@ fn contract_violations_are_errors() {
     );
     // Framing and reading what is there still work without a panic.
     let bytes = framed(&msg);
-    let words = words_from_bytes(&bytes);
+    let words = words_from_bytes(&bytes).unwrap();
     let _ = MessageReader::from_words(&words, ReaderOptions::default())
         .and_then(|r| r.root().map(|s| s.get::<u64>(0)));
 }
@@ -783,7 +783,7 @@ fn dirty<A: Arena>(msg: &mut Message<A>) {
         s.set_text(0, "~~~~~~~~~~~~~~~").unwrap();
     }
     let log = common::vector("log.bin");
-    let words = words_from_bytes(&log);
+    let words = words_from_bytes(&log).unwrap();
     msg.read_from_bytes(
         Word::slice_as_bytes(&words),
         ReaderOptions::default().segment_limit(2048),
@@ -828,7 +828,7 @@ fn messages_after_dirty_messages_are_the_same_bytes() {
             );
 
             let bin = common::vector(&format!("{name}.bin"));
-            let words = words_from_bytes(&bin);
+            let words = words_from_bytes(&bin).unwrap();
             let src =
                 MessageReader::from_words(&words, ReaderOptions::default().segment_limit(2048))
                     .unwrap();

@@ -23,7 +23,7 @@ fn canonical_bytes_equal_the_reference() {
     for name in NAMES {
         let want = vector(&format!("{name}.canonical"));
         for framing in FRAMINGS {
-            let words = words_from_bytes(&vector(&format!("{name}.{framing}")));
+            let words = words_from_bytes(&vector(&format!("{name}.{framing}"))).unwrap();
             let reader = MessageReader::from_words(&words, options()).unwrap();
             let mut msg = Message::new(SingleSegmentArena::new());
             let got = msg.set_root_canonical(&reader.root().unwrap()).unwrap();
@@ -41,14 +41,14 @@ fn canonical_bytes_equal_the_reference() {
 #[test]
 fn is_canonical_tells_canonical_from_not() {
     for name in NAMES {
-        let canonical = words_from_bytes(&vector(&format!("{name}.canonical")));
+        let canonical = words_from_bytes(&vector(&format!("{name}.canonical"))).unwrap();
         let segs = [&canonical[..]];
         let reader = MessageReader::from_segments(&segs, ReaderOptions::default()).unwrap();
         assert!(reader.is_canonical().unwrap(), "{name}.canonical");
 
         for framing in FRAMINGS {
             let bytes = vector(&format!("{name}.{framing}"));
-            let words = words_from_bytes(&bytes);
+            let words = words_from_bytes(&bytes).unwrap();
             let reader = MessageReader::from_words(&words, options()).unwrap();
             // The framing is canonical exactly when its single segment
             // holds the canonical bytes.
@@ -65,7 +65,7 @@ fn is_canonical_tells_canonical_from_not() {
 #[test]
 fn canonical_form_in_a_fixed_arena() {
     let want = vector("full.canonical");
-    let words = words_from_bytes(&vector("full.seg3.bin"));
+    let words = words_from_bytes(&vector("full.seg3.bin")).unwrap();
     let reader = MessageReader::from_words(&words, options()).unwrap();
     let root = reader.root().unwrap();
     // One reserved word in front of segment 0 (see `Message::framed_bytes`).

@@ -321,7 +321,7 @@ fn read_options() -> ReaderOptions {
 /// Every entry of the framed `log` message equals the one parsed from
 /// log.txt.
 fn check_log_with_own_reader(bytes: &[u8]) {
-    let words = words_from_bytes(bytes);
+    let words = words_from_bytes(bytes).unwrap();
     let reader = MessageReader::from_words(&words, read_options()).unwrap();
     let list = reader
         .root()
@@ -360,7 +360,7 @@ fn own_reader_reads_back_spot_fields() {
     for case in &ARENAS {
         for name in NAMES {
             let built = (case.build)(name, Framing::AppendTo);
-            let words = words_from_bytes(&built.bytes);
+            let words = words_from_bytes(&built.bytes).unwrap();
             let reader = MessageReader::from_words(&words, read_options())
                 .unwrap_or_else(|e| panic!("{} {name}: {e}", case.label));
             assert_eq!(reader.segment_count(), built.segments);

@@ -67,7 +67,7 @@ fn vectors_unpack_to_their_bin() {
     for name in VECTORS {
         let bin = common::vector(&format!("{name}.bin"));
         let packed = common::vector(&format!("{name}.packed"));
-        let want = words_from_bytes(&bin);
+        let want = words_from_bytes(&bin).unwrap();
 
         assert_eq!(unpacked_len(&packed).unwrap(), want.len() as u64, "{name}");
         let mut out = vec![Word(*b"garbage!"); want.len()];
@@ -125,7 +125,7 @@ fn vectors_pack_to_the_reference_bytes() {
         );
 
         // Table and segment packed as two pieces, as the reference does.
-        let words = words_from_bytes(&bin);
+        let words = words_from_bytes(&bin).unwrap();
         let mut out = vec![0u8; max_packed_len(words.len())];
         let n = pack(&words[..1], &mut out).unwrap();
         let m = pack(&words[1..], &mut out[n..]).unwrap();

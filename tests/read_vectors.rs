@@ -538,7 +538,7 @@ fn misaligned(bytes: &[u8]) -> (Vec<u8>, usize) {
 /// built-in arena.
 fn check_framed(label: &str, bytes: &[u8], options: ReaderOptions, schema: &Schema, want: &Value) {
     let segments = declared_segments(bytes);
-    let words = words_from_bytes(bytes);
+    let words = words_from_bytes(bytes).unwrap();
 
     let r = MessageReader::from_words(&words, options).unwrap_or_else(|e| panic!("{label}: {e}"));
     assert_eq!(r.segment_count(), segments, "{label}");
@@ -583,7 +583,7 @@ fn check_flat(name: &str, schema: &Schema, want: &Value) {
     let label = format!("{name}.flat");
     let flat = vector(&label);
     assert_eq!(flat.len() % 8, 0, "{label}");
-    let words = words_from_bytes(&flat);
+    let words = words_from_bytes(&flat).unwrap();
     let segs: [&[Word]; 1] = [&words];
     let r = MessageReader::from_segments(&segs, ReaderOptions::new()).unwrap();
     assert_eq!(r.segment_count(), 1);
@@ -711,7 +711,7 @@ fn log_text_parsers_agree() {
 #[test]
 fn checker_reports_wrong_values() {
     let bytes = vector("full.bin");
-    let words = words_from_bytes(&bytes);
+    let words = words_from_bytes(&bytes).unwrap();
     let r = MessageReader::from_words(&words, ReaderOptions::new()).unwrap();
     let errors = mismatches("full.bin", &r, &ALL_TYPES, &expected("scalars"));
     for field in [
@@ -734,7 +734,7 @@ fn checker_reports_wrong_values() {
     // words, 24 pointers, so the data section starts at byte 16 and
     // int32Field (bits [32, 64)) is bytes 20..24.
     assert_eq!(&bytes[8..16], &[0, 0, 0, 0, 7, 0, 24, 0]);
-    let mut bad = words_from_bytes(&bytes);
+    let mut bad = words_from_bytes(&bytes).unwrap();
     Word::slice_as_bytes_mut(&mut bad)[20] ^= 0x01;
     let r = MessageReader::from_words(&bad, ReaderOptions::new()).unwrap();
     let errors = mismatches("flipped", &r, &ALL_TYPES, &expected("full"));
@@ -811,7 +811,7 @@ fn checker_reports_each_changed_element() {
     for (_, edit) in &edits {
         edit(&mut want);
     }
-    let words = words_from_bytes(&vector("full.bin"));
+    let words = words_from_bytes(&vector("full.bin")).unwrap();
     let r = MessageReader::from_words(&words, ReaderOptions::new()).unwrap();
     let errors = mismatches("full.bin", &r, &ALL_TYPES, &want);
     let mut got: Vec<&str> = errors
@@ -845,7 +845,7 @@ fn assert_refused<T>(what: &str, r: capnarena::Result<T>, count: u64, limit: u32
 /// any arena first.
 fn assert_refused_everywhere(file: &str, bytes: &[u8], options: ReaderOptions, count: u64) {
     let limit = options.segment_limit;
-    let words = words_from_bytes(bytes);
+    let words = words_from_bytes(bytes).unwrap();
     assert_refused(
         &format!("{file} from_words"),
         MessageReader::from_words(&words, options),
@@ -960,7 +960,7 @@ fn segment_limit_is_exact() {
     );
 
     // The same segments, split by the table here and given as slices.
-    let words = words_from_bytes(&bytes);
+    let words = words_from_bytes(&bytes).unwrap();
     let count = declared_segments(&bytes) as usize;
     let table_words = (count + 2) / 2;
     let mut segs: Vec<&[Word]> = Vec::with_capacity(count);
@@ -1077,7 +1077,7 @@ fn fields_past_a_smaller_struct_read_as_defaults() {
 fn struct_list_elements_read_as_larger_struct() {
     for ext in FRAMED {
         let file = format!("full.{ext}");
-        let words = words_from_bytes(&vector(&file));
+        let words = words_from_bytes(&vector(&file)).unwrap();
         let r = MessageReader::from_words(&words, ReaderOptions::new()).unwrap();
         let root = r.root().unwrap();
 
@@ -1122,7 +1122,7 @@ fn struct_list_elements_read_as_larger_struct() {
 /// pointers null.
 #[test]
 fn primitive_list_read_as_struct_list() {
-    let words = words_from_bytes(&vector("full.bin"));
+    let words = words_from_bytes(&vector("full.bin")).unwrap();
     let r = MessageReader::from_words(&words, ReaderOptions::new()).unwrap();
     let list = r
         .root()

@@ -557,7 +557,7 @@ fn read_all(bytes: &[u8], expected: &Node, from: &str) {
     let options = ReaderOptions::default();
 
     // Zero-copy, from words and from (aligned) bytes.
-    let words = words_from_bytes(bytes);
+    let words = words_from_bytes(bytes).unwrap();
     let reader = MessageReader::from_words(&words, options).unwrap();
     assert_eq!(
         &read_node(&reader.root().unwrap()).unwrap(),
@@ -638,7 +638,7 @@ fn deep_copy(node: &Node) {
         write_node(&mut src.init_root_struct(NODE).unwrap(), node).unwrap();
         let mut bytes = Vec::new();
         src.append_to(&mut bytes);
-        let words = words_from_bytes(&bytes);
+        let words = words_from_bytes(&bytes).unwrap();
         let framed = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
         let sources = [("in place", src.reader()), ("framed", framed)];
 
@@ -654,7 +654,7 @@ fn deep_copy(node: &Node) {
                 assert_eq!(&got, node, "set_root {what}");
                 let mut again = Vec::new();
                 dst.append_to(&mut again);
-                let again = words_from_bytes(&again);
+                let again = words_from_bytes(&again).unwrap();
                 let reread = MessageReader::from_words(&again, ReaderOptions::default()).unwrap();
                 let got = read_node(&reread.root().unwrap()).unwrap();
                 assert_eq!(&got, node, "set_root, framed again {what}");

@@ -442,7 +442,7 @@ fn tree_of<'a>(reader: &'a MessageReader<'a>, schema: &Schema) -> TextValue<'a> 
 /// wide enough for every vector, and gives the pretty and short bytes of
 /// its root as `schema`, plus the `fmt::Write` forms.
 fn render(bytes: &[u8], schema: &Schema) -> Rendered {
-    let words = words_from_bytes(bytes);
+    let words = words_from_bytes(bytes).expect("whole words");
     let options = ReaderOptions::default().segment_limit(4096);
     let reader = MessageReader::from_words(&words, options).expect("framing");
     let tree = tree_of(&reader, schema);

@@ -149,7 +149,7 @@ impl From<capnarena::Error> for Error {
 /// # Errors
 /// The request is malformed or refers to nodes it does not hold.
 pub fn generate(request: &[u8], options: &Options) -> Result<Vec<GeneratedFile>, Error> {
-    let words = capnarena::words_from_bytes(request);
+    let words = capnarena::words_from_bytes(request)?;
     let options_read = capnarena::ReaderOptions::new()
         .traversal_limit_words(u64::MAX)
         .nesting_limit(1024);

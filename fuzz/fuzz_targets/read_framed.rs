@@ -4,7 +4,7 @@
 //! controls pointer words directly.
 #![no_main]
 
-use capnarena::{Message, MessageReader, SingleSegmentArena, Word, words_from_bytes};
+use capnarena::{Message, MessageReader, SingleSegmentArena, Word};
 use libfuzzer_sys::fuzz_target;
 
 mod shared;
@@ -12,7 +12,7 @@ use shared::{exercise, limits};
 
 fuzz_target!(|data: &[u8]| {
     let options = limits();
-    let words = words_from_bytes(data);
+    let words = shared::common::padded_words(data);
     let aligned = &Word::slice_as_bytes(&words)[..data.len()];
 
     let zero_copy = MessageReader::from_bytes(aligned, options);

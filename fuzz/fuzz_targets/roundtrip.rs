@@ -330,7 +330,7 @@ fn roundtrip<A: Arena>(name: &str, mut msg: Message<A>, root: &S) -> Option<Vec<
         );
     }
 
-    let words = words_from_bytes(&framed);
+    let words = words_from_bytes(&framed).unwrap();
     let r = MessageReader::from_words(&words, options).expect("from_words");
     check_message(&format!("{name} from_words"), &r, root, true);
     let mut back = Message::new(SingleSegmentArena::new());

@@ -77,7 +77,11 @@ fn alloc_as<A: Arena + ?Sized>(
         Fill::Overwritten => arena.allocate_overwritten(len, SegmentId(hint))?,
     };
     let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
-    let avail = (arena.segment(SegmentId(s)).len() as u64).saturating_sub(u64::from(header));
+    // Reads go through `segment` and writes through `segment_mut`: the
+    // words must lie inside both, whatever each reports.
+    let seg_len = arena.segment(SegmentId(s)).len();
+    let seg_len = seg_len.min(arena.segment_mut(SegmentId(s)).len());
+    let avail = (seg_len as u64).saturating_sub(u64::from(header));
     if o >= header {
         let rel = o - header;
         let end = u64::from(rel) + u64::from(len);
@@ -576,7 +580,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// Too long to encode, or the arena has no room.
     pub fn init_data(self, len: u32) -> Result<&'a mut [u8]> {
         let list = self.init_list(ElementSize::Byte, len)?;
-        Ok(list.into_bytes_mut())
+        list.into_bytes_mut()
     }
 
     /// The bytes of the `Data` blob the slot points to, to overwrite in
@@ -589,7 +593,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         if self.is_null() {
             return self.init_data(0);
         }
-        Ok(self.get_list(ElementSize::Byte)?.into_bytes_mut())
+        self.get_list(ElementSize::Byte)?.into_bytes_mut()
     }
 
     /// The bytes of the `Text` the slot points to (without its terminator),
@@ -1165,13 +1169,20 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
             .unwrap_or(&mut [])
     }
 
-    fn into_bytes_mut(self) -> &'a mut [u8] {
+    /// The list's bytes, all of them: an arena that no longer hands out
+    /// the words it allocated is an error, not a shorter slice.
+    fn into_bytes_mut(self) -> Result<&'a mut [u8]> {
         let start = self.start as usize * 8;
         let len = self.len as usize * (self.step_bits / 8) as usize;
         let seg = BuilderSegments::get_mut(self.arena, self.segment);
         Word::slice_as_bytes_mut(seg)
             .get_mut(start..start + len)
-            .unwrap_or(&mut [])
+            .ok_or(Error::ArenaContract {
+                what: "allocated words lie outside the segment the arena reports",
+                segment: self.segment,
+                offset: u64::from(self.start),
+                len: (len as u64).div_ceil(8),
+            })
     }
 
     /// Every byte of the list's words: the elements' data and the padding
@@ -1223,8 +1234,31 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
 
 impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     /// The arena, segment and data-section word offset.
+    #[inline(always)]
     pub(crate) fn location(&mut self) -> (&mut A, u32, u32) {
         (self.arena, self.segment, self.data)
+    }
+}
+
+impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
+    /// The arena, segment and word offset of the slot.
+    #[inline(always)]
+    pub(crate) fn into_parts(self) -> (&'a mut A, u32, u32) {
+        (self.arena, self.segment, self.pos)
+    }
+}
+
+impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
+    /// The segment and word offset of element 0.
+    #[inline(always)]
+    pub(crate) fn place(&self) -> (u32, u32) {
+        (self.segment, self.start)
+    }
+
+    /// The arena, for the rest of the builder's lifetime.
+    #[inline(always)]
+    pub(crate) fn into_arena(self) -> &'a mut A {
+        self.arena
     }
 }
 

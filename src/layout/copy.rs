@@ -3,11 +3,24 @@
 //!
 //! The source is read through its reader, so the copy is bounded by the
 //! source's traversal and nesting limits: a cyclic or amplifying source
-//! fails with an error instead of looping.
+//! fails with an error instead of looping. A source read in place from a
+//! message being built (whose reader has no traversal limit) is bounded by
+//! its size: a copy visits at most as many words as its segments hold.
 //!
 //! Objects are allocated in preorder (a struct, then what its pointers
 //! point to in pointer order; a list, then what its elements point to in
 //! element order), which is the order canonical form requires.
+//!
+//! The copy is a loop over an explicit work list, not a recursion: one
+//! [`Frame`] per object whose pointers are being copied, as deep as the
+//! source nests (each level is one the source's nesting limit allowed), so
+//! no nesting limit and no source can exhaust the stack. With `alloc` the
+//! list holds 16 frames inline and grows on the heap past that; without
+//! it, it holds 64 and a deeper copy fails with
+//! [`Error::CopyTooDeepWithoutAlloc`].
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 
 use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder};
 use super::pointer::{ElementSize, StructSize};
@@ -73,84 +86,25 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
     // as a pointer to a builder the caller just stored field by field
     // (reading it back whole stalls on store forwarding: text_copy/reuse
     // 68 -> 64 us).
-    pub(crate) fn copy_pointer(mut self, src: &PointerReader<'_>, mode: Mode) -> Result<()> {
-        match src.kind()? {
-            PointerKind::Null => {
-                self.clear();
-                Ok(())
-            }
-            PointerKind::Struct => self.copy_struct(&src.get_struct()?, mode),
-            PointerKind::List => self.copy_list(&src.get_list_any()?, mode),
-            PointerKind::Capability => {
-                self.set_capability(src.get_capability()?);
-                Ok(())
-            }
-            found => Err(Error::UnexpectedPointer {
-                expected: PointerKind::Struct,
-                found,
-            }),
-        }
+    pub(crate) fn copy_pointer(self, src: &PointerReader<'_>, mode: Mode) -> Result<()> {
+        let mut budget = Budget::new(src.context().copy_bound());
+        let (arena, segment, pos) = self.into_parts();
+        let first = copy_object(arena, segment, pos, src, mode, &mut budget)?;
+        copy_below(arena, first, mode, &mut budget)
     }
 
     pub(crate) fn copy_struct(self, src: &StructReader<'_>, mode: Mode) -> Result<()> {
-        let size = match mode {
-            Mode::Plain => src.size(),
-            Mode::Canonical => trimmed_size(src),
-        };
-        let dst = self.init_struct(size)?;
-        copy_struct_into(dst, src, mode)
+        let mut budget = Budget::new(src.context().copy_bound());
+        let (arena, segment, pos) = self.into_parts();
+        let first = struct_object(arena, segment, pos, src, mode, &mut budget)?;
+        copy_below(arena, first, mode, &mut budget)
     }
 
     fn copy_list(self, src: &ListReader<'_>, mode: Mode) -> Result<()> {
-        let len = src.len();
-        match src.element_size() {
-            ElementSize::InlineComposite => {
-                let size = match mode {
-                    Mode::Plain => src.struct_size(),
-                    Mode::Canonical => (0..len).map(|i| trimmed_size(&src.get_struct(i))).fold(
-                        StructSize::new(0, 0),
-                        |a, b| {
-                            StructSize::new(
-                                a.data_words.max(b.data_words),
-                                a.pointers.max(b.pointers),
-                            )
-                        },
-                    ),
-                };
-                let mut dst = self.init_struct_list(len, size)?;
-                for i in 0..len {
-                    copy_struct_into(dst.get_struct(i), &src.get_struct(i), mode)?;
-                }
-            }
-            ElementSize::Pointer => {
-                let mut dst = self.init_list(ElementSize::Pointer, len)?;
-                for i in 0..len {
-                    dst.pointer(i).copy_pointer(&src.get_pointer(i), mode)?;
-                }
-            }
-            ElementSize::Byte if len > 0 => {
-                // Text and data: the direct path for a list of bytes.
-                self.set_byte_list(src.raw_data_bytes(), u64::from(len))?;
-            }
-            size => {
-                // Every byte of the list's words is written here: the
-                // elements, then zeros.
-                let mut dst = self.init_list_as(size, len, Fill::Overwritten)?;
-                let from = src.raw_data_bytes();
-                let to = dst.raw_words_bytes_mut();
-                let used_bits = u64::from(len) * u64::from(size.data_bits());
-                let n = from.len().min(used_bits.div_ceil(8) as usize).min(to.len());
-                to[..n].copy_from_slice(&from[..n]);
-                to[n..].fill(0);
-                // Bits past the last element of a bit list are zero.
-                if used_bits % 8 != 0 {
-                    if let Some(last) = to.get_mut(n.wrapping_sub(1)) {
-                        *last &= (1u8 << (used_bits % 8)) - 1;
-                    }
-                }
-            }
-        }
-        Ok(())
+        let mut budget = Budget::new(src.context().copy_bound());
+        let (arena, segment, pos) = self.into_parts();
+        let first = list_object(arena, segment, pos, src, mode, &mut budget)?;
+        copy_below(arena, first, mode, &mut budget)
     }
 }
 
@@ -161,30 +115,401 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     /// # Errors
     /// As [`PointerBuilder::set_from`].
     pub fn copy_from(&mut self, src: &StructReader<'_>) -> Result<()> {
-        copy_struct_into(self.reborrow(), src, Mode::Plain)
+        let mut budget = Budget::new(src.context().copy_bound());
+        let size = self.size();
+        let (arena, segment, data) = self.location();
+        let first = struct_into(arena, segment, data, size, src);
+        copy_below(arena, first, Mode::Plain, &mut budget)
     }
 }
 
-fn copy_struct_into<A: Arena + ?Sized>(
-    mut dst: StructBuilder<'_, A>,
-    src: &StructReader<'_>,
-    mode: Mode,
-) -> Result<()> {
-    let size: StructSize = dst.size();
-    {
-        let (arena, segment, data) = dst.location();
-        let from = src.data_bytes();
-        let seg = BuilderSegments::get_mut(arena, segment);
-        let bytes = Word::slice_as_bytes_mut(seg);
-        let start = data as usize * 8;
-        let n = from.len().min(usize::from(size.data_words) * 8);
-        if let Some(to) = bytes.get_mut(start..start + n) {
-            to.copy_from_slice(&from[..n]);
+/// Words a copy may still visit (see [`ReadContext`]'s copy bound).
+///
+/// [`ReadContext`]: super::ReadContext
+struct Budget {
+    left: u64,
+    bound: u64,
+}
+
+impl Budget {
+    #[inline(always)]
+    fn new(bound: u64) -> Self {
+        Budget { left: bound, bound }
+    }
+
+    /// Takes `words` from the budget.
+    #[inline(always)]
+    fn charge(&mut self, words: u64) -> Result<()> {
+        match self.left.checked_sub(words) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => Err(Error::TraversalLimitExceeded {
+                limit: self.bound,
+                requested: words,
+            }),
         }
     }
-    let ptrs = usize::from(size.pointers.min(src.pointer_count()));
-    for i in 0..ptrs {
-        dst.pointer(i).copy_pointer(&src.pointer(i), mode)?;
+}
+
+/// An object of the copy whose pointers are being copied, one at a time,
+/// from the source to the copy's slots.
+#[derive(Clone, Copy)]
+enum Frame<'r> {
+    /// Pointers `next..count` of a struct; pointer `i` of the copy is word
+    /// `ptrs + i` of segment `segment`.
+    Struct {
+        src: StructReader<'r>,
+        segment: u32,
+        ptrs: u32,
+        next: u16,
+        count: u16,
+    },
+    /// Elements `next..` of a list of pointers; element `i` of the copy is
+    /// word `start + i`.
+    Pointers {
+        src: ListReader<'r>,
+        segment: u32,
+        start: u32,
+        next: u32,
+    },
+    /// Pointer `next` (of `count`) of element `elem` of a struct list, and
+    /// the elements after it; pointer `j` of element `i` of the copy is
+    /// word `ptrs + i * step + j`.
+    Structs {
+        src: ListReader<'r>,
+        segment: u32,
+        ptrs: u32,
+        step: u32,
+        elem: u32,
+        next: u16,
+        count: u16,
+    },
+}
+
+impl<'r> Frame<'r> {
+    /// The next source pointer and the copy's slot for it (segment, word),
+    /// or `None` when every pointer of the object is done.
+    #[inline(always)]
+    fn next_slot(&mut self) -> Option<(PointerReader<'r>, u32, u32)> {
+        match self {
+            Frame::Struct {
+                src,
+                segment,
+                ptrs,
+                next,
+                count,
+            } => {
+                if *next == *count {
+                    return None;
+                }
+                let i = *next;
+                *next += 1;
+                Some((src.pointer(usize::from(i)), *segment, *ptrs + u32::from(i)))
+            }
+            Frame::Pointers {
+                src,
+                segment,
+                start,
+                next,
+            } => {
+                if *next == src.len() {
+                    return None;
+                }
+                let i = *next;
+                *next += 1;
+                Some((src.get_pointer(i), *segment, *start + i))
+            }
+            Frame::Structs {
+                src,
+                segment,
+                ptrs,
+                step,
+                elem,
+                next,
+                count,
+            } => {
+                if *next == *count {
+                    *next = 0;
+                    *elem += 1;
+                }
+                if *elem == src.len() {
+                    return None;
+                }
+                let (i, j) = (*elem, *next);
+                *next += 1;
+                let slot = *ptrs + i * *step + u32::from(j);
+                Some((src.get_struct(i).pointer(usize::from(j)), *segment, slot))
+            }
+        }
     }
-    Ok(())
+}
+
+/// Frames held inline by the work list: past them it grows on the heap
+/// (with `alloc`) or the copy fails (without).
+const INLINE_FRAMES: usize = if cfg!(feature = "alloc") { 16 } else { 64 };
+
+/// The frames above the one being worked on, innermost last.
+struct Stack<'r> {
+    inline: [Option<Frame<'r>>; INLINE_FRAMES],
+    len: usize,
+    #[cfg(feature = "alloc")]
+    heap: Vec<Frame<'r>>,
+}
+
+impl<'r> Stack<'r> {
+    fn new() -> Self {
+        Stack {
+            inline: [None; INLINE_FRAMES],
+            len: 0,
+            #[cfg(feature = "alloc")]
+            heap: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, frame: Frame<'r>) -> Result<()> {
+        if self.len < INLINE_FRAMES {
+            self.inline[self.len] = Some(frame);
+            self.len += 1;
+            return Ok(());
+        }
+        #[cfg(feature = "alloc")]
+        {
+            self.heap.try_reserve(1).map_err(|_| {
+                Error::Alloc(crate::arena::AllocError {
+                    requested: (self.heap.len() as u64 + 1)
+                        * core::mem::size_of::<Frame<'r>>() as u64,
+                    available: 0,
+                })
+            })?;
+            self.heap.push(frame);
+            Ok(())
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            Err(Error::CopyTooDeepWithoutAlloc {
+                depth: self.len as u64 + 2,
+                inline: INLINE_FRAMES + 1,
+            })
+        }
+    }
+
+    fn pop(&mut self) -> Option<Frame<'r>> {
+        #[cfg(feature = "alloc")]
+        if let Some(frame) = self.heap.pop() {
+            return Some(frame);
+        }
+        self.len = self.len.checked_sub(1)?;
+        self.inline[self.len].take()
+    }
+}
+
+/// Copies everything below `first` (an object already copied, whose
+/// pointers are still to do), depth first: each object's pointers in order,
+/// each pointer's object and everything below it before the next pointer.
+#[inline]
+fn copy_below<A: Arena + ?Sized>(
+    arena: &mut A,
+    first: Option<Frame<'_>>,
+    mode: Mode,
+    budget: &mut Budget,
+) -> Result<()> {
+    let Some(mut cur) = first else {
+        return Ok(());
+    };
+    // Made on the first object two levels down: a copy one level deep
+    // (a list of texts, a struct of scalars and texts) never fills it.
+    let mut stack: Option<Stack<'_>> = None;
+    loop {
+        let Some((src, segment, pos)) = cur.next_slot() else {
+            match stack.as_mut().and_then(Stack::pop) {
+                Some(up) => {
+                    cur = up;
+                    continue;
+                }
+                None => return Ok(()),
+            }
+        };
+        if let Some(child) = copy_object(arena, segment, pos, &src, mode, budget)? {
+            stack.get_or_insert_with(Stack::new).push(cur)?;
+            cur = child;
+        }
+    }
+}
+
+/// Copies the object `src` points to (not what it points to in turn) into
+/// the slot at (`segment`, `pos`); returns its frame when it has pointers.
+#[inline(always)]
+fn copy_object<'r, A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    src: &PointerReader<'r>,
+    mode: Mode,
+    budget: &mut Budget,
+) -> Result<Option<Frame<'r>>> {
+    match src.kind()? {
+        PointerKind::Null => {
+            PointerBuilder::new(arena, segment, pos).clear();
+            Ok(None)
+        }
+        PointerKind::Struct => struct_object(arena, segment, pos, &src.get_struct()?, mode, budget),
+        PointerKind::List => list_object(arena, segment, pos, &src.get_list_any()?, mode, budget),
+        PointerKind::Capability => {
+            PointerBuilder::new(arena, segment, pos).set_capability(src.get_capability()?);
+            Ok(None)
+        }
+        found => Err(Error::UnexpectedPointer {
+            expected: PointerKind::Struct,
+            found,
+        }),
+    }
+}
+
+/// Copies the struct `src` into a new struct at the slot (`segment`,
+/// `pos`); returns its frame when it has pointers.
+#[inline]
+fn struct_object<'r, A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    src: &StructReader<'r>,
+    mode: Mode,
+    budget: &mut Budget,
+) -> Result<Option<Frame<'r>>> {
+    budget.charge(u64::from(src.size().total_words()))?;
+    let size = match mode {
+        Mode::Plain => src.size(),
+        Mode::Canonical => trimmed_size(src),
+    };
+    let mut dst = PointerBuilder::new(arena, segment, pos).init_struct(size)?;
+    let (arena, segment, data) = dst.location();
+    Ok(struct_into(arena, segment, data, size, src))
+}
+
+/// Copies `src`'s data section into the struct of `size` whose data section
+/// is at (`segment`, `data`) (as much as fits); returns the frame for its
+/// pointers, when it has some both sides.
+#[inline(always)]
+fn struct_into<'r, A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    data: u32,
+    size: StructSize,
+    src: &StructReader<'r>,
+) -> Option<Frame<'r>> {
+    copy_data(arena, segment, data, size, src);
+    let count = size.pointers.min(src.pointer_count());
+    (count > 0).then_some(Frame::Struct {
+        src: *src,
+        segment,
+        ptrs: data + u32::from(size.data_words),
+        next: 0,
+        count,
+    })
+}
+
+/// Copies `src`'s data bytes into the data section of `size` words at
+/// (`segment`, `data`), as many as fit.
+#[inline(always)]
+fn copy_data<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    data: u32,
+    size: StructSize,
+    src: &StructReader<'_>,
+) {
+    let from = src.data_bytes();
+    let seg = BuilderSegments::get_mut(arena, segment);
+    let bytes = Word::slice_as_bytes_mut(seg);
+    let start = data as usize * 8;
+    let n = from.len().min(usize::from(size.data_words) * 8);
+    if let Some(to) = bytes.get_mut(start..start + n) {
+        to.copy_from_slice(&from[..n]);
+    }
+}
+
+/// Copies the list `src` into a new list at the slot (`segment`, `pos`):
+/// its data, and for a list of pointers or of structs with pointers, the
+/// frame that copies what they point to.
+#[inline]
+fn list_object<'r, A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    src: &ListReader<'r>,
+    mode: Mode,
+    budget: &mut Budget,
+) -> Result<Option<Frame<'r>>> {
+    let len = src.len();
+    let slot = PointerBuilder::new(arena, segment, pos);
+    match src.element_size() {
+        ElementSize::InlineComposite => {
+            budget.charge(src.span_words() + 1)?;
+            let size = match mode {
+                Mode::Plain => src.struct_size(),
+                Mode::Canonical => (0..len).map(|i| trimmed_size(&src.get_struct(i))).fold(
+                    StructSize::new(0, 0),
+                    |a, b| {
+                        StructSize::new(a.data_words.max(b.data_words), a.pointers.max(b.pointers))
+                    },
+                ),
+            };
+            let dst = slot.init_struct_list(len, size)?;
+            let (segment, start) = dst.place();
+            let step = size.total_words();
+            let arena = dst.into_arena();
+            for i in 0..len {
+                let data = start + i * step;
+                copy_data(arena, segment, data, size, &src.get_struct(i));
+            }
+            let count = size.pointers.min(src.struct_size().pointers);
+            Ok((count > 0 && len > 0).then_some(Frame::Structs {
+                src: *src,
+                segment,
+                ptrs: start + u32::from(size.data_words),
+                step,
+                elem: 0,
+                next: 0,
+                count,
+            }))
+        }
+        ElementSize::Pointer => {
+            budget.charge(src.span_words())?;
+            let dst = slot.init_list(ElementSize::Pointer, len)?;
+            let (segment, start) = dst.place();
+            Ok((len > 0).then_some(Frame::Pointers {
+                src: *src,
+                segment,
+                start,
+                next: 0,
+            }))
+        }
+        ElementSize::Byte if len > 0 => {
+            budget.charge(src.span_words())?;
+            // Text and data: the direct path for a list of bytes.
+            slot.set_byte_list(src.raw_data_bytes(), u64::from(len))?;
+            Ok(None)
+        }
+        size => {
+            budget.charge(src.span_words())?;
+            // Every byte of the list's words is written here: the
+            // elements, then zeros.
+            let mut dst = slot.init_list_as(size, len, Fill::Overwritten)?;
+            let from = src.raw_data_bytes();
+            let to = dst.raw_words_bytes_mut();
+            let used_bits = u64::from(len) * u64::from(size.data_bits());
+            let n = from.len().min(used_bits.div_ceil(8) as usize).min(to.len());
+            to[..n].copy_from_slice(&from[..n]);
+            to[n..].fill(0);
+            // Bits past the last element of a bit list are zero.
+            if used_bits % 8 != 0 {
+                if let Some(last) = to.get_mut(n.wrapping_sub(1)) {
+                    *last &= (1u8 << (used_bits % 8)) - 1;
+                }
+            }
+            Ok(None)
+        }
+    }
 }

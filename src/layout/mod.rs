@@ -18,7 +18,7 @@ pub use reader::{
 
 pub(crate) use builder::{BuilderSegments, init_root_slot};
 pub(crate) use copy::Mode as CopyMode;
-pub(crate) use reader::ReaderOptionsCore;
+pub(crate) use reader::{ReaderOptionsCore, source_words};
 
 pub(crate) mod reader_store {
     pub(crate) use super::reader::{INLINE_SEGMENTS, SegStore};

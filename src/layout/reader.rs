@@ -47,6 +47,13 @@ pub struct ReadContext<'a> {
     store: SegStore<'a>,
     remaining: Budget,
     limits: ReaderOptionsCore,
+    /// Words a deep copy out of this message may visit in all: the words
+    /// of its segments for a message read in place through a
+    /// [`SegmentSource`] (a message being built is a tree, so a copy of it
+    /// visits each word once; more means its arena broke the message), and
+    /// no bound of its own otherwise (framed input is bounded by the
+    /// traversal limit).
+    copy_bound: u64,
 }
 
 /// Words of traversal budget left. Loads and stores are relaxed atomics
@@ -125,6 +132,7 @@ impl StaticContext {
                 traversal_limit_words: u64::MAX,
                 nesting_limit: 64,
             },
+            copy_bound: u64::MAX,
         })
     }
 
@@ -140,11 +148,22 @@ impl StaticContext {
 impl<'a> ReadContext<'a> {
     #[inline]
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
+        let copy_bound = match &store {
+            SegStore::Source(s) => source_words(*s),
+            _ => u64::MAX,
+        };
         ReadContext {
             store,
             remaining: Budget::new(limits.traversal_limit_words),
             limits,
+            copy_bound,
         }
+    }
+
+    /// See the field.
+    #[inline]
+    pub(crate) fn copy_bound(&self) -> u64 {
+        self.copy_bound
     }
 
     /// Segments in the message.
@@ -223,6 +242,13 @@ impl<'a> ReadContext<'a> {
             self.limits.nesting_limit,
         ))
     }
+}
+
+/// The words of all of `source`'s segments (its segment count asked once).
+pub(crate) fn source_words(source: &dyn SegmentSource) -> u64 {
+    (0..source.segment_count())
+        .map(|id| source.segment(id).map_or(0, |s| s.len() as u64))
+        .sum()
 }
 
 /// Checks that words `[start, start + len)` lie inside `seg`; returns
@@ -394,6 +420,12 @@ impl<'a> PointerReader<'a> {
     /// Whether the pointer is null (all zero).
     pub fn is_null(&self) -> bool {
         self.word == 0
+    }
+
+    /// The message's read context.
+    #[inline(always)]
+    pub(crate) fn context(&self) -> &'a ReadContext<'a> {
+        self.ctx
     }
 
     /// The raw pointer word.
@@ -687,6 +719,12 @@ impl<'a> StructReader<'a> {
         }
     }
 
+    /// The message's read context.
+    #[inline(always)]
+    pub(crate) fn context(&self) -> &'a ReadContext<'a> {
+        self.ctx
+    }
+
     /// Bits in the data section (a multiple of 64, except for elements of a
     /// primitive list read as structs).
     pub fn data_bits(&self) -> u32 {
@@ -841,6 +879,19 @@ impl<'a> ListReader<'a> {
     #[inline]
     pub fn len(&self) -> u32 {
         self.len
+    }
+
+    /// The message's read context.
+    #[inline(always)]
+    pub(crate) fn context(&self) -> &'a ReadContext<'a> {
+        self.ctx
+    }
+
+    /// Words the list's elements span (the tag of a struct list not
+    /// included).
+    #[inline(always)]
+    pub(crate) fn span_words(&self) -> u64 {
+        (u64::from(self.len) * self.step_bits).div_ceil(64)
     }
 
     /// Whether the list has no elements.

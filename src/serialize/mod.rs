@@ -76,17 +76,82 @@ impl Placements {
         if len == 0 {
             return self.push((0, 0, 0));
         }
-        let (SegmentId(s), o) = arena.allocate_overwritten(len, SegmentId(self.len as u32))?;
-        let end = o as usize + len as usize;
-        if arena.segment(SegmentId(s)).len() < end {
-            return Err(Error::ArenaContract {
-                what: "allocated words lie outside the segment the arena reports",
-                segment: s,
-                offset: u64::from(o),
-                len: u64::from(len),
-            });
-        }
+        let (s, o) = allocate_checked(arena, len, SegmentId(self.len as u32))?;
         self.push((s, o, len))
+    }
+
+    /// Reads the next segment, of `len` words, from `src` into `arena` and
+    /// records it; returns the bytes `src` gave (fewer than `8 * len` only
+    /// when the input ended, and then nothing is recorded).
+    ///
+    /// Memory is taken as the words arrive, so that a segment table
+    /// declaring more than the input holds costs memory in proportion to
+    /// the input, not to the declaration: the first [`FIRST_CHUNK_WORDS`]
+    /// words are allocated before anything is read, then each time the
+    /// words allocated have arrived, as many again. Where the arena puts
+    /// the next words elsewhere than right after the last (a new segment),
+    /// what arrived moves to a place with room for four times as much.
+    #[inline(always)]
+    fn read_segment<A: Arena, S: Source>(
+        &mut self,
+        arena: &mut A,
+        src: &mut S,
+        len: u32,
+    ) -> Result<u64> {
+        if len == 0 {
+            self.push((0, 0, 0))?;
+            return Ok(0);
+        }
+        let first = len.min(FIRST_CHUNK_WORDS);
+        let (mut s, mut o) = allocate_checked(arena, first, SegmentId(self.len as u32))?;
+        let mut cap = first;
+        let mut have = 0u32;
+        let mut got_bytes = 0u64;
+        loop {
+            let dst = words_mut(arena, s, o + have, cap - have)?;
+            let dst = Word::slice_as_bytes_mut(dst);
+            let got = src.fill(dst)?;
+            got_bytes += got as u64;
+            if got < dst.len() {
+                return Ok(got_bytes);
+            }
+            have = cap;
+            if have == len {
+                break;
+            }
+            Self::grow(arena, &mut s, &mut o, &mut cap, have, len)?;
+        }
+        self.push((s, o, len))?;
+        Ok(got_bytes)
+    }
+
+    /// Makes room for more of a segment of `len` words whose first `have`
+    /// words (all that is allocated: `cap == have`) are at (`s`, `o`).
+    #[cold]
+    #[inline(never)]
+    fn grow<A: Arena>(
+        arena: &mut A,
+        s: &mut u32,
+        o: &mut u32,
+        cap: &mut u32,
+        have: u32,
+        len: u32,
+    ) -> Result<()> {
+        let more = (len - have).min(have);
+        let (s2, o2) = allocate_checked(arena, more, SegmentId(*s))?;
+        if s2 == *s && u64::from(o2) == u64::from(*o) + u64::from(have) {
+            *cap = have + more;
+            return Ok(());
+        }
+        // Not contiguous: the words just allocated are left unused, and
+        // what arrived moves to room for four times as much.
+        let total = len.min(have.saturating_mul(4));
+        let (s3, o3) = allocate_checked(arena, total, SegmentId(s2))?;
+        move_words(arena, (*s, *o), (s3, o3), have)?;
+        *s = s3;
+        *o = o3;
+        *cap = total;
+        Ok(())
     }
 
     #[inline(always)]
@@ -123,16 +188,91 @@ impl Placements {
         }
     }
 
-    fn get_mut<'a, A: Arena>(&self, arena: &'a mut A, i: usize) -> &'a mut [Word] {
+    /// The words of segment `i`, all of them: an arena that no longer
+    /// hands out the words it allocated is an error, not a shorter slice.
+    fn get_mut<'a, A: Arena>(&self, arena: &'a mut A, i: usize) -> Result<&'a mut [Word]> {
         let (s, o, len) = self.as_slice()[i];
         if len == 0 {
-            return &mut [];
+            return Ok(&mut []);
         }
         arena
             .segment_mut(SegmentId(s))
             .get_mut(o as usize..o as usize + len as usize)
-            .unwrap_or(&mut [])
+            .ok_or(Error::ArenaContract {
+                what: "allocated words lie outside the segment the arena reports",
+                segment: s,
+                offset: u64::from(o),
+                len: u64::from(len),
+            })
     }
+}
+
+/// Words of a segment allocated before any of it is read: a segment no
+/// longer than this (64 KiB) is allocated whole, a longer one as its words
+/// arrive (see [`Placements::read_segment`]).
+const FIRST_CHUNK_WORDS: u32 = 8 * 1024;
+
+/// `arena.allocate_overwritten(len, hint)`, checked to lie inside the
+/// segment as both `segment` (reads) and `segment_mut` (writes) report it.
+#[inline(always)]
+fn allocate_checked<A: Arena>(arena: &mut A, len: u32, hint: SegmentId) -> Result<(u32, u32)> {
+    let (SegmentId(s), o) = arena.allocate_overwritten(len, hint)?;
+    let end = o as usize + len as usize;
+    let have = arena.segment(SegmentId(s)).len();
+    if have.min(arena.segment_mut(SegmentId(s)).len()) < end {
+        return Err(Error::ArenaContract {
+            what: "allocated words lie outside the segment the arena reports",
+            segment: s,
+            offset: u64::from(o),
+            len: u64::from(len),
+        });
+    }
+    Ok((s, o))
+}
+
+/// Words `[o, o + len)` of arena segment `s`, all of them, or an error
+/// when the arena no longer hands them out.
+#[inline(always)]
+fn words_mut<A: Arena>(arena: &mut A, s: u32, o: u32, len: u32) -> Result<&mut [Word]> {
+    arena
+        .segment_mut(SegmentId(s))
+        .get_mut(o as usize..o as usize + len as usize)
+        .ok_or(Error::ArenaContract {
+            what: "allocated words lie outside the segment the arena reports",
+            segment: s,
+            offset: u64::from(o),
+            len: u64::from(len),
+        })
+}
+
+/// Copies `len` words from (`from.0`, `from.1`) to (`to.0`, `to.1`) in
+/// `arena`, through a small buffer when they are in different segments.
+#[cold]
+fn move_words<A: Arena>(arena: &mut A, from: (u32, u32), to: (u32, u32), len: u32) -> Result<()> {
+    if from.0 == to.0 {
+        let seg = arena.segment_mut(SegmentId(from.0));
+        let (a, b, n) = (from.1 as usize, to.1 as usize, len as usize);
+        if a + n > seg.len() || b + n > seg.len() {
+            return Err(Error::ArenaContract {
+                what: "allocated words lie outside the segment the arena reports",
+                segment: from.0,
+                offset: u64::from(from.1),
+                len: u64::from(len),
+            });
+        }
+        seg.copy_within(a..a + n, b);
+        return Ok(());
+    }
+    let mut buf = [Word::ZERO; 64];
+    let mut done = 0;
+    while done < len {
+        let k = (len - done).min(64);
+        let n = k as usize;
+        buf[..n].copy_from_slice(words_mut(arena, from.0, from.1 + done, k)?);
+        words_mut(arena, to.0, to.1 + done, k)?.copy_from_slice(&buf[..n]);
+        done += k;
+    }
+    Ok(())
 }
 
 /// Checks the declared size of a message against the traversal limit.
@@ -214,7 +354,7 @@ impl<A: Arena> Message<A> {
         for i in 0..count as usize {
             let len = size_at(table, i);
             places.allocate(arena, len)?;
-            let dst = places.get_mut(arena, i);
+            let dst = places.get_mut(arena, i)?;
             let n = len as usize * 8;
             Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[at..at + n]);
             at += n;
@@ -374,13 +514,10 @@ pub(crate) fn read_message<'m, A: Arena, S: Source>(
     let arena = msg.arena_for_reading();
     let mut places = Placements::new();
     for i in 0..count as usize {
-        places.allocate(arena, sizes.get(i))?;
-    }
-    for i in 0..count as usize {
-        let dst = Word::slice_as_bytes_mut(places.get_mut(arena, i));
-        let got = src.fill(dst)?;
-        consumed += got as u64;
-        if got < dst.len() {
+        let len = sizes.get(i);
+        let got = places.read_segment(arena, src, len)?;
+        consumed += got;
+        if got < u64::from(len) * 8 {
             return Err(Error::Truncated {
                 needed,
                 available: consumed,
@@ -464,6 +601,12 @@ fn read_full<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
             Ok(0) => break,
+            Ok(k) if k > buf.len() - n => {
+                return Err(Error::ReadPastBuffer {
+                    reported: k as u64,
+                    buffer: (buf.len() - n) as u64,
+                });
+            }
             Ok(k) => n += k,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(Error::Io(e)),

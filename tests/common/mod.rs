@@ -2,11 +2,22 @@
 #![allow(dead_code)]
 
 pub mod build;
+pub mod hostile;
 
 use capnarena::{AllocError, Arena, SegmentId, Word};
 
 pub mod logtxt;
 pub mod walk;
+
+/// `bytes` copied to 8-aligned memory, the last word zero-padded: for
+/// tests that hand input of any length, cut words included, to the
+/// readers at an aligned address (slice the result back to
+/// `bytes.len()`). `capnarena::words_from_bytes` refuses a cut word.
+pub fn padded_words(bytes: &[u8]) -> Vec<Word> {
+    let mut words = vec![Word::ZERO; bytes.len().div_ceil(8)];
+    Word::slice_as_bytes_mut(&mut words)[..bytes.len()].copy_from_slice(bytes);
+    words
+}
 
 /// An adversarial but legal arena: every allocation gets a segment of its
 /// own, sized exactly to the request, so every pointer between objects

@@ -88,7 +88,7 @@ pub fn each_path(
     options: ReaderOptions,
     check: impl Fn(&str, capnarena::Result<MessageReader<'_>>),
 ) {
-    let words = capnarena::words_from_bytes(bytes);
+    let words = crate::common::padded_words(bytes);
     if bytes.len() % 8 == 0 {
         check("from_words", MessageReader::from_words(&words, options));
     }

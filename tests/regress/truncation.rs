@@ -135,7 +135,7 @@ fn all_zero_stream() {
 /// for the stream and the empty prefix, `EndOfStream`. Never a panic.
 fn every_prefix(name: &str) {
     let full = vector(name);
-    let words = capnarena::words_from_bytes(&full);
+    let words = capnarena::words_from_bytes(&full).unwrap();
     let aligned = Word::slice_as_bytes(&words);
     // Control: the whole message reads and walks.
     let r = MessageReader::from_bytes(aligned, ReaderOptions::default()).unwrap();

@@ -112,7 +112,7 @@ fn unmarshal_benches(c: &mut Criterion) {
 
 fn decode_stream_bench(c: &mut Criterion) {
     let bytes = frame_records(STREAM_RECORDS);
-    let words = capnarena::words_from_bytes(&bytes);
+    let words = capnarena::words_from_bytes(&bytes).unwrap();
     let aligned = AlignedBytes::new(&bytes);
     let mut g = c.benchmark_group("decode_stream");
     g.throughput(Throughput::Bytes(bytes.len() as u64));

@@ -574,7 +574,7 @@ impl FramedRecords {
             all.extend_from_slice(&one);
         }
         Self {
-            words: capnarena::words_from_bytes(&all),
+            words: capnarena::words_from_bytes(&all).unwrap(),
             ranges,
         }
     }

@@ -241,7 +241,7 @@ fn record_rows(rows: &mut Vec<Row>) {
     );
 
     let stream = frame_records(STREAM_RECORDS);
-    let words = capnarena::words_from_bytes(&stream);
+    let words = capnarena::words_from_bytes(&stream).unwrap();
     let aligned = AlignedBytes::new(&stream);
     row(
         rows,

@@ -116,7 +116,7 @@ fn records_round_trip_against_capnp() {
 fn decode_stream_agrees() {
     let recs = gen_records(STREAM_RECORDS, STREAM_SEED);
     let framed = frame_records(STREAM_RECORDS);
-    let words = capnarena::words_from_bytes(&framed);
+    let words = capnarena::words_from_bytes(&framed).unwrap();
     assert_eq!(
         ca::decode_stream(&words).unwrap(),
         stream_expected_checksum(&recs)

@@ -244,7 +244,7 @@ fn main() -> ExitCode {
     let data = Data {
         framed: FramedRecords::new(&recs),
         recs,
-        stream_words: capnarena::words_from_bytes(&stream),
+        stream_words: capnarena::words_from_bytes(&stream).unwrap(),
         stream: AlignedBytes::new(&stream),
         texts: AlignedBytes::new(&texts_source()),
         log: AlignedBytes::new(include_bytes!("../../../../tests/vectors/log.bin")),
