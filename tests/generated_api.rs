@@ -291,6 +291,75 @@ fn fill_log<A: Arena>(msg: &mut Message<A>, v: &Value) -> Result<()> {
     Ok(())
 }
 
+/// As [`fill_all_types`], with every list of primitives, bools, text and
+/// data set in one call from a slice or an iterator (the bulk setters).
+fn fill_all_types_bulk<A: Arena + ?Sized>(
+    mut b: all_types::Builder<'_, A>,
+    v: &Value,
+) -> Result<()> {
+    let mut rest = Vec::new();
+    for (name, value) in v.fields() {
+        let l = items_or_empty(value);
+        match name.as_str() {
+            "boolList" => b.set_bool_list_from_slice(
+                &l.iter().map(|e| word(e) == "true").collect::<Vec<_>>(),
+            )?,
+            "int8List" => {
+                b.set_int8_list_from_slice(&l.iter().map(|e| int(e) as i8).collect::<Vec<_>>())?
+            }
+            "int16List" => {
+                b.set_int16_list_from_slice(&l.iter().map(|e| int(e) as i16).collect::<Vec<_>>())?
+            }
+            "int32List" => {
+                b.set_int32_list_from_slice(&l.iter().map(|e| int(e) as i32).collect::<Vec<_>>())?
+            }
+            "int64List" => {
+                b.set_int64_list_from_slice(&l.iter().map(|e| int(e) as i64).collect::<Vec<_>>())?
+            }
+            "uint8List" => {
+                b.set_uint8_list_from_slice(&l.iter().map(|e| int(e) as u8).collect::<Vec<_>>())?
+            }
+            "uint16List" => {
+                b.set_uint16_list_from_slice(&l.iter().map(|e| int(e) as u16).collect::<Vec<_>>())?
+            }
+            "uint32List" => {
+                b.set_uint32_list_from_slice(&l.iter().map(|e| int(e) as u32).collect::<Vec<_>>())?
+            }
+            "uint64List" => {
+                b.set_uint64_list_from_slice(&l.iter().map(|e| int(e) as u64).collect::<Vec<_>>())?
+            }
+            "float32List" => b.set_float32_list_from_slice(
+                &l.iter().map(|e| float(e) as f32).collect::<Vec<_>>(),
+            )?,
+            "float64List" => {
+                b.set_float64_list_from_slice(&l.iter().map(float).collect::<Vec<_>>())?
+            }
+            "textList" => b.set_text_list_from_iter(l.iter().map(text))?,
+            "dataList" => b.set_data_list_from_iter(l.iter().map(bytes))?,
+            "structField" => fill_all_types_bulk(b.init_struct_field()?, value)?,
+            _ => rest.push((name.clone(), value.clone())),
+        }
+    }
+    fill_all_types(b, &Value::Struct(rest))
+}
+
+fn items_or_empty(v: &Value) -> &[Value] {
+    match v {
+        Value::List(l) => l,
+        _ => &[],
+    }
+}
+
+/// Builds vector `name` from its `.txt` with the generated bulk setters.
+fn build_vector_bulk<A: Arena>(name: &str, msg: &mut Message<A>) -> Result<()> {
+    let value = alltxt::parse(&String::from_utf8(vector(&format!("{name}.txt"))).unwrap());
+    if name == "log" {
+        fill_log(msg, &value)
+    } else {
+        fill_all_types_bulk(msg.init_root::<all_types::Builder<_>>()?, &value)
+    }
+}
+
 /// Builds vector `name` from its `.txt` with the generated builders.
 fn build_vector<A: Arena>(name: &str, msg: &mut Message<A>) -> Result<()> {
     let value = alltxt::parse(&String::from_utf8(vector(&format!("{name}.txt"))).unwrap());
@@ -307,6 +376,12 @@ fn build_vector<A: Arena>(name: &str, msg: &mut Message<A>) -> Result<()> {
 fn generated_builders_give_the_reference_canonical_bytes() {
     fn check<A: Arena>(name: &str, arena_name: &str, mut msg: Message<A>) {
         build_vector(name, &mut msg).unwrap();
+        check_canonical(name, arena_name, &msg);
+        msg.reset();
+        build_vector_bulk(name, &mut msg).unwrap();
+        check_canonical(name, &format!("{arena_name} (bulk setters)"), &msg);
+    }
+    fn check_canonical<A: Arena>(name: &str, arena_name: &str, msg: &Message<A>) {
         let reader = msg.reader();
         let mut canonical = Message::new(SingleSegmentArena::new());
         let got = canonical
@@ -332,14 +407,20 @@ fn generated_builders_give_the_reference_canonical_bytes() {
 fn reference_renders_generated_messages_as_expected() {
     let Some(capnp) = peer::peer() else { return };
     for name in VECTORS {
-        let mut msg = Message::new(MultiSegmentArena::new());
-        build_vector(name, &mut msg).unwrap();
-        let mut bytes = Vec::new();
-        msg.append_to(&mut bytes);
-        let got = peer::reference_text(&capnp, "binary", peer::root_type(name), &bytes)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let want = String::from_utf8(vector(&format!("{name}.expected"))).unwrap();
-        assert_eq!(got, want, "{name}");
+        for bulk in [false, true] {
+            let mut msg = Message::new(MultiSegmentArena::new());
+            if bulk {
+                build_vector_bulk(name, &mut msg).unwrap();
+            } else {
+                build_vector(name, &mut msg).unwrap();
+            }
+            let mut bytes = Vec::new();
+            msg.append_to(&mut bytes);
+            let got = peer::reference_text(&capnp, "binary", peer::root_type(name), &bytes)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let want = String::from_utf8(vector(&format!("{name}.expected"))).unwrap();
+            assert_eq!(got, want, "{name} (bulk setters: {bulk})");
+        }
     }
 }
 
@@ -1128,4 +1209,95 @@ fn generic_structs_take_their_brands() {
     assert_eq!(entry.get_key().unwrap(), b"\x01\x02");
     let shown = format!("{t:?}");
     assert!(shown.starts_with("(value = <opaque pointer>, "), "{shown}");
+}
+
+// ---------------------------------------------------------------- bulk
+
+/// Primitive lists read as slices with no copy where they are stored as
+/// exactly their type; a struct list read as a primitive list has no
+/// slice, and copies out element by element instead.
+#[test]
+fn primitive_lists_read_as_slices() {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut b = msg.init_root::<all_types::Builder<_>>().unwrap();
+    let values: Vec<i64> = (0..100).map(|i| i * i - 7).collect();
+    b.set_int64_list_from_slice(&values).unwrap();
+    b.set_float32_list_from_slice(&[1.5, -0.0, f32::INFINITY])
+        .unwrap();
+    let mut points = b.init_point_list(3).unwrap();
+    for i in 0..3 {
+        points.get(i).set_x(i as i32 + 10);
+    }
+    let reader = msg.reader();
+    let r = reader.get_root::<all_types::Reader>().unwrap();
+    assert_eq!(r.get_int64_list().unwrap().as_slice(), Some(&values[..]));
+    assert_eq!(r.get_int64_list().unwrap().to_vec(), values);
+    let f = r.get_float32_list().unwrap().as_slice().unwrap();
+    assert_eq!(
+        (f[0], f[1].to_bits(), f[2]),
+        (1.5, (-0.0f32).to_bits(), f32::INFINITY)
+    );
+    // Points (x, y as two Int32 in one word) read as a list of Int32: the
+    // element is wider than the type, so no slice, but a copy works.
+    let as_ints = r.get_point_list().unwrap().as_list_reader();
+    assert_eq!(as_ints.as_slice::<i32>(), None);
+    let mut xs = [0i32; 3];
+    assert_eq!(as_ints.copy_to_slice(&mut xs), 3);
+    assert_eq!(xs, [10, 11, 12]);
+}
+
+/// Bool lists set and read 8 and 64 at a time give what element-by-element
+/// access gives, at every length around the byte and word boundaries.
+#[test]
+fn bool_lists_in_bulk() {
+    for len in [0usize, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200] {
+        let values: Vec<bool> = (0..len).map(|i| (i * 7 + len) % 3 == 0).collect();
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let mut b = msg.init_root::<all_types::Builder<_>>().unwrap();
+        b.set_bool_list_from_slice(&values).unwrap();
+        let reader = msg.reader();
+        let list = reader
+            .get_root::<all_types::Reader>()
+            .unwrap()
+            .get_bool_list()
+            .unwrap();
+        let one_by_one: Vec<bool> = list.iter().collect();
+        assert_eq!(one_by_one, values, "len {len}");
+        assert_eq!(list.to_vec(), values, "len {len}");
+    }
+}
+
+/// A text list laid out in one allocation reads back element by element,
+/// including empty texts, and a full fixed arena is an error, not a panic.
+#[test]
+fn text_lists_in_one_allocation() {
+    let texts = ["", "a", "exactly8", "a longer text that spans words", ""];
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut b = msg.init_root::<all_types::Builder<_>>().unwrap();
+    b.set_text_list_from_iter(texts.iter().copied()).unwrap();
+    b.set_data_list_from_iter([&b""[..], b"\x00\xff"]).unwrap();
+    let reader = msg.reader();
+    let r = reader.get_root::<all_types::Reader>().unwrap();
+    let got: Vec<&str> = r
+        .get_text_list()
+        .unwrap()
+        .iter()
+        .map(|t| t.unwrap())
+        .collect();
+    assert_eq!(got, texts);
+    let data: Vec<&[u8]> = r
+        .get_data_list()
+        .unwrap()
+        .iter()
+        .map(|d| d.unwrap())
+        .collect();
+    assert_eq!(data, [&b""[..], b"\x00\xff"]);
+    // Room for the root (1 + 31 words) and little more: not the 14 words of the list.
+    let mut buf = vec![Word::ZERO; 36];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut b = msg.init_root::<all_types::Builder<_>>().unwrap();
+    let err = b
+        .set_text_list_from_iter(texts.iter().copied())
+        .unwrap_err();
+    assert!(matches!(err, capnarena::Error::Alloc(_)), "{err}");
 }

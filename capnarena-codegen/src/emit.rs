@@ -1029,6 +1029,64 @@ impl<'s> Generator<'s> {
                     "/// Points the field at a copy of `value`.\n/// # Errors\n/// The source is malformed, or the arena has no room.\n\
                      #[inline] pub fn set_{n}(&mut self, value: {set_arg}) -> {rt}::Result<()> {{ {disc}<{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), value) }}"
                 );
+                // Bulk setters for lists of primitives, bools, text and data.
+                if let Type::List(elem) = &ty {
+                    let bulk = match &**elem {
+                        Type::Bool => {
+                            Some(("&[bool]".to_string(), "BoolList", "set_slice", "from_slice"))
+                        }
+                        Type::Text => Some((String::new(), "TextList", "set_iter", "from_iter")),
+                        Type::Data => Some((String::new(), "DataList", "set_iter", "from_iter")),
+                        Type::Int8
+                        | Type::Int16
+                        | Type::Int32
+                        | Type::Int64
+                        | Type::UInt8
+                        | Type::UInt16
+                        | Type::UInt32
+                        | Type::UInt64
+                        | Type::Float32
+                        | Type::Float64 => {
+                            let prim = self.primitive(elem, &Value::Void)?.0;
+                            Some((
+                                format!("&[{prim}]"),
+                                "PrimitiveList",
+                                "set_slice",
+                                "from_slice",
+                            ))
+                        }
+                        _ => None,
+                    };
+                    if let Some((arg, marker, func, suffix)) = bulk {
+                        let marker_ty = if marker == "PrimitiveList" {
+                            format!(
+                                "{rt}::typed::PrimitiveList::<{}>",
+                                self.primitive(elem, &Value::Void)?.0
+                            )
+                        } else {
+                            format!("{rt}::typed::{marker}")
+                        };
+                        doc_attr(builder, doc);
+                        if suffix == "from_slice" {
+                            let _ = writeln!(
+                                builder,
+                                "/// Points the field at a new list holding `values` (one allocation and copy).\n/// # Errors\n/// Too long to encode, or the arena has no room.\n\
+                                 #[inline] pub fn set_{n}_from_slice(&mut self, values: {arg}) -> {rt}::Result<()> {{ {disc}{marker_ty}::{func}(self.builder.pointer({offset}), values) }}"
+                            );
+                        } else {
+                            let item = if marker == "TextList" {
+                                "&'s str"
+                            } else {
+                                "&'s [u8]"
+                            };
+                            let _ = writeln!(
+                                builder,
+                                "/// Points the field at a new list of `items`, laid out in one allocation.\n/// # Errors\n/// Too long to encode, or the arena has no room.\n\
+                                 #[inline] pub fn set_{n}_from_iter<'s, I>(&mut self, items: I) -> {rt}::Result<()> where I: IntoIterator<Item = {item}>, I::IntoIter: ExactSizeIterator + Clone {{ {disc}{marker_ty}::{func}(self.builder.pointer({offset}), items) }}"
+                            );
+                        }
+                    }
+                }
                 let bty_ = bty.replace("'b", "'_");
                 doc_attr(builder, doc);
                 if matches!(ty, Type::Struct(..)) {

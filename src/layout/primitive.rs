@@ -8,7 +8,7 @@ mod sealed {
 ///
 /// Field and element indexes are in units of the value's size, as in
 /// compiled schemas: a `u32` at index 3 occupies bytes 12..16.
-pub trait Primitive: Copy + sealed::Sealed {
+pub trait Primitive: Copy + sealed::Sealed + bytemuck::Pod {
     /// Bytes per value.
     const BYTES: usize;
     /// The value's little-endian bits, zero-extended.

@@ -1102,3 +1102,73 @@ impl<'a> ListReader<'a> {
             .unwrap_or(&[])
     }
 }
+
+/// Bulk access to lists of primitives and bools.
+impl<'a> ListReader<'a> {
+    /// The elements as a slice of `T`, with no copy, when they are stored
+    /// as exactly `T`s (a list of `T`, or of one-field structs of a `T`
+    /// with nothing else) on a little-endian target; `None` otherwise (use
+    /// [`copy_to_slice`](Self::copy_to_slice)).
+    ///
+    /// # Errors
+    /// None: a malformed list was refused when it was read.
+    #[inline]
+    pub fn as_slice<T: Primitive>(&self) -> Option<&'a [T]> {
+        if self.len == 0 {
+            return Some(&[]);
+        }
+        let bits = (T::BYTES * 8) as u64;
+        if cfg!(target_endian = "big")
+            || self.step_bits != bits
+            || u64::from(self.data_bits) != bits
+        {
+            return None;
+        }
+        let start = usize::try_from(self.start_bit / 8).ok()?;
+        let end = start.checked_add(self.len as usize * T::BYTES)?;
+        let bytes = Word::slice_as_bytes(self.seg).get(start..end)?;
+        bytemuck::try_cast_slice(bytes).ok()
+    }
+
+    /// Copies the first `out.len()` elements (at most `self.len()`) into
+    /// `out`, as `T`s (0 where the elements hold fewer bits), and returns
+    /// how many it copied.
+    #[inline]
+    pub fn copy_to_slice<T: Primitive>(&self, out: &mut [T]) -> usize {
+        let n = out.len().min(self.len as usize);
+        if let Some(src) = self.as_slice::<T>() {
+            out[..n].copy_from_slice(&src[..n]);
+            return n;
+        }
+        for (i, slot) in out[..n].iter_mut().enumerate() {
+            *slot = self.get::<T>(i as u32);
+        }
+        n
+    }
+
+    /// Copies the first `out.len()` elements (at most `self.len()`) of a
+    /// bit list into `out`, 64 at a time, and returns how many it copied.
+    /// Elements of a wider list read as their bit 0.
+    pub fn copy_bools_to_slice(&self, out: &mut [bool]) -> usize {
+        let n = out.len().min(self.len as usize);
+        if self.size != ElementSize::Bit {
+            for (i, slot) in out[..n].iter_mut().enumerate() {
+                *slot = self.get_bool(i as u32);
+            }
+            return n;
+        }
+        let start = (self.start_bit / 8) as usize;
+        let bytes = Word::slice_as_bytes(self.seg)
+            .get(start..start + n.div_ceil(8))
+            .unwrap_or(&[]);
+        for (chunk, src) in out[..n].chunks_mut(64).zip(bytes.chunks(8)) {
+            let mut word = [0u8; 8];
+            word[..src.len()].copy_from_slice(src);
+            let bits = u64::from_le_bytes(word);
+            for (k, slot) in chunk.iter_mut().enumerate() {
+                *slot = (bits >> k) & 1 != 0;
+            }
+        }
+        n
+    }
+}

@@ -490,3 +490,139 @@ impl<A: Arena + ?Sized, L: Owned> ListListBuilder<'_, A, L> {
         L::set(self.list.pointer(index), value)
     }
 }
+
+impl<'a, T: Primitive> PrimitiveListReader<'a, T> {
+    /// The elements as a slice, with no copy, where the layout allows it
+    /// (a list of exactly `T`s on a little-endian target); `None` otherwise.
+    #[inline]
+    pub fn as_slice(&self) -> Option<&'a [T]> {
+        self.list.as_slice::<T>()
+    }
+
+    /// Copies the first `out.len()` elements (at most `len()`) into `out`;
+    /// returns how many. One memcpy where [`as_slice`](Self::as_slice)
+    /// works.
+    #[inline]
+    pub fn copy_to_slice(&self, out: &mut [T]) -> usize {
+        self.list.copy_to_slice(out)
+    }
+
+    /// The elements in a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn to_vec(&self) -> alloc::vec::Vec<T> {
+        match self.as_slice() {
+            Some(s) => s.to_vec(),
+            None => self.iter().collect(),
+        }
+    }
+}
+
+impl<A: Arena + ?Sized, T: Primitive> PrimitiveListBuilder<'_, A, T> {
+    /// The elements as a mutable slice, where the layout allows it.
+    #[inline]
+    pub fn as_slice_mut(&mut self) -> Option<&mut [T]> {
+        self.list.as_slice_mut::<T>()
+    }
+
+    /// Sets every element from `values`.
+    ///
+    /// # Panics
+    /// If `values.len() != self.len()`.
+    #[inline]
+    pub fn copy_from_slice(&mut self, values: &[T]) {
+        self.list.copy_from_slice(values);
+    }
+
+    /// Sets elements 0, 1, ... from `values` (at most `len()` of them);
+    /// returns how many were set.
+    pub fn set_from_iter(&mut self, values: impl IntoIterator<Item = T>) -> u32 {
+        let mut n = 0;
+        for v in values.into_iter().take(self.len() as usize) {
+            self.list.set::<T>(n, v);
+            n += 1;
+        }
+        n
+    }
+}
+
+impl BoolListReader<'_> {
+    /// Copies the first `out.len()` elements (at most `len()`) into `out`,
+    /// 64 at a time; returns how many.
+    #[inline]
+    pub fn copy_to_slice(&self, out: &mut [bool]) -> usize {
+        self.list.copy_bools_to_slice(out)
+    }
+
+    /// The elements in a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn to_vec(&self) -> alloc::vec::Vec<bool> {
+        let mut v = alloc::vec![false; self.len() as usize];
+        self.copy_to_slice(&mut v);
+        v
+    }
+}
+
+impl<A: Arena + ?Sized> BoolListBuilder<'_, A> {
+    /// Sets every element from `values`, 8 at a time.
+    ///
+    /// # Panics
+    /// If `values.len() != self.len()`.
+    #[inline]
+    pub fn copy_from_slice(&mut self, values: &[bool]) {
+        self.list.copy_bools_from_slice(values);
+    }
+}
+
+impl<T: Primitive + 'static> PrimitiveList<T> {
+    /// Points `p` at a new list holding `values`.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    #[inline]
+    pub fn set_slice<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, values: &[T]) -> Result<()> {
+        p.set_primitive_list(values)
+    }
+}
+
+impl BoolList {
+    /// Points `p` at a new bit list holding `values`.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    #[inline]
+    pub fn set_slice<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, values: &[bool]) -> Result<()> {
+        p.set_bool_list(values)
+    }
+}
+
+impl TextList {
+    /// Points `p` at a new list of the texts `items`, in one allocation.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    #[inline]
+    pub fn set_iter<'s, A, I>(p: PointerBuilder<'_, A>, items: I) -> Result<()>
+    where
+        A: Arena + ?Sized,
+        I: IntoIterator<Item = &'s str>,
+        I::IntoIter: ExactSizeIterator + Clone,
+    {
+        p.set_text_list(items)
+    }
+}
+
+impl DataList {
+    /// Points `p` at a new list of the blobs `items`, in one allocation.
+    ///
+    /// # Errors
+    /// Too long to encode, or the arena has no room.
+    #[inline]
+    pub fn set_iter<'s, A, I>(p: PointerBuilder<'_, A>, items: I) -> Result<()>
+    where
+        A: Arena + ?Sized,
+        I: IntoIterator<Item = &'s [u8]>,
+        I::IntoIter: ExactSizeIterator + Clone,
+    {
+        p.set_data_list(items)
+    }
+}

@@ -1609,6 +1609,17 @@ pub mod all_types {
             )
         }
         /// The `boolList` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_bool_list_from_slice(
+            &mut self,
+            values: &[bool],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::BoolList::set_slice(self.builder.pointer(4), values)
+        }
+        /// The `boolList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -1651,6 +1662,19 @@ pub mod all_types {
             <::capnarena::typed::PrimitiveList<
                 i8,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(5), value)
+        }
+        /// The `int8List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_int8_list_from_slice(
+            &mut self,
+            values: &[i8],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                i8,
+            >::set_slice(self.builder.pointer(5), values)
         }
         /// The `int8List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1696,6 +1720,19 @@ pub mod all_types {
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(6), value)
         }
         /// The `int16List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_int16_list_from_slice(
+            &mut self,
+            values: &[i16],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                i16,
+            >::set_slice(self.builder.pointer(6), values)
+        }
+        /// The `int16List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -1737,6 +1774,19 @@ pub mod all_types {
             <::capnarena::typed::PrimitiveList<
                 i32,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(7), value)
+        }
+        /// The `int32List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_int32_list_from_slice(
+            &mut self,
+            values: &[i32],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                i32,
+            >::set_slice(self.builder.pointer(7), values)
         }
         /// The `int32List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1782,6 +1832,19 @@ pub mod all_types {
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(8), value)
         }
         /// The `int64List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_int64_list_from_slice(
+            &mut self,
+            values: &[i64],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                i64,
+            >::set_slice(self.builder.pointer(8), values)
+        }
+        /// The `int64List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -1823,6 +1886,19 @@ pub mod all_types {
             <::capnarena::typed::PrimitiveList<
                 u8,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(9), value)
+        }
+        /// The `uint8List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_uint8_list_from_slice(
+            &mut self,
+            values: &[u8],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                u8,
+            >::set_slice(self.builder.pointer(9), values)
         }
         /// The `uint8List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1868,6 +1944,19 @@ pub mod all_types {
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(10), value)
         }
         /// The `uint16List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_uint16_list_from_slice(
+            &mut self,
+            values: &[u16],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                u16,
+            >::set_slice(self.builder.pointer(10), values)
+        }
+        /// The `uint16List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -1909,6 +1998,19 @@ pub mod all_types {
             <::capnarena::typed::PrimitiveList<
                 u32,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(11), value)
+        }
+        /// The `uint32List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_uint32_list_from_slice(
+            &mut self,
+            values: &[u32],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                u32,
+            >::set_slice(self.builder.pointer(11), values)
         }
         /// The `uint32List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1954,6 +2056,19 @@ pub mod all_types {
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(12), value)
         }
         /// The `uint64List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_uint64_list_from_slice(
+            &mut self,
+            values: &[u64],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                u64,
+            >::set_slice(self.builder.pointer(12), values)
+        }
+        /// The `uint64List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -1997,6 +2112,19 @@ pub mod all_types {
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(13), value)
         }
         /// The `float32List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_float32_list_from_slice(
+            &mut self,
+            values: &[f32],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                f32,
+            >::set_slice(self.builder.pointer(13), values)
+        }
+        /// The `float32List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -2038,6 +2166,19 @@ pub mod all_types {
             <::capnarena::typed::PrimitiveList<
                 f64,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(14), value)
+        }
+        /// The `float64List` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_float64_list_from_slice(
+            &mut self,
+            values: &[f64],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                f64,
+            >::set_slice(self.builder.pointer(14), values)
         }
         /// The `float64List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2084,6 +2225,21 @@ pub mod all_types {
             )
         }
         /// The `textList` field.
+        /// Points the field at a new list of `items`, laid out in one allocation.
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_text_list_from_iter<'s, I>(
+            &mut self,
+            items: I,
+        ) -> ::capnarena::Result<()>
+        where
+            I: IntoIterator<Item = &'s str>,
+            I::IntoIter: ExactSizeIterator + Clone,
+        {
+            ::capnarena::typed::TextList::set_iter(self.builder.pointer(15), items)
+        }
+        /// The `textList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -2127,6 +2283,21 @@ pub mod all_types {
                 self.builder.pointer(16),
                 value,
             )
+        }
+        /// The `dataList` field.
+        /// Points the field at a new list of `items`, laid out in one allocation.
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_data_list_from_iter<'s, I>(
+            &mut self,
+            items: I,
+        ) -> ::capnarena::Result<()>
+        where
+            I: IntoIterator<Item = &'s [u8]>,
+            I::IntoIter: ExactSizeIterator + Clone,
+        {
+            ::capnarena::typed::DataList::set_iter(self.builder.pointer(16), items)
         }
         /// The `dataList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3249,6 +3420,18 @@ pub mod entry {
                 self.builder.pointer(1),
                 value,
             )
+        }
+        /// The `tags` field.
+        /// Points the field at a new list of `items`, laid out in one allocation.
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_tags_from_iter<'s, I>(&mut self, items: I) -> ::capnarena::Result<()>
+        where
+            I: IntoIterator<Item = &'s str>,
+            I::IntoIter: ExactSizeIterator + Clone,
+        {
+            ::capnarena::typed::TextList::set_iter(self.builder.pointer(1), items)
         }
         /// The `tags` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).

@@ -870,6 +870,19 @@ pub mod defaults {
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `ints` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_ints_from_slice(
+            &mut self,
+            values: &[i32],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                i32,
+            >::set_slice(self.builder.pointer(3), values)
+        }
+        /// The `ints` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -916,6 +929,18 @@ pub mod defaults {
                 self.builder.pointer(4),
                 value,
             )
+        }
+        /// The `texts` field.
+        /// Points the field at a new list of `items`, laid out in one allocation.
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_texts_from_iter<'s, I>(&mut self, items: I) -> ::capnarena::Result<()>
+        where
+            I: IntoIterator<Item = &'s str>,
+            I::IntoIter: ExactSizeIterator + Clone,
+        {
+            ::capnarena::typed::TextList::set_iter(self.builder.pointer(4), items)
         }
         /// The `texts` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1027,6 +1052,17 @@ pub mod defaults {
                 self.builder.pointer(6),
                 value,
             )
+        }
+        /// The `bools` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_bools_from_slice(
+            &mut self,
+            values: &[bool],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::BoolList::set_slice(self.builder.pointer(6), values)
         }
         /// The `bools` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1850,6 +1886,18 @@ pub mod shapes {
                 self.builder.pointer(3),
                 value,
             )
+        }
+        /// The `tags` field.
+        /// Points the field at a new list of `items`, laid out in one allocation.
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_tags_from_iter<'s, I>(&mut self, items: I) -> ::capnarena::Result<()>
+        where
+            I: IntoIterator<Item = &'s str>,
+            I::IntoIter: ExactSizeIterator + Clone,
+        {
+            ::capnarena::typed::TextList::set_iter(self.builder.pointer(3), items)
         }
         /// The `tags` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3157,6 +3205,18 @@ pub mod holder {
             )
         }
         /// List(AnyPointer) is not allowed by capnp 0.9
+        /// Points the field at a new list of `items`, laid out in one allocation.
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_anys_from_iter<'s, I>(&mut self, items: I) -> ::capnarena::Result<()>
+        where
+            I: IntoIterator<Item = &'s [u8]>,
+            I::IntoIter: ExactSizeIterator + Clone,
+        {
+            ::capnarena::typed::DataList::set_iter(self.builder.pointer(3), items)
+        }
+        /// List(AnyPointer) is not allowed by capnp 0.9
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -3294,6 +3354,18 @@ pub mod holder {
             )
         }
         /// The `datas` field.
+        /// Points the field at a new list of `items`, laid out in one allocation.
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_datas_from_iter<'s, I>(&mut self, items: I) -> ::capnarena::Result<()>
+        where
+            I: IntoIterator<Item = &'s [u8]>,
+            I::IntoIter: ExactSizeIterator + Clone,
+        {
+            ::capnarena::typed::DataList::set_iter(self.builder.pointer(6), items)
+        }
+        /// The `datas` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
@@ -3336,6 +3408,19 @@ pub mod holder {
             <::capnarena::typed::PrimitiveList<
                 f64,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(7), value)
+        }
+        /// The `f64s` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_f64s_from_slice(
+            &mut self,
+            values: &[f64],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                f64,
+            >::set_slice(self.builder.pointer(7), values)
         }
         /// The `f64s` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
