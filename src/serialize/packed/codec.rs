@@ -379,12 +379,23 @@ pub fn pack(words: &[Word], out: &mut [u8]) -> Result<usize> {
 
 /// Appends `words`, packed, to `out`. Allocates nothing when `out` has
 /// room for [`max_packed_len`]`(words.len())` more bytes.
+///
+/// The output is packed a few KiB at a time into a buffer on the stack
+/// (whole items, so the bytes are those of one [`pack`]) and appended from
+/// there: the `Vec`'s spare room is never zero-filled, where resizing it
+/// first would write the worst case, a quarter more than the input.
 #[cfg(feature = "alloc")]
 pub fn pack_to_vec(words: &[Word], out: &mut Vec<u8>) {
-    let start = out.len();
-    out.resize(start + max_packed_len(words.len()), 0);
-    let (_, n) = pack_words(bytemuck::cast_slice(words), &mut out[start..]);
-    out.truncate(start + n);
+    const CHUNK: usize = 8192;
+    const _: () = assert!(CHUNK >= MAX_ITEM_LEN);
+    out.reserve(max_packed_len(words.len()));
+    let mut buf = [0u8; CHUNK];
+    let mut rest: &[[u8; 8]] = bytemuck::cast_slice(words);
+    while !rest.is_empty() {
+        let (done, n) = pack_words(rest, &mut buf);
+        out.extend_from_slice(&buf[..n]);
+        rest = &rest[done..];
+    }
 }
 
 /// How to expand the nonzero bytes under one tag (not `0xff`), as shifts
