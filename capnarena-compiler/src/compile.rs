@@ -1296,24 +1296,10 @@ impl<'a> Ctx<'a> {
                     node.parameters = Some(implicit.iter().map(|p| p.value.clone()).collect());
                 }
                 let local = self.local_brand(idx);
-                let mut b = push(&local, id, implicit.len());
-                if !implicit.is_empty() {
-                    let decls = (0..implicit.len())
-                        .map(|i| BDecl::Param {
-                            scope: 0,
-                            index: i as u16,
-                            span: Span::default(),
-                            text: String::new(),
-                        })
-                        .collect();
-                    b = Rc::new(BScope {
-                        leaf_id: id,
-                        leaf_params: implicit.len(),
-                        inherited: false,
-                        params: decls,
-                        parent: b.parent.clone(),
-                    });
-                }
+                // The reference builds a brand binding the implicit
+                // parameters but drops it (setParams' result is unused), so
+                // the brand is the bare push: only enclosing generics show.
+                let b = push(&local, id, implicit.len());
                 let brand = self.compile_brand(file, &b);
                 aux.push(node);
                 aux_si.push(si);
@@ -1972,8 +1958,9 @@ impl<'a> Ctx<'a> {
         let mut nodes = Vec::new();
         for id in &ord.map_order {
             if ord.state.get(id) == Some(&true) {
-                if let Some(n) = self.all_nodes.borrow().get(id) {
-                    let mut n = (**n).clone();
+                let found = self.all_nodes.borrow().get(id).cloned();
+                if let Some(n) = found {
+                    let mut n = (*n).clone();
                     self.finish_node(&mut n);
                     nodes.push(n);
                 }
