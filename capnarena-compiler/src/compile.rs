@@ -60,6 +60,10 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("Capability", Builtin::Capability),
 ];
 
+/// How deep declarations may depend on one another (constants naming
+/// constants ...) before compiling stops: the evaluation recurses.
+const MAX_DEPENDENCY_DEPTH: usize = 256;
+
 /// The id of capnp/stream.capnp's `StreamResult`.
 const STREAM_RESULT_ID: u64 = 0x995f_9a33_77c0_b16e;
 
@@ -899,6 +903,15 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.translated.borrow().get(&idx) {
             return r.clone();
         }
+        if self.in_progress.borrow().len() >= MAX_DEPENDENCY_DEPTH {
+            let n = &self.nodes[idx];
+            self.error(
+                n.file,
+                node_span(n.decl),
+                format!("Declarations depend on each other more than {MAX_DEPENDENCY_DEPTH} levels deep."),
+            );
+            return None;
+        }
         if !self.in_progress.borrow_mut().insert(idx) {
             let n = &self.nodes[idx];
             self.error(
@@ -1451,6 +1464,16 @@ impl<'a> Ctx<'a> {
             let pv = &p[i];
             (pv.file, pv.scope, pv.expr, pv.ty.clone())
         };
+        if self.pending_busy.borrow().len() >= MAX_DEPENDENCY_DEPTH {
+            self.error(
+                file,
+                expr.span,
+                format!(
+                    "Values depend on each other more than {MAX_DEPENDENCY_DEPTH} levels deep."
+                ),
+            );
+            return None;
+        }
         if !self.pending_busy.borrow_mut().insert(i) {
             self.error(
                 file,

@@ -132,7 +132,10 @@ impl Loader {
             self.errors.push((
                 idx,
                 Span::new(0, 0),
-                "File does not declare an ID.  Add a line like `@0x...;` (generate one with `capnp id`).".into(),
+                format!(
+                    "File does not declare an ID.  I've generated one for you.  Add this line to your file: @0x{:x};",
+                    random_id()
+                ),
             ));
         }
         let mut names = Vec::new();
@@ -196,7 +199,7 @@ impl Loader {
 
 fn find_imports_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
     match &e.kind {
-        ExprKind::Import(f) => out.push((f.value.clone(), e.span)),
+        ExprKind::Import(f) => out.push((f.value.clone(), f.span)),
         ExprKind::List(items) => items.iter().for_each(|i| find_imports_expr(i, out)),
         ExprKind::Tuple(ps) => ps.iter().for_each(|p| find_imports_expr(&p.value, out)),
         ExprKind::Application { func, params } => {
@@ -304,4 +307,14 @@ pub fn request_imports(d: &Decl, out: &mut std::collections::BTreeSet<String>) {
     }
     walk(d, &mut v);
     out.extend(v.into_iter().map(|(n, _)| n));
+}
+
+/// A fresh random file id (top bit set), for the missing-id message.
+fn random_id() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    h.finish() | (1 << 63)
 }

@@ -65,6 +65,10 @@ struct Head {
     errors: Vec<ParseError>,
 }
 
+/// Member and application suffixes one expression may chain (`a.b.c`,
+/// `F(x)(y)`): later stages recurse on them.
+const MAX_SUFFIXES: usize = 256;
+
 type Alt = for<'x, 'y> fn(&'x mut P<'y>) -> Option<Head>;
 
 fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -> Option<Parsed> {
@@ -108,11 +112,11 @@ fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -
         let mut p = P {
             toks,
             pos: 0,
-            best: 0,
+            best: std::cell::Cell::new(0),
             errors: Vec::new(),
         };
         let r = alt(&mut p);
-        best = best.max(p.best).max(p.pos);
+        best = best.max(p.best.get()).max(p.pos);
         if let Some(mut h) = r {
             if p.pos == toks.len() {
                 h.errors = p.errors;
@@ -181,7 +185,10 @@ fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -
 struct P<'a> {
     toks: &'a [Token],
     pos: usize,
-    best: usize,
+    /// One past the furthest token any matcher examined: the reference's
+    /// token matchers consume a token and then reject it, so a failed
+    /// match still advances its notion of how far parsing got.
+    best: std::cell::Cell<usize>,
     errors: Vec<ParseError>,
 }
 
@@ -197,18 +204,22 @@ impl<'a> P<'a> {
         P {
             toks,
             pos: 0,
-            best: 0,
+            best: std::cell::Cell::new(0),
             errors: Vec::new(),
         }
     }
     fn peek(&self) -> Option<&'a Token> {
-        self.toks.get(self.pos)
+        let t = self.toks.get(self.pos);
+        if t.is_some() {
+            self.best.set(self.best.get().max(self.pos + 1));
+        }
+        t
     }
     fn bump(&mut self) -> Option<&'a Token> {
         let t = self.toks.get(self.pos);
         if t.is_some() {
             self.pos += 1;
-            self.best = self.best.max(self.pos);
+            self.best.set(self.best.get().max(self.pos));
         }
         t
     }
@@ -322,7 +333,7 @@ impl<'a> P<'a> {
                 Some(v) if p.at_end() => out.push(v),
                 _ => {
                     let at = item
-                        .get(p.best.max(p.pos))
+                        .get(p.best.get().max(p.pos))
                         .map(|t| t.span.start)
                         .or_else(|| item.last().map(|t| t.span.end))
                         .unwrap_or(0);
@@ -391,7 +402,18 @@ impl<'a> P<'a> {
 
     fn expr(&mut self) -> Option<Expr> {
         let mut base = self.base_expr()?;
+        let mut suffixes = 0usize;
         loop {
+            suffixes += 1;
+            if suffixes > MAX_SUFFIXES {
+                self.errors.push((
+                    base.span,
+                    format!(
+                        "Expression has more than {MAX_SUFFIXES} member or parameter suffixes."
+                    ),
+                ));
+                return None;
+            }
             let save = self.pos;
             if self.op(".") {
                 if let Some(name) = self.ident() {
