@@ -76,7 +76,7 @@ pub struct Loader {
     /// Errors found while loading and parsing.
     pub errors: Vec<FileError>,
     /// Source text overrides (for tests and fuzzing): path -> text.
-    pub overrides: HashMap<PathBuf, String>,
+    pub overrides: HashMap<PathBuf, Vec<u8>>,
 }
 
 impl Loader {
@@ -93,7 +93,7 @@ impl Loader {
 
     fn read(&self, path: &Path) -> Option<Vec<u8>> {
         if let Some(t) = self.overrides.get(path) {
-            return Some(t.clone().into_bytes());
+            return Some(t.clone());
         }
         if !path.is_file() {
             return None;

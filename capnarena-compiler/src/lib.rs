@@ -86,7 +86,7 @@ pub struct Compiler {
     src_prefixes: Vec<PathBuf>,
     files: Vec<PathBuf>,
     cwd: Option<PathBuf>,
-    sources: HashMap<PathBuf, String>,
+    sources: HashMap<PathBuf, Vec<u8>>,
 }
 
 /// The standard import directories `capnp` searches after `-I` ones.
@@ -134,7 +134,7 @@ impl Compiler {
     /// Uses `text` as the content of `path` instead of reading the file
     /// system (for tests, fuzzing and build tools holding schemas in
     /// memory).
-    pub fn source(mut self, path: impl AsRef<Path>, text: impl Into<String>) -> Compiler {
+    pub fn source(mut self, path: impl AsRef<Path>, text: impl Into<Vec<u8>>) -> Compiler {
         self.sources
             .insert(path.as_ref().to_path_buf(), text.into());
         self
