@@ -106,8 +106,10 @@ enum Resolved {
         scope: u64,
         index: u16,
     },
-    /// An alias that carries its own brand.
-    Branded(BDecl),
+    /// An alias that carries its own brand, declared in the node with this
+    /// id: its bindings may name that node's parameters, which the brand it
+    /// is reached through binds.
+    Branded(BDecl, u64),
 }
 
 #[derive(Debug)]
@@ -166,6 +168,57 @@ fn pop(s: &Rc<BScope>, leaf: u64) -> Rc<BScope> {
         Some(p) => pop(p, leaf),
         None => simple_scope(leaf),
     }
+}
+
+/// `d` with the parameters it names looked up in `s` (an alias's brand
+/// reached through a branded scope, as the reference re-evaluates it).
+fn rebind(d: &BDecl, s: &Rc<BScope>) -> BDecl {
+    match d {
+        BDecl::Param { scope, index, .. } => {
+            lookup_param(s, *scope, *index).unwrap_or_else(|| d.clone())
+        }
+        BDecl::Decl {
+            target,
+            brand,
+            span,
+            text,
+        } => BDecl::Decl {
+            target: *target,
+            brand: rebind_scope(brand, s),
+            span: *span,
+            text: text.clone(),
+        },
+    }
+}
+
+fn params_for(s: &Rc<BScope>, leaf: u64) -> Option<Vec<BDecl>> {
+    if s.leaf_id == leaf {
+        if s.inherited {
+            None
+        } else {
+            Some(s.params.clone())
+        }
+    } else {
+        s.parent.as_ref().and_then(|p| params_for(p, leaf))
+    }
+}
+
+fn rebind_scope(b: &Rc<BScope>, s: &Rc<BScope>) -> Rc<BScope> {
+    let (params, inherited) = if b.inherited && b.leaf_params > 0 {
+        match params_for(s, b.leaf_id) {
+            Some(p) => (p, false),
+            None => (Vec::new(), true),
+        }
+    } else {
+        (b.params.iter().map(|p| rebind(p, s)).collect(), b.inherited)
+    };
+    Rc::new(BScope {
+        leaf_id: b.leaf_id,
+        leaf_params: b.leaf_params,
+        inherited,
+        params,
+        parent: b.parent.as_ref().map(|p| rebind_scope(p, s)),
+    })
 }
 
 fn push(s: &Rc<BScope>, id: u64, params: usize) -> Rc<BScope> {
@@ -484,7 +537,11 @@ impl<'a> Ctx<'a> {
                     scope_id: n.id,
                 })
             }
-            _ => Some(Resolved::Branded(bd)),
+            BDecl::Param { scope, index, .. } => Some(Resolved::Param {
+                scope: *scope,
+                index: *index,
+            }),
+            _ => Some(Resolved::Branded(bd, n.id)),
         }
     }
 
@@ -577,7 +634,7 @@ impl<'a> Ctx<'a> {
                     text: expr_string(e),
                 },
             },
-            Resolved::Branded(b) => b,
+            Resolved::Branded(b, parent) => rebind(&b, &pop(brand, parent)),
         }
     }
 
@@ -1420,7 +1477,8 @@ impl<'a> Ctx<'a> {
                                         }
                                     }
                                     Some(v) => {
-                                        ann.value = self.bootstrap_value(idx, v, ty);
+                                        let ty = subst(ty, &Some(ann.brand.clone()));
+                                        ann.value = self.bootstrap_value(idx, v, &ty);
                                     }
                                 }
                             }
@@ -1635,6 +1693,25 @@ impl<'a> Ctx<'a> {
                         String::from_utf8_lossy(&bytes).into_owned(),
                     ))),
                     Type::Data => Some(Value::Data(Some(bytes))),
+                    Type::Struct(..) => {
+                        let words = capnarena::words_from_bytes(&bytes);
+                        let ok = bytes.len() % 8 == 0
+                            && capnarena::MessageReader::from_words(
+                                &words,
+                                crate::emit::embed_options(),
+                            )
+                            .and_then(|r| r.root().map(|_| ()))
+                            .is_ok();
+                        if !ok {
+                            self.error(
+                                file,
+                                e.span,
+                                "Embedded file is not a valid Cap'n Proto message.".into(),
+                            );
+                            return None;
+                        }
+                        Some(Value::Struct(Some(Ptr::Message(bytes))))
+                    }
                     _ => {
                         self.error(
                             file,
@@ -1689,7 +1766,7 @@ impl<'a> Ctx<'a> {
                 Some(Value::List(Some(Ptr::List(self.list_val(et, vals)))))
             }
             ExprKind::Tuple(ps) => {
-                let Type::Struct(id, _) = t else {
+                let Type::Struct(id, brand) = t else {
                     self.mismatch(file, e, t);
                     return None;
                 };
@@ -1701,13 +1778,20 @@ impl<'a> Ctx<'a> {
                     data: vec![0; s.data_words as usize * 8],
                     ptrs: vec![None; s.pointers as usize],
                 };
-                self.fill_struct(scope, &node, &mut sv, ps);
+                self.fill_struct(scope, &node, &mut sv, ps, brand);
                 Some(Value::Struct(Some(Ptr::Struct(sv))))
             }
         }
     }
 
-    fn fill_struct(&self, scope: usize, node: &Node, sv: &mut StructVal, ps: &'a [Param]) {
+    fn fill_struct(
+        &self,
+        scope: usize,
+        node: &Node,
+        sv: &mut StructVal,
+        ps: &'a [Param],
+        brand: &Option<Brand>,
+    ) {
         let file = self.nodes[scope].file;
         let NodeKind::Struct(s) = &node.kind else {
             return;
@@ -1739,15 +1823,16 @@ impl<'a> Ctx<'a> {
                     default,
                     ..
                 } => {
-                    let Some(v) = self.eval(scope, &p.value, ty) else {
+                    let ty = subst(ty, brand);
+                    let Some(v) = self.eval(scope, &p.value, &ty) else {
                         continue;
                     };
-                    store_value(sv, *offset, ty, &v, default);
+                    store_value(sv, *offset, &ty, &v, default);
                 }
                 FieldKind::Group(gid) => {
                     if let ExprKind::Tuple(inner) = &p.value.kind {
                         if let Some(g) = self.node_by_id(*gid) {
-                            self.fill_struct(scope, &g, sv, inner);
+                            self.fill_struct(scope, &g, sv, inner, brand);
                         }
                     } else {
                         self.error(file, p.value.span, "Type mismatch; expected group.".into());
@@ -2233,6 +2318,61 @@ impl Order {
         }
         self.state.insert(n.id, true);
     }
+}
+
+/// `t` as seen through `brand`: generic parameters bound there replaced by
+/// their bindings (unbound ones by AnyPointer), inherited scopes of nested
+/// brands by the bindings `brand` gives them.
+fn subst(t: &Type, brand: &Option<Brand>) -> Type {
+    let Some(b) = brand else {
+        return t.clone();
+    };
+    match t {
+        Type::AnyPointer(AnyPointer::Parameter { scope, index }) => {
+            match b.scopes.iter().find(|s| s.scope_id == *scope) {
+                Some(schema::BrandScope {
+                    bind: Some(list), ..
+                }) => match list.get(*index as usize) {
+                    Some(Some(bound)) => bound.clone(),
+                    Some(None) => Type::AnyPointer(AnyPointer::Unconstrained(0)),
+                    None => t.clone(),
+                },
+                _ => t.clone(),
+            }
+        }
+        Type::List(e) => Type::List(Box::new(subst(e, brand))),
+        Type::Struct(id, inner) => Type::Struct(*id, subst_brand(inner, b)),
+        Type::Enum(id, inner) => Type::Enum(*id, subst_brand(inner, b)),
+        Type::Interface(id, inner) => Type::Interface(*id, subst_brand(inner, b)),
+        _ => t.clone(),
+    }
+}
+
+fn subst_brand(inner: &Option<Brand>, outer: &Brand) -> Option<Brand> {
+    let inner = inner.as_ref()?;
+    let outer_opt = Some(outer.clone());
+    Some(Brand {
+        scopes: inner
+            .scopes
+            .iter()
+            .map(|s| match &s.bind {
+                None => outer
+                    .scopes
+                    .iter()
+                    .find(|o| o.scope_id == s.scope_id && o.bind.is_some())
+                    .cloned()
+                    .unwrap_or_else(|| s.clone()),
+                Some(list) => schema::BrandScope {
+                    scope_id: s.scope_id,
+                    bind: Some(
+                        list.iter()
+                            .map(|t| t.as_ref().map(|t| subst(t, &outer_opt)))
+                            .collect(),
+                    ),
+                },
+            })
+            .collect(),
+    })
 }
 
 fn list_compatible(a: &Type, b: &Type) -> bool {

@@ -429,11 +429,28 @@ fn fill_struct<A: Arena>(b: &mut StructBuilder<'_, A>, s: &StructVal) -> Result<
     Ok(())
 }
 
+/// Limits for reading an embedded message: the reference reads embeds
+/// without limits; a schema's own files are trusted as much as its text,
+/// so only the pointer depth keeps its default here.
+pub(crate) fn embed_options() -> capnarena::ReaderOptions {
+    capnarena::ReaderOptions {
+        traversal_limit_words: u64::MAX,
+        ..capnarena::ReaderOptions::default()
+    }
+}
+
 /// Writes a pointer value (a default or constant) into `p`.
 fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
     match v {
         Ptr::Text(t) => p.set_text(t),
         Ptr::Data(d) => p.set_data(d),
+        Ptr::Message(bytes) => {
+            let words = capnarena::words_from_bytes(bytes);
+            let reader = capnarena::MessageReader::from_words(&words, embed_options())?;
+            let root = reader.root()?;
+            let mut p = p;
+            p.set_struct(&root)
+        }
         Ptr::Struct(s) => {
             let size = StructSize::new((s.data.len() / 8) as u16, s.ptrs.len() as u16);
             let mut b = p.init_struct(size)?;

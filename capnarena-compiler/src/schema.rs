@@ -89,6 +89,8 @@ pub enum Ptr {
     Text(String),
     /// Data.
     Data(Vec<u8>),
+    /// The root struct of a framed message (an embedded file).
+    Message(Vec<u8>),
 }
 
 /// A struct value.

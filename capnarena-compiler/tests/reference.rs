@@ -206,6 +206,14 @@ fn schema_values() {
     same_request(&crate_schemas(), &["values.capnp"]);
 }
 
+/// Generics through brands: aliases to parameters and to branded
+/// generics, struct literals of generic types, a generic annotation, a
+/// struct embedded from a message file.
+#[test]
+fn schema_generics() {
+    same_request(&crate_schemas(), &["generics.capnp"]);
+}
+
 /// Layout corner cases: unions in unions, retroactive unions.
 #[test]
 fn schema_layout() {
