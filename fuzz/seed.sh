@@ -94,6 +94,15 @@ for f in "$vectors"/*.flat; do
   cp "$f" "corpus/roundtrip/$(basename "$f")"
   cp "$f" "corpus/arena_ops/$(basename "$f")"
 done
+# compile_schema: every schema of the project (test vectors, the
+# compiler's test schemas and its error suite's sources stay in Rust), and
+# the installed reference schemas when present.
+mkdir -p corpus/compile_schema
+for f in "$vectors"/*.capnp ../capnarena-compiler/tests/schemas/*.capnp \
+  ../capnarena-compiler/tests/schemas/sub/*.capnp /usr/include/capnp/*.capnp \
+  /usr/include/capnp/compat/*.capnp; do
+  cp "$f" "corpus/compile_schema/$(basename "$f")"
+done
 for d in corpus/*; do
   echo "$d: $(ls "$d" | wc -l) files"
 done

@@ -1,0 +1,121 @@
+//! `capnarena-compile`: `capnp compile` without the C++ tool.
+//!
+//! Usage: `capnarena-compile [-I DIR]... [--no-standard-import]
+//! [--src-prefix=DIR]... -o- FILE...` writes the CodeGeneratorRequest to
+//! stdout, as `capnp compile -o-` does. Errors go to stderr as
+//! `file:line:col: error: message`, and the exit status is 1.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use capnarena_compiler::Compiler;
+
+/// Where the output goes: `-o-` (the request on stdout) is the one mode
+/// so far; `-oPLUGIN[:DIR]` modes are parsed here so adding one is a
+/// match arm in `main`.
+enum Output {
+    Stdout,
+    Plugin { name: String, dir: Option<String> },
+}
+
+const USAGE: &str =
+    "usage: capnarena-compile [-I DIR]... [--no-standard-import] [--src-prefix=DIR]... -o- FILE...";
+
+fn main() -> ExitCode {
+    let mut compiler = Compiler::new();
+    let mut outputs = Vec::new();
+    let mut files = 0;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let value =
+            |flag: &str, a: &str, args: &mut dyn Iterator<Item = String>| -> Option<String> {
+                if a == flag {
+                    args.next()
+                } else {
+                    a.strip_prefix(flag)
+                        .map(|v| v.trim_start_matches('=').to_string())
+                }
+            };
+        if a == "--no-standard-import" {
+            compiler = compiler.no_standard_import();
+        } else if a == "-h" || a == "--help" {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        } else if a.starts_with("--import-path") || a.starts_with("-I") {
+            let flag = if a.starts_with("-I") {
+                "-I"
+            } else {
+                "--import-path"
+            };
+            match value(flag, &a, &mut args) {
+                Some(v) if !v.is_empty() => compiler = compiler.import_path(v),
+                _ => return usage_error("-I needs a directory"),
+            }
+        } else if a.starts_with("--src-prefix") {
+            match value("--src-prefix", &a, &mut args) {
+                Some(v) if !v.is_empty() => compiler = compiler.src_prefix(v),
+                _ => return usage_error("--src-prefix needs a directory"),
+            }
+        } else if a.starts_with("--output") || a.starts_with("-o") {
+            let flag = if a.starts_with("-o") {
+                "-o"
+            } else {
+                "--output"
+            };
+            let Some(spec) = value(flag, &a, &mut args) else {
+                return usage_error("-o needs an output");
+            };
+            if spec == "-" {
+                outputs.push(Output::Stdout);
+            } else {
+                let (name, dir) = match spec.split_once(':') {
+                    Some((n, d)) => (n.to_string(), Some(d.to_string())),
+                    None => (spec.clone(), None),
+                };
+                outputs.push(Output::Plugin { name, dir });
+            }
+        } else if a.starts_with('-') && a != "-" {
+            return usage_error(&format!("unknown option {a}"));
+        } else {
+            compiler = compiler.file(&a);
+            files += 1;
+        }
+    }
+    if files == 0 {
+        return usage_error("no files given");
+    }
+    if outputs.is_empty() {
+        return usage_error("no outputs specified");
+    }
+    let request = match compiler.compile() {
+        Ok(r) => r,
+        Err(d) => {
+            eprint!("{d}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for o in outputs {
+        match o {
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                if let Err(e) = out.write_all(&request).and_then(|()| out.flush()) {
+                    eprintln!("capnarena-compile: writing the request: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+            Output::Plugin { name, dir } => {
+                eprintln!(
+                    "capnarena-compile: output '{name}'{} is not supported yet; use -o- to write the request",
+                    dir.map(|d| format!(" to {d}")).unwrap_or_default()
+                );
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("capnarena-compile: {msg}\n{USAGE}");
+    ExitCode::FAILURE
+}

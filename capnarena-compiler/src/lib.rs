@@ -1,0 +1,283 @@
+//! A Cap'n Proto schema compiler in pure Rust: `.capnp` files in, a
+//! CodeGeneratorRequest out — the same request `capnp compile -o-` (0.9.2)
+//! writes for the same files, with no C++ tool installed.
+//!
+//! ```no_run
+//! let request: Vec<u8> = capnarena_compiler::Compiler::new()
+//!     .src_prefix("schemas")
+//!     .file("schemas/app.capnp")
+//!     .compile()
+//!     .map_err(|d| d.to_string())?;
+//! # Ok::<(), String>(())
+//! ```
+//!
+//! Stages, one module each: [`lexer`] (text to statements of token trees),
+//! [`parser`] (statements to the [`ast`]), `files` (naming files, imports),
+//! `compile` (names, generics, checks, values, the reference's node order),
+//! [`layout`] (field offsets), [`ids`] (derived ids), `emit` (the message,
+//! built with the capnarena runtime).
+
+pub mod ast;
+mod compile;
+mod emit;
+mod files;
+pub mod ids;
+pub mod layout;
+pub mod lexer;
+pub mod parser;
+pub mod schema;
+mod stdmap;
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use emit::CAPNP_VERSION;
+
+/// One error: where and what.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// The file, as the request names it (or as given when unreadable).
+    pub file: String,
+    /// 1-based line (0 when the error has no position).
+    pub line: u32,
+    /// 1-based column in bytes (0 when the error has no position).
+    pub column: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: error: {}", self.file, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: error: {}",
+                self.file, self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+/// Every error of a failed compile, in the order found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    /// One `file:line:col: error: message` line per error.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in &self.0 {
+            writeln!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// What to compile and where to look for imports: `capnp compile`'s
+/// options as methods.
+#[derive(Clone, Debug, Default)]
+pub struct Compiler {
+    import_paths: Vec<PathBuf>,
+    no_standard_import: bool,
+    src_prefixes: Vec<PathBuf>,
+    files: Vec<PathBuf>,
+    cwd: Option<PathBuf>,
+    sources: HashMap<PathBuf, Vec<u8>>,
+}
+
+/// The standard import directories `capnp` searches after `-I` ones.
+pub const STANDARD_IMPORT_PATHS: [&str; 2] = ["/usr/local/include", "/usr/include"];
+
+impl Compiler {
+    /// No files yet, the standard import path on.
+    pub fn new() -> Compiler {
+        Compiler::default()
+    }
+
+    /// `-I DIR`: a directory searched for `/`-rooted imports, before the
+    /// standard ones.
+    pub fn import_path(mut self, dir: impl AsRef<Path>) -> Compiler {
+        self.import_paths.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// `--no-standard-import`: do not search /usr/local/include and
+    /// /usr/include.
+    pub fn no_standard_import(mut self) -> Compiler {
+        self.no_standard_import = true;
+        self
+    }
+
+    /// `--src-prefix=DIR`: files under DIR are named relative to it.
+    pub fn src_prefix(mut self, dir: impl AsRef<Path>) -> Compiler {
+        self.src_prefixes.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// A file to compile (a requested file of the request).
+    pub fn file(mut self, path: impl AsRef<Path>) -> Compiler {
+        self.files.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// The directory relative paths are taken from (default: the process's
+    /// working directory).
+    pub fn working_dir(mut self, dir: impl AsRef<Path>) -> Compiler {
+        self.cwd = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Uses `text` as the content of `path` instead of reading the file
+    /// system (for tests, fuzzing and build tools holding schemas in
+    /// memory).
+    pub fn source(mut self, path: impl AsRef<Path>, text: impl Into<Vec<u8>>) -> Compiler {
+        self.sources
+            .insert(path.as_ref().to_path_buf(), text.into());
+        self
+    }
+
+    /// Compiles the files into a framed CodeGeneratorRequest message.
+    ///
+    /// # Errors
+    /// Every problem found in the schemas (or an unreadable file), each
+    /// with its file, line and column.
+    pub fn compile(&self) -> Result<Vec<u8>, Diagnostics> {
+        let req = self.compile_request()?;
+        emit::emit(&req).map_err(|e| {
+            Diagnostics(vec![Diagnostic {
+                file: String::new(),
+                line: 0,
+                column: 0,
+                message: format!("could not build the request message: {e}"),
+            }])
+        })
+    }
+
+    /// Compiles the files into the request's content.
+    ///
+    /// # Errors
+    /// As [`compile`](Self::compile).
+    pub fn compile_request(&self) -> Result<schema::Request, Diagnostics> {
+        let cwd = self
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("/"));
+        let cwd = files::normalize(Path::new("/"), &cwd);
+        let mut import_path: Vec<PathBuf> = self
+            .import_paths
+            .iter()
+            .map(|p| files::normalize(&cwd, p))
+            .collect();
+        if !self.no_standard_import {
+            for p in STANDARD_IMPORT_PATHS {
+                if Path::new(p).is_dir() {
+                    import_path.push(PathBuf::from(p));
+                }
+            }
+        }
+        let mut loader = files::Loader::new(import_path);
+        for (p, t) in &self.sources {
+            loader
+                .overrides
+                .insert(files::normalize(&cwd, p), t.clone());
+        }
+        let prefixes: Vec<PathBuf> = self
+            .src_prefixes
+            .iter()
+            .map(|p| files::normalize(&cwd, p))
+            .collect();
+        let mut requested = Vec::new();
+        let mut general = Vec::new();
+        for f in &self.files {
+            let abs = files::normalize(&cwd, f);
+            let name = source_name(&abs, &prefixes, &cwd);
+            match loader.load(abs, name) {
+                Some(i) => requested.push(i),
+                None => general.push(Diagnostic {
+                    file: f.display().to_string(),
+                    line: 0,
+                    column: 0,
+                    message: "no such file".into(),
+                }),
+            }
+        }
+        let files = std::mem::take(&mut loader.files);
+        let cx = compile::Ctx::new(&files);
+        let (nodes, source_info) = cx.request(&requested);
+        let mut errors: Vec<files::FileError> = std::mem::take(&mut loader.errors);
+        errors.extend(cx.take_errors());
+        let mut diags = general;
+        let mut seen = std::collections::HashSet::new();
+        for (fi, span, msg) in errors {
+            let f = &files[fi];
+            let (line, column) = f.line_col(span.start);
+            let d = Diagnostic {
+                file: f.name.clone(),
+                line,
+                column,
+                message: msg,
+            };
+            if seen.insert(d.clone()) {
+                diags.push(d);
+            }
+        }
+        if !diags.is_empty() {
+            return Err(Diagnostics(diags));
+        }
+        let mut requested_files = Vec::new();
+        for &fi in &requested {
+            let f = &files[fi];
+            let mut names = BTreeSet::new();
+            files::request_imports(&f.ast, &mut names);
+            let imports = names
+                .into_iter()
+                .filter_map(|n| {
+                    let target = f.imports.get(&n).copied().flatten()?;
+                    Some((cx.file_id(target), n))
+                })
+                .collect();
+            requested_files.push(schema::RequestedFile {
+                id: cx.file_id(fi),
+                filename: f.name.clone(),
+                imports,
+            });
+        }
+        Ok(schema::Request {
+            nodes,
+            requested_files,
+            source_info,
+        })
+    }
+}
+
+/// The name the reference gives a file named on the command line: relative
+/// to the longest matching `--src-prefix`, else to the working directory
+/// when under it, else the absolute path without its leading `/`.
+fn source_name(abs: &Path, prefixes: &[PathBuf], cwd: &Path) -> String {
+    let rel = |base: &Path| -> Option<String> {
+        let r = abs.strip_prefix(base).ok()?;
+        let s = r.to_string_lossy().into_owned();
+        (!s.is_empty()).then_some(s)
+    };
+    let mut best: Option<(usize, String)> = None;
+    for p in prefixes {
+        if let Some(r) = rel(p) {
+            let len = p.as_os_str().len();
+            if best.as_ref().is_none_or(|(l, _)| len > *l) {
+                best = Some((len, r));
+            }
+        }
+    }
+    if let Some((_, r)) = best {
+        return r;
+    }
+    if let Some(r) = rel(cwd) {
+        return r;
+    }
+    abs.to_string_lossy().trim_start_matches('/').to_string()
+}

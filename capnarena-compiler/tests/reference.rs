@@ -1,0 +1,254 @@
+//! The request capnarena-compile writes is the one `capnp compile -o-`
+//! writes for the same arguments: both rendered through `capnp convert
+//! binary:text /usr/include/capnp/schema.capnp CodeGeneratorRequest` must
+//! be identical line for line, `capnpVersion` aside. One test per schema:
+//! every .capnp file of Debian's libcapnp-dev, the project's test vectors
+//! and this crate's test schemas.
+//!
+//! Needs `capnp` on PATH and libcapnp-dev's schemas; without them each test
+//! prints a SKIP line and passes, unless `CAPNARENA_REQUIRE_PEER=1`.
+
+#[path = "../../tests/common/peer.rs"]
+mod peer;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use capnarena_compiler::Compiler;
+
+const SCHEMA: &str = "/usr/include/capnp/schema.capnp";
+
+/// The reference tool, and its schema.capnp (needed to render requests).
+fn tool() -> Option<PathBuf> {
+    let capnp = peer::peer()?;
+    if !Path::new(SCHEMA).is_file() {
+        let msg = "SKIP reference tests: /usr/include/capnp/schema.capnp missing (install Debian package libcapnp-dev)";
+        if std::env::var("CAPNARENA_REQUIRE_PEER").as_deref() == Ok("1") {
+            panic!("{msg}");
+        }
+        println!("{msg}");
+        return None;
+    }
+    Some(capnp)
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn crate_schemas() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas")
+}
+
+/// `capnp compile -o- ARGS` run in `cwd`: the request bytes.
+fn reference_request(capnp: &Path, cwd: &Path, args: &[&str]) -> Vec<u8> {
+    let out = Command::new(capnp)
+        .current_dir(cwd)
+        .arg("compile")
+        .arg("-o-")
+        .args(args)
+        .output()
+        .expect("run capnp");
+    assert!(
+        out.status.success(),
+        "capnp compile {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Our compiler given the same arguments (the subset `capnp compile`
+/// shares with us: -I, --no-standard-import, --src-prefix, files).
+fn our_request(cwd: &Path, args: &[&str]) -> Vec<u8> {
+    let mut c = Compiler::new().working_dir(cwd);
+    for a in args {
+        if let Some(d) = a.strip_prefix("-I") {
+            c = c.import_path(d);
+        } else if let Some(d) = a.strip_prefix("--src-prefix=") {
+            c = c.src_prefix(d);
+        } else if *a == "--no-standard-import" {
+            c = c.no_standard_import();
+        } else {
+            c = c.file(a);
+        }
+    }
+    c.compile()
+        .unwrap_or_else(|d| panic!("capnarena-compile {args:?} failed:\n{d}"))
+}
+
+/// The request rendered as text, without the capnpVersion line.
+fn render(capnp: &Path, request: &[u8]) -> String {
+    let mut child = Command::new(capnp)
+        .args(["convert", "binary:text", SCHEMA, "CodeGeneratorRequest"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run capnp convert");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = request.to_vec();
+    let feeder = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("capnp convert");
+    feeder.join().expect("feeder").expect("write request");
+    assert!(
+        out.status.success(),
+        "capnp convert rejected a request: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .filter(|l| !l.contains("capnpVersion"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Compiles `args` in `cwd` with both compilers and compares the renderings.
+fn same_request(cwd: &Path, args: &[&str]) {
+    let Some(capnp) = tool() else { return };
+    let reference = render(&capnp, &reference_request(&capnp, cwd, args));
+    let ours = render(&capnp, &our_request(cwd, args));
+    assert!(
+        reference == ours,
+        "requests differ for {args:?} in {}:\n{}",
+        cwd.display(),
+        peer::diff(&reference, &ours)
+    );
+}
+
+/// A Debian schema compiled from its own directory and with
+/// `--src-prefix=/usr/include` from `/`.
+fn debian(file: &str) {
+    same_request(Path::new("/usr/include/capnp"), &[file]);
+    let abs = format!("/usr/include/capnp/{file}");
+    same_request(Path::new("/"), &["--src-prefix=/usr/include", &abs]);
+}
+
+/// c++.capnp: annotations only.
+#[test]
+fn debian_cxx() {
+    debian("c++.capnp");
+}
+
+/// schema.capnp: unions, groups, nested groups, constants, imports.
+#[test]
+fn debian_schema() {
+    debian("schema.capnp");
+}
+
+/// persistent.capnp: generic interfaces with struct parameter lists.
+#[test]
+fn debian_persistent() {
+    debian("persistent.capnp");
+}
+
+/// rpc.capnp: large unions, AnyPointer, many doc comments.
+#[test]
+fn debian_rpc() {
+    debian("rpc.capnp");
+}
+
+/// rpc-twoparty.capnp: enums and small structs.
+#[test]
+fn debian_rpc_twoparty() {
+    debian("rpc-twoparty.capnp");
+}
+
+/// stream.capnp: a lone struct.
+#[test]
+fn debian_stream() {
+    debian("stream.capnp");
+}
+
+/// compat/json.capnp: generic-free annotations with struct targets,
+/// unions of lists.
+#[test]
+fn debian_compat_json() {
+    debian("compat/json.capnp");
+}
+
+/// Several files in one request (imports shared between them).
+#[test]
+fn debian_several_files() {
+    same_request(
+        Path::new("/usr/include"),
+        &[
+            "capnp/rpc.capnp",
+            "capnp/schema.capnp",
+            "capnp/persistent.capnp",
+        ],
+    );
+}
+
+/// tests/vectors/all_types.capnp, the project's interop schema.
+#[test]
+fn vectors_all_types() {
+    same_request(&repo(), &["tests/vectors/all_types.capnp"]);
+}
+
+/// tests/vectors/all_types.layout.capnp.
+#[test]
+fn vectors_all_types_layout() {
+    same_request(&repo(), &["tests/vectors/all_types.layout.capnp"]);
+}
+
+/// Interfaces: named and struct parameter lists, implicit generics,
+/// streaming, superclasses, generic structs and interfaces, brands.
+#[test]
+fn schema_interfaces() {
+    same_request(&crate_schemas(), &["interfaces.capnp"]);
+}
+
+/// Default values and constants in every form of the value syntax.
+#[test]
+fn schema_values() {
+    same_request(&crate_schemas(), &["values.capnp"]);
+}
+
+/// Generics through brands: aliases to parameters and to branded
+/// generics, struct literals of generic types, a generic annotation, a
+/// struct embedded from a message file.
+#[test]
+fn schema_generics() {
+    same_request(&crate_schemas(), &["generics.capnp"]);
+}
+
+/// Layout corner cases: unions in unions, retroactive unions.
+#[test]
+fn schema_layout() {
+    same_request(&crate_schemas(), &["layout.capnp"]);
+}
+
+/// Relative and standard imports, `using`, embeds, file annotations,
+/// named under a --src-prefix and with an extra -I.
+#[test]
+fn schema_imports() {
+    same_request(&crate_schemas(), &["imports.capnp"]);
+    same_request(&crate_schemas(), &["imports.capnp", "sub/shared.capnp"]);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    same_request(&dir, &["--src-prefix=schemas", "schemas/imports.capnp"]);
+    same_request(&dir, &["-Ischemas/sub", "schemas/imports.capnp"]);
+}
+
+/// The binary: `capnarena-compile -o-` writes the same bytes as the
+/// library, and `capnp` renders them like its own request.
+#[test]
+fn cli_writes_the_request() {
+    let Some(capnp) = tool() else { return };
+    let out = Command::new(env!("CARGO_BIN_EXE_capnarena-compile"))
+        .current_dir("/usr/include/capnp")
+        .args(["-o-", "schema.capnp"])
+        .output()
+        .expect("run capnarena-compile");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reference = render(
+        &capnp,
+        &reference_request(&capnp, Path::new("/usr/include/capnp"), &["schema.capnp"]),
+    );
+    assert_eq!(render(&capnp, &out.stdout), reference);
+}
