@@ -14,6 +14,7 @@ use capnarena::{
 };
 use common::OneWordArena;
 use common::build::build_full;
+use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder};
 
 /// A message whose root holds `n` as data and `n` bytes of data (a
@@ -353,4 +354,108 @@ fn packed_codec_rejects_runs_past_the_end_and_cuts() {
         ),
         "{e:?}"
     );
+}
+
+/// Feeds `input` to a fresh `codec` in the pieces `cuts` gives, then
+/// EOF; reads every frame that comes out. Returns the frames' total
+/// length, and the error that stopped the stream if one did.
+fn decode_any<D>(codec: D, input: &[u8], cuts: &[usize]) -> (usize, Result<(), Error>)
+where
+    D: Decoder<Item = Frame, Error = Error>,
+{
+    let mut total = 0;
+    let r = decode_counting(codec, input, cuts, &mut total);
+    (total, r)
+}
+
+fn decode_counting<D>(
+    mut codec: D,
+    input: &[u8],
+    cuts: &[usize],
+    total: &mut usize,
+) -> Result<(), Error>
+where
+    D: Decoder<Item = Frame, Error = Error>,
+{
+    let mut buf = BytesMut::new();
+    let mut scratch = Message::new(SingleSegmentArena::new());
+    let mut at = 0;
+    let mut take = |f: Frame| {
+        // Every frame has whole words and a table that passed the limits;
+        // reading it may still fail on its content, never panic.
+        assert_eq!(f.len() % 8, 0);
+        if let Ok(r) = f.reader_or_copy(&mut scratch) {
+            let _ = r.root().map(|root| root.get::<u64>(0));
+        }
+        *total += f.len();
+    };
+    for &cut in cuts.iter().chain([&input.len()]) {
+        let cut = cut.min(input.len()).max(at);
+        buf.put_slice(&input[at..cut]);
+        at = cut;
+        while let Some(f) = codec.decode(&mut buf)? {
+            take(f);
+        }
+    }
+    while let Some(f) = codec.decode_eof(&mut buf)? {
+        take(f);
+    }
+    Ok(())
+}
+
+proptest! {
+    /// Arbitrary bytes in arbitrary pieces never make either decoder
+    /// panic or loop, frames or not; a framed decoder that accepts the
+    /// whole input took all of it (a stream is frames, nothing else), and
+    /// tight limits hold.
+    #[test]
+    fn arbitrary_bytes_never_panic(
+        input in proptest::collection::vec(any::<u8>(), 0..600),
+        mut cuts in proptest::collection::vec(0usize..600, 0..8),
+    ) {
+        cuts.sort_unstable();
+        let small = ReaderOptions::new().segment_limit(4).traversal_limit_words(64);
+        if let (n, Ok(())) = decode_any(FramedCodec::with_options(small), &input, &cuts) {
+            prop_assert_eq!(n, input.len());
+        }
+        let _ = decode_any(FramedCodec::new().max_frame_bytes(256), &input, &cuts);
+        let _ = decode_any(PackedCodec::with_options(small), &input, &cuts);
+        let _ = decode_any(PackedCodec::new().max_frame_bytes(256), &input, &cuts);
+    }
+
+    /// Valid streams with arbitrary cuts (and bytes of garbage after them)
+    /// give back every message before any error.
+    #[test]
+    fn valid_prefix_survives_any_cuts(
+        sizes in proptest::collection::vec(0usize..3000, 1..5),
+        mut cuts in proptest::collection::vec(0usize..20_000, 0..10),
+        tail in proptest::collection::vec(any::<u8>(), 0..20),
+    ) {
+        cuts.sort_unstable();
+        let mut stream = Vec::new();
+        let mut packed = Vec::new();
+        let mut lens = 0;
+        for &n in &sizes {
+            let mut m = Message::new(SingleSegmentArena::new());
+            data_message(&mut m, n);
+            m.append_to(&mut stream);
+            m.append_packed_to(&mut packed);
+            lens += m.serialized_size();
+        }
+        let (n, r) = decode_any(FramedCodec::new(), &stream, &cuts);
+        prop_assert!(r.is_ok());
+        prop_assert_eq!(n, lens);
+        let (n, r) = decode_any(PackedCodec::new(), &packed, &cuts);
+        prop_assert!(r.is_ok());
+        prop_assert_eq!(n, lens);
+        stream.extend_from_slice(&tail);
+        packed.extend_from_slice(&tail);
+        for (n, r) in [
+            decode_any(FramedCodec::new(), &stream, &cuts),
+            decode_any(PackedCodec::new(), &packed, &cuts),
+        ] {
+            prop_assert!(n >= lens, "{} of {} bytes of messages before {:?}", n, lens, r);
+            prop_assert!(r.is_ok() || !tail.is_empty());
+        }
+    }
 }

@@ -55,6 +55,11 @@ pub const DEFAULT_MAX_FRAME_BYTES: usize = 64 * 1024 * 1024;
 
 /// The framed bytes of one message (segment table, then segments), as a
 /// codec decoded them, with the [`ReaderOptions`] to read them with.
+///
+/// A frame shares the read buffer's memory: while any frame of it is
+/// alive, the codec's next reserve cannot reuse that memory and allocates
+/// anew. Drop frames once read (copy out, or into a message with
+/// [`Message::set_root`], what must live longer).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
     bytes: Bytes,
