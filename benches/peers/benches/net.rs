@@ -13,6 +13,9 @@
 //!   a `BufReader` (its owned segments), over the same transports through
 //!   `tokio_util::compat`.
 //!
+//! - net_packed/duplex: the same over the duplex pipe, packed: capnarena's
+//!   `PackedCodec` against capnp-futures' `serialize_packed`.
+//!
 //! Both sides compute the same checksum, checked before measuring.
 
 // `criterion_group!` generates an undocumented `pub fn`.
@@ -20,7 +23,7 @@
 
 use std::hint::black_box;
 
-use capnarena::serialize::codec::FramedCodec;
+use capnarena::serialize::codec::{Frame, FramedCodec, PackedCodec};
 use capnarena::{Message, SingleSegmentArena};
 use capnarena_peers::capnarena_side as ca;
 use capnarena_peers::{
@@ -33,7 +36,7 @@ use futures::io::{BufReader, BufWriter};
 use futures::{AsyncWriteExt as _, SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::runtime::Runtime;
-use tokio_util::codec::{FramedRead, FramedWrite};
+use tokio_util::codec::{Decoder, Encoder, FramedRead, FramedWrite};
 use tokio_util::compat::{Compat, TokioAsyncReadCompatExt, TokioAsyncWriteCompatExt};
 
 type Reader = Box<dyn AsyncRead + Unpin + Send>;
@@ -61,20 +64,24 @@ fn connect(rt: &Runtime, tcp: bool) -> (Reader, Writer) {
     }
 }
 
-/// capnarena's ends of a connection.
-struct Ours {
+/// capnarena's ends of a connection, through codec `C`.
+struct Ours<C> {
     msg: Message<SingleSegmentArena>,
-    tx: FramedWrite<Writer, FramedCodec>,
-    rx: FramedRead<Reader, FramedCodec>,
+    tx: FramedWrite<Writer, C>,
+    rx: FramedRead<Reader, C>,
 }
 
-impl Ours {
-    fn new(rt: &Runtime, tcp: bool) -> Self {
+impl<C> Ours<C>
+where
+    C: Decoder<Item = Frame, Error = capnarena::Error>
+        + for<'m> Encoder<&'m Message<SingleSegmentArena>, Error = capnarena::Error>,
+{
+    fn new(rt: &Runtime, tcp: bool, codec: impl Fn() -> C) -> Self {
         let (rd, wr) = connect(rt, tcp);
         Ours {
             msg: Message::new(SingleSegmentArena::new()),
-            tx: FramedWrite::new(wr, FramedCodec::new()),
-            rx: FramedRead::new(rd, FramedCodec::new()),
+            tx: FramedWrite::new(wr, codec()),
+            rx: FramedRead::new(rd, codec()),
         }
     }
 
@@ -107,17 +114,19 @@ impl Ours {
     }
 }
 
-/// capnp-futures' ends of a connection.
+/// capnp-futures' ends of a connection, plain or packed.
 struct Peer {
+    packed: bool,
     scratch: Vec<capnp::Word>,
     tx: BufWriter<Compat<Writer>>,
     rx: BufReader<Compat<Reader>>,
 }
 
 impl Peer {
-    fn new(rt: &Runtime, tcp: bool) -> Self {
+    fn new(rt: &Runtime, tcp: bool, packed: bool) -> Self {
         let (rd, wr) = connect(rt, tcp);
         Peer {
+            packed,
             scratch: scratch_words(RECORD_SCRATCH_WORDS),
             tx: BufWriter::new(wr.compat_write()),
             rx: BufReader::new(rd.compat()),
@@ -125,29 +134,41 @@ impl Peer {
     }
 
     async fn round(&mut self, recs: &[RecordData]) -> u64 {
-        let Peer { scratch, tx, rx } = self;
+        let Peer {
+            packed,
+            scratch,
+            tx,
+            rx,
+        } = self;
+        let packed = *packed;
         let send = async {
             let mut alloc =
                 ScratchSpaceHeapAllocator::new(capnp::Word::words_to_bytes_mut(scratch));
             for rec in recs {
                 let mut msg = message::Builder::new(&mut alloc);
                 record_fill(&mut msg, rec);
-                capnp_futures::serialize::write_message(&mut *tx, &msg)
-                    .await
-                    .unwrap();
+                if packed {
+                    capnp_futures::serialize_packed::write_message(&mut *tx, &msg)
+                        .await
+                        .unwrap();
+                } else {
+                    capnp_futures::serialize::write_message(&mut *tx, &msg)
+                        .await
+                        .unwrap();
+                }
             }
             tx.flush().await.unwrap();
         };
         let recv = async {
             let mut h = 0;
             for _ in recs {
-                let msg = capnp_futures::serialize::try_read_message(
-                    &mut *rx,
-                    message::ReaderOptions::new(),
-                )
-                .await
-                .unwrap()
-                .unwrap();
+                let options = message::ReaderOptions::new();
+                let msg = if packed {
+                    capnp_futures::serialize_packed::try_read_message(&mut *rx, options).await
+                } else {
+                    capnp_futures::serialize::try_read_message(&mut *rx, options).await
+                };
+                let msg = msg.unwrap().unwrap();
                 let r: record::Reader = msg.get_root().unwrap();
                 h = mix(h, record_checksum(CHECKSUM_SEED, r).unwrap());
             }
@@ -165,20 +186,39 @@ fn net(c: &mut Criterion) {
         .build()
         .unwrap();
     for (name, tcp) in [("net/duplex", false), ("net/tcp", true)] {
-        let mut ours = Ours::new(&rt, tcp);
-        let mut peer = Peer::new(&rt, tcp);
-        assert_eq!(rt.block_on(ours.round(&recs)), want);
-        assert_eq!(rt.block_on(peer.round(&recs)), want);
-        let mut g = c.benchmark_group(name);
-        g.throughput(Throughput::Elements(RECORDS as u64));
-        g.bench_function("capnarena", |b| {
-            b.iter(|| black_box(rt.block_on(ours.round(&recs))))
-        });
-        g.bench_function("capnp", |b| {
-            b.iter(|| black_box(rt.block_on(peer.round(&recs))))
-        });
-        g.finish();
+        let ours = Ours::new(&rt, tcp, FramedCodec::new);
+        let peer = Peer::new(&rt, tcp, false);
+        group(c, &rt, name, &recs, want, ours, peer);
     }
+    let ours = Ours::new(&rt, false, PackedCodec::new);
+    let peer = Peer::new(&rt, false, true);
+    group(c, &rt, "net_packed/duplex", &recs, want, ours, peer);
+}
+
+/// One group: both sides checked against `want`, then measured.
+fn group<C>(
+    c: &mut Criterion,
+    rt: &Runtime,
+    name: &str,
+    recs: &[RecordData],
+    want: u64,
+    mut ours: Ours<C>,
+    mut peer: Peer,
+) where
+    C: Decoder<Item = Frame, Error = capnarena::Error>
+        + for<'m> Encoder<&'m Message<SingleSegmentArena>, Error = capnarena::Error>,
+{
+    assert_eq!(rt.block_on(ours.round(recs)), want);
+    assert_eq!(rt.block_on(peer.round(recs)), want);
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(RECORDS as u64));
+    g.bench_function("capnarena", |b| {
+        b.iter(|| black_box(rt.block_on(ours.round(recs))))
+    });
+    g.bench_function("capnp", |b| {
+        b.iter(|| black_box(rt.block_on(peer.round(recs))))
+    });
+    g.finish();
 }
 
 criterion_group!(benches, net);
