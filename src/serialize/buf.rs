@@ -19,6 +19,23 @@ use crate::word::Word;
 /// [`Error::BufferTooSmall`] when `out` has less room than the frame;
 /// nothing is written then.
 pub(crate) fn put_framed<S: SegmentSource + ?Sized>(src: &S, out: &mut impl BufMut) -> Result<()> {
+    let count = src.segment_count();
+    if count == 1 {
+        // The common case: the table is one word, built on the stack.
+        let seg = Word::slice_as_bytes(src.segment(0).unwrap_or(&[]));
+        let needed = 8 + seg.len() as u64;
+        if (out.remaining_mut() as u64) < needed {
+            return Err(Error::BufferTooSmall {
+                needed,
+                available: out.remaining_mut() as u64,
+            });
+        }
+        let mut table = [0u8; 8];
+        table[4..].copy_from_slice(&((seg.len() / 8) as u32).to_le_bytes());
+        out.put_slice(&table);
+        out.put_slice(seg);
+        return Ok(());
+    }
     let needed = framed_len(src);
     if (out.remaining_mut() as u64) < needed {
         return Err(Error::BufferTooSmall {
@@ -26,7 +43,6 @@ pub(crate) fn put_framed<S: SegmentSource + ?Sized>(src: &S, out: &mut impl BufM
             available: out.remaining_mut() as u64,
         });
     }
-    let count = src.segment_count();
     out.put_u32_le(count.wrapping_sub(1));
     for seg in segments_of(src) {
         out.put_u32_le(seg.len() as u32);
