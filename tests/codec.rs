@@ -14,6 +14,7 @@ use capnarena::{
 };
 use common::OneWordArena;
 use common::build::build_full;
+use common::walk::exercise;
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder};
 
@@ -457,5 +458,196 @@ proptest! {
             prop_assert!(n >= lens, "{} of {} bytes of messages before {:?}", n, lens, r);
             prop_assert!(r.is_ok() || !tail.is_empty());
         }
+    }
+}
+
+/// What a reader of a stream saw: each message's traversal digest, then
+/// the error that stopped it (`Debug`, numbers included), if any.
+type Outcomes = Vec<Result<u64, String>>;
+
+/// At most this many messages are read from one stream.
+const MAX_MESSAGES: usize = 16;
+
+fn limits() -> ReaderOptions {
+    ReaderOptions::new().traversal_limit_words(1 << 14)
+}
+
+/// The blocking readers over `input`: `try_read_from`, or
+/// `try_read_packed_from` over the bytes (a `BufRead`).
+fn blocking_outcomes(input: &[u8], packed: bool) -> Outcomes {
+    let mut out = Vec::new();
+    let mut rest = input;
+    let mut msg = Message::new(SingleSegmentArena::new());
+    while out.len() < MAX_MESSAGES {
+        let r = if packed {
+            msg.try_read_packed_from(&mut rest, limits())
+        } else {
+            msg.try_read_from(&mut rest, limits())
+        };
+        match r {
+            Ok(Some(reader)) => out.push(Ok(exercise(&reader, limits()).digest)),
+            Ok(None) => break,
+            Err(e) => {
+                out.push(Err(format!("{e:?}")));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A codec over `input` fed in pieces of `step` bytes, then EOF.
+fn codec_outcomes<D>(mut codec: D, input: &[u8], step: usize) -> Outcomes
+where
+    D: Decoder<Item = Frame, Error = Error>,
+{
+    let mut out = Vec::new();
+    let mut scratch = Message::new(SingleSegmentArena::new());
+    let mut buf = BytesMut::new();
+    let mut pieces = input.chunks(step.max(1));
+    loop {
+        let piece = pieces.next();
+        if let Some(p) = piece {
+            buf.put_slice(p);
+        }
+        loop {
+            if out.len() >= MAX_MESSAGES {
+                return out;
+            }
+            let r = match piece {
+                Some(_) => codec.decode(&mut buf),
+                None => codec.decode_eof(&mut buf),
+            };
+            match r {
+                Ok(Some(f)) => {
+                    let reader = f.reader_or_copy(&mut scratch).unwrap();
+                    out.push(Ok(exercise(&reader, limits()).digest));
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    out.push(Err(format!("{e:?}")));
+                    return out;
+                }
+            }
+        }
+        if piece.is_none() {
+            return out;
+        }
+    }
+}
+
+/// The tokio free functions over `input` as a reader giving `step` bytes
+/// per poll (and `Pending` before each), driven by a no-op waker.
+fn async_outcomes(input: &[u8], step: usize, packed: bool) -> Outcomes {
+    use capnarena::serialize::tokio_io;
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+    let mut out = Vec::new();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut r = tokio::io::BufReader::with_capacity(step.max(1), Chunks(input, step.max(1), false));
+    let mut cx = Context::from_waker(Waker::noop());
+    while out.len() < MAX_MESSAGES {
+        let mut fut = pin!(async {
+            let got = if packed {
+                tokio_io::try_read_packed_message(&mut msg, &mut r, limits()).await
+            } else {
+                tokio_io::try_read_message(&mut msg, &mut r, limits()).await
+            };
+            got.map(|o| o.map(|reader| exercise(&reader, limits()).digest))
+        });
+        let got = loop {
+            if let Poll::Ready(v) = fut.as_mut().poll(&mut cx) {
+                break v;
+            }
+        };
+        match got {
+            Ok(Some(d)) => out.push(Ok(d)),
+            Ok(None) => break,
+            Err(e) => {
+                out.push(Err(format!("{e:?}")));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A reader of a slice giving `.1` bytes per read, `Pending` before each.
+struct Chunks<'a>(&'a [u8], usize, bool);
+
+impl tokio::io::AsyncRead for Chunks<'_> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        if !self.2 {
+            self.2 = true;
+            return std::task::Poll::Pending;
+        }
+        self.2 = false;
+        let n = self.1.min(self.0.len()).min(buf.remaining());
+        buf.put_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+/// A stream to read: messages framed (or packed) back to back, with
+/// `flips` bytes overwritten, cut after `cut` bytes (modulo its length).
+fn mangled_stream(
+    sizes: &[usize],
+    packed: bool,
+    flips: &[(usize, u8)],
+    cut: Option<usize>,
+) -> Vec<u8> {
+    let mut stream = Vec::new();
+    for &n in sizes {
+        let mut m = Message::new(SingleSegmentArena::new());
+        data_message(&mut m, n);
+        if packed {
+            m.append_packed_to(&mut stream);
+        } else {
+            m.append_to(&mut stream);
+        }
+    }
+    for &(at, b) in flips {
+        if !stream.is_empty() {
+            let at = at % stream.len();
+            stream[at] = b;
+        }
+    }
+    if let Some(cut) = cut {
+        stream.truncate(cut % (stream.len() + 1));
+    }
+    stream
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The codecs and the async functions read any stream (valid, with
+    /// bytes overwritten, cut anywhere) exactly as the blocking readers
+    /// do: the same messages, then the same error with the same numbers,
+    /// or the same clean end; whatever the piece size.
+    #[test]
+    fn codecs_and_async_agree_with_blocking_readers(
+        sizes in proptest::collection::vec(0usize..400, 1..4),
+        packed in any::<bool>(),
+        flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..3),
+        cut in proptest::option::of(any::<usize>()),
+        step in 1usize..300,
+    ) {
+        let input = mangled_stream(&sizes, packed, &flips, cut);
+        let want = blocking_outcomes(&input, packed);
+        let got = if packed {
+            codec_outcomes(PackedCodec::with_options(limits()), &input, step)
+        } else {
+            codec_outcomes(FramedCodec::with_options(limits()), &input, step)
+        };
+        prop_assert_eq!(&got, &want, "codec, step {}", step);
+        let got = async_outcomes(&input, step, packed);
+        prop_assert_eq!(&got, &want, "async, step {}", step);
     }
 }
