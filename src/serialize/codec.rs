@@ -49,9 +49,10 @@ use crate::serialize::frame::{FrameLayout, Prefix, check_frame_limit, parse_pref
 use crate::serialize::frame::{ReaderSegments, framed_len, packed_end_of_message};
 use crate::serialize::packed::Unpacker;
 
-/// The default frame limit of the codecs: 64 MiB, the default traversal
-/// limit's worth of words.
-pub const DEFAULT_MAX_FRAME_BYTES: usize = 64 * 1024 * 1024;
+/// The default frame limit of the codecs: 64 MiB (the default traversal
+/// limit's worth of words) and 4 KiB for a segment table of up to 512
+/// segments (the default segment limit).
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 64 * 1024 * 1024 + 4096;
 
 /// The framed bytes of one message (segment table, then segments), as a
 /// codec decoded them, with the [`ReaderOptions`] to read them with.
