@@ -134,6 +134,12 @@ impl Frame {
     }
 }
 
+impl AsRef<[u8]> for Frame {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
 /// The error for a stream that ended inside a frame: `needed` bytes of it
 /// known to be due, `available` in.
 fn cut(needed: usize, available: usize) -> Error {
