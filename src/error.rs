@@ -206,6 +206,14 @@ pub enum Error {
         /// Bytes present.
         available: u64,
     },
+    /// A frame declares more bytes than a codec's frame limit allows.
+    #[error("frame declares {declared} bytes, more than the frame limit of {limit}")]
+    FrameTooLarge {
+        /// Bytes of the frame (segment table and segments) its table declares.
+        declared: u64,
+        /// The codec's limit in bytes.
+        limit: u64,
+    },
     /// A stream ended cleanly before the first byte of a message.
     #[error("end of stream before a message")]
     EndOfStream,

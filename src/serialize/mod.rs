@@ -5,6 +5,19 @@
 
 pub mod packed;
 
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+mod async_io;
+#[cfg(feature = "bytes")]
+mod buf;
+#[cfg(feature = "tokio")]
+pub mod codec;
+#[cfg(any(feature = "bytes", feature = "futures-io"))]
+mod frame;
+#[cfg(feature = "futures-io")]
+pub use async_io::futures_io;
+#[cfg(feature = "tokio")]
+pub use async_io::tokio_io;
+
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
@@ -276,7 +289,7 @@ fn move_words<A: Arena>(arena: &mut A, from: (u32, u32), to: (u32, u32), len: u3
 }
 
 /// Checks the declared size of a message against the traversal limit.
-fn check_total(total: u64, options: &ReaderOptions) -> Result<()> {
+pub(crate) fn check_total(total: u64, options: &ReaderOptions) -> Result<()> {
     if total > options.traversal_limit_words {
         return Err(Error::MessageTooLarge {
             declared: total,

@@ -276,7 +276,8 @@ pub fn growth_read(bytes: &[u8]) -> Result<(u32, u64)> {
 // ---------------------------------------------------------------------------
 // marshal / unmarshal / decode_stream
 
-fn record_fill<A: Arena>(msg: &mut Message<A>, rec: &RecordData) -> Result<()> {
+/// Sets the root of `msg` to the record `rec`.
+pub fn record_fill<A: Arena>(msg: &mut Message<A>, rec: &RecordData) -> Result<()> {
     let mut r = msg.init_root_struct(RECORD)?;
     r.set_text(rec::NAME, &rec.name)?;
     r.set::<i64>(rec::BIRTH_DAY, rec.birth_day);
@@ -297,7 +298,7 @@ pub fn marshal(rec: &RecordData, out: &mut Vec<u8>) -> Result<()> {
 }
 
 /// Checksum of every field of a record, as [`RecordData::checksum`].
-fn record_checksum(h: u64, r: &StructReader<'_>) -> Result<u64> {
+pub fn record_checksum(h: u64, r: &StructReader<'_>) -> Result<u64> {
     Ok(record_mix(
         h,
         r.pointer(rec::NAME).get_text_bytes()?,

@@ -454,7 +454,8 @@ pub fn gen_records(n: usize, seed: u64) -> Vec<RecordData> {
         .collect()
 }
 
-fn record_fill<A: Allocator>(msg: &mut message::Builder<A>, rec: &RecordData) {
+/// Sets the root of `msg` to the record `rec`.
+pub fn record_fill<A: Allocator>(msg: &mut message::Builder<A>, rec: &RecordData) {
     let mut r = msg.init_root::<record::Builder>();
     r.set_name(rec.name.as_str());
     r.set_birth_day(rec.birth_day);
@@ -503,7 +504,8 @@ impl<'a> MarshalReuse<'a> {
     }
 }
 
-fn record_checksum(h: u64, r: record::Reader) -> capnp::Result<u64> {
+/// Folds every field of a record into `h`, as [`RecordData::checksum`].
+pub fn record_checksum(h: u64, r: record::Reader) -> capnp::Result<u64> {
     Ok(record_mix(
         h,
         r.get_name()?.as_bytes(),

@@ -1,0 +1,462 @@
+//! tokio-util codecs (feature `tokio`): [`FramedCodec`] for the standard
+//! framing, [`PackedCodec`] for packed messages, each a
+//! [`Decoder`] and an [`Encoder`] to use with `Framed`, `FramedRead` and
+//! `FramedWrite`.
+//!
+//! Decoding yields a [`Frame`]: the framed bytes of one message, split off
+//! the read buffer with no copy. Reading it is zero-copy too when its
+//! bytes are 8-aligned (a frame starts at a multiple of 8 bytes into the
+//! read buffer, so that is when the buffer is: always with the usual
+//! allocators); otherwise [`Frame::reader_or_copy`] copies it once into a
+//! message whose arena is reused. The segment table is checked against
+//! the [`ReaderOptions`] and the codec's frame limit as soon as its bytes
+//! are in, before anything is reserved for the rest of the frame. Once
+//! the frames handed out are dropped, the read buffer's memory is reused,
+//! so decoding allocates nothing per message after warm-up; neither does
+//! encoding into the write buffer.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> capnarena::Result<()> {
+//! use capnarena::serialize::codec::FramedCodec;
+//! use capnarena::{Message, SingleSegmentArena, StructSize};
+//! use futures::{SinkExt, StreamExt};
+//! use tokio_util::codec::Framed;
+//!
+//! let (client, server) = tokio::io::duplex(64 * 1024);
+//! let mut client = Framed::new(client, FramedCodec::new());
+//! let mut server = Framed::new(server, FramedCodec::new());
+//!
+//! let mut msg = Message::new(SingleSegmentArena::new());
+//! msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, 42);
+//! client.send(&msg).await?;
+//!
+//! let frame = server.next().await.expect("a frame")?;
+//! assert_eq!(frame.reader()?.root()?.get::<u64>(0), 42);
+//! # Ok(())
+//! # }
+//! ```
+
+use bytes::{Buf, Bytes, BytesMut};
+use tokio_util::codec::{Decoder, Encoder};
+
+use crate::arena::Arena;
+use crate::error::{Error, Result};
+use crate::message::Message;
+use crate::read::{MessageReader, ReaderOptions};
+use crate::serialize::buf::{extend_packed, put_framed};
+use crate::serialize::frame::{FrameLayout, Prefix, check_frame_limit, parse_prefix};
+use crate::serialize::frame::{ReaderSegments, framed_len, packed_end_of_message};
+use crate::serialize::packed::Unpacker;
+
+/// The default frame limit of the codecs: 64 MiB (the default traversal
+/// limit's worth of words) and 4 KiB for a segment table of up to 512
+/// segments (the default segment limit).
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 64 * 1024 * 1024 + 4096;
+
+/// The framed bytes of one message (segment table, then segments), as a
+/// codec decoded them, with the [`ReaderOptions`] to read them with.
+///
+/// A frame shares the read buffer's memory: while any frame of it is
+/// alive, the codec's next reserve cannot reuse that memory and allocates
+/// anew. Drop frames once read (copy out, or into a message with
+/// [`Message::set_root`], what must live longer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    bytes: Bytes,
+    options: ReaderOptions,
+}
+
+impl Frame {
+    /// A frame over `bytes`, read with `options`. The bytes are checked
+    /// when a reader is made of them.
+    pub fn new(bytes: Bytes, options: ReaderOptions) -> Self {
+        Frame { bytes, options }
+    }
+
+    /// The framed bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The framed bytes, to keep or to send on.
+    pub fn into_bytes(self) -> Bytes {
+        self.bytes
+    }
+
+    /// Bytes in the frame.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True for a frame of no bytes (never one a codec decoded).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The options a reader of this frame gets.
+    pub fn options(&self) -> ReaderOptions {
+        self.options
+    }
+
+    /// Whether the bytes start at an 8-aligned address, so that
+    /// [`reader`](Self::reader) reads them in place.
+    pub fn is_aligned(&self) -> bool {
+        self.bytes.as_ptr().align_offset(8) == 0
+    }
+
+    /// A reader over the frame, in place (no copy).
+    ///
+    /// # Errors
+    /// [`Error::Unaligned`] when the bytes are not 8-aligned (see
+    /// [`reader_or_copy`](Self::reader_or_copy)); a bad segment table.
+    #[inline]
+    pub fn reader(&self) -> Result<MessageReader<'_>> {
+        MessageReader::from_bytes(&self.bytes, self.options)
+    }
+
+    /// A reader over the frame: in place when its bytes are 8-aligned,
+    /// otherwise over a copy made in `scratch`'s arena (reset first; a
+    /// warmed arena copies without allocating).
+    ///
+    /// # Errors
+    /// A bad segment table, or `scratch`'s arena has no room.
+    #[inline]
+    pub fn reader_or_copy<'a, A: Arena>(
+        &'a self,
+        scratch: &'a mut Message<A>,
+    ) -> Result<MessageReader<'a>> {
+        if self.is_aligned() {
+            self.reader()
+        } else {
+            scratch.read_from_bytes(&self.bytes, self.options)
+        }
+    }
+}
+
+impl AsRef<[u8]> for Frame {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// The error for a stream that ended inside a frame: `needed` bytes of it
+/// known to be due, `available` in.
+fn cut(needed: usize, available: usize) -> Error {
+    Error::Truncated {
+        needed: needed as u64,
+        available: available as u64,
+    }
+}
+
+/// A tokio-util codec for framed messages (the standard segment table,
+/// then the segments): decodes [`Frame`]s, encodes a [`Message`], a
+/// [`MessageReader`]'s segments or a [`Frame`].
+///
+/// The decoder returns `Ok(None)` while a frame is incomplete, and
+/// reserves room in the read buffer for the rest of it once the segment
+/// table has passed the limits. A stream that ends inside a frame is
+/// [`Error::Truncated`]. After an error the stream is not in step with
+/// frames any more: drop the connection.
+#[derive(Clone, Debug)]
+pub struct FramedCodec {
+    options: ReaderOptions,
+    max_frame_bytes: usize,
+    /// Bytes of the frame being decoded, once its table has been read.
+    frame_len: Option<usize>,
+}
+
+impl Default for FramedCodec {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FramedCodec {
+    /// A codec with the default [`ReaderOptions`] and a frame limit of
+    /// [`DEFAULT_MAX_FRAME_BYTES`].
+    pub fn new() -> Self {
+        Self::with_options(ReaderOptions::default())
+    }
+
+    /// A codec whose frames are checked against, and read with, `options`.
+    pub fn with_options(options: ReaderOptions) -> Self {
+        FramedCodec {
+            options,
+            max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
+            frame_len: None,
+        }
+    }
+
+    /// Sets the largest frame (segment table and segments, in bytes) the
+    /// decoder accepts; larger ones are [`Error::FrameTooLarge`].
+    pub fn max_frame_bytes(mut self, bytes: usize) -> Self {
+        self.max_frame_bytes = bytes;
+        self
+    }
+
+    /// The options frames are checked against.
+    pub fn options(&self) -> ReaderOptions {
+        self.options
+    }
+}
+
+/// Learns a frame's length from the prefix in `src`, checking limits;
+/// `Ok(None)` when more bytes are needed (room for them is reserved).
+#[inline]
+fn frame_len_from(
+    src: &mut BytesMut,
+    options: &ReaderOptions,
+    max: usize,
+) -> Result<Option<usize>> {
+    match parse_prefix(src, options)? {
+        Prefix::Need(n) => {
+            if n > max {
+                return Err(Error::FrameTooLarge {
+                    declared: n as u64,
+                    limit: max as u64,
+                });
+            }
+            src.reserve(n - src.len());
+            Ok(None)
+        }
+        Prefix::Table(layout) => {
+            check_frame_limit(&layout, max)?;
+            Ok(Some(layout.frame_bytes() as usize))
+        }
+    }
+}
+
+impl Decoder for FramedCodec {
+    type Item = Frame;
+    type Error = Error;
+
+    #[inline]
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        let len = match self.frame_len {
+            Some(n) => n,
+            None => match frame_len_from(src, &self.options, self.max_frame_bytes)? {
+                Some(n) => n,
+                None => return Ok(None),
+            },
+        };
+        if src.len() < len {
+            self.frame_len = Some(len);
+            src.reserve(len - src.len());
+            return Ok(None);
+        }
+        self.frame_len = None;
+        Ok(Some(Frame {
+            bytes: src.split_to(len).freeze(),
+            options: self.options,
+        }))
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        if let Some(frame) = self.decode(src)? {
+            return Ok(Some(frame));
+        }
+        if src.is_empty() {
+            return Ok(None);
+        }
+        let needed = match self.frame_len {
+            Some(n) => n,
+            None => match parse_prefix(src, &self.options)? {
+                Prefix::Need(n) => n,
+                Prefix::Table(layout) => layout.frame_bytes() as usize,
+            },
+        };
+        Err(cut(needed, src.len()))
+    }
+}
+
+impl<A: Arena> Encoder<&Message<A>> for FramedCodec {
+    type Error = Error;
+
+    /// Writes the segment table and the segments into `dst`.
+    #[inline]
+    fn encode(&mut self, msg: &Message<A>, dst: &mut BytesMut) -> Result<()> {
+        dst.reserve(msg.serialized_size());
+        put_framed(msg, dst)
+    }
+}
+
+impl Encoder<&MessageReader<'_>> for FramedCodec {
+    type Error = Error;
+
+    /// Frames the reader's segments into `dst` (to pass a message on).
+    fn encode(&mut self, msg: &MessageReader<'_>, dst: &mut BytesMut) -> Result<()> {
+        let segs = ReaderSegments(msg);
+        dst.reserve(framed_len(&segs) as usize);
+        put_framed(&segs, dst)
+    }
+}
+
+impl Encoder<&Frame> for FramedCodec {
+    type Error = Error;
+
+    /// Copies the frame's bytes into `dst` as they are.
+    fn encode(&mut self, frame: &Frame, dst: &mut BytesMut) -> Result<()> {
+        dst.extend_from_slice(&frame.bytes);
+        Ok(())
+    }
+}
+
+impl Encoder<Frame> for FramedCodec {
+    type Error = Error;
+
+    /// Copies the frame's bytes into `dst` as they are.
+    fn encode(&mut self, frame: Frame, dst: &mut BytesMut) -> Result<()> {
+        self.encode(&frame, dst)
+    }
+}
+
+/// A tokio-util codec for packed messages: decodes each into a [`Frame`]
+/// of its unpacked framed bytes, encodes a [`Message`] or a
+/// [`MessageReader`]'s segments packed (the reference's bytes).
+///
+/// The decoder unpacks as the input arrives, with the resumable
+/// [`Unpacker`], into a buffer of its own that frames are split off (so
+/// their memory is reused once they are dropped). The unpacked segment
+/// table is checked against the limits as soon as it is in, before room
+/// for the rest is reserved. No zero or literal run may go on past a
+/// message's end. A stream that ends inside a message is
+/// [`Error::Truncated`] (counting unpacked bytes).
+#[derive(Debug)]
+pub struct PackedCodec {
+    options: ReaderOptions,
+    max_frame_bytes: usize,
+    unpacker: Unpacker,
+    /// The unpacked frame being decoded: `out[..filled]` are its bytes so
+    /// far; `out.len()` is how many are wanted next (8, the table, or the
+    /// frame).
+    out: BytesMut,
+    filled: usize,
+    /// The frame's layout, once its table is in.
+    layout: Option<FrameLayout>,
+}
+
+impl Default for PackedCodec {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PackedCodec {
+    /// A codec with the default [`ReaderOptions`] and a frame limit of
+    /// [`DEFAULT_MAX_FRAME_BYTES`] (unpacked).
+    pub fn new() -> Self {
+        Self::with_options(ReaderOptions::default())
+    }
+
+    /// A codec whose frames are checked against, and read with, `options`.
+    pub fn with_options(options: ReaderOptions) -> Self {
+        PackedCodec {
+            options,
+            max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
+            unpacker: Unpacker::new(),
+            out: BytesMut::new(),
+            filled: 0,
+            layout: None,
+        }
+    }
+
+    /// Sets the largest unpacked frame (in bytes) the decoder accepts;
+    /// larger ones are [`Error::FrameTooLarge`].
+    pub fn max_frame_bytes(mut self, bytes: usize) -> Self {
+        self.max_frame_bytes = bytes;
+        self
+    }
+
+    /// The options frames are checked against.
+    pub fn options(&self) -> ReaderOptions {
+        self.options
+    }
+
+    /// Bytes of the unpacked frame wanted next: from the table once it is
+    /// in, else from the prefix unpacked so far. Checks the limits.
+    fn target(&mut self) -> Result<usize> {
+        if let Some(layout) = self.layout {
+            return Ok(layout.frame_bytes() as usize);
+        }
+        match parse_prefix(&self.out[..self.filled], &self.options)? {
+            Prefix::Need(n) => {
+                if n > self.max_frame_bytes {
+                    return Err(Error::FrameTooLarge {
+                        declared: n as u64,
+                        limit: self.max_frame_bytes as u64,
+                    });
+                }
+                Ok(n)
+            }
+            Prefix::Table(layout) => {
+                check_frame_limit(&layout, self.max_frame_bytes)?;
+                self.layout = Some(layout);
+                Ok(layout.frame_bytes() as usize)
+            }
+        }
+    }
+}
+
+impl Decoder for PackedCodec {
+    type Item = Frame;
+    type Error = Error;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        loop {
+            let target = self.target()?;
+            if self.filled == target && self.layout.is_some() {
+                packed_end_of_message(&self.unpacker, target as u64)?;
+                self.unpacker = Unpacker::new();
+                self.layout = None;
+                self.filled = 0;
+                let bytes = self.out.split_to(target).freeze();
+                return Ok(Some(Frame {
+                    bytes,
+                    options: self.options,
+                }));
+            }
+            if self.out.len() < target {
+                // Zeroed once per frame part, then unpacked into.
+                self.out.resize(target, 0);
+            }
+            let p = self
+                .unpacker
+                .unpack(src, &mut self.out[self.filled..target]);
+            src.advance(p.consumed);
+            self.filled += p.written;
+            if p.written == 0 && (src.is_empty() || p.consumed == 0) {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        if let Some(frame) = self.decode(src)? {
+            return Ok(Some(frame));
+        }
+        if self.filled == 0 && self.unpacker.consumed() == 0 {
+            return Ok(None);
+        }
+        let needed = self.out.len().max(8);
+        Err(cut(needed, self.filled))
+    }
+}
+
+impl<A: Arena> Encoder<&Message<A>> for PackedCodec {
+    type Error = Error;
+
+    /// Packs the segment table and the segments straight into `dst`.
+    fn encode(&mut self, msg: &Message<A>, dst: &mut BytesMut) -> Result<()> {
+        extend_packed(msg, dst)
+    }
+}
+
+impl Encoder<&MessageReader<'_>> for PackedCodec {
+    type Error = Error;
+
+    /// Packs the reader's segments, framed, straight into `dst`.
+    fn encode(&mut self, msg: &MessageReader<'_>, dst: &mut BytesMut) -> Result<()> {
+        extend_packed(&ReaderSegments(msg), dst)
+    }
+}
