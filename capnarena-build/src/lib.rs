@@ -16,11 +16,12 @@
 //! capnarena::include_generated!(pub mod addressbook_capnp);
 //! ```
 //!
-//! Each schema file `foo.capnp` becomes `$OUT_DIR/foo_capnp.rs`. The schema
-//! is compiled by the reference `capnp` tool (`capnp compile -o-`), found
-//! on `PATH` or named by the `CAPNP` environment variable or
-//! [`Config::capnp_binary`]; its CodeGeneratorRequest goes to
-//! [`capnarena_codegen`].
+//! Each schema file `foo.capnp` becomes `$OUT_DIR/foo_capnp.rs`. The schemas
+//! are compiled in Rust by [`capnarena_compiler`], so no `capnp` binary is
+//! needed; [`Config::use_capnp`] (or [`Config::capnp_binary`]) runs the
+//! reference `capnp compile -o-` instead. Either way the
+//! CodeGeneratorRequest goes to [`capnarena_codegen`], and the generated
+//! Rust is the same.
 //!
 //! [capnarena]: https://docs.rs/capnarena
 
@@ -38,6 +39,7 @@ pub struct Config {
     no_standard_import: bool,
     out_dir: Option<PathBuf>,
     capnp: Option<PathBuf>,
+    use_capnp: bool,
     codegen: capnarena_codegen::Options,
 }
 
@@ -90,10 +92,19 @@ impl Config {
         self
     }
 
-    /// The `capnp` binary to run (default: `CAPNP` from the environment,
-    /// else `capnp` on `PATH`).
+    /// Compile with the reference `capnp` tool instead of the built-in
+    /// compiler: the binary named by `CAPNP` in the environment, else
+    /// `capnp` on `PATH`.
+    pub fn use_capnp(mut self) -> Self {
+        self.use_capnp = true;
+        self
+    }
+
+    /// Compile with the `capnp` binary at `path` (implies
+    /// [`use_capnp`](Self::use_capnp)).
     pub fn capnp_binary(mut self, path: impl AsRef<Path>) -> Self {
         self.capnp = Some(path.as_ref().to_path_buf());
+        self.use_capnp = true;
         self
     }
 
@@ -127,12 +138,37 @@ impl Config {
         args
     }
 
-    /// The CodeGeneratorRequest for the files, from `capnp compile -o-`.
+    /// The CodeGeneratorRequest for the files (framed), from the built-in
+    /// compiler or, with [`use_capnp`](Self::use_capnp), `capnp compile -o-`.
     ///
     /// # Errors
-    /// `capnp` cannot be run (the error says what to install) or rejects
-    /// a schema (its messages are in the error).
+    /// A schema is rejected (every error, as `file:line:col: error:
+    /// message` lines), or `capnp` cannot be run (the error says what to
+    /// install).
     pub fn request(&self) -> io::Result<Vec<u8>> {
+        if !self.use_capnp {
+            let mut c = capnarena_compiler::Compiler::new();
+            for p in &self.src_prefixes {
+                c = c.src_prefix(p);
+            }
+            for p in &self.import_paths {
+                c = c.import_path(p);
+            }
+            if self.no_standard_import {
+                c = c.no_standard_import();
+            }
+            for f in &self.files {
+                c = c.file(f);
+            }
+            return c.compile().map_err(|d| {
+                io::Error::new(io::ErrorKind::InvalidData, format!("schema errors:\n{d}"))
+            });
+        }
+        self.capnp_request()
+    }
+
+    /// The request from `capnp compile -o-`.
+    fn capnp_request(&self) -> io::Result<Vec<u8>> {
         let capnp = self
             .capnp
             .clone()
@@ -166,8 +202,9 @@ impl Config {
     ///
     /// # Errors
     /// No output directory (outside a build script, without
-    /// [`out_dir`](Self::out_dir)), no files, `capnp` missing or failing,
-    /// or the generator failing.
+    /// [`out_dir`](Self::out_dir)), no files, a schema rejected, `capnp`
+    /// missing or failing (with [`use_capnp`](Self::use_capnp)), or the
+    /// generator failing.
     pub fn compile(&self) -> io::Result<()> {
         if self.files.is_empty() {
             return Err(io::Error::new(
@@ -222,6 +259,24 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::NotFound, "{text}");
         assert!(text.contains("apt-get install capnproto"), "{text}");
         assert!(text.contains("/nonexistent/capnp"), "{text}");
+    }
+
+    /// The built-in compiler reports a bad schema with its position.
+    #[test]
+    fn schema_errors_have_positions() {
+        let dir = std::env::temp_dir().join(format!("capnarena-build-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bad.capnp");
+        std::fs::write(&file, "@0xd4c9b2f6a1e0c3b8;\nstruct A { x @0 :Nope; }\n").unwrap();
+        let err = Config::new()
+            .file(&file)
+            .out_dir(&dir)
+            .compile()
+            .unwrap_err();
+        let text = err.to_string();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{text}");
+        assert!(text.contains("bad.capnp:2:"), "{text}");
+        assert!(text.contains("Nope"), "{text}");
     }
 
     /// Without files there is nothing to do, and the error says so.

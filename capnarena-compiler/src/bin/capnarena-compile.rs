@@ -10,16 +10,14 @@ use std::process::ExitCode;
 
 use capnarena_compiler::Compiler;
 
-/// Where the output goes: `-o-` (the request on stdout) is the one mode
-/// so far; `-oPLUGIN[:DIR]` modes are parsed here so adding one is a
-/// match arm in `main`.
+/// Where the output goes: `-o-` (the request on stdout) or
+/// `-ocapnarena[:DIR]` (generated Rust).
 enum Output {
     Stdout,
     Plugin { name: String, dir: Option<String> },
 }
 
-const USAGE: &str =
-    "usage: capnarena-compile [-I DIR]... [--no-standard-import] [--src-prefix=DIR]... -o- FILE...";
+const USAGE: &str = "usage: capnarena-compile [-I DIR]... [--no-standard-import] [--src-prefix=DIR]... (-o- | -ocapnarena[:DIR]) FILE...";
 
 fn main() -> ExitCode {
     let mut compiler = Compiler::new();
@@ -103,9 +101,29 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             }
+            Output::Plugin { name, dir } if name == "capnarena" => {
+                let dir = std::path::PathBuf::from(dir.unwrap_or_else(|| ".".into()));
+                let files = match capnarena_codegen::generate(
+                    &request,
+                    &capnarena_codegen::Options::default(),
+                ) {
+                    Ok(files) => files,
+                    Err(e) => {
+                        eprintln!("capnarena-compile: generating Rust: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                };
+                for f in files {
+                    let path = dir.join(&f.name);
+                    if let Err(e) = std::fs::write(&path, f.contents) {
+                        eprintln!("capnarena-compile: writing {}: {e}", path.display());
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
             Output::Plugin { name, dir } => {
                 eprintln!(
-                    "capnarena-compile: output '{name}'{} is not supported yet; use -o- to write the request",
+                    "capnarena-compile: output '{name}'{} is not supported: use -o- (the request) or -ocapnarena[:DIR] (Rust)",
                     dir.map(|d| format!(" to {d}")).unwrap_or_default()
                 );
                 return ExitCode::FAILURE;
