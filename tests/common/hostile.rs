@@ -291,8 +291,9 @@ impl io::Write for FlakyWriter {
 }
 
 /// A reader that hands out `data` but reports `extra` more bytes read
-/// than it copied (more than the buffer it was given holds), and fails
-/// with `Interrupted` on every other call when `interrupt` is set.
+/// than it copied (up to more than the buffer it was given holds), then
+/// ends; it fails with `Interrupted` on every other call when `interrupt`
+/// is set.
 #[derive(Debug)]
 pub struct LyingReader<'a> {
     pub data: &'a [u8],
@@ -306,6 +307,10 @@ impl io::Read for LyingReader<'_> {
         self.calls += 1;
         if self.interrupt && self.calls % 2 == 1 {
             return Err(io::ErrorKind::Interrupted.into());
+        }
+        if self.data.is_empty() {
+            // The end: an honest 0, or the stream would never end.
+            return Ok(0);
         }
         let n = self.data.len().min(buf.len());
         buf[..n].copy_from_slice(&self.data[..n]);
