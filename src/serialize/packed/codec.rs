@@ -381,9 +381,15 @@ pub fn pack(words: &[Word], out: &mut [u8]) -> Result<usize> {
 /// room for [`max_packed_len`]`(words.len())` more bytes.
 #[cfg(feature = "alloc")]
 pub fn pack_to_vec(words: &[Word], out: &mut Vec<u8>) {
+    pack_chunks_to_vec(bytemuck::cast_slice(words), out);
+}
+
+/// [`pack_to_vec`] of words given as bytes (with no alignment).
+#[cfg(feature = "alloc")]
+pub(super) fn pack_chunks_to_vec(words: &[[u8; 8]], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + max_packed_len(words.len()), 0);
-    let (_, n) = pack_words(bytemuck::cast_slice(words), &mut out[start..]);
+    let (_, n) = pack_words(words, &mut out[start..]);
     out.truncate(start + n);
 }
 
