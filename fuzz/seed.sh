@@ -103,6 +103,16 @@ for f in "$vectors"/*.capnp ../capnarena-compiler/tests/schemas/*.capnp \
   /usr/include/capnp/compat/*.capnp; do
   cp "$f" "corpus/compile_schema/$(basename "$f")"
 done
+# hostile_io: eight control bytes (arena faults, segment size, writer
+# failures, reader lies, writer buffer), then a framed or packed message
+# (a stream to read into the arena, and the recipe of the one built).
+mkdir -p corpus/hostile_io
+for f in "$vectors"/*.bin "$vectors"/*.packed; do
+  name=$(basename "$f")
+  { printf '\x00\x00\x40\x00\x00\x00\x00\x80'; cat "$f"; } >"corpus/hostile_io/honest-$name"
+  { printf '\x03\x02\x03\x05\x81\x0c\x1f\x00'; cat "$f"; } >"corpus/hostile_io/stale-$name"
+  { printf '\x45\x0d\x07\x22\x0a\x13\x33\xa0'; cat "$f"; } >"corpus/hostile_io/lying-$name"
+done
 for d in corpus/*; do
   echo "$d: $(ls "$d" | wc -l) files"
 done

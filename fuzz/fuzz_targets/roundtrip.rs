@@ -301,7 +301,9 @@ fn check_message(what: &str, r: &MessageReader<'_>, root: &S, exact: bool) {
 /// Builds `root` in `msg`, checks every framing and read path, and
 /// returns the canonical words (`None` when a `FixedArena` ran out of room).
 fn roundtrip<A: Arena>(name: &str, mut msg: Message<A>, root: &S) -> Option<Vec<Word>> {
-    let built = msg.init_root_struct(size_of(root)).and_then(|b| fill(b, root));
+    let built = msg
+        .init_root_struct(size_of(root))
+        .and_then(|b| fill(b, root));
     match built {
         Ok(()) => {}
         Err(capnarena::Error::Alloc(_)) if name == "fixed" => return None,

@@ -15,10 +15,12 @@ pub enum CountFault {
     Honest,
     /// Always 0.
     Zero,
-    /// One more on every call.
+    /// One more on every call (cycling through 64 more than it has).
     Grows,
-    /// `u32::MAX`.
-    Huge,
+    /// A thousand more than it has. (An arena may claim any count; a
+    /// message frames as many segments as it claims, the ones it does not
+    /// have empty, so a claim of billions costs a table of billions.)
+    Inflated,
 }
 
 /// The ways a [`HostileArena`] breaks the `Arena` contract.
@@ -94,7 +96,7 @@ impl Faults {
                 ..none
             },
         ];
-        for count in [CountFault::Zero, CountFault::Grows, CountFault::Huge] {
+        for count in [CountFault::Zero, CountFault::Grows, CountFault::Inflated] {
             v.push(Faults { count, ..none });
             v.push(Faults {
                 count,
@@ -196,11 +198,13 @@ impl Arena for HostileArena {
             CountFault::Honest => self.active as u32,
             CountFault::Zero => 0,
             CountFault::Grows => {
-                let calls = self.count_calls.get().wrapping_add(1);
+                // Up to 64 more (so a test's framings stay small: each
+                // frames as many segments as it is told there are).
+                let calls = self.count_calls.get().wrapping_add(1) % 64;
                 self.count_calls.set(calls);
                 (self.active as u32).saturating_add(calls)
             }
-            CountFault::Huge => u32::MAX,
+            CountFault::Inflated => self.active as u32 + 1000,
         }
     }
 
@@ -287,8 +291,9 @@ impl io::Write for FlakyWriter {
 }
 
 /// A reader that hands out `data` but reports `extra` more bytes read
-/// than it copied (more than the buffer it was given holds), and fails
-/// with `Interrupted` on every other call when `interrupt` is set.
+/// than it copied (up to more than the buffer it was given holds), then
+/// ends; it fails with `Interrupted` on every other call when `interrupt`
+/// is set.
 #[derive(Debug)]
 pub struct LyingReader<'a> {
     pub data: &'a [u8],
@@ -302,6 +307,10 @@ impl io::Read for LyingReader<'_> {
         self.calls += 1;
         if self.interrupt && self.calls % 2 == 1 {
             return Err(io::ErrorKind::Interrupted.into());
+        }
+        if self.data.is_empty() {
+            // The end: an honest 0, or the stream would never end.
+            return Ok(0);
         }
         let n = self.data.len().min(buf.len());
         buf[..n].copy_from_slice(&self.data[..n]);

@@ -386,11 +386,17 @@ pub fn pack(words: &[Word], out: &mut [u8]) -> Result<usize> {
 /// first would write the worst case, a quarter more than the input.
 #[cfg(feature = "alloc")]
 pub fn pack_to_vec(words: &[Word], out: &mut Vec<u8>) {
+    pack_chunks_to_vec(bytemuck::cast_slice(words), out);
+}
+
+/// [`pack_to_vec`] of words given as bytes (with no alignment).
+#[cfg(feature = "alloc")]
+pub(super) fn pack_chunks_to_vec(words: &[[u8; 8]], out: &mut Vec<u8>) {
     const CHUNK: usize = 8192;
     const _: () = assert!(CHUNK >= MAX_ITEM_LEN);
     out.reserve(max_packed_len(words.len()));
     let mut buf = [0u8; CHUNK];
-    let mut rest: &[[u8; 8]] = bytemuck::cast_slice(words);
+    let mut rest = words;
     while !rest.is_empty() {
         let (done, n) = pack_words(rest, &mut buf);
         out.extend_from_slice(&buf[..n]);

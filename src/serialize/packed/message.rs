@@ -8,7 +8,7 @@ use super::Unpacker;
 #[cfg(feature = "std")]
 use super::codec::{MAX_ITEM_LEN, pack_words};
 #[cfg(feature = "alloc")]
-use super::codec::{max_packed_len, pack_to_vec};
+use super::codec::{max_packed_len, pack_chunks_to_vec, pack_to_vec};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::message::Message;
@@ -224,7 +224,10 @@ impl<A: Arena> Message<A> {
         let words: usize = segments.clone().map(|s| s.words().len()).sum();
         out.reserve(max_packed_len(words + segments.len() / 2 + 1));
         with_table(segments.clone().map(|s| s.len_words()), |table| {
-            pack_to_vec(bytemuck::cast_slice(table), out)
+            // The table is bytes on the stack, not 8-aligned: packed as
+            // 8-byte chunks (a cast to words would panic where it is not
+            // aligned).
+            pack_chunks_to_vec(bytemuck::cast_slice(table), out)
         });
         for seg in segments {
             pack_to_vec(seg.words(), out);
