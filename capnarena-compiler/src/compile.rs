@@ -907,8 +907,22 @@ impl<'a> Ctx<'a> {
                             return None;
                         }
                         let elem = self.compile_as_type(file, &brand.params[0])?;
-                        match elem {
-                            Type::AnyPointer(AnyPointer::Unconstrained(0)) => {
+                        // The reference checks the element's unconstrained
+                        // kind without checking that it is unconstrained:
+                        // for a generic parameter it reads the parameter's
+                        // index there, so List(P) of the first (index 0) or
+                        // second (index 1) parameter of a scope or method is
+                        // refused as List(AnyPointer) or List(AnyStruct).
+                        let kind = match &elem {
+                            Type::AnyPointer(AnyPointer::Unconstrained(k)) => Some(*k),
+                            Type::AnyPointer(AnyPointer::Parameter { index, .. })
+                            | Type::AnyPointer(AnyPointer::ImplicitMethodParameter(index)) => {
+                                Some(*index)
+                            }
+                            _ => None,
+                        };
+                        match kind {
+                            Some(0) => {
                                 self.error(
                                     file,
                                     *span,
@@ -916,7 +930,7 @@ impl<'a> Ctx<'a> {
                                 );
                                 return None;
                             }
-                            Type::AnyPointer(AnyPointer::Unconstrained(1)) => {
+                            Some(1) => {
                                 self.error(
                                     file,
                                     *span,

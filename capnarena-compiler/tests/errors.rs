@@ -546,6 +546,32 @@ struct S {
         column: 9,
         message: "Double-application of generic parameters.",
     },
+    // The reference reads a generic parameter's index where it looks for
+    // an unconstrained AnyPointer's kind, so List of a scope's first
+    // parameter is refused as List(AnyPointer), of a method's second
+    // implicit parameter as List(AnyStruct).
+    Case {
+        name: "list_of_first_generic_parameter",
+        source: r#"@0xb1e2f3a4b5c6d7e8;
+struct G(T) {
+  l @0 :List(T);
+}
+"#,
+        line: 3,
+        column: 9,
+        message: "'List(AnyPointer)' is not supported.",
+    },
+    Case {
+        name: "list_of_second_implicit_parameter",
+        source: r#"@0xb1e2f3a4b5c6d7e8;
+interface I {
+  m @0 [A, B] (b :List(B)) -> ();
+}
+"#,
+        line: 3,
+        column: 19,
+        message: "'List(AnyStruct)' is not supported.",
+    },
 ];
 
 fn scratch_dir() -> PathBuf {

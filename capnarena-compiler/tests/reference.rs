@@ -225,6 +225,13 @@ fn schema_generics() {
     same_request(&crate_schemas(), &["generics.capnp"]);
 }
 
+/// Generic superclasses, method generics in lists, unions in groups in
+/// unions, list and struct defaults and constants.
+#[test]
+fn schema_misc() {
+    same_request(&crate_schemas(), &["misc.capnp"]);
+}
+
 /// Layout corner cases: unions in unions, retroactive unions.
 #[test]
 fn schema_layout() {
