@@ -1347,6 +1347,27 @@ impl<'a> Ctx<'a> {
         let file = self.nodes[idx].file;
         match pl {
             ParamList::Named(params, _) => {
+                // The reference has no name check for parameters; its schema
+                // validation refuses the duplicate instead (reported as a
+                // failed validation of the interface). Name it plainly.
+                let mut seen: HashMap<&str, Span> = HashMap::new();
+                for p in params {
+                    if let Some(prev) = seen.insert(&p.name.value, p.name.span) {
+                        self.error(
+                            file,
+                            p.name.span,
+                            format!(
+                                "'{}' is already defined in this parameter list.",
+                                p.name.value
+                            ),
+                        );
+                        self.error(
+                            file,
+                            prev,
+                            format!("'{}' previously defined here.", p.name.value),
+                        );
+                    }
+                }
                 let id = ids::method_params_id(iface.id, ordinal, results);
                 let type_name = format!("{method}{}", if results { "$Results" } else { "$Params" });
                 let display = format!("{}.{}", iface.display_name, type_name);
