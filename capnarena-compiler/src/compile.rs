@@ -693,7 +693,7 @@ impl<'a> Ctx<'a> {
                         })
                     }
                     None => {
-                        // Reported when the file was loaded.
+                        self.error(file, f.span, format!("Import failed: {}", f.value));
                         None
                     }
                 }

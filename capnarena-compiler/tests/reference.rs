@@ -232,6 +232,13 @@ fn schema_misc() {
     same_request(&crate_schemas(), &["misc.capnp"]);
 }
 
+/// An imported file whose unused declaration imports a missing file:
+/// nothing resolves that import, so the request is made.
+#[test]
+fn schema_unused_broken_import() {
+    same_request(&crate_schemas().join("lazy"), &["top.capnp"]);
+}
+
 /// Layout corner cases: unions in unions, retroactive unions.
 #[test]
 fn schema_layout() {
