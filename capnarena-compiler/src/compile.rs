@@ -693,7 +693,7 @@ impl<'a> Ctx<'a> {
                         })
                     }
                     None => {
-                        // Reported when the file was loaded.
+                        self.error(file, f.span, format!("Import failed: {}", f.value));
                         None
                     }
                 }
@@ -907,8 +907,22 @@ impl<'a> Ctx<'a> {
                             return None;
                         }
                         let elem = self.compile_as_type(file, &brand.params[0])?;
-                        match elem {
-                            Type::AnyPointer(AnyPointer::Unconstrained(0)) => {
+                        // The reference checks the element's unconstrained
+                        // kind without checking that it is unconstrained:
+                        // for a generic parameter it reads the parameter's
+                        // index there, so List(P) of the first (index 0) or
+                        // second (index 1) parameter of a scope or method is
+                        // refused as List(AnyPointer) or List(AnyStruct).
+                        let kind = match &elem {
+                            Type::AnyPointer(AnyPointer::Unconstrained(k)) => Some(*k),
+                            Type::AnyPointer(AnyPointer::Parameter { index, .. })
+                            | Type::AnyPointer(AnyPointer::ImplicitMethodParameter(index)) => {
+                                Some(*index)
+                            }
+                            _ => None,
+                        };
+                        match kind {
+                            Some(0) => {
                                 self.error(
                                     file,
                                     *span,
@@ -916,7 +930,7 @@ impl<'a> Ctx<'a> {
                                 );
                                 return None;
                             }
-                            Type::AnyPointer(AnyPointer::Unconstrained(1)) => {
+                            Some(1) => {
                                 self.error(
                                     file,
                                     *span,
@@ -1333,6 +1347,27 @@ impl<'a> Ctx<'a> {
         let file = self.nodes[idx].file;
         match pl {
             ParamList::Named(params, _) => {
+                // The reference has no name check for parameters; its schema
+                // validation refuses the duplicate instead (reported as a
+                // failed validation of the interface). Name it plainly.
+                let mut seen: HashMap<&str, Span> = HashMap::new();
+                for p in params {
+                    if let Some(prev) = seen.insert(&p.name.value, p.name.span) {
+                        self.error(
+                            file,
+                            p.name.span,
+                            format!(
+                                "'{}' is already defined in this parameter list.",
+                                p.name.value
+                            ),
+                        );
+                        self.error(
+                            file,
+                            prev,
+                            format!("'{}' previously defined here.", p.name.value),
+                        );
+                    }
+                }
                 let id = ids::method_params_id(iface.id, ordinal, results);
                 let type_name = format!("{method}{}", if results { "$Results" } else { "$Params" });
                 let display = format!("{}.{}", iface.display_name, type_name);

@@ -186,3 +186,31 @@ fn framed_request_reads_back() {
     assert_eq!(first.get::<u64>(0), req.nodes[0].id);
     assert_eq!(first.get_text(0).expect("name"), req.nodes[0].display_name);
 }
+
+/// Imports are resolved where they are used: a missing import in a
+/// declaration nothing reaches (in an imported file) is no error, while
+/// compiling that file itself reports it at the file name.
+#[test]
+fn unused_broken_import_is_no_error() {
+    let req = compile("lazy/top.capnp");
+    assert!(
+        req.nodes
+            .iter()
+            .any(|n| n.display_name == "lazy/lib.capnp:Used")
+    );
+    assert!(
+        !req.nodes
+            .iter()
+            .any(|n| n.display_name == "lazy/lib.capnp:Unused")
+    );
+    let err = Compiler::new()
+        .no_standard_import()
+        .working_dir(schemas())
+        .file("lazy/lib.capnp")
+        .compile()
+        .expect_err("the import is used when lib.capnp is compiled");
+    assert_eq!(
+        err.to_string(),
+        "lazy/lib.capnp:7:30: error: Import failed: missing.capnp\n"
+    );
+}
