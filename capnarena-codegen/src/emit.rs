@@ -1012,6 +1012,27 @@ impl<'s> Generator<'s> {
                     "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
                      #[inline] pub fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
                 );
+                // Text: its bytes as well, without the UTF-8 check (what
+                // the wire holds; capnp's own readers check on demand too).
+                // Left out when another field would take the name.
+                let bytes_name = format!("{n}_bytes");
+                if matches!(ty, Type::Text)
+                    && !s.fields.iter().any(|g| snake_raw(&g.name) == bytes_name)
+                {
+                    let read = match &default_words {
+                        Some(lit) => format!(
+                            "let p = self.reader.pointer({offset}); if p.is_null() {{ Ok({lit}.as_bytes()) }} else {{ p.get_text_bytes() }}"
+                        ),
+                        None => format!("self.reader.pointer({offset}).get_text_bytes()"),
+                    };
+                    let _ = writeln!(
+                        reader,
+                        "/// The `{}` field's bytes as stored (terminator excluded), without the UTF-8 check `get_{n}` makes.\n\
+                         /// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
+                         #[inline] pub fn get_{bytes_name}(&self) -> {rt}::Result<&'a [u8]> {{ {read} }}",
+                        f.name
+                    );
+                }
                 let _ = writeln!(
                     reader,
                     "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",

@@ -102,6 +102,13 @@ pub mod node {
                 self.reader.pointer(0),
             )
         }
+        /// The `displayName` field's bytes as stored (terminator excluded), without the UTF-8 check `get_display_name` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_display_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `displayName` field is set (its pointer is not null).
         #[inline]
         pub fn has_display_name(&self) -> bool {
@@ -795,6 +802,13 @@ pub mod node {
                     self.reader.pointer(0),
                 )
             }
+            /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(0).get_text_bytes()
+            }
             /// Whether the `name` field is set (its pointer is not null).
             #[inline]
             pub fn has_name(&self) -> bool {
@@ -972,6 +986,13 @@ pub mod node {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
+            }
+            /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(0).get_text_bytes()
             }
             /// Whether the `name` field is set (its pointer is not null).
             #[inline]
@@ -1182,6 +1203,13 @@ pub mod node {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
+            }
+            /// The `docComment` field's bytes as stored (terminator excluded), without the UTF-8 check `get_doc_comment` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_doc_comment_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(0).get_text_bytes()
             }
             /// Whether the `docComment` field is set (its pointer is not null).
             #[inline]
@@ -1490,6 +1518,13 @@ pub mod node {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                         self.reader.pointer(0),
                     )
+                }
+                /// The `docComment` field's bytes as stored (terminator excluded), without the UTF-8 check `get_doc_comment` makes.
+                /// # Errors
+                /// The pointer holds something else, or is out of bounds or over a limit.
+                #[inline]
+                pub fn get_doc_comment_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                    self.reader.pointer(0).get_text_bytes()
                 }
                 /// Whether the `docComment` field is set (its pointer is not null).
                 #[inline]
@@ -2967,6 +3002,13 @@ pub mod field {
                 self.reader.pointer(0),
             )
         }
+        /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
         pub fn has_name(&self) -> bool {
@@ -3817,6 +3859,13 @@ pub mod enumerant {
                 self.reader.pointer(0),
             )
         }
+        /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
         pub fn has_name(&self) -> bool {
@@ -4273,6 +4322,13 @@ pub mod method {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
+        }
+        /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -7237,6 +7293,13 @@ pub mod value {
                 self.reader.pointer(0),
             )
         }
+        /// The `text` field's bytes as stored (terminator excluded), without the UTF-8 check `get_text` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_text_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `text` field is set (its pointer is not null).
         #[inline]
         pub fn has_text(&self) -> bool {
@@ -8781,6 +8844,13 @@ pub mod code_generator_request {
                     self.reader.pointer(0),
                 )
             }
+            /// The `filename` field's bytes as stored (terminator excluded), without the UTF-8 check `get_filename` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_filename_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(0).get_text_bytes()
+            }
             /// Whether the `filename` field is set (its pointer is not null).
             #[inline]
             pub fn has_filename(&self) -> bool {
@@ -9085,6 +9155,13 @@ pub mod code_generator_request {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                         self.reader.pointer(0),
                     )
+                }
+                /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+                /// # Errors
+                /// The pointer holds something else, or is out of bounds or over a limit.
+                #[inline]
+                pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                    self.reader.pointer(0).get_text_bytes()
                 }
                 /// Whether the `name` field is set (its pointer is not null).
                 #[inline]

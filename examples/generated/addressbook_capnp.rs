@@ -84,6 +84,13 @@ pub mod person {
                 self.reader.pointer(0),
             )
         }
+        /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
         pub fn has_name(&self) -> bool {
@@ -97,6 +104,13 @@ pub mod person {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
+        }
+        /// The `email` field's bytes as stored (terminator excluded), without the UTF-8 check `get_email` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_email_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(1).get_text_bytes()
         }
         /// Whether the `email` field is set (its pointer is not null).
         #[inline]
@@ -451,6 +465,13 @@ pub mod person {
                     self.reader.pointer(0),
                 )
             }
+            /// The `number` field's bytes as stored (terminator excluded), without the UTF-8 check `get_number` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_number_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(0).get_text_bytes()
+            }
             /// Whether the `number` field is set (its pointer is not null).
             #[inline]
             pub fn has_number(&self) -> bool {
@@ -687,6 +708,13 @@ pub mod person {
                     self.reader.pointer(3),
                 )
             }
+            /// The `employer` field's bytes as stored (terminator excluded), without the UTF-8 check `get_employer` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_employer_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(3).get_text_bytes()
+            }
             /// Whether the `employer` field is set (its pointer is not null).
             #[inline]
             pub fn has_employer(&self) -> bool {
@@ -700,6 +728,13 @@ pub mod person {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(3),
                 )
+            }
+            /// The `school` field's bytes as stored (terminator excluded), without the UTF-8 check `get_school` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_school_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(3).get_text_bytes()
             }
             /// Whether the `school` field is set (its pointer is not null).
             #[inline]

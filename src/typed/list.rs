@@ -369,6 +369,21 @@ impl<A: Arena + ?Sized, E: Enum> EnumListBuilder<'_, A, E> {
     }
 }
 
+impl<'a> TextListReader<'a> {
+    /// The bytes of element `index` as stored (terminator excluded),
+    /// without the UTF-8 check [`get`](Self::get) makes.
+    ///
+    /// # Errors
+    /// The element is not a text, or is out of bounds or over a limit.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn get_bytes(&self, index: u32) -> Result<&'a [u8]> {
+        self.list.get_pointer(index).get_text_bytes()
+    }
+}
+
 impl<A: Arena + ?Sized> TextListBuilder<'_, A> {
     /// Sets element `index` to a copy of `text`.
     ///

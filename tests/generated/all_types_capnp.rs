@@ -263,6 +263,13 @@ pub mod labeled {
                 self.reader.pointer(0),
             )
         }
+        /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_label_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `label` field is set (its pointer is not null).
         #[inline]
         pub fn has_label(&self) -> bool {
@@ -573,6 +580,13 @@ pub mod all_types {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
+        }
+        /// The `textField` field's bytes as stored (terminator excluded), without the UTF-8 check `get_text_field` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_text_field_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
         }
         /// Whether the `textField` field is set (its pointer is not null).
         #[inline]
@@ -2650,6 +2664,13 @@ pub mod all_types {
                     self.reader.pointer(21),
                 )
             }
+            /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(21).get_text_bytes()
+            }
             /// Whether the `name` field is set (its pointer is not null).
             #[inline]
             pub fn has_name(&self) -> bool {
@@ -2892,6 +2913,13 @@ pub mod all_types {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(22),
                 )
+            }
+            /// The `b` field's bytes as stored (terminator excluded), without the UTF-8 check `get_b` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_b_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(22).get_text_bytes()
             }
             /// Whether the `b` field is set (its pointer is not null).
             #[inline]
@@ -3263,6 +3291,13 @@ pub mod entry {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
+        }
+        /// The `message` field's bytes as stored (terminator excluded), without the UTF-8 check `get_message` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_message_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
         }
         /// Whether the `message` field is set (its pointer is not null).
         #[inline]

@@ -202,6 +202,18 @@ pub mod defaults {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(p)
             }
         }
+        /// The `text` field's bytes as stored (terminator excluded), without the UTF-8 check `get_text` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_text_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            let p = self.reader.pointer(0);
+            if p.is_null() {
+                Ok("hello \"world\"\n".as_bytes())
+            } else {
+                p.get_text_bytes()
+            }
+        }
         /// Whether the `text` field is set (its pointer is not null).
         #[inline]
         pub fn has_text(&self) -> bool {
@@ -1421,6 +1433,13 @@ pub mod shapes {
                 self.reader.pointer(0),
             )
         }
+        /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
         pub fn has_name(&self) -> bool {
@@ -1449,6 +1468,13 @@ pub mod shapes {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
+        }
+        /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_label_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(1).get_text_bytes()
         }
         /// Whether the `label` field is set (its pointer is not null).
         #[inline]
@@ -2496,6 +2522,13 @@ pub mod shapes {
                         self.reader.pointer(2),
                     )
                 }
+                /// The `named` field's bytes as stored (terminator excluded), without the UTF-8 check `get_named` makes.
+                /// # Errors
+                /// The pointer holds something else, or is out of bounds or over a limit.
+                #[inline]
+                pub fn get_named_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                    self.reader.pointer(2).get_text_bytes()
+                }
                 /// Whether the `named` field is set (its pointer is not null).
                 #[inline]
                 pub fn has_named(&self) -> bool {
@@ -2866,6 +2899,13 @@ pub mod holder {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(9),
             )
+        }
+        /// The `self` field's bytes as stored (terminator excluded), without the UTF-8 check `get_self` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_self_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(9).get_text_bytes()
         }
         /// Whether the `self` field is set (its pointer is not null).
         #[inline]
@@ -5657,6 +5697,13 @@ pub mod service {
                     self.reader.pointer(0),
                 )
             }
+            /// The `request` field's bytes as stored (terminator excluded), without the UTF-8 check `get_request` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_request_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(0).get_text_bytes()
+            }
             /// Whether the `request` field is set (its pointer is not null).
             #[inline]
             pub fn has_request(&self) -> bool {
@@ -5963,6 +6010,13 @@ pub mod service {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
+            }
+            /// The `reply` field's bytes as stored (terminator excluded), without the UTF-8 check `get_reply` makes.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_reply_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+                self.reader.pointer(0).get_text_bytes()
             }
             /// Whether the `reply` field is set (its pointer is not null).
             #[inline]

@@ -89,6 +89,13 @@ pub mod point {
                 self.reader.pointer(0),
             )
         }
+        /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_label_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
         /// Whether the `label` field is set (its pointer is not null).
         #[inline]
         pub fn has_label(&self) -> bool {

@@ -105,7 +105,13 @@ where
                 let reader = frame.reader().unwrap();
                 h = mix(
                     h,
-                    ca::record_checksum(CHECKSUM_SEED, &reader.root().unwrap()).unwrap(),
+                    ca::record_checksum(
+                        CHECKSUM_SEED,
+                        reader
+                            .get_root::<ca::bench_capnp::record::Reader>()
+                            .unwrap(),
+                    )
+                    .unwrap(),
                 );
             }
             h

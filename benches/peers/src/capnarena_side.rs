@@ -9,44 +9,28 @@
 //! - *reuse*: one [`Message`] kept across calls and [`Message::reset`] before
 //!   each build, so its arena's memory is reused.
 //!
-//! Field indexes follow `schema/bench.capnp` as `capnp compile -ocapnp`
-//! lays it out (quoted next to each constant).
+//! Every message is built and read with the code capnarena-build generates
+//! from `schema/bench.capnp` (module [`bench_capnp`]), the schema the capnp
+//! side compiles with capnpc: no offsets are written by hand here. Texts
+//! are read as bytes (`get_name_bytes`, `TextListReader::get_bytes`), as
+//! the capnp side reads them (`text::Reader::as_bytes`): neither side
+//! checks UTF-8.
 
 use capnarena::{
-    Arena, ElementSize, FixedArena, Message, MessageReader, MultiSegmentArena, ReaderOptions,
-    Result, SingleSegmentArena, StructReader, StructSize, Word,
+    Arena, FixedArena, Message, MessageReader, MultiSegmentArena, ReaderOptions, Result,
+    SingleSegmentArena, Word,
 };
 
 use crate::{
     CHECKSUM_SEED, GROWTH_ITEMS, RecordData, SMALL_BLOB, SMALL_TEXT, mix, mix_bytes, record_mix,
 };
 
-/// `Small`: 0 bytes, 2 pointers (`text` ptr[0], `blob` ptr[1]).
-pub const SMALL: StructSize = StructSize::new(0, 2);
-/// `TextHolder`: 0 bytes, 1 pointer (`text` ptr[0]).
-pub const TEXT_HOLDER: StructSize = StructSize::new(0, 1);
-/// `DataHolder`: 32 bytes (`a`..`d`, u64 indexes 0..4), no pointers.
-pub const DATA_HOLDER: StructSize = StructSize::new(4, 0);
-/// `Growth`: 0 bytes, 1 pointer (`items` ptr[0]).
-pub const GROWTH: StructSize = StructSize::new(0, 1);
-/// `Record`: 24 bytes, 2 pointers.
-pub const RECORD: StructSize = StructSize::new(3, 2);
-/// `Texts`: 0 bytes, 1 pointer (`items` ptr[0]).
-pub const TEXTS: StructSize = StructSize::new(0, 1);
-/// `Entry` of `Log`: 16 bytes, 2 pointers.
-pub const ENTRY: StructSize = StructSize::new(2, 2);
+capnarena::include_generated!(
+    /// `schema/bench.capnp` compiled by capnarena-build (see `build.rs`).
+    pub mod bench_capnp, "capnarena/bench_capnp.rs"
+);
 
-/// `Record` field indexes: `name` ptr[0], `birthDay` bits [0, 64) (i64
-/// index 0), `phone` ptr[1], `siblings` bits [64, 96) (i32 index 2),
-/// `spouse` bit 96, `money` bits [128, 192) (f64 index 2).
-mod rec {
-    pub const NAME: usize = 0;
-    pub const BIRTH_DAY: usize = 0;
-    pub const PHONE: usize = 1;
-    pub const SIBLINGS: usize = 2;
-    pub const SPOUSE: usize = 96;
-    pub const MONEY: usize = 2;
-}
+use bench_capnp::{growth, log, record, small, texts};
 
 /// Default reader options, the same limits as the peer's.
 fn opts() -> ReaderOptions {
@@ -88,12 +72,14 @@ impl Framed {
 // small
 
 fn small_fill<A: Arena>(msg: &mut Message<A>) -> Result<()> {
-    let mut root = msg.init_root_struct(SMALL)?;
-    root.init_struct(0, TEXT_HOLDER)?.set_text(0, SMALL_TEXT)?;
-    let mut blob = root.init_struct(1, DATA_HOLDER)?;
-    for (i, v) in SMALL_BLOB.into_iter().enumerate() {
-        blob.set::<u64>(i, v);
-    }
+    let mut root = msg.init_root::<small::Builder<_>>()?;
+    root.init_text()?.set_text(SMALL_TEXT)?;
+    let mut blob = root.init_blob()?;
+    let [a, b, c, d] = SMALL_BLOB;
+    blob.set_a(a);
+    blob.set_b(b);
+    blob.set_c(c);
+    blob.set_d(d);
     Ok(())
 }
 
@@ -169,7 +155,7 @@ impl<A: Arena> Reuse<A> {
     /// length of segment 0 (3 words: root pointer and `Small`).
     pub fn reset_init_root(&mut self) -> Result<usize> {
         self.msg.reset();
-        self.msg.init_root_struct(SMALL)?;
+        self.msg.init_root::<small::Builder<_>>()?;
         Ok(self.msg.segment(0).map_or(0, |s| s.words().len()))
     }
 
@@ -204,7 +190,7 @@ impl<A: Arena> Reuse<A> {
         let mut h = CHECKSUM_SEED;
         while !rest.is_empty() {
             let (reader, used) = self.msg.read_packed_from_bytes_prefix(rest, opts())?;
-            h = mix(h, record_checksum(CHECKSUM_SEED, &reader.root()?)?);
+            h = mix(h, record_checksum(CHECKSUM_SEED, reader.get_root()?)?);
             rest = &rest[used..];
         }
         Ok(h)
@@ -214,7 +200,7 @@ impl<A: Arena> Reuse<A> {
     /// message's arena and checksums every field.
     pub fn unmarshal_copy(&mut self, bytes: &[u8]) -> Result<u64> {
         let reader = self.msg.read_from_bytes(bytes, opts())?;
-        record_checksum(CHECKSUM_SEED, &reader.root()?)
+        record_checksum(CHECKSUM_SEED, reader.get_root()?)
     }
 }
 
@@ -222,26 +208,22 @@ impl<A: Arena> Reuse<A> {
 /// [`crate::small_read`] does.
 pub fn small_read(bytes: &[u8]) -> Result<u64> {
     let reader = MessageReader::from_bytes(bytes, opts())?;
-    let root = reader.root()?;
-    let mut h = mix_bytes(
-        CHECKSUM_SEED,
-        root.get_struct(0)?.pointer(0).get_text_bytes()?,
-    );
-    let blob = root.get_struct(1)?;
-    for i in 0..4 {
-        h = mix(h, blob.get::<u64>(i));
-    }
-    Ok(h)
+    let root = reader.get_root::<small::Reader>()?;
+    let h = mix_bytes(CHECKSUM_SEED, root.get_text()?.get_text_bytes()?);
+    let blob = root.get_blob()?;
+    Ok([blob.get_a(), blob.get_b(), blob.get_c(), blob.get_d()]
+        .into_iter()
+        .fold(h, mix))
 }
 
 // ---------------------------------------------------------------------------
 // growth
 
 fn growth_fill<A: Arena>(msg: &mut Message<A>) -> Result<()> {
-    let mut root = msg.init_root_struct(GROWTH)?;
-    let mut items = root.init_struct_list(0, GROWTH_ITEMS, TEXT_HOLDER)?;
+    let mut root = msg.init_root::<growth::Builder<_>>()?;
+    let mut items = root.init_items(GROWTH_ITEMS)?;
     for i in 0..GROWTH_ITEMS {
-        items.get_struct(i).set_text(0, SMALL_TEXT)?;
+        items.get(i).set_text(SMALL_TEXT)?;
     }
     Ok(())
 }
@@ -265,10 +247,10 @@ pub fn growth_build_frame<A: Arena>(arena: A, out: &mut Vec<u8>) -> Result<Frame
 /// checksum of every text, as [`crate::growth_read`].
 pub fn growth_read(bytes: &[u8]) -> Result<(u32, u64)> {
     let reader = MessageReader::from_bytes(bytes, opts())?;
-    let items = reader.root()?.get_list(0, ElementSize::InlineComposite)?;
+    let items = reader.get_root::<growth::Reader>()?.get_items()?;
     let mut h = CHECKSUM_SEED;
-    for i in 0..items.len() {
-        h = mix_bytes(h, items.get_struct(i).pointer(0).get_text_bytes()?);
+    for item in items {
+        h = mix_bytes(h, item.get_text_bytes()?);
     }
     Ok((items.len(), h))
 }
@@ -278,13 +260,13 @@ pub fn growth_read(bytes: &[u8]) -> Result<(u32, u64)> {
 
 /// Sets the root of `msg` to the record `rec`.
 pub fn record_fill<A: Arena>(msg: &mut Message<A>, rec: &RecordData) -> Result<()> {
-    let mut r = msg.init_root_struct(RECORD)?;
-    r.set_text(rec::NAME, &rec.name)?;
-    r.set::<i64>(rec::BIRTH_DAY, rec.birth_day);
-    r.set_text(rec::PHONE, &rec.phone)?;
-    r.set::<i32>(rec::SIBLINGS, rec.siblings);
-    r.set_bool(rec::SPOUSE, rec.spouse);
-    r.set::<f64>(rec::MONEY, rec.money);
+    let mut r = msg.init_root::<record::Builder<_>>()?;
+    r.set_name(&rec.name)?;
+    r.set_birth_day(rec.birth_day);
+    r.set_phone(&rec.phone)?;
+    r.set_siblings(rec.siblings);
+    r.set_spouse(rec.spouse);
+    r.set_money(rec.money);
     Ok(())
 }
 
@@ -298,15 +280,15 @@ pub fn marshal(rec: &RecordData, out: &mut Vec<u8>) -> Result<()> {
 }
 
 /// Checksum of every field of a record, as [`RecordData::checksum`].
-pub fn record_checksum(h: u64, r: &StructReader<'_>) -> Result<u64> {
+pub fn record_checksum(h: u64, r: record::Reader<'_>) -> Result<u64> {
     Ok(record_mix(
         h,
-        r.pointer(rec::NAME).get_text_bytes()?,
-        r.get::<i64>(rec::BIRTH_DAY),
-        r.pointer(rec::PHONE).get_text_bytes()?,
-        r.get::<i32>(rec::SIBLINGS),
-        r.get_bool(rec::SPOUSE),
-        r.get::<f64>(rec::MONEY),
+        r.get_name_bytes()?,
+        r.get_birth_day(),
+        r.get_phone_bytes()?,
+        r.get_siblings(),
+        r.get_spouse(),
+        r.get_money(),
     ))
 }
 
@@ -314,7 +296,7 @@ pub fn record_checksum(h: u64, r: &StructReader<'_>) -> Result<u64> {
 /// every field.
 pub fn unmarshal_zero_copy(bytes: &[u8]) -> Result<u64> {
     let reader = MessageReader::from_bytes(bytes, opts())?;
-    record_checksum(CHECKSUM_SEED, &reader.root()?)
+    record_checksum(CHECKSUM_SEED, reader.get_root()?)
 }
 
 /// Reads every message of a back-to-back stream of framed records in place
@@ -325,7 +307,7 @@ pub fn decode_stream(words: &[Word]) -> Result<u64> {
     let mut h = CHECKSUM_SEED;
     while !rest.is_empty() {
         let (reader, next) = MessageReader::from_words_prefix(rest, opts())?;
-        h = mix(h, record_checksum(CHECKSUM_SEED, &reader.root()?)?);
+        h = mix(h, record_checksum(CHECKSUM_SEED, reader.get_root()?)?);
         rest = next;
     }
     Ok(h)
@@ -336,8 +318,8 @@ pub fn decode_stream(words: &[Word]) -> Result<u64> {
 
 fn text_copy_into<A: Arena>(src: &[u8], msg: &mut Message<A>) -> Result<()> {
     let reader = MessageReader::from_bytes(src, opts())?;
-    let items = reader.root()?.get_list(0, ElementSize::Pointer)?;
-    msg.init_root_struct(TEXTS)?.pointer(0).set_list(&items)
+    let items = reader.get_root::<texts::Reader>()?.get_items()?;
+    msg.init_root::<texts::Builder<_>>()?.set_items(items)
 }
 
 /// Deep-copies the `items` of the framed `Texts` message `src` (aligned)
@@ -352,10 +334,10 @@ pub fn text_copy(src: &[u8]) -> Result<Framed> {
 /// [`crate::texts_read`].
 pub fn texts_read(bytes: &[u8]) -> Result<(u32, u64)> {
     let reader = MessageReader::from_bytes(bytes, opts())?;
-    let items = reader.root()?.get_list(0, ElementSize::Pointer)?;
+    let items = reader.get_root::<texts::Reader>()?.get_items()?;
     let mut h = CHECKSUM_SEED;
     for i in 0..items.len() {
-        h = mix_bytes(h, items.get_pointer(i).get_text_bytes()?);
+        h = mix_bytes(h, items.get_bytes(i)?);
     }
     Ok((items.len(), h))
 }
@@ -368,17 +350,16 @@ pub fn texts_read(bytes: &[u8]) -> Result<(u32, u64)> {
 /// timestamp, level, message bytes, tag count and each tag's bytes.
 pub fn read_all_log(bytes: &[u8]) -> Result<u64> {
     let reader = MessageReader::from_bytes(bytes, opts())?;
-    let entries = reader.root()?.get_list(0, ElementSize::InlineComposite)?;
+    let entries = reader.get_root::<log::Reader>()?.get_entries()?;
     let mut h = CHECKSUM_SEED;
-    for i in 0..entries.len() {
-        let e = entries.get_struct(i);
-        h = mix(h, e.get::<u64>(0));
-        h = mix(h, u64::from(e.get::<u8>(8)));
-        h = mix_bytes(h, e.pointer(0).get_text_bytes()?);
-        let tags = e.get_list(1, ElementSize::Pointer)?;
+    for e in entries {
+        h = mix(h, e.get_timestamp());
+        h = mix(h, u64::from(e.get_level()));
+        h = mix_bytes(h, e.get_message_bytes()?);
+        let tags = e.get_tags()?;
         h = mix(h, u64::from(tags.len()));
         for t in 0..tags.len() {
-            h = mix_bytes(h, tags.get_pointer(t).get_text_bytes()?);
+            h = mix_bytes(h, tags.get_bytes(t)?);
         }
     }
     Ok(h)

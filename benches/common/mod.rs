@@ -1,0 +1,262 @@
+//! What the runtime benchmarks share: the address book they build, read,
+//! frame and pack (through the code generated from
+//! `examples/addressbook/schema/addressbook.capnp`), a pooled third-party
+//! arena, and the criterion settings.
+//!
+//! Each bench file includes this module with `mod common;` and uses part
+//! of it.
+#![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::hint::black_box;
+use std::time::Duration;
+
+use capnarena::{
+    AllocError, Arena, Error, Message, MessageReader, SegmentId, SingleSegmentArena, Word,
+};
+use criterion::Criterion;
+
+#[allow(dead_code, missing_docs)]
+#[rustfmt::skip]
+#[path = "../../examples/generated/addressbook_capnp.rs"]
+pub mod addressbook_capnp;
+
+use addressbook_capnp::{address_book, person};
+use person::phone_number::Type as PhoneType;
+
+/// People in the small address book (about 2 KB framed: fits every
+/// arena's first segment).
+pub const SMALL_PEOPLE: u32 = 16;
+/// People in the large address book (about 600 KB framed: every growing
+/// arena grows several times).
+pub const LARGE_PEOPLE: u32 = 4096;
+
+/// Criterion with short runs: each figure is a median of 3 s of samples
+/// after 1 s of warm-up, so the whole suite stays at a few minutes.
+pub fn criterion() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args()
+}
+
+/// The people of an address book as plain Rust data, made before timing so
+/// that the timed loop only copies them into a message.
+pub struct People {
+    names: Vec<String>,
+    emails: Vec<String>,
+    phones: Vec<String>,
+}
+
+impl People {
+    /// `n` people with distinct names, emails and phone numbers.
+    pub fn new(n: u32) -> Self {
+        People {
+            names: (0..n).map(|i| format!("Person {i:05}")).collect(),
+            emails: (0..n)
+                .map(|i| format!("person{i:05}@example.com"))
+                .collect(),
+            phones: (0..n).map(|i| format!("555-{:04}", i % 10_000)).collect(),
+        }
+    }
+
+    /// Number of people.
+    pub fn len(&self) -> u32 {
+        self.names.len() as u32
+    }
+}
+
+/// Builds the address book of `people` as the root of `msg`: per person an
+/// id, a name, an email, one phone number and an employer or none (every
+/// third person is unemployed).
+pub fn build_book<A: Arena>(msg: &mut Message<A>, people: &People) -> Result<(), Error> {
+    let mut book = msg.init_root::<address_book::Builder<_>>()?;
+    let mut list = book.init_people(people.len())?;
+    for i in 0..people.len() {
+        let k = i as usize;
+        let mut p = list.get(i);
+        p.set_id(i);
+        p.set_name(&people.names[k])?;
+        p.set_email(&people.emails[k])?;
+        let mut phones = p.init_phones(1)?;
+        let mut phone = phones.get(0);
+        phone.set_number(&people.phones[k])?;
+        phone.set_type(if i % 2 == 0 {
+            PhoneType::Mobile
+        } else {
+            PhoneType::Work
+        });
+        let mut employment = p.get_employment();
+        if i % 3 == 0 {
+            employment.set_unemployed();
+        } else {
+            employment.set_employer("Example Corp")?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads every field of the address book in `reader` and folds it into a
+/// checksum, so that no read is optimized away.
+pub fn walk_book(reader: &MessageReader<'_>) -> Result<u64, Error> {
+    let book = reader.get_root::<address_book::Reader>()?;
+    let mut h = 0u64;
+    for p in book.get_people()? {
+        h = h.wrapping_mul(31).wrapping_add(u64::from(p.get_id()));
+        h = h.wrapping_add(p.get_name()?.len() as u64);
+        h = h.wrapping_add(p.get_email()?.len() as u64);
+        for phone in p.get_phones()? {
+            h = h.wrapping_add(phone.get_number()?.len() as u64);
+            h = h.wrapping_add(u64::from(u16::from(phone.get_type()?)));
+        }
+        h = h.wrapping_add(match p.get_employment().which()? {
+            person::employment::Which::Employer(e) => e?.len() as u64,
+            _ => 1,
+        });
+    }
+    Ok(h)
+}
+
+/// The framed bytes of an address book of `n` people built on a
+/// [`SingleSegmentArena`] (one segment).
+pub fn framed_book(n: u32) -> Vec<u8> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_book(&mut msg, &People::new(n)).expect("building the address book");
+    let mut out = Vec::new();
+    msg.append_to(&mut out);
+    out
+}
+
+/// The physical floor for handling `src.len()` bytes: one copy into `dst`
+/// (same length, kept across iterations).
+pub fn memcpy(src: &[u8], dst: &mut [u8]) {
+    dst.copy_from_slice(black_box(src));
+    black_box(dst);
+}
+
+/// A pool of word buffers shared by [`PooledArena`]s, as in
+/// `examples/pooled_arena.rs`: arenas take buffers when they grow and give
+/// them back when dropped.
+pub struct BufferPool {
+    free: RefCell<Vec<Vec<Word>>>,
+    buffer_words: usize,
+}
+
+impl BufferPool {
+    /// A pool whose buffers hold `buffer_words` words unless one
+    /// allocation needs more.
+    pub fn new(buffer_words: usize) -> Self {
+        BufferPool {
+            free: RefCell::new(Vec::new()),
+            buffer_words,
+        }
+    }
+
+    fn take(&self, min_words: usize) -> Vec<Word> {
+        let mut free = self.free.borrow_mut();
+        match free.iter().position(|b| b.capacity() >= min_words) {
+            Some(i) => free.swap_remove(i),
+            None => Vec::with_capacity(min_words.max(self.buffer_words)),
+        }
+    }
+
+    fn give(&self, mut buffer: Vec<Word>) {
+        buffer.clear();
+        self.free.borrow_mut().push(buffer);
+    }
+}
+
+/// A third-party arena written against the public `Arena` trait only:
+/// segments are pool buffers of fixed capacity, so growth takes another
+/// buffer (a new segment) and nothing is ever copied.
+pub struct PooledArena<'p> {
+    pool: &'p BufferPool,
+    segments: Vec<Vec<Word>>,
+    active: usize,
+}
+
+impl<'p> PooledArena<'p> {
+    /// An empty arena drawing on `pool`.
+    pub fn new(pool: &'p BufferPool) -> Self {
+        PooledArena {
+            pool,
+            segments: Vec::new(),
+            active: 0,
+        }
+    }
+
+    fn bump(&mut self, i: usize, len: usize) -> Option<(SegmentId, u32)> {
+        let seg = &mut self.segments[i];
+        let offset = seg.len();
+        if seg.capacity() - offset < len {
+            return None;
+        }
+        // Within capacity: `resize` writes zeros and never reallocates.
+        seg.resize(offset + len, Word::ZERO);
+        Some((
+            SegmentId(u32::try_from(i).ok()?),
+            u32::try_from(offset).ok()?,
+        ))
+    }
+}
+
+impl Arena for PooledArena<'_> {
+    fn segment_count(&self) -> u32 {
+        u32::try_from(self.active).unwrap_or(u32::MAX)
+    }
+
+    fn segment(&self, id: SegmentId) -> &[Word] {
+        match self.segments.get(id.0 as usize) {
+            Some(seg) if (id.0 as usize) < self.active => seg,
+            _ => &[],
+        }
+    }
+
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+        match self.segments.get_mut(id.0 as usize) {
+            Some(seg) if (id.0 as usize) < self.active => seg,
+            _ => &mut [],
+        }
+    }
+
+    fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+        let words = len as usize;
+        for i in [hint.0 as usize, self.active.wrapping_sub(1)] {
+            if i < self.active {
+                if let Some(place) = self.bump(i, words) {
+                    return Ok(place);
+                }
+            }
+        }
+        let no_room = AllocError {
+            requested: u64::from(len),
+            available: 0,
+        };
+        if self.active == self.segments.len() {
+            self.segments.push(self.pool.take(words));
+        } else if self.segments[self.active].capacity() < words {
+            let small = std::mem::replace(&mut self.segments[self.active], self.pool.take(words));
+            self.pool.give(small);
+        }
+        self.active += 1;
+        if u32::try_from(self.active).is_err() {
+            return Err(no_room);
+        }
+        self.bump(self.active - 1, words).ok_or(no_room)
+    }
+
+    fn reset(&mut self) {
+        for seg in &mut self.segments[..self.active] {
+            seg.clear();
+        }
+        self.active = 0;
+    }
+}
+
+impl Drop for PooledArena<'_> {
+    fn drop(&mut self) {
+        for seg in self.segments.drain(..) {
+            self.pool.give(seg);
+        }
+    }
+}
