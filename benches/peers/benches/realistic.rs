@@ -20,7 +20,8 @@ fn realistic(c: &mut Criterion) {
         let mut g = c.benchmark_group(name);
         for (side, label) in [(Side::Capnarena, "capnarena"), (Side::Capnp, "capnp")] {
             let mut scratch = scratch_words(SCRATCH_WORDS);
-            let mut s = step(name, side, &mut scratch).expect("every scenario has both sides");
+            let mut s = step(name, side, capnp::Word::words_to_bytes_mut(&mut scratch))
+                .expect("every scenario has both sides");
             g.bench_function(label, |b| b.iter(|| black_box(s())));
         }
         g.finish();

@@ -184,7 +184,7 @@ fn pack_and_unpack_match() {
     assert_eq!(ours::report_checksum(root).unwrap(), d.checksum());
 
     let mut buf = capnarena_peers::scratch_words(REPORT_SCRATCH_WORDS);
-    let words = peer::unpack(&ours_packed, &mut buf).unwrap();
+    let words = peer::unpack(&ours_packed, capnp::Word::words_to_bytes_mut(&mut buf)).unwrap();
     let framed = framed_ours_report();
     assert_eq!(words * 8 + 8, framed.len());
     assert_eq!(
@@ -201,13 +201,30 @@ fn pack_and_unpack_match() {
 fn every_scenario_runs_on_both_sides_alike() {
     for &(name, _) in SCENARIOS {
         let mut scratch = capnarena_peers::scratch_words(SCRATCH_WORDS);
-        let ours = step(name, Side::Capnarena, &mut scratch).expect(name)();
+        let ours = step(
+            name,
+            Side::Capnarena,
+            capnp::Word::words_to_bytes_mut(&mut scratch),
+        )
+        .expect(name)();
         let mut scratch = capnarena_peers::scratch_words(SCRATCH_WORDS);
-        let theirs = step(name, Side::Capnp, &mut scratch).expect(name)();
+        let theirs = step(
+            name,
+            Side::Capnp,
+            capnp::Word::words_to_bytes_mut(&mut scratch),
+        )
+        .expect(name)();
         if name != "realistic/mesh_build/fresh" {
             assert_eq!(ours, theirs, "{name}");
         }
     }
     let mut scratch = capnarena_peers::scratch_words(SCRATCH_WORDS);
-    assert!(step("realistic/nonesuch", Side::Capnp, &mut scratch).is_none());
+    assert!(
+        step(
+            "realistic/nonesuch",
+            Side::Capnp,
+            capnp::Word::words_to_bytes_mut(&mut scratch)
+        )
+        .is_none()
+    );
 }

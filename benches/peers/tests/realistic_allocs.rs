@@ -17,7 +17,12 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 /// one warm-up; panics unless all three are equal.
 fn per_iter(scenario: &str, side: Side) -> u64 {
     let mut scratch = scratch_words(SCRATCH_WORDS);
-    let mut s = step(scenario, side, &mut scratch).expect(scenario);
+    let mut s = step(
+        scenario,
+        side,
+        capnp::Word::words_to_bytes_mut(&mut scratch),
+    )
+    .expect(scenario);
     s();
     let counts: Vec<u64> = (0..3)
         .map(|_| {
@@ -38,7 +43,8 @@ fn per_iter(scenario: &str, side: Side) -> u64 {
 /// but the two fresh builds.
 #[test]
 fn realistic_allocations_per_iteration() {
-    let mut table = String::from("| scenario | allocs capnarena | allocs capnp |\n|---|---:|---:|\n");
+    let mut table =
+        String::from("| scenario | allocs capnarena | allocs capnp |\n|---|---:|---:|\n");
     let mut failures = Vec::new();
     for &(name, _) in SCENARIOS {
         let ours = per_iter(name, Side::Capnarena);
@@ -49,5 +55,8 @@ fn realistic_allocations_per_iteration() {
         }
     }
     println!("{table}");
-    assert!(failures.is_empty(), "capnarena allocates on reuse paths: {failures:?}");
+    assert!(
+        failures.is_empty(),
+        "capnarena allocates on reuse paths: {failures:?}"
+    );
 }

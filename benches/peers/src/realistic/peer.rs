@@ -2,7 +2,7 @@
 //! from `schema/telemetry.capnp`.
 
 use capnp::message::{self, Allocator, ReaderOptions, ReaderSegments, ScratchSpaceHeapAllocator};
-use capnp::{Word, serialize, serialize_packed};
+use capnp::{serialize, serialize_packed};
 
 use super::{
     NodeData, ReadingData, ReportData, SampleData, SourceData, mix_bools, mix_f32s, mix_f64s,
@@ -409,10 +409,9 @@ impl Packer {
 }
 
 /// Unpacks `packed` with `serialize_packed::read_message_no_alloc` into the
-/// kept buffer `buf` (aligned, large enough); returns the words of the first
-/// segment.
-pub fn unpack(packed: &[u8], buf: &mut [Word]) -> capnp::Result<usize> {
-    let msg =
-        serialize_packed::read_message_no_alloc(packed, Word::words_to_bytes_mut(buf), opts())?;
+/// kept buffer `buf` (8-byte aligned, large enough); returns the words of
+/// the first segment.
+pub fn unpack(packed: &[u8], buf: &mut [u8]) -> capnp::Result<usize> {
+    let msg = serialize_packed::read_message_no_alloc(packed, buf, opts())?;
     Ok(msg.get_segments().get_segment(0).map_or(0, |s| s.len() / 8))
 }

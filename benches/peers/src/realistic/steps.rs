@@ -80,9 +80,10 @@ fn report_framed() -> (Vec<u8>, Vec<u8>) {
 
 /// One iteration of `scenario` (a name from [`SCENARIOS`]) on `side`, with
 /// its input made now. capnp's kept allocator or buffer is `scratch` (8-byte
-/// aligned, [`SCRATCH_WORDS`] words; zeroed: capnp expects a zeroed scratch
-/// space). `None` for an unknown scenario.
-pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [capnp::Word]) -> Option<Step<'a>> {
+/// aligned, at least [`SCRATCH_WORDS`] words, zeroed: capnp expects a zeroed
+/// scratch space; capnarena's side does not use it). `None` for an unknown
+/// scenario.
+pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [u8]) -> Option<Step<'a>> {
     let mut out = Vec::new();
     let step: Step<'a> = match (scenario, side) {
         ("realistic/tree_build/fresh", Side::Capnarena) => {
@@ -109,7 +110,7 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [capnp::Word]) -> O
         }
         ("realistic/tree_build/reuse", Side::Capnp) => {
             let d = report(REPORT_SEED);
-            let mut k = peer::Kept::new(capnp::Word::words_to_bytes_mut(scratch));
+            let mut k = peer::Kept::new(scratch);
             Box::new(move || {
                 k.report(&d, &mut out).unwrap();
                 out.len() as u64
@@ -130,7 +131,7 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [capnp::Word]) -> O
         }
         ("realistic/mesh_build/reuse", Side::Capnp) => {
             let nodes = mesh(MESH_NODES, MESH_SEED);
-            let mut k = peer::Kept::new(capnp::Word::words_to_bytes_mut(scratch));
+            let mut k = peer::Kept::new(scratch);
             Box::new(move || k.mesh(&nodes) as u64)
         }
         ("realistic/tree_read", _) => {
@@ -159,7 +160,7 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [capnp::Word]) -> O
         }
         ("realistic/stream/read", Side::Capnp) => {
             let bytes = ours::frame_samples(&samples(STREAM_SAMPLES, SAMPLES_SEED)).unwrap();
-            let buf = &mut capnp::Word::words_to_bytes_mut(scratch)[..SAMPLE_BUFFER_WORDS * 8];
+            let buf = &mut scratch[..SAMPLE_BUFFER_WORDS * 8];
             Box::new(move || peer::stream_read(&bytes, buf).unwrap())
         }
         ("realistic/tree_copy", Side::Capnarena) => {
@@ -169,7 +170,7 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [capnp::Word]) -> O
         }
         ("realistic/tree_copy", Side::Capnp) => {
             let framed = AlignedBytes::new(&report_framed().0);
-            let mut k = peer::Kept::new(capnp::Word::words_to_bytes_mut(scratch));
+            let mut k = peer::Kept::new(scratch);
             Box::new(move || k.copy(framed.as_bytes()).unwrap() as u64)
         }
         ("realistic/tree_pack", Side::Capnarena) => {
