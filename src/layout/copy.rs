@@ -349,6 +349,27 @@ fn copy_object<'r, A: Arena + ?Sized>(
     mode: Mode,
     budget: &mut Budget,
 ) -> Result<Option<Frame<'r>>> {
+    // Near struct and list pointers (the common case) are resolved once,
+    // by the getter; `kind()` would resolve them first.
+    match src.raw() {
+        0 => {}
+        w if w & 3 == 0 => {
+            return struct_object(arena, segment, pos, &src.get_struct()?, mode, budget);
+        }
+        w if w & 3 == 1 => {
+            let list = src.get_list_any()?;
+            if list.element_size() == ElementSize::Byte && !list.is_empty() {
+                // Text and data, inline in the copy loop: the direct
+                // path for a list of bytes.
+                budget.charge(list.span_words())?;
+                PointerBuilder::new(arena, segment, pos)
+                    .set_byte_list(list.raw_data_bytes(), u64::from(list.len()))?;
+                return Ok(None);
+            }
+            return list_object(arena, segment, pos, &list, mode, budget);
+        }
+        _ => {}
+    }
     match src.kind()? {
         PointerKind::Null => {
             PointerBuilder::new(arena, segment, pos).clear();
