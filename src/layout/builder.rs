@@ -734,6 +734,10 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         self.size
     }
 
+    // Inlined: out of line (another codegen unit) the caller re-reads the
+    // struct size after each call and keeps its bounds checks (callgrind,
+    // small/fixed/fresh through generated code: +3.9% instructions).
+    #[inline]
     fn data_mut(&mut self) -> &mut [u8] {
         let start = self.data as usize * 8;
         let len = usize::from(self.size.data_words) * 8;
@@ -741,6 +745,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         bytes.get_mut(start..start + len).unwrap_or(&mut [])
     }
 
+    #[inline]
     fn data(&self) -> &[u8] {
         let start = self.data as usize * 8;
         let len = usize::from(self.size.data_words) * 8;
