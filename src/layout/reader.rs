@@ -206,6 +206,7 @@ impl<'a> ReadContext<'a> {
         self.remaining.set(self.limits.traversal_limit_words);
     }
 
+    #[inline]
     fn charge(&self, words: u64) -> Result<()> {
         match self.remaining.get().checked_sub(words) {
             Some(rest) => {
@@ -457,6 +458,7 @@ impl<'a> PointerReader<'a> {
         })
     }
 
+    #[inline]
     fn descend(&self) -> Result<u32> {
         self.nesting
             .checked_sub(1)
@@ -505,7 +507,7 @@ impl<'a> PointerReader<'a> {
     /// # Errors
     /// Not a list pointer, elements incompatible with `expected`, out of
     /// bounds, a bad inline-composite tag, or a limit exceeded.
-    #[inline]
+    #[inline(always)]
     pub fn get_list(&self, expected: ElementSize) -> Result<ListReader<'a>> {
         let list = self.get_list_any()?;
         list.check_compatible(expected)?;
@@ -516,7 +518,7 @@ impl<'a> PointerReader<'a> {
     ///
     /// # Errors
     /// As [`get_list`](Self::get_list), less the element size check.
-    #[inline]
+    #[inline(always)]
     pub fn get_list_any(&self) -> Result<ListReader<'a>> {
         let t = match self.resolve()? {
             Resolved::Null => return Ok(ListReader::empty(self.ctx, self.nesting)),
@@ -1018,6 +1020,7 @@ impl<'a> ListReader<'a> {
     ///
     /// # Panics
     /// If `index >= self.len()`.
+    #[inline]
     pub fn get_pointer(&self, index: u32) -> PointerReader<'a> {
         let bit = self.element_bit(index);
         if self.ptrs == 0 {
