@@ -408,6 +408,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ///
     /// # Errors
     /// Too many elements to encode, or the arena has no room.
+    #[inline(always)]
     pub fn init_list(self, size: ElementSize, count: u32) -> Result<ListBuilder<'a, A>> {
         self.init_list_as(size, count, Fill::Zeroed)
     }
@@ -415,7 +416,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// [`init_list`](Self::init_list), with the list's words as `fill` says
     /// (with [`Fill::Overwritten`], the caller writes every byte of
     /// [`ListBuilder::raw_words_bytes_mut`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn init_list_as(
         self,
         size: ElementSize,
@@ -465,6 +466,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ///
     /// # Errors
     /// Too many words to encode, or the arena has no room.
+    #[inline(always)]
     pub fn init_struct_list(self, count: u32, size: StructSize) -> Result<ListBuilder<'a, A>> {
         let per = u64::from(size.total_words());
         let words = u64::from(count) * per;

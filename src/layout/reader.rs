@@ -203,6 +203,7 @@ impl<'a> ReadContext<'a> {
         self.remaining.set(self.limits.traversal_limit_words);
     }
 
+    #[inline]
     fn charge(&self, words: u64) -> Result<()> {
         match self.remaining.get().checked_sub(words) {
             Some(rest) => {
@@ -454,6 +455,7 @@ impl<'a> PointerReader<'a> {
         })
     }
 
+    #[inline]
     fn descend(&self) -> Result<u32> {
         self.nesting
             .checked_sub(1)
@@ -502,7 +504,7 @@ impl<'a> PointerReader<'a> {
     /// # Errors
     /// Not a list pointer, elements incompatible with `expected`, out of
     /// bounds, a bad inline-composite tag, or a limit exceeded.
-    #[inline]
+    #[inline(always)]
     pub fn get_list(&self, expected: ElementSize) -> Result<ListReader<'a>> {
         let list = self.get_list_any()?;
         list.check_compatible(expected)?;
@@ -513,7 +515,7 @@ impl<'a> PointerReader<'a> {
     ///
     /// # Errors
     /// As [`get_list`](Self::get_list), less the element size check.
-    #[inline]
+    #[inline(always)]
     pub fn get_list_any(&self) -> Result<ListReader<'a>> {
         let t = match self.resolve()? {
             Resolved::Null => return Ok(ListReader::empty(self.ctx, self.nesting)),
@@ -1015,6 +1017,7 @@ impl<'a> ListReader<'a> {
     ///
     /// # Panics
     /// If `index >= self.len()`.
+    #[inline]
     pub fn get_pointer(&self, index: u32) -> PointerReader<'a> {
         let bit = self.element_bit(index);
         if self.ptrs == 0 {

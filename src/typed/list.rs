@@ -205,11 +205,13 @@ macro_rules! typed_list {
             type Reader<$l> = $reader<$l, $($gen),*>;
             type Builder<$l, A: Arena + ?Sized + $l> = $builder<$l, A, $($gen),*>;
 
-            #[inline]
+            // Always inlined, as the untyped calls under them are (see
+            // the struct impl of `Owned`).
+            #[inline(always)]
             fn read(p: PointerReader<'_>) -> Result<Self::Reader<'_>> {
                 Ok($reader::new(p.get_list($size)?))
             }
-            #[inline]
+            #[inline(always)]
             fn init<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, len: u32) -> Result<Self::Builder<'_, A>> {
                 let $p = p;
                 let $len = len;

@@ -108,15 +108,19 @@ impl<T: StructOwned> Owned for T {
     type Reader<'a> = T::Reader<'a>;
     type Builder<'a, A: Arena + ?Sized + 'a> = T::Builder<'a, A>;
 
-    #[inline]
+    // `read`, `init` and `get` are always inlined, as the untyped calls
+    // under them are: a reader or builder returned through memory is read
+    // back with wider loads than it was stored with, which stalls on store
+    // forwarding (perf: most of a generated build's or read's time).
+    #[inline(always)]
     fn read(p: PointerReader<'_>) -> Result<Self::Reader<'_>> {
         Ok(T::wrap_reader(p.get_struct()?))
     }
-    #[inline]
+    #[inline(always)]
     fn init<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, _: u32) -> Result<Self::Builder<'_, A>> {
         Ok(T::wrap_builder(p.init_struct(T::STRUCT_SIZE)?))
     }
-    #[inline]
+    #[inline(always)]
     fn get<A: Arena + ?Sized>(p: PointerBuilder<'_, A>) -> Result<Self::Builder<'_, A>> {
         Ok(T::wrap_builder(p.get_struct(T::STRUCT_SIZE)?))
     }
