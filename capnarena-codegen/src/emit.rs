@@ -47,6 +47,37 @@ fn doc_attr(out: &mut String, doc: Option<&str>) {
     }
 }
 
+/// The reader getter, builder getter and builder setter of a data field:
+/// `get` and `set` are the struct handle's calls (with the offset and any
+/// default), `disc` writes a union member's discriminant first.
+#[allow(clippy::too_many_arguments)]
+fn scalar_accessors(
+    reader: &mut String,
+    builder: &mut String,
+    doc: Option<&str>,
+    n: &str,
+    rust: &str,
+    get: &str,
+    set: &str,
+    disc: &str,
+) {
+    doc_attr(reader, doc);
+    let _ = writeln!(
+        reader,
+        "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.reader.{get} }}"
+    );
+    doc_attr(builder, doc);
+    let _ = writeln!(
+        builder,
+        "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.builder.{get} }}"
+    );
+    doc_attr(builder, doc);
+    let _ = writeln!(
+        builder,
+        "#[inline] pub fn set_{n}(&mut self, value: {rust}) {{ {disc}self.builder.{set}; }}"
+    );
+}
+
 fn hex_words(words: &[u64], rt: &str) -> String {
     let mut s = String::from("&[&[");
     for w in words {
@@ -846,21 +877,7 @@ impl<'s> Generator<'s> {
                         format!("set_bool({offset}, value)"),
                     )
                 };
-                doc_attr(reader, doc);
-                let _ = writeln!(
-                    reader,
-                    "#[inline] pub fn get_{n}(&self) -> bool {{ self.reader.{get} }}"
-                );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "#[inline] pub fn get_{n}(&self) -> bool {{ self.builder.{get} }}"
-                );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "#[inline] pub fn set_{n}(&mut self, value: bool) {{ {disc}self.builder.{set}; }}"
-                );
+                scalar_accessors(reader, builder, doc, &n, "bool", &get, &set, &disc);
             }
             Type::Enum(id) => {
                 let path = self.path_to(*id, file, d)?;
@@ -904,21 +921,7 @@ impl<'s> Generator<'s> {
                         format!("set_or::<{rust}>({offset}, value, {lit})"),
                     )
                 };
-                doc_attr(reader, doc);
-                let _ = writeln!(
-                    reader,
-                    "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.reader.{get} }}"
-                );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.builder.{get} }}"
-                );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "#[inline] pub fn set_{n}(&mut self, value: {rust}) {{ {disc}self.builder.{set}; }}"
-                );
+                scalar_accessors(reader, builder, doc, &n, rust, &get, &set, &disc);
             }
             Type::Interface(_) => {
                 doc_attr(reader, doc);
