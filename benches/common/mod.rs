@@ -7,13 +7,10 @@
 //! of it.
 #![allow(dead_code)]
 
-use std::cell::RefCell;
 use std::hint::black_box;
 use std::time::Duration;
 
-use capnarena::{
-    AllocError, Arena, Error, Message, MessageReader, SegmentId, SingleSegmentArena, Word,
-};
+use capnarena::{Arena, Error, Message, MessageReader, SingleSegmentArena};
 use criterion::Criterion;
 
 #[allow(dead_code, missing_docs)]
@@ -134,129 +131,9 @@ pub fn memcpy(src: &[u8], dst: &mut [u8]) {
     black_box(dst);
 }
 
-/// A pool of word buffers shared by [`PooledArena`]s, as in
-/// `examples/pooled_arena.rs`: arenas take buffers when they grow and give
-/// them back when dropped.
-pub struct BufferPool {
-    free: RefCell<Vec<Vec<Word>>>,
-    buffer_words: usize,
-}
-
-impl BufferPool {
-    /// A pool whose buffers hold `buffer_words` words unless one
-    /// allocation needs more.
-    pub fn new(buffer_words: usize) -> Self {
-        BufferPool {
-            free: RefCell::new(Vec::new()),
-            buffer_words,
-        }
-    }
-
-    fn take(&self, min_words: usize) -> Vec<Word> {
-        let mut free = self.free.borrow_mut();
-        match free.iter().position(|b| b.capacity() >= min_words) {
-            Some(i) => free.swap_remove(i),
-            None => Vec::with_capacity(min_words.max(self.buffer_words)),
-        }
-    }
-
-    fn give(&self, mut buffer: Vec<Word>) {
-        buffer.clear();
-        self.free.borrow_mut().push(buffer);
-    }
-}
-
-/// A third-party arena written against the public `Arena` trait only:
-/// segments are pool buffers of fixed capacity, so growth takes another
-/// buffer (a new segment) and nothing is ever copied.
-pub struct PooledArena<'p> {
-    pool: &'p BufferPool,
-    segments: Vec<Vec<Word>>,
-    active: usize,
-}
-
-impl<'p> PooledArena<'p> {
-    /// An empty arena drawing on `pool`.
-    pub fn new(pool: &'p BufferPool) -> Self {
-        PooledArena {
-            pool,
-            segments: Vec::new(),
-            active: 0,
-        }
-    }
-
-    fn bump(&mut self, i: usize, len: usize) -> Option<(SegmentId, u32)> {
-        let seg = &mut self.segments[i];
-        let offset = seg.len();
-        if seg.capacity() - offset < len {
-            return None;
-        }
-        // Within capacity: `resize` writes zeros and never reallocates.
-        seg.resize(offset + len, Word::ZERO);
-        Some((
-            SegmentId(u32::try_from(i).ok()?),
-            u32::try_from(offset).ok()?,
-        ))
-    }
-}
-
-impl Arena for PooledArena<'_> {
-    fn segment_count(&self) -> u32 {
-        u32::try_from(self.active).unwrap_or(u32::MAX)
-    }
-
-    fn segment(&self, id: SegmentId) -> &[Word] {
-        match self.segments.get(id.0 as usize) {
-            Some(seg) if (id.0 as usize) < self.active => seg,
-            _ => &[],
-        }
-    }
-
-    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-        match self.segments.get_mut(id.0 as usize) {
-            Some(seg) if (id.0 as usize) < self.active => seg,
-            _ => &mut [],
-        }
-    }
-
-    fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
-        let words = len as usize;
-        for i in [hint.0 as usize, self.active.wrapping_sub(1)] {
-            if i < self.active {
-                if let Some(place) = self.bump(i, words) {
-                    return Ok(place);
-                }
-            }
-        }
-        let no_room = AllocError {
-            requested: u64::from(len),
-            available: 0,
-        };
-        if self.active == self.segments.len() {
-            self.segments.push(self.pool.take(words));
-        } else if self.segments[self.active].capacity() < words {
-            let small = std::mem::replace(&mut self.segments[self.active], self.pool.take(words));
-            self.pool.give(small);
-        }
-        self.active += 1;
-        if u32::try_from(self.active).is_err() {
-            return Err(no_room);
-        }
-        self.bump(self.active - 1, words).ok_or(no_room)
-    }
-
-    fn reset(&mut self) {
-        for seg in &mut self.segments[..self.active] {
-            seg.clear();
-        }
-        self.active = 0;
-    }
-}
-
-impl Drop for PooledArena<'_> {
-    fn drop(&mut self) {
-        for seg in self.segments.drain(..) {
-            self.pool.give(seg);
-        }
-    }
-}
+// The third-party pooled arena of `examples/pooled_arena.rs`, the same
+// code the example runs.
+#[path = "../../examples/shared/pooled.rs"]
+mod pooled;
+#[allow(unused_imports)] // not every bench file uses the pooled arena
+pub use pooled::{BufferPool, PooledArena};
