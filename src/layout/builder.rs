@@ -7,6 +7,7 @@
 //! single-segment message; builders see segment 0 from word 1 on, so every
 //! offset here is an offset in the message's own segment 0.
 
+use super::cache::Cached;
 use super::pointer::{
     self, ElementSize, KIND_LIST, KIND_STRUCT, MAX_LIST_COUNT, MAX_SEGMENT_WORDS, StructSize,
 };
@@ -72,6 +73,19 @@ fn alloc_as<A: Arena + ?Sized>(
     hint: u32,
     fill: Fill,
 ) -> Result<(u32, u32)> {
+    alloc_in(arena, len, hint, fill).map(|(s, o, _)| (s, o))
+}
+
+/// [`alloc_as`], also returning the words of the segment the object is in
+/// as builders see them (through `segment_mut`, without segment 0's
+/// reserved word).
+#[inline(always)]
+fn alloc_in<A: Arena + ?Sized>(
+    arena: &mut A,
+    len: u32,
+    hint: u32,
+    fill: Fill,
+) -> Result<(u32, u32, &mut [Word])> {
     let (SegmentId(s), o) = match fill {
         Fill::Zeroed => arena.allocate(len, SegmentId(hint))?,
         Fill::Overwritten => arena.allocate_overwritten(len, SegmentId(hint))?,
@@ -79,14 +93,16 @@ fn alloc_as<A: Arena + ?Sized>(
     let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
     // Reads go through `segment` and writes through `segment_mut`: the
     // words must lie inside both, whatever each reports.
-    let seg_len = arena.segment(SegmentId(s)).len();
-    let seg_len = seg_len.min(arena.segment_mut(SegmentId(s)).len());
+    let read_len = arena.segment(SegmentId(s)).len();
+    let words = arena.segment_mut(SegmentId(s));
+    let seg_len = read_len.min(words.len());
     let avail = (seg_len as u64).saturating_sub(u64::from(header));
     if o >= header {
         let rel = o - header;
         let end = u64::from(rel) + u64::from(len);
         if end <= avail && end <= MAX_SEGMENT_WORDS + 1 {
-            return Ok((s, rel));
+            let words = words.get_mut(header as usize..).unwrap_or(&mut []);
+            return Ok((s, rel, words));
         }
     }
     Err(alloc_error(s, o, len, avail))
@@ -160,7 +176,13 @@ fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) 
 /// (`segment`, `pos`) and writes that pointer: near when the object lands
 /// in the same segment, else single far through a landing pad next to the
 /// object, else double far. `make(offset)` encodes the struct or list
-/// pointer for an offset. Returns where the object is.
+/// pointer for an offset. Returns where the object is, and its first
+/// `keep_words` words kept for a [`StructBuilder`] when the pointer is near (a far pointer makes
+/// more calls into the arena after the object's were looked up).
+/// `fill_object` first writes the object's words (all of them).
+// Eight arguments: the slot (arena, segment, position), the object (words,
+// fill, words to keep) and its two encoders; all inlined into the callers.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn alloc_object<A: Arena + ?Sized>(
     arena: &mut A,
@@ -168,15 +190,29 @@ fn alloc_object<A: Arena + ?Sized>(
     pos: u32,
     words: u32,
     fill: Fill,
+    keep_words: u16,
     make: impl Fn(i64) -> u64,
-) -> Result<(u32, u32)> {
-    let (s, o) = alloc_as(arena, words, segment, fill)?;
+    fill_object: impl FnOnce(&mut [Word]),
+) -> Result<(u32, u32, Cached)> {
+    let owner = core::ptr::from_ref::<A>(arena).cast::<u8>();
+    let owner_len = core::mem::size_of_val::<A>(arena);
+    let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
+    let start = o as usize;
+    if let Some(object) = seg.get_mut(start..start + words as usize) {
+        fill_object(object);
+    }
     if s == segment {
-        write_word(arena, segment, pos, make(i64::from(o) - i64::from(pos) - 1));
-        return Ok((s, o));
+        if let Some(slot) = seg.get_mut(pos as usize) {
+            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+        }
+        let kept = Cached::empty();
+        if let Some(object) = seg.get_mut(start..start + usize::from(keep_words)) {
+            kept.keep(Word::slice_as_bytes_mut(object), owner, owner_len);
+        }
+        return Ok((s, o, kept));
     }
     point_far(arena, segment, pos, s, o, make)?;
-    Ok((s, o))
+    Ok((s, o, Cached::empty()))
 }
 
 /// Points the pointer at (`segment`, `pos`) at the object at (`s`, `o`) in
@@ -353,21 +389,25 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
                 segment: self.segment,
                 data: self.pos,
                 size,
+                words: Cached::empty(),
             });
         }
-        let (s, o) = alloc_object(
+        let (s, o, kept) = alloc_object(
             self.arena,
             self.segment,
             self.pos,
             words,
             Fill::Zeroed,
+            size.data_words,
             |off| pointer::encode_struct(off, size),
+            |_| {},
         )?;
         Ok(StructBuilder {
             arena: self.arena,
             segment: s,
             data: o,
             size,
+            words: kept,
         })
     }
 
@@ -398,6 +438,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             segment: s,
             data,
             size: found,
+            words: Cached::empty(),
         })
     }
 
@@ -423,6 +464,20 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         count: u32,
         fill: Fill,
     ) -> Result<ListBuilder<'a, A>> {
+        self.init_list_with(size, count, fill, |_| {})
+    }
+
+    /// [`init_list_as`](Self::init_list_as), with `fill_list` writing the
+    /// list's words (all of them: its elements and the padding after them)
+    /// as they are allocated, before anything else calls the arena.
+    #[inline(always)]
+    pub(crate) fn init_list_with(
+        self,
+        size: ElementSize,
+        count: u32,
+        fill: Fill,
+        fill_list: impl FnOnce(&mut [Word]),
+    ) -> Result<ListBuilder<'a, A>> {
         if size == ElementSize::InlineComposite {
             return self.init_struct_list(count, StructSize::new(0, 0));
         }
@@ -445,9 +500,17 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             );
             (self.segment, end)
         } else {
-            alloc_object(self.arena, self.segment, self.pos, words, fill, |off| {
-                pointer::encode_list(off, size, count64)
-            })?
+            let (s, o, _) = alloc_object(
+                self.arena,
+                self.segment,
+                self.pos,
+                words,
+                fill,
+                0,
+                |off| pointer::encode_list(off, size, count64),
+                fill_list,
+            )?;
+            (s, o)
         };
         Ok(ListBuilder {
             arena: self.arena,
@@ -473,20 +536,20 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         if words > MAX_LIST_COUNT || u64::from(count) > MAX_LIST_COUNT {
             return Err(too_large(u64::from(count), per * 64));
         }
-        let (s, o) = alloc_object(
+        let (s, o, _) = alloc_object(
             self.arena,
             self.segment,
             self.pos,
             words as u32 + 1,
             Fill::Zeroed,
+            0,
             |off| pointer::encode_list(off, ElementSize::InlineComposite, words),
+            |object| {
+                if let Some(tag) = object.first_mut() {
+                    *tag = Word::from_u64(pointer::encode_tag(u64::from(count), size));
+                }
+            },
         )?;
-        write_word(
-            self.arena,
-            s,
-            o,
-            pointer::encode_tag(u64::from(count), size),
-        );
         Ok(ListBuilder {
             arena: self.arena,
             segment: s,
@@ -718,16 +781,39 @@ pub struct StructBuilder<'a, A: Arena + ?Sized> {
     /// Word offset of the data section.
     data: u32,
     size: StructSize,
+    /// The struct's bytes while no call into the arena has been made since
+    /// they were looked up (see [`Cached`]): every method below that calls
+    /// the arena or lends it to another handle forgets them first.
+    words: Cached,
+}
+
+// SAFETY: the only field that is not `Send` is `words`, a pointer to bytes
+// of a segment of `*arena`, valid only while the arena is not called; the
+// `&mut A` that moves with it (sendable when `A: Send`) is the only way to
+// reach those bytes or the arena, so sending the builder sends exclusive
+// access to both, as sending the `&mut A` alone would.
+unsafe impl<A: Arena + ?Sized + Send> Send for StructBuilder<'_, A> {}
+
+/// The panic for a field past the data section: out of line, so that the
+/// callers' fast path carries no formatting arguments.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn field_past_data(index: usize, unit_bits: usize, words: u16) -> ! {
+    panic!("field {index} of {unit_bits} bits is past the data section of {words} words")
 }
 
 impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// A shorter-lived handle to the same struct.
+    #[inline]
     pub fn reborrow(&mut self) -> StructBuilder<'_, A> {
         StructBuilder {
             arena: self.arena,
             segment: self.segment,
             data: self.data,
             size: self.size,
+            // The handle may call the arena: this one looks up again after.
+            words: self.words.take(),
         }
     }
 
@@ -736,35 +822,45 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         self.size
     }
 
-    // Inlined: out of line (another codegen unit) the caller re-reads the
-    // struct size after each call and keeps its bounds checks (callgrind,
-    // small/fixed/fresh through generated code: +3.9% instructions).
-    #[inline]
-    fn data_mut(&mut self) -> &mut [u8] {
+    /// Looks the struct up through the arena, runs `write` on its data
+    /// section, then keeps the data section; nothing is written when the
+    /// arena no longer hands it out.
+    #[inline(always)]
+    fn look_up_and(&mut self, write: impl FnOnce(&mut [u8])) {
+        self.words.forget();
+        let owner = core::ptr::from_ref::<A>(self.arena).cast::<u8>();
+        let owner_len = core::mem::size_of_val::<A>(self.arena);
         let start = self.data as usize * 8;
         let len = usize::from(self.size.data_words) * 8;
         let bytes = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, self.segment));
-        bytes.get_mut(start..start + len).unwrap_or(&mut [])
+        if let Some(b) = bytes.get_mut(start..start + len) {
+            // Written before it is kept: the kept address is derived last.
+            write(&mut *b);
+            self.words.keep(b, owner, owner_len);
+        }
     }
 
-    #[inline]
-    fn data(&self) -> &[u8] {
+    /// The data section looked up through the arena (for a builder that
+    /// keeps nothing, or a read behind `&self`).
+    #[inline(never)]
+    fn data_looked_up(&self) -> &[u8] {
+        // Calling the arena: nothing may stay kept past it.
+        self.words.forget();
         let start = self.data as usize * 8;
         let len = usize::from(self.size.data_words) * 8;
         let bytes = Word::slice_as_bytes(BuilderSegments::get(self.arena, self.segment));
         bytes.get(start..start + len).unwrap_or(&[])
     }
 
-    /// Panics unless unit `index` of `unit_bits`-bit fields lies inside
-    /// the data section (no arithmetic on `index` that could overflow).
-    #[inline]
+    /// Panics unless unit `index` of `unit_bits`-bit fields lies inside the
+    /// data section (no arithmetic on `index` that could overflow).
+    #[inline(always)]
+    #[track_caller]
     fn check_field(&self, index: usize, unit_bits: usize) {
         let fits = usize::from(self.size.data_words) * 64 / unit_bits;
-        assert!(
-            index < fits,
-            "field {index} of {unit_bits} bits is past the data section of {} words",
-            self.size.data_words
-        );
+        if index >= fits {
+            field_past_data(index, unit_bits, self.size.data_words);
+        }
     }
 
     /// Sets the value at `index` (in units of `T`'s size).
@@ -773,9 +869,23 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// If the field lies past the struct's data section (a schema error in
     /// the caller).
     #[inline]
+    #[track_caller]
     pub fn set<T: Primitive>(&mut self, index: usize, value: T) {
+        // The kept data section is exactly the struct's: a write that fits
+        // it needs no other check.
+        if !self.words.write(index, value) {
+            self.set_looked_up(index, value);
+        }
+    }
+
+    /// [`set`](Self::set) when the data section is not kept.
+    #[inline(never)]
+    #[track_caller]
+    fn set_looked_up<T: Primitive>(&mut self, index: usize, value: T) {
         self.check_field(index, T::BYTES * 8);
-        store(self.data_mut(), index * T::BYTES, value);
+        self.look_up_and(|data| {
+            store(data, index * T::BYTES, value);
+        });
     }
 
     /// Sets the value at `index` to `value` XOR `default`: how a field with a
@@ -784,6 +894,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// # Panics
     /// As [`set`](Self::set).
     #[inline]
+    #[track_caller]
     pub fn set_or<T: Primitive>(&mut self, index: usize, value: T, default: T) {
         self.set(index, T::from_bits(value.to_bits() ^ default.to_bits()));
     }
@@ -804,9 +915,12 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// The value at `index`; 0 past the data section.
     #[inline]
     pub fn get<T: Primitive>(&self, index: usize) -> T {
+        if let Some(v) = self.words.read(index) {
+            return v;
+        }
         index
             .checked_mul(T::BYTES)
-            .and_then(|at| load(self.data(), at))
+            .and_then(|at| load(self.data_looked_up(), at))
             .unwrap_or(T::from_bits(0))
     }
 
@@ -815,12 +929,24 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// # Panics
     /// If the bit lies past the struct's data section.
     #[inline]
+    #[track_caller]
     pub fn set_bool(&mut self, bit: usize, value: bool) {
-        self.check_field(bit, 1);
-        if let Some(b) = self.data_mut().get_mut(bit / 8) {
-            let mask = 1u8 << (bit % 8);
-            *b = if value { *b | mask } else { *b & !mask };
+        if !self.words.write_bit(bit, value) {
+            self.set_bool_looked_up(bit, value);
         }
+    }
+
+    /// [`set_bool`](Self::set_bool) when the data section is not kept.
+    #[inline(never)]
+    #[track_caller]
+    fn set_bool_looked_up(&mut self, bit: usize, value: bool) {
+        self.check_field(bit, 1);
+        self.look_up_and(|data| {
+            if let Some(b) = data.get_mut(bit / 8) {
+                let mask = 1u8 << (bit % 8);
+                *b = if value { *b | mask } else { *b & !mask };
+            }
+        });
     }
 
     /// Sets the bit at `bit` to `value` XOR `default`.
@@ -828,6 +954,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// # Panics
     /// As [`set_bool`](Self::set_bool).
     #[inline]
+    #[track_caller]
     pub fn set_bool_or(&mut self, bit: usize, value: bool, default: bool) {
         self.set_bool(bit, value ^ default);
     }
@@ -835,9 +962,11 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// The bit at `bit`; `false` past the data section.
     #[inline]
     pub fn get_bool(&self, bit: usize) -> bool {
-        self.data()
-            .get(bit / 8)
-            .is_some_and(|b| b & (1 << (bit % 8)) != 0)
+        let b = match self.words.read::<u8>(bit / 8) {
+            Some(b) => b,
+            None => self.data_looked_up().get(bit / 8).copied().unwrap_or(0),
+        };
+        b & (1 << (bit % 8)) != 0
     }
 
     /// Pointer `index` of the pointer section.
@@ -852,6 +981,8 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
             self.size.pointers
         );
         let pos = self.data + u32::from(self.size.data_words) + index as u32;
+        // The slot's handle may call the arena.
+        self.words.forget();
         PointerBuilder {
             arena: self.arena,
             segment: self.segment,
@@ -881,12 +1012,13 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
 
     /// Whether pointer `index` is non-null.
     pub fn has_pointer(&self, index: usize) -> bool {
-        index < usize::from(self.size.pointers)
-            && read_word(
-                self.arena,
-                self.segment,
-                self.data + u32::from(self.size.data_words) + index as u32,
-            ) != 0
+        if index >= usize::from(self.size.pointers) {
+            return false;
+        }
+        let at = usize::from(self.size.data_words) + index;
+        // Calling the arena: nothing may stay kept past it.
+        self.words.forget();
+        read_word(self.arena, self.segment, at as u32 + self.data) != 0
     }
 
     /// Allocates a struct at pointer `index`. See [`PointerBuilder::init_struct`].
@@ -1092,6 +1224,7 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
             segment: self.segment,
             data: (bit / 64) as u32,
             size,
+            words: Cached::empty(),
         }
     }
 
@@ -1221,6 +1354,8 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     /// untrusted one (default nesting limit, and a traversal limit of the
     /// default 8 Mi words), since the arena's words are not checked.
     pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(StructReader<'r>) -> R) -> R {
+        // The reader calls the arena: nothing may stay kept past it.
+        self.words.forget();
         let source = ArenaSource(&*self.arena);
         let defaults = crate::ReaderOptions::default();
         let ctx = super::reader::ReadContext::new(
@@ -1243,6 +1378,7 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     /// The arena, segment and data-section word offset.
     #[inline(always)]
     pub(crate) fn location(&mut self) -> (&mut A, u32, u32) {
+        self.words.forget();
         (self.arena, self.segment, self.data)
     }
 }
@@ -1335,13 +1471,46 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
         let start = self.start as usize * 8;
         let n = values.len().div_ceil(8);
         if let Some(dst) = self.bytes_mut().get_mut(start..start + n) {
-            for (byte, chunk) in dst.iter_mut().zip(values.chunks(8)) {
-                let mut b = 0u8;
-                for (k, v) in chunk.iter().enumerate() {
-                    b |= u8::from(*v) << k;
-                }
-                *byte = b;
+            pack_bools(dst, values);
+        }
+    }
+}
+
+/// Writes `values` little-endian into `dst` (exactly their size).
+#[inline(always)]
+fn write_primitives<T: Primitive>(dst: &mut [u8], values: &[T]) {
+    if cfg!(target_endian = "little") {
+        dst.copy_from_slice(bytemuck::cast_slice(values));
+    } else {
+        for (d, v) in dst.chunks_exact_mut(T::BYTES).zip(values) {
+            d.copy_from_slice(&v.to_bits().to_le_bytes()[..T::BYTES]);
+        }
+    }
+}
+
+/// Packs `values` into `dst` as a bit list (bit `i` of byte `i / 8`), eight
+/// at a time; bytes of `dst` past the last value are left as they are.
+#[inline]
+fn pack_bools(dst: &mut [u8], values: &[bool]) {
+    let whole = values.chunks_exact(8);
+    let rest = whole.remainder();
+    let full = values.len() / 8;
+    for (byte, chunk) in dst.iter_mut().zip(whole) {
+        let bytes: [u8; 8] = bytemuck::cast_slice::<bool, u8>(chunk)
+            .try_into()
+            .unwrap_or([0; 8]);
+        // Each `bool` is one byte, 0 or 1: the multiply moves byte `k` to
+        // bit 56 + `k` without carries (every partial product lands on a
+        // bit of its own).
+        *byte = (u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    }
+    if let Some(byte) = dst.get_mut(full) {
+        if !rest.is_empty() {
+            let mut b = 0u8;
+            for (k, v) in rest.iter().enumerate() {
+                b |= u8::from(*v) << k;
             }
+            *byte = b;
         }
     }
 }
@@ -1361,8 +1530,13 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
         };
         let len = u32::try_from(values.len())
             .map_err(|_| too_large(values.len() as u64, T::BYTES as u64 * 8))?;
-        let mut list = self.init_list_as(size, len, Fill::Overwritten)?;
-        list.copy_from_slice(values);
+        // Every byte of the list's words is written as they are allocated.
+        self.init_list_with(size, len, Fill::Overwritten, |words| {
+            let bytes = Word::slice_as_bytes_mut(words);
+            let (elements, padding) = bytes.split_at_mut(values.len() * T::BYTES);
+            write_primitives(elements, values);
+            padding.fill(0);
+        })?;
         Ok(())
     }
 
@@ -1372,8 +1546,9 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
     /// Too long to encode, or the arena has no room.
     pub fn set_bool_list(self, values: &[bool]) -> Result<()> {
         let len = u32::try_from(values.len()).map_err(|_| too_large(values.len() as u64, 1))?;
-        let mut list = self.init_list(ElementSize::Bit, len)?;
-        list.copy_bools_from_slice(values);
+        self.init_list_with(ElementSize::Bit, len, Fill::Zeroed, |words| {
+            pack_bools(Word::slice_as_bytes_mut(words), values);
+        })?;
         Ok(())
     }
 
@@ -1435,13 +1610,15 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
         }
         let make = |off| pointer::encode_list(off, ElementSize::Pointer, u64::from(count));
         // Every word is written below: pointers, bytes, zero padding.
-        let (s, o) = alloc_object(
+        let (s, o, _) = alloc_object(
             self.arena,
             self.segment,
             self.pos,
             total as u32,
             Fill::Overwritten,
+            0,
             make,
+            |_| {},
         )?;
         let seg = BuilderSegments::get_mut(self.arena, s);
         let region =

@@ -1,9 +1,11 @@
 //! The wire layout: pointers, structs, lists, text, data, far pointers and
 //! deep copy. This is the only module that turns (segment, offset) places
 //! into bytes; everything it does is bounds-checked slice access with
-//! checked arithmetic, and it contains no `unsafe` code.
+//! checked arithmetic. Its one `unsafe` piece is [`cache`]: a struct
+//! builder keeps its struct's bytes between calls into the arena.
 
 mod builder;
+mod cache;
 mod copy;
 mod pointer;
 mod primitive;
