@@ -1,7 +1,7 @@
 //! The wire layout: pointers, structs, lists, text, data, far pointers and
 //! deep copy. This is the only module that turns (segment, offset) places
 //! into bytes; everything it does is bounds-checked slice access with
-//! checked arithmetic. Its one `unsafe` piece is [`cache`]: a struct
+//! checked arithmetic. Its one `unsafe` piece is `cache`: a struct
 //! builder keeps its struct's bytes between calls into the arena.
 
 mod builder;
