@@ -734,39 +734,31 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         }
         let words = count.div_ceil(8) as u32;
         let make = |off| pointer::encode_list(off, ElementSize::Byte, count);
-        // Every byte of the words is written below: the bytes, then zeros.
-        let (s, o) = alloc_as(self.arena, words, self.segment, Fill::Overwritten)?;
-        if s != self.segment {
-            point_far(self.arena, self.segment, self.pos, s, o, make)?;
-        }
-        // One look-up of the segment for the pointer (near case) and the
-        // bytes.
-        let seg = BuilderSegments::get_mut(self.arena, s);
-        if s == self.segment {
-            if let Some(slot) = seg.get_mut(self.pos as usize) {
-                *slot = Word::from_u64(make(i64::from(o) - i64::from(self.pos) - 1));
-            }
-        }
-        let start = o as usize * 8;
-        let dst = Word::slice_as_bytes_mut(seg)
-            .get_mut(start..start + words as usize * 8)
-            .ok_or(Error::ArenaContract {
-                what: "allocated words lie outside the segment the arena reports",
-                segment: s,
-                offset: u64::from(o),
-                len: u64::from(words),
-            })?;
-        let n = bytes.len().min(dst.len());
-        // The zeros after the bytes: the last word zeroed whole (the bytes
-        // may overwrite its front); the words before it are all bytes,
-        // unless `count` is more than a word past them.
-        if let Some((rest, last)) = dst.split_last_chunk_mut::<8>() {
-            *last = [0; 8];
-            if n < rest.len() {
-                rest[n..].fill(0);
-            }
-        }
-        copy_bytes(&mut dst[..n], &bytes[..n]);
+        // Every byte of the words is written as they are allocated: the
+        // bytes, then zeros.
+        alloc_object(
+            self.arena,
+            self.segment,
+            self.pos,
+            words,
+            Fill::Overwritten,
+            0,
+            make,
+            |object| {
+                let dst = Word::slice_as_bytes_mut(object);
+                let n = bytes.len().min(dst.len());
+                // The zeros after the bytes: the last word zeroed whole (the
+                // bytes may overwrite its front); the words before it are
+                // all bytes, unless `count` is more than a word past them.
+                if let Some((rest, last)) = dst.split_last_chunk_mut::<8>() {
+                    *last = [0; 8];
+                    if n < rest.len() {
+                        rest[n..].fill(0);
+                    }
+                }
+                copy_bytes(&mut dst[..n], &bytes[..n]);
+            },
+        )?;
         Ok(())
     }
 }
