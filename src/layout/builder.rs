@@ -7,7 +7,7 @@
 //! single-segment message; builders see segment 0 from word 1 on, so every
 //! offset here is an offset in the message's own segment 0.
 
-use super::cache::Cached;
+use super::cache::{Cached, Owner};
 use super::pointer::{
     self, ElementSize, KIND_LIST, KIND_STRUCT, MAX_LIST_COUNT, MAX_SEGMENT_WORDS, StructSize,
 };
@@ -194,8 +194,7 @@ fn alloc_object<A: Arena + ?Sized>(
     make: impl Fn(i64) -> u64,
     fill_object: impl FnOnce(&mut [Word]),
 ) -> Result<(u32, u32, Cached)> {
-    let owner = core::ptr::from_ref::<A>(arena).cast::<u8>();
-    let owner_len = core::mem::size_of_val::<A>(arena);
+    let owner = Owner::of(arena);
     let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
     let start = o as usize;
     if let Some(object) = seg.get_mut(start..start + words as usize) {
@@ -207,7 +206,7 @@ fn alloc_object<A: Arena + ?Sized>(
         }
         let kept = Cached::empty();
         if let Some(object) = seg.get_mut(start..start + usize::from(keep_words)) {
-            kept.keep(Word::slice_as_bytes_mut(object), owner, owner_len);
+            kept.keep(Word::slice_as_bytes_mut(object), owner);
         }
         return Ok((s, o, kept));
     }
@@ -820,15 +819,14 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     #[inline(always)]
     fn look_up_and(&mut self, write: impl FnOnce(&mut [u8])) {
         self.words.forget();
-        let owner = core::ptr::from_ref::<A>(self.arena).cast::<u8>();
-        let owner_len = core::mem::size_of_val::<A>(self.arena);
+        let owner = Owner::of(self.arena);
         let start = self.data as usize * 8;
         let len = usize::from(self.size.data_words) * 8;
         let bytes = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, self.segment));
         if let Some(b) = bytes.get_mut(start..start + len) {
             // Written before it is kept: the kept address is derived last.
             write(&mut *b);
-            self.words.keep(b, owner, owner_len);
+            self.words.keep(b, owner);
         }
     }
 
@@ -1211,12 +1209,26 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
             "not a struct list"
         );
         let size = StructSize::new((self.data_bits / 64) as u16, self.ptrs);
+        let data = (bit / 64) as u32;
+        // The element's data section is looked up and kept now, inline (an
+        // element is nearly always written right away).
+        let words = Cached::empty();
+        if size.data_words > 0 {
+            let owner = Owner::of(self.arena);
+            let start = data as usize * 8;
+            let len = usize::from(size.data_words) * 8;
+            let bytes =
+                Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, self.segment));
+            if let Some(b) = bytes.get_mut(start..start + len) {
+                words.keep(b, owner);
+            }
+        }
         StructBuilder {
             arena: self.arena,
             segment: self.segment,
-            data: (bit / 64) as u32,
+            data,
             size,
-            words: Cached::empty(),
+            words,
         }
     }
 

@@ -30,6 +30,25 @@ use super::primitive::Primitive;
 /// `&mut A` that the builder holds, and such words are not kept).
 pub(crate) struct Cached(Cell<Option<(NonNull<u8>, usize)>>);
 
+/// Where an arena value lies (its address and size), taken before its
+/// words are borrowed.
+#[derive(Clone, Copy)]
+pub(crate) struct Owner {
+    start: usize,
+    len: usize,
+}
+
+impl Owner {
+    /// The span of `arena`'s own value.
+    #[inline(always)]
+    pub(crate) fn of<A: ?Sized>(arena: &A) -> Self {
+        Owner {
+            start: core::ptr::from_ref::<A>(arena).addr(),
+            len: core::mem::size_of_val::<A>(arena),
+        }
+    }
+}
+
 impl Cached {
     /// Nothing kept.
     #[inline(always)]
@@ -37,16 +56,15 @@ impl Cached {
         Cached(Cell::new(None))
     }
 
-    /// Keeps `bytes`, just returned (through `segment_mut`) by the arena at
-    /// `owner` (whose value spans `owner_len` bytes), unless they lie inside
-    /// that value.
+    /// Keeps `bytes`, just returned (through `segment_mut`) by the arena
+    /// `owner` spans, unless they lie inside the arena value.
     #[inline]
-    pub(crate) fn keep(&self, bytes: &mut [u8], owner: *const u8, owner_len: usize) {
+    pub(crate) fn keep(&self, bytes: &mut [u8], owner: Owner) {
         let len = bytes.len();
         let start = bytes.as_ptr().addr();
         let end = start + len;
-        let o_start = owner.addr();
-        let o_end = o_start.saturating_add(owner_len);
+        let o_start = owner.start;
+        let o_end = o_start.saturating_add(owner.len);
         let inside_owner = start < o_end && o_start < end;
         self.0.set(if inside_owner || len == 0 {
             None
