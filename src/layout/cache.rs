@@ -60,15 +60,15 @@ impl Cached {
     /// `owner` spans, unless they lie inside the arena value.
     #[inline]
     pub(crate) fn keep(&self, bytes: &mut [u8], owner: Owner) {
-        let len = bytes.len();
-        let start = bytes.as_ptr().addr();
-        let end = start + len;
-        let o_start = owner.start;
-        let o_end = o_start.saturating_add(owner.len);
-        let inside_owner = start < o_end && o_start < end;
-        self.0.set(if inside_owner || len == 0 {
+        // Words the arena returned from `&mut self` are either part of its
+        // own value (an inline array) or memory it points to, which cannot
+        // contain the value (that would be two `&mut` to the same bytes):
+        // so a start inside the value is the only overlap to look for.
+        let inside_owner = bytes.as_ptr().addr().wrapping_sub(owner.start) < owner.len;
+        self.0.set(if inside_owner {
             None
         } else {
+            let len = bytes.len();
             Some((NonNull::from(bytes).cast::<u8>(), len))
         });
     }
