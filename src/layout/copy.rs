@@ -24,7 +24,7 @@ use alloc::vec::Vec;
 
 use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder};
 use super::pointer::{ElementSize, StructSize};
-use super::reader::{ListReader, PointerReader, StructReader};
+use super::reader::{ListReader, PointerReader, ReadContext, StructReader};
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
 use crate::word::Word;
@@ -90,21 +90,21 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
         let mut budget = Budget::new(src.context().copy_bound());
         let (arena, segment, pos) = self.into_parts();
         let first = copy_object(arena, segment, pos, src, mode, &mut budget)?;
-        copy_below(arena, first, mode, &mut budget)
+        copy_below(arena, src.context(), first, mode, &mut budget)
     }
 
     pub(crate) fn copy_struct(self, src: &StructReader<'_>, mode: Mode) -> Result<()> {
         let mut budget = Budget::new(src.context().copy_bound());
         let (arena, segment, pos) = self.into_parts();
         let first = struct_object(arena, segment, pos, src, mode, &mut budget)?;
-        copy_below(arena, first, mode, &mut budget)
+        copy_below(arena, src.context(), first, mode, &mut budget)
     }
 
     fn copy_list(self, src: &ListReader<'_>, mode: Mode) -> Result<()> {
         let mut budget = Budget::new(src.context().copy_bound());
         let (arena, segment, pos) = self.into_parts();
         let first = list_object(arena, segment, pos, src, mode, &mut budget)?;
-        copy_below(arena, first, mode, &mut budget)
+        copy_below(arena, src.context(), first, mode, &mut budget)
     }
 }
 
@@ -119,7 +119,7 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
         let size = self.size();
         let (arena, segment, data) = self.location();
         let first = struct_into(arena, segment, data, size, src);
-        copy_below(arena, first, Mode::Plain, &mut budget)
+        copy_below(arena, src.context(), first, Mode::Plain, &mut budget)
     }
 }
 
@@ -154,94 +154,56 @@ impl Budget {
 }
 
 /// An object of the copy whose pointers are being copied, one at a time,
-/// from the source to the copy's slots.
+/// from the source to the copy's slots: a struct, a list of pointers, or a
+/// struct list (one run of pointers per element).
+///
+/// Only positions are kept (the read context is the copy's, shared by every
+/// reader of the source): the frame is pushed and popped whole, and small
+/// frames of plain integers stay in registers in the loop.
 #[derive(Clone, Copy)]
-enum Frame<'r> {
-    /// Pointers `next..count` of a struct; pointer `i` of the copy is word
-    /// `ptrs + i` of segment `segment`.
-    Struct {
-        src: StructReader<'r>,
-        segment: u32,
-        ptrs: u32,
-        next: u16,
-        count: u16,
-    },
-    /// Elements `next..` of a list of pointers; element `i` of the copy is
-    /// word `start + i`.
-    Pointers {
-        src: ListReader<'r>,
-        segment: u32,
-        start: u32,
-        next: u32,
-    },
-    /// Pointer `next` (of `count`) of element `elem` of a struct list, and
-    /// the elements after it; pointer `j` of element `i` of the copy is
-    /// word `ptrs + i * step + j`.
-    Structs {
-        src: ListReader<'r>,
-        segment: u32,
-        ptrs: u32,
-        step: u32,
-        elem: u32,
-        next: u16,
-        count: u16,
-    },
+struct Frame<'r> {
+    /// The source segment's words.
+    seg: &'r [Word],
+    /// The source segment's number.
+    segment: u32,
+    /// Nesting left for what the source pointers point to (as the source
+    /// reader would read them).
+    nesting: u32,
+    /// Word of the next source pointer.
+    src: u32,
+    /// The copy's segment.
+    dst_segment: u32,
+    /// Word of the copy's slot for the next pointer.
+    dst: u32,
+    /// Pointers left in the current run.
+    left: u32,
+    /// Runs after the current one (struct list elements).
+    runs: u32,
+    /// Pointers in each run.
+    per: u32,
+    /// Words from the end of one run to the start of the next, in the
+    /// source and in the copy (an element's data section).
+    src_gap: u32,
+    dst_gap: u32,
 }
 
 impl<'r> Frame<'r> {
-    /// The next source pointer and the copy's slot for it (segment, word),
-    /// or `None` when every pointer of the object is done.
+    /// One run of `count` pointers: a struct's, or a list of pointers'.
     #[inline(always)]
-    fn next_slot(&mut self) -> Option<(PointerReader<'r>, u32, u32)> {
-        match self {
-            Frame::Struct {
-                src,
-                segment,
-                ptrs,
-                next,
-                count,
-            } => {
-                if *next == *count {
-                    return None;
-                }
-                let i = *next;
-                *next += 1;
-                Some((src.pointer(usize::from(i)), *segment, *ptrs + u32::from(i)))
-            }
-            Frame::Pointers {
-                src,
-                segment,
-                start,
-                next,
-            } => {
-                if *next == src.len() {
-                    return None;
-                }
-                let i = *next;
-                *next += 1;
-                Some((src.get_pointer(i), *segment, *start + i))
-            }
-            Frame::Structs {
-                src,
-                segment,
-                ptrs,
-                step,
-                elem,
-                next,
-                count,
-            } => {
-                if *next == *count {
-                    *next = 0;
-                    *elem += 1;
-                }
-                if *elem == src.len() {
-                    return None;
-                }
-                let (i, j) = (*elem, *next);
-                *next += 1;
-                let slot = *ptrs + i * *step + u32::from(j);
-                Some((src.get_struct(i).pointer(usize::from(j)), *segment, slot))
-            }
+    fn run(src: (&'r [Word], u32, u32, u32), dst_segment: u32, dst: u32, count: u32) -> Self {
+        let (seg, segment, first, nesting) = src;
+        Frame {
+            seg,
+            segment,
+            nesting,
+            src: first,
+            dst_segment,
+            dst,
+            left: count,
+            runs: 0,
+            per: count,
+            src_gap: 0,
+            dst_gap: 0,
         }
     }
 }
@@ -308,10 +270,12 @@ impl<'r> Stack<'r> {
 /// Copies everything below `first` (an object already copied, whose
 /// pointers are still to do), depth first: each object's pointers in order,
 /// each pointer's object and everything below it before the next pointer.
+/// `ctx` is the source's read context.
 #[inline]
-fn copy_below<A: Arena + ?Sized>(
+fn copy_below<'r, A: Arena + ?Sized>(
     arena: &mut A,
-    first: Option<Frame<'_>>,
+    ctx: &'r ReadContext<'r>,
+    first: Option<Frame<'r>>,
     mode: Mode,
     budget: &mut Budget,
 ) -> Result<()> {
@@ -320,9 +284,18 @@ fn copy_below<A: Arena + ?Sized>(
     };
     // Made on the first object two levels down: a copy one level deep
     // (a list of texts, a struct of scalars and texts) never fills it.
-    let mut stack: Option<Stack<'_>> = None;
+    let mut stack: Option<Stack<'r>> = None;
     loop {
-        let Some((src, segment, pos)) = cur.next_slot() else {
+        if cur.left == 0 {
+            if cur.runs > 0 {
+                // The next element of a struct list. The positions stay
+                // inside the lists the reader and the builder checked.
+                cur.runs -= 1;
+                cur.left = cur.per;
+                cur.src = cur.src.wrapping_add(cur.src_gap);
+                cur.dst = cur.dst.wrapping_add(cur.dst_gap);
+                continue;
+            }
             match stack.as_mut().and_then(Stack::pop) {
                 Some(up) => {
                     cur = up;
@@ -330,8 +303,13 @@ fn copy_below<A: Arena + ?Sized>(
                 }
                 None => return Ok(()),
             }
-        };
-        if let Some(child) = copy_object(arena, segment, pos, &src, mode, budget)? {
+        }
+        cur.left -= 1;
+        let (pos, slot) = (cur.src, cur.dst);
+        cur.src = pos.wrapping_add(1);
+        cur.dst = slot.wrapping_add(1);
+        let src = PointerReader::at(ctx, cur.seg, cur.segment, pos, cur.nesting);
+        if let Some(child) = copy_object(arena, cur.dst_segment, slot, &src, mode, budget)? {
             stack.get_or_insert_with(Stack::new).push(cur)?;
             cur = child;
         }
@@ -422,12 +400,13 @@ fn struct_into<'r, A: Arena + ?Sized>(
 ) -> Option<Frame<'r>> {
     copy_data(arena, segment, data, size, src);
     let count = size.pointers.min(src.pointer_count());
-    (count > 0).then_some(Frame::Struct {
-        src: *src,
-        segment,
-        ptrs: data + u32::from(size.data_words),
-        next: 0,
-        count,
+    (count > 0).then(|| {
+        Frame::run(
+            src.pointer_section(),
+            segment,
+            data + u32::from(size.data_words),
+            u32::from(count),
+        )
     })
 }
 
@@ -447,7 +426,31 @@ fn copy_data<A: Arena + ?Sized>(
     let start = data as usize * 8;
     let n = from.len().min(usize::from(size.data_words) * 8);
     if let Some(to) = bytes.get_mut(start..start + n) {
-        to.copy_from_slice(&from[..n]);
+        copy_bytes(to, &from[..n]);
+    }
+}
+
+/// Copies `src` into `dst` (same length); copies of up to 32 bytes (most
+/// data sections and small lists) are done with fixed-size moves instead
+/// of a call to `memcpy`.
+#[inline(always)]
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n > 32 || dst.len() != n {
+        dst.copy_from_slice(src);
+    } else if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..].copy_from_slice(&src[n - 4..]);
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
     }
 }
 
@@ -485,27 +488,25 @@ fn list_object<'r, A: Arena + ?Sized>(
                 let data = start + i * step;
                 copy_data(arena, segment, data, size, &src.get_struct(i));
             }
-            let count = size.pointers.min(src.struct_size().pointers);
-            Ok((count > 0 && len > 0).then_some(Frame::Structs {
-                src: *src,
-                segment,
-                ptrs: start + u32::from(size.data_words),
-                step,
-                elem: 0,
-                next: 0,
-                count,
+            let src_size = src.struct_size();
+            let count = u32::from(size.pointers.min(src_size.pointers));
+            Ok((count > 0 && len > 0).then(|| Frame {
+                runs: len - 1,
+                src_gap: src_size.total_words() - count,
+                dst_gap: step - count,
+                ..Frame::run(
+                    src.pointer_section(),
+                    segment,
+                    start + u32::from(size.data_words),
+                    count,
+                )
             }))
         }
         ElementSize::Pointer => {
             budget.charge(src.span_words())?;
             let dst = slot.init_list(ElementSize::Pointer, len)?;
             let (segment, start) = dst.place();
-            Ok((len > 0).then_some(Frame::Pointers {
-                src: *src,
-                segment,
-                start,
-                next: 0,
-            }))
+            Ok((len > 0).then(|| Frame::run(src.pointer_section(), segment, start, len)))
         }
         ElementSize::Byte if len > 0 => {
             budget.charge(src.span_words())?;
@@ -521,13 +522,20 @@ fn list_object<'r, A: Arena + ?Sized>(
             let from = src.raw_data_bytes();
             let to = dst.raw_words_bytes_mut();
             let used_bits = u64::from(len) * u64::from(size.data_bits());
-            let n = from.len().min(used_bits.div_ceil(8) as usize).min(to.len());
-            to[..n].copy_from_slice(&from[..n]);
-            to[n..].fill(0);
-            // Bits past the last element of a bit list are zero.
-            if used_bits % 8 != 0 {
-                if let Some(last) = to.get_mut(n.wrapping_sub(1)) {
-                    *last &= (1u8 << (used_bits % 8)) - 1;
+            let need = used_bits.div_ceil(8) as usize;
+            let n = from.len().min(need).min(to.len());
+            copy_bytes(&mut to[..n], &from[..n]);
+            if n < need {
+                // A source shorter than its list (not one a reader hands
+                // out): zeros for what it lacks.
+                to[n..].fill(0);
+            }
+            // The rest of the last word, and the bits past the last element
+            // of a bit list, are zero.
+            if used_bits % 64 != 0 {
+                if let Some(last) = to.last_chunk_mut::<8>() {
+                    let keep = (1u64 << (used_bits % 64)) - 1;
+                    *last = (u64::from_le_bytes(*last) & keep).to_le_bytes();
                 }
             }
             Ok(None)

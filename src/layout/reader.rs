@@ -392,8 +392,16 @@ pub struct PointerReader<'a> {
 }
 
 impl<'a> PointerReader<'a> {
-    #[inline]
-    fn at(ctx: &'a ReadContext<'a>, seg: &'a [Word], segment: u32, pos: u32, nesting: u32) -> Self {
+    /// The pointer at word `pos` of `seg` (segment `segment`), read at
+    /// `nesting` levels of nesting left.
+    #[inline(always)]
+    pub(crate) fn at(
+        ctx: &'a ReadContext<'a>,
+        seg: &'a [Word],
+        segment: u32,
+        pos: u32,
+        nesting: u32,
+    ) -> Self {
         PointerReader {
             ctx,
             seg,
@@ -802,6 +810,14 @@ impl<'a> StructReader<'a> {
         }
     }
 
+    /// Where the pointer section is, for a copy: the segment's words, its
+    /// number, the word of pointer 0 and the nesting its pointers are read
+    /// at (as [`pointer`](Self::pointer) reads them).
+    #[inline(always)]
+    pub(crate) fn pointer_section(&self) -> (&'a [Word], u32, u32, u32) {
+        (self.seg, self.segment, self.ptr, self.nesting)
+    }
+
     /// Whether pointer `index` is non-null.
     pub fn has_pointer(&self, index: usize) -> bool {
         !self.pointer(index).is_null()
@@ -1025,6 +1041,16 @@ impl<'a> ListReader<'a> {
         }
         let pos = ((bit + u64::from(self.data_bits)) / 64) as u32;
         PointerReader::at(self.ctx, self.seg, self.segment, pos, self.nesting)
+    }
+
+    /// Where element 0's pointers are, for a copy: the segment's words, its
+    /// number, the word of element 0's first pointer and the nesting its
+    /// pointers are read at (as [`get_pointer`](Self::get_pointer) reads
+    /// them). Element `i`'s pointers start `i` element steps further.
+    #[inline(always)]
+    pub(crate) fn pointer_section(&self) -> (&'a [Word], u32, u32, u32) {
+        let first = ((self.start_bit + u64::from(self.data_bits)) / 64) as u32;
+        (self.seg, self.segment, first, self.nesting)
     }
 
     /// Element `index` as a text. See [`PointerReader::get_text`].
