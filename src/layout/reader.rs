@@ -750,6 +750,7 @@ impl<'a> StructReader<'a> {
     }
 
     /// The data section's bytes.
+    #[inline]
     pub fn data_bytes(&self) -> &'a [u8] {
         let bytes = Word::slice_as_bytes(self.seg);
         let len = (self.data_bits / 8) as usize;
@@ -1120,9 +1121,22 @@ impl<'a> ListReader<'a> {
 
     /// The raw bytes spanned by the elements of a list of data (not
     /// pointers or structs), for copying.
+    #[inline]
     pub(crate) fn raw_data_bytes(&self) -> &'a [u8] {
         let start = (self.start_bit / 8) as usize;
         let len = (u64::from(self.len) * self.step_bits).div_ceil(8) as usize;
+        Word::slice_as_bytes(self.seg)
+            .get(start..start + len)
+            .unwrap_or(&[])
+    }
+
+    /// The bytes of the whole words spanned by the elements of a list of
+    /// data (not pointers or structs), for copying: the elements, then the
+    /// padding to the end of the last word.
+    #[inline]
+    pub(crate) fn raw_words_bytes(&self) -> &'a [u8] {
+        let start = (self.start_bit / 8) as usize;
+        let len = self.span_words() as usize * 8;
         Word::slice_as_bytes(self.seg)
             .get(start..start + len)
             .unwrap_or(&[])
