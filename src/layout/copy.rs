@@ -24,7 +24,7 @@ use alloc::vec::Vec;
 
 use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder};
 use super::pointer::{ElementSize, StructSize};
-use super::reader::{ListReader, PointerReader, StructReader};
+use super::reader::{ListReader, PointerReader, ReadContext, StructReader};
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
 use crate::word::Word;
@@ -89,22 +89,25 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
     pub(crate) fn copy_pointer(self, src: &PointerReader<'_>, mode: Mode) -> Result<()> {
         let mut budget = Budget::new(src.context().copy_bound());
         let (arena, segment, pos) = self.into_parts();
-        let first = copy_object(arena, segment, pos, src, mode, &mut budget)?;
-        copy_below(arena, first, mode, &mut budget)
+        let mut stack = Stack::new();
+        copy_object(arena, segment, pos, src, mode, &mut budget, &mut stack)?;
+        copy_below(arena, src.context(), &mut stack, mode, &mut budget)
     }
 
     pub(crate) fn copy_struct(self, src: &StructReader<'_>, mode: Mode) -> Result<()> {
         let mut budget = Budget::new(src.context().copy_bound());
         let (arena, segment, pos) = self.into_parts();
-        let first = struct_object(arena, segment, pos, src, mode, &mut budget)?;
-        copy_below(arena, first, mode, &mut budget)
+        let mut stack = Stack::new();
+        struct_object(arena, segment, pos, src, mode, &mut budget, &mut stack)?;
+        copy_below(arena, src.context(), &mut stack, mode, &mut budget)
     }
 
     fn copy_list(self, src: &ListReader<'_>, mode: Mode) -> Result<()> {
         let mut budget = Budget::new(src.context().copy_bound());
         let (arena, segment, pos) = self.into_parts();
-        let first = list_object(arena, segment, pos, src, mode, &mut budget)?;
-        copy_below(arena, first, mode, &mut budget)
+        let mut stack = Stack::new();
+        list_object(arena, segment, pos, src, mode, &mut budget, &mut stack)?;
+        copy_below(arena, src.context(), &mut stack, mode, &mut budget)
     }
 }
 
@@ -118,8 +121,9 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
         let mut budget = Budget::new(src.context().copy_bound());
         let size = self.size();
         let (arena, segment, data) = self.location();
-        let first = struct_into(arena, segment, data, size, src);
-        copy_below(arena, first, Mode::Plain, &mut budget)
+        let mut stack = Stack::new();
+        struct_into(arena, segment, data, size, src, &mut stack)?;
+        copy_below(arena, src.context(), &mut stack, Mode::Plain, &mut budget)
     }
 }
 
@@ -154,126 +158,122 @@ impl Budget {
 }
 
 /// An object of the copy whose pointers are being copied, one at a time,
-/// from the source to the copy's slots.
+/// from the source to the copy's slots: a struct, a list of pointers, or a
+/// struct list (one run of pointers per element).
+///
+/// Only positions are kept (the read context is the copy's, shared by every
+/// reader of the source): the frame is pushed and popped whole, and small
+/// frames of plain integers stay in registers in the loop.
 #[derive(Clone, Copy)]
-enum Frame<'r> {
-    /// Pointers `next..count` of a struct; pointer `i` of the copy is word
-    /// `ptrs + i` of segment `segment`.
-    Struct {
-        src: StructReader<'r>,
-        segment: u32,
-        ptrs: u32,
-        next: u16,
-        count: u16,
-    },
-    /// Elements `next..` of a list of pointers; element `i` of the copy is
-    /// word `start + i`.
-    Pointers {
-        src: ListReader<'r>,
-        segment: u32,
-        start: u32,
-        next: u32,
-    },
-    /// Pointer `next` (of `count`) of element `elem` of a struct list, and
-    /// the elements after it; pointer `j` of element `i` of the copy is
-    /// word `ptrs + i * step + j`.
-    Structs {
-        src: ListReader<'r>,
-        segment: u32,
-        ptrs: u32,
-        step: u32,
-        elem: u32,
-        next: u16,
-        count: u16,
-    },
+struct Frame<'r> {
+    /// The source segment's words.
+    seg: &'r [Word],
+    /// The source segment's number.
+    segment: u32,
+    /// Nesting left for what the source pointers point to (as the source
+    /// reader would read them).
+    nesting: u32,
+    /// Word of the next source pointer.
+    src: u32,
+    /// The copy's segment.
+    dst_segment: u32,
+    /// Word of the copy's slot for the next pointer.
+    dst: u32,
+    /// Pointers left in the current run.
+    left: u32,
+    /// Runs after the current one (struct list elements).
+    runs: u32,
+    /// Pointers in each run.
+    per: u32,
+    /// Words from the end of one run to the start of the next, in the
+    /// source and in the copy (an element's data section).
+    src_gap: u32,
+    dst_gap: u32,
 }
 
 impl<'r> Frame<'r> {
-    /// The next source pointer and the copy's slot for it (segment, word),
-    /// or `None` when every pointer of the object is done.
+    /// One run of `count` pointers: a struct's, or a list of pointers'.
     #[inline(always)]
-    fn next_slot(&mut self) -> Option<(PointerReader<'r>, u32, u32)> {
-        match self {
-            Frame::Struct {
-                src,
-                segment,
-                ptrs,
-                next,
-                count,
-            } => {
-                if *next == *count {
-                    return None;
-                }
-                let i = *next;
-                *next += 1;
-                Some((src.pointer(usize::from(i)), *segment, *ptrs + u32::from(i)))
-            }
-            Frame::Pointers {
-                src,
-                segment,
-                start,
-                next,
-            } => {
-                if *next == src.len() {
-                    return None;
-                }
-                let i = *next;
-                *next += 1;
-                Some((src.get_pointer(i), *segment, *start + i))
-            }
-            Frame::Structs {
-                src,
-                segment,
-                ptrs,
-                step,
-                elem,
-                next,
-                count,
-            } => {
-                if *next == *count {
-                    *next = 0;
-                    *elem += 1;
-                }
-                if *elem == src.len() {
-                    return None;
-                }
-                let (i, j) = (*elem, *next);
-                *next += 1;
-                let slot = *ptrs + i * *step + u32::from(j);
-                Some((src.get_struct(i).pointer(usize::from(j)), *segment, slot))
-            }
+    fn run(src: (&'r [Word], u32, u32, u32), dst_segment: u32, dst: u32, count: u32) -> Self {
+        let (seg, segment, first, nesting) = src;
+        Frame {
+            seg,
+            segment,
+            nesting,
+            src: first,
+            dst_segment,
+            dst,
+            left: count,
+            runs: 0,
+            per: count,
+            src_gap: 0,
+            dst_gap: 0,
         }
     }
 }
 
-/// Frames held inline by the work list: past them it grows on the heap
-/// (with `alloc`) or the copy fails (without).
+/// Frames held inline by the work list past the first: past them it grows
+/// on the heap (with `alloc`) or the copy fails (without).
 const INLINE_FRAMES: usize = if cfg!(feature = "alloc") { 16 } else { 64 };
 
-/// The frames above the one being worked on, innermost last.
+/// The work list: the frames of the objects whose pointers are being
+/// copied, innermost (the one being worked on) last.
+///
+/// Frames stay where they were pushed until they are popped: the loop works
+/// on the last one in place and a new one is written straight into its
+/// slot, so no frame is ever moved (a frame returned or moved whole is
+/// read back with wider loads than it was stored with, which stalls on
+/// store forwarding).
 struct Stack<'r> {
-    inline: [Option<Frame<'r>>; INLINE_FRAMES],
+    inline: [Option<Frame<'r>>; INLINE_FRAMES + 1],
     len: usize,
     #[cfg(feature = "alloc")]
-    heap: Vec<Frame<'r>>,
+    heap: Vec<Option<Frame<'r>>>,
 }
 
 impl<'r> Stack<'r> {
+    #[inline(always)]
     fn new() -> Self {
         Stack {
-            inline: [None; INLINE_FRAMES],
+            inline: [None; INLINE_FRAMES + 1],
             len: 0,
             #[cfg(feature = "alloc")]
             heap: Vec::new(),
         }
     }
 
-    fn push(&mut self, frame: Frame<'r>) -> Result<()> {
-        if self.len < INLINE_FRAMES {
-            self.inline[self.len] = Some(frame);
-            self.len += 1;
-            return Ok(());
+    /// The innermost frame.
+    #[inline(always)]
+    fn top(&mut self) -> Option<&mut Frame<'r>> {
+        #[cfg(feature = "alloc")]
+        if let Some(frame) = self.heap.last_mut() {
+            return frame.as_mut();
         }
+        self.inline.get_mut(self.len.wrapping_sub(1))?.as_mut()
+    }
+
+    /// Pushes `frame`. It is written straight into its slot (taking the
+    /// frame by value made it on the stack first and copied it with wide
+    /// loads of narrow stores: a store-forwarding stall).
+    #[inline(always)]
+    fn push(&mut self, frame: Frame<'r>) -> Result<()> {
+        *self.new_slot()? = Some(frame);
+        Ok(())
+    }
+
+    /// A new innermost slot (`None`, to be written).
+    #[inline(always)]
+    fn new_slot(&mut self) -> Result<&mut Option<Frame<'r>>> {
+        let i = self.len;
+        if i < self.inline.len() {
+            self.len = i + 1;
+            return Ok(&mut self.inline[i]);
+        }
+        self.heap_slot()
+    }
+
+    #[inline(never)]
+    fn heap_slot(&mut self) -> Result<&mut Option<Frame<'r>>> {
         #[cfg(feature = "alloc")]
         {
             self.heap.try_reserve(1).map_err(|_| {
@@ -283,63 +283,68 @@ impl<'r> Stack<'r> {
                     available: 0,
                 })
             })?;
-            self.heap.push(frame);
-            Ok(())
+            let i = self.heap.len();
+            self.heap.push(None);
+            Ok(&mut self.heap[i])
         }
         #[cfg(not(feature = "alloc"))]
         {
             Err(Error::CopyTooDeepWithoutAlloc {
-                depth: self.len as u64 + 2,
+                depth: self.len as u64 + 1,
                 inline: INLINE_FRAMES + 1,
             })
         }
     }
 
-    fn pop(&mut self) -> Option<Frame<'r>> {
+    /// Drops the innermost frame.
+    #[inline(always)]
+    fn pop(&mut self) {
         #[cfg(feature = "alloc")]
-        if let Some(frame) = self.heap.pop() {
-            return Some(frame);
+        if self.heap.pop().is_some() {
+            return;
         }
-        self.len = self.len.checked_sub(1)?;
-        self.inline[self.len].take()
+        self.len = self.len.saturating_sub(1);
     }
 }
 
-/// Copies everything below `first` (an object already copied, whose
-/// pointers are still to do), depth first: each object's pointers in order,
-/// each pointer's object and everything below it before the next pointer.
+/// Copies everything below the objects of `stack` (objects already copied,
+/// whose pointers are still to do), depth first: each object's pointers in
+/// order, each pointer's object and everything below it before the next
+/// pointer. `ctx` is the source's read context.
 #[inline]
-fn copy_below<A: Arena + ?Sized>(
+fn copy_below<'r, A: Arena + ?Sized>(
     arena: &mut A,
-    first: Option<Frame<'_>>,
+    ctx: &'r ReadContext<'r>,
+    stack: &mut Stack<'r>,
     mode: Mode,
     budget: &mut Budget,
 ) -> Result<()> {
-    let Some(mut cur) = first else {
-        return Ok(());
-    };
-    // Made on the first object two levels down: a copy one level deep
-    // (a list of texts, a struct of scalars and texts) never fills it.
-    let mut stack: Option<Stack<'_>> = None;
-    loop {
-        let Some((src, segment, pos)) = cur.next_slot() else {
-            match stack.as_mut().and_then(Stack::pop) {
-                Some(up) => {
-                    cur = up;
-                    continue;
-                }
-                None => return Ok(()),
+    while let Some(cur) = stack.top() {
+        if cur.left == 0 {
+            if cur.runs > 0 {
+                // The next element of a struct list. The positions stay
+                // inside the lists the reader and the builder checked.
+                cur.runs -= 1;
+                cur.left = cur.per;
+                cur.src = cur.src.wrapping_add(cur.src_gap);
+                cur.dst = cur.dst.wrapping_add(cur.dst_gap);
+            } else {
+                stack.pop();
             }
-        };
-        if let Some(child) = copy_object(arena, segment, pos, &src, mode, budget)? {
-            stack.get_or_insert_with(Stack::new).push(cur)?;
-            cur = child;
+            continue;
         }
+        cur.left -= 1;
+        let (pos, slot) = (cur.src, cur.dst);
+        cur.src = pos.wrapping_add(1);
+        cur.dst = slot.wrapping_add(1);
+        let src = PointerReader::at(ctx, cur.seg, cur.segment, pos, cur.nesting);
+        copy_object(arena, cur.dst_segment, slot, &src, mode, budget, stack)?;
     }
+    Ok(())
 }
 
 /// Copies the object `src` points to (not what it points to in turn) into
-/// the slot at (`segment`, `pos`); returns its frame when it has pointers.
+/// the slot at (`segment`, `pos`); pushes its frame when it has pointers.
 #[inline(always)]
 fn copy_object<'r, A: Arena + ?Sized>(
     arena: &mut A,
@@ -348,13 +353,14 @@ fn copy_object<'r, A: Arena + ?Sized>(
     src: &PointerReader<'r>,
     mode: Mode,
     budget: &mut Budget,
-) -> Result<Option<Frame<'r>>> {
+    stack: &mut Stack<'r>,
+) -> Result<()> {
     // Near struct and list pointers (the common case) are resolved once,
     // by the getter; `kind()` would resolve them first.
     match src.raw() {
         0 => {}
         w if w & 3 == 0 => {
-            return struct_object(arena, segment, pos, &src.get_struct()?, mode, budget);
+            return struct_object(arena, segment, pos, &src.get_struct()?, mode, budget, stack);
         }
         w if w & 3 == 1 => {
             let list = src.get_list_any()?;
@@ -362,24 +368,33 @@ fn copy_object<'r, A: Arena + ?Sized>(
                 // Text and data, inline in the copy loop: the direct
                 // path for a list of bytes.
                 budget.charge(list.span_words())?;
-                PointerBuilder::new(arena, segment, pos)
-                    .set_byte_list(list.raw_data_bytes(), u64::from(list.len()))?;
-                return Ok(None);
+                return PointerBuilder::new(arena, segment, pos)
+                    .set_byte_list(list.raw_data_bytes(), u64::from(list.len()));
             }
-            return list_object(arena, segment, pos, &list, mode, budget);
+            return list_object(arena, segment, pos, &list, mode, budget, stack);
         }
         _ => {}
     }
     match src.kind()? {
         PointerKind::Null => {
             PointerBuilder::new(arena, segment, pos).clear();
-            Ok(None)
+            Ok(())
         }
-        PointerKind::Struct => struct_object(arena, segment, pos, &src.get_struct()?, mode, budget),
-        PointerKind::List => list_object(arena, segment, pos, &src.get_list_any()?, mode, budget),
+        PointerKind::Struct => {
+            struct_object(arena, segment, pos, &src.get_struct()?, mode, budget, stack)
+        }
+        PointerKind::List => list_object(
+            arena,
+            segment,
+            pos,
+            &src.get_list_any()?,
+            mode,
+            budget,
+            stack,
+        ),
         PointerKind::Capability => {
             PointerBuilder::new(arena, segment, pos).set_capability(src.get_capability()?);
-            Ok(None)
+            Ok(())
         }
         found => Err(Error::UnexpectedPointer {
             expected: PointerKind::Struct,
@@ -389,7 +404,7 @@ fn copy_object<'r, A: Arena + ?Sized>(
 }
 
 /// Copies the struct `src` into a new struct at the slot (`segment`,
-/// `pos`); returns its frame when it has pointers.
+/// `pos`); pushes its frame when it has pointers.
 #[inline]
 fn struct_object<'r, A: Arena + ?Sized>(
     arena: &mut A,
@@ -398,7 +413,8 @@ fn struct_object<'r, A: Arena + ?Sized>(
     src: &StructReader<'r>,
     mode: Mode,
     budget: &mut Budget,
-) -> Result<Option<Frame<'r>>> {
+    stack: &mut Stack<'r>,
+) -> Result<()> {
     budget.charge(u64::from(src.size().total_words()))?;
     let size = match mode {
         Mode::Plain => src.size(),
@@ -406,11 +422,11 @@ fn struct_object<'r, A: Arena + ?Sized>(
     };
     let mut dst = PointerBuilder::new(arena, segment, pos).init_struct(size)?;
     let (arena, segment, data) = dst.location();
-    Ok(struct_into(arena, segment, data, size, src))
+    struct_into(arena, segment, data, size, src, stack)
 }
 
 /// Copies `src`'s data section into the struct of `size` whose data section
-/// is at (`segment`, `data`) (as much as fits); returns the frame for its
+/// is at (`segment`, `data`) (as much as fits); pushes the frame for its
 /// pointers, when it has some both sides.
 #[inline(always)]
 fn struct_into<'r, A: Arena + ?Sized>(
@@ -419,16 +435,19 @@ fn struct_into<'r, A: Arena + ?Sized>(
     data: u32,
     size: StructSize,
     src: &StructReader<'r>,
-) -> Option<Frame<'r>> {
+    stack: &mut Stack<'r>,
+) -> Result<()> {
     copy_data(arena, segment, data, size, src);
     let count = size.pointers.min(src.pointer_count());
-    (count > 0).then_some(Frame::Struct {
-        src: *src,
+    if count == 0 {
+        return Ok(());
+    }
+    stack.push(Frame::run(
+        src.pointer_section(),
         segment,
-        ptrs: data + u32::from(size.data_words),
-        next: 0,
-        count,
-    })
+        data + u32::from(size.data_words),
+        u32::from(count),
+    ))
 }
 
 /// Copies `src`'s data bytes into the data section of `size` words at
@@ -447,7 +466,31 @@ fn copy_data<A: Arena + ?Sized>(
     let start = data as usize * 8;
     let n = from.len().min(usize::from(size.data_words) * 8);
     if let Some(to) = bytes.get_mut(start..start + n) {
-        to.copy_from_slice(&from[..n]);
+        copy_bytes(to, &from[..n]);
+    }
+}
+
+/// Copies `src` into `dst` (same length); copies of up to 32 bytes (most
+/// data sections and small lists) are done with fixed-size moves instead
+/// of a call to `memcpy`.
+#[inline(always)]
+fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n > 32 || dst.len() != n {
+        dst.copy_from_slice(src);
+    } else if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..].copy_from_slice(&src[n - 4..]);
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
     }
 }
 
@@ -462,7 +505,8 @@ fn list_object<'r, A: Arena + ?Sized>(
     src: &ListReader<'r>,
     mode: Mode,
     budget: &mut Budget,
-) -> Result<Option<Frame<'r>>> {
+    stack: &mut Stack<'r>,
+) -> Result<()> {
     let len = src.len();
     let slot = PointerBuilder::new(arena, segment, pos);
     match src.element_size() {
@@ -485,52 +529,82 @@ fn list_object<'r, A: Arena + ?Sized>(
                 let data = start + i * step;
                 copy_data(arena, segment, data, size, &src.get_struct(i));
             }
-            let count = size.pointers.min(src.struct_size().pointers);
-            Ok((count > 0 && len > 0).then_some(Frame::Structs {
-                src: *src,
-                segment,
-                ptrs: start + u32::from(size.data_words),
-                step,
-                elem: 0,
-                next: 0,
-                count,
-            }))
+            let src_size = src.struct_size();
+            let count = u32::from(size.pointers.min(src_size.pointers));
+            if count == 0 || len == 0 {
+                return Ok(());
+            }
+            stack.push(Frame {
+                runs: len - 1,
+                src_gap: src_size.total_words() - count,
+                dst_gap: step - count,
+                ..Frame::run(
+                    src.pointer_section(),
+                    segment,
+                    start + u32::from(size.data_words),
+                    count,
+                )
+            })
         }
         ElementSize::Pointer => {
             budget.charge(src.span_words())?;
             let dst = slot.init_list(ElementSize::Pointer, len)?;
             let (segment, start) = dst.place();
-            Ok((len > 0).then_some(Frame::Pointers {
-                src: *src,
-                segment,
-                start,
-                next: 0,
-            }))
+            if len == 0 {
+                return Ok(());
+            }
+            stack.push(Frame::run(src.pointer_section(), segment, start, len))
         }
         ElementSize::Byte if len > 0 => {
             budget.charge(src.span_words())?;
             // Text and data: the direct path for a list of bytes.
-            slot.set_byte_list(src.raw_data_bytes(), u64::from(len))?;
-            Ok(None)
+            slot.set_byte_list(src.raw_data_bytes(), u64::from(len))
         }
         size => {
             budget.charge(src.span_words())?;
             // Every byte of the list's words is written here: the
             // elements, then zeros.
             let mut dst = slot.init_list_as(size, len, Fill::Overwritten)?;
-            let from = src.raw_data_bytes();
-            let to = dst.raw_words_bytes_mut();
             let used_bits = u64::from(len) * u64::from(size.data_bits());
-            let n = from.len().min(used_bits.div_ceil(8) as usize).min(to.len());
-            to[..n].copy_from_slice(&from[..n]);
-            to[n..].fill(0);
-            // Bits past the last element of a bit list are zero.
-            if used_bits % 8 != 0 {
-                if let Some(last) = to.get_mut(n.wrapping_sub(1)) {
-                    *last &= (1u8 << (used_bits % 8)) - 1;
-                }
-            }
-            Ok(None)
+            copy_list_words(dst.raw_words_bytes_mut(), src, used_bits);
+            Ok(())
+        }
+    }
+}
+
+/// Writes every byte of `to`, the words of a copy of the list of data
+/// `src` whose elements take `used_bits`: the elements, then zeros (the
+/// rest of the last word, and the bits past the last element of a bit
+/// list).
+#[inline(always)]
+fn copy_list_words(to: &mut [u8], src: &ListReader<'_>, used_bits: u64) {
+    let keep = match used_bits % 64 {
+        0 => u64::MAX,
+        bits => (1u64 << bits) - 1,
+    };
+    let from = src.raw_words_bytes();
+    if let (Some((to_body, to_last)), Some((from_body, from_last))) =
+        (to.split_last_chunk_mut::<8>(), from.split_last_chunk::<8>())
+    {
+        if to_body.len() == from_body.len() {
+            // The last word masked in a register and stored once: not
+            // stored, then read back and masked in memory (a load wider
+            // than the stores before it, which stalls).
+            copy_bytes(to_body, from_body);
+            *to_last = (u64::from_le_bytes(*from_last) & keep).to_le_bytes();
+            return;
+        }
+    }
+    // Not a list a reader hands out with a list the builder made for it:
+    // as much as both hold, then zeros.
+    let need = used_bits.div_ceil(8) as usize;
+    let from = src.raw_data_bytes();
+    let n = from.len().min(need).min(to.len());
+    to[..n].copy_from_slice(&from[..n]);
+    to[n..].fill(0);
+    if used_bits % 8 != 0 {
+        if let Some(last) = to.get_mut(n.wrapping_sub(1)) {
+            *last &= (1u8 << (used_bits % 8)) - 1;
         }
     }
 }

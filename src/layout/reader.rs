@@ -392,8 +392,16 @@ pub struct PointerReader<'a> {
 }
 
 impl<'a> PointerReader<'a> {
-    #[inline]
-    fn at(ctx: &'a ReadContext<'a>, seg: &'a [Word], segment: u32, pos: u32, nesting: u32) -> Self {
+    /// The pointer at word `pos` of `seg` (segment `segment`), read at
+    /// `nesting` levels of nesting left.
+    #[inline(always)]
+    pub(crate) fn at(
+        ctx: &'a ReadContext<'a>,
+        seg: &'a [Word],
+        segment: u32,
+        pos: u32,
+        nesting: u32,
+    ) -> Self {
         PointerReader {
             ctx,
             seg,
@@ -742,6 +750,7 @@ impl<'a> StructReader<'a> {
     }
 
     /// The data section's bytes.
+    #[inline]
     pub fn data_bytes(&self) -> &'a [u8] {
         let bytes = Word::slice_as_bytes(self.seg);
         let len = (self.data_bits / 8) as usize;
@@ -800,6 +809,14 @@ impl<'a> StructReader<'a> {
         } else {
             PointerReader::null(self.ctx, self.nesting)
         }
+    }
+
+    /// Where the pointer section is, for a copy: the segment's words, its
+    /// number, the word of pointer 0 and the nesting its pointers are read
+    /// at (as [`pointer`](Self::pointer) reads them).
+    #[inline(always)]
+    pub(crate) fn pointer_section(&self) -> (&'a [Word], u32, u32, u32) {
+        (self.seg, self.segment, self.ptr, self.nesting)
     }
 
     /// Whether pointer `index` is non-null.
@@ -1027,6 +1044,16 @@ impl<'a> ListReader<'a> {
         PointerReader::at(self.ctx, self.seg, self.segment, pos, self.nesting)
     }
 
+    /// Where element 0's pointers are, for a copy: the segment's words, its
+    /// number, the word of element 0's first pointer and the nesting its
+    /// pointers are read at (as [`get_pointer`](Self::get_pointer) reads
+    /// them). Element `i`'s pointers start `i` element steps further.
+    #[inline(always)]
+    pub(crate) fn pointer_section(&self) -> (&'a [Word], u32, u32, u32) {
+        let first = ((self.start_bit + u64::from(self.data_bits)) / 64) as u32;
+        (self.seg, self.segment, first, self.nesting)
+    }
+
     /// Element `index` as a text. See [`PointerReader::get_text`].
     ///
     /// # Errors
@@ -1094,9 +1121,22 @@ impl<'a> ListReader<'a> {
 
     /// The raw bytes spanned by the elements of a list of data (not
     /// pointers or structs), for copying.
+    #[inline]
     pub(crate) fn raw_data_bytes(&self) -> &'a [u8] {
         let start = (self.start_bit / 8) as usize;
         let len = (u64::from(self.len) * self.step_bits).div_ceil(8) as usize;
+        Word::slice_as_bytes(self.seg)
+            .get(start..start + len)
+            .unwrap_or(&[])
+    }
+
+    /// The bytes of the whole words spanned by the elements of a list of
+    /// data (not pointers or structs), for copying: the elements, then the
+    /// padding to the end of the last word.
+    #[inline]
+    pub(crate) fn raw_words_bytes(&self) -> &'a [u8] {
+        let start = (self.start_bit / 8) as usize;
+        let len = self.span_words() as usize * 8;
         Word::slice_as_bytes(self.seg)
             .get(start..start + len)
             .unwrap_or(&[])
