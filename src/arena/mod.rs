@@ -64,10 +64,11 @@ pub struct AllocError {
 /// Memory for messages: one or more segments of zeroed [`Word`]s.
 ///
 /// `Arena` is a safe trait. A message resolves every place it names as
-/// (segment, word offset) through the arena at each access and checks it
-/// against the segment's length, so an arena that breaks the rules below
-/// can garble its own message or make an operation fail, never cause
-/// undefined behaviour.
+/// (segment, word offset) through the arena and checks it against the
+/// segment's length (a struct builder keeps the result only until its next
+/// call into the arena, since an arena can move or free words only while
+/// it runs), so an arena that breaks the rules below can garble its own
+/// message or make an operation fail, never cause undefined behaviour.
 ///
 /// # Implementer notes
 ///
