@@ -255,13 +255,17 @@ fn point_far<A: Arena + ?Sized>(
     Ok(())
 }
 
-/// Copies `src` into `dst` (same length); copies of up to 16 bytes are
-/// done with fixed-size moves instead of a call to `memcpy`.
+/// Copies `src` into `dst` (same length); copies of up to 32 bytes (most
+/// data sections, small lists and short texts) are done with fixed-size
+/// moves instead of a call to `memcpy`.
 #[inline(always)]
-fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+pub(super) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
-    if n > 16 || dst.len() != n {
+    if n > 32 || dst.len() != n {
         dst.copy_from_slice(src);
+    } else if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..].copy_from_slice(&src[n - 16..]);
     } else if n >= 8 {
         dst[..8].copy_from_slice(&src[..8]);
         dst[n - 8..].copy_from_slice(&src[n - 8..]);

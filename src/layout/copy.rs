@@ -22,7 +22,7 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder};
+use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder, copy_bytes};
 use super::pointer::{ElementSize, StructSize};
 use super::reader::{ListReader, PointerReader, ReadContext, StructReader};
 use crate::arena::Arena;
@@ -467,30 +467,6 @@ fn copy_data<A: Arena + ?Sized>(
     let n = from.len().min(usize::from(size.data_words) * 8);
     if let Some(to) = bytes.get_mut(start..start + n) {
         copy_bytes(to, &from[..n]);
-    }
-}
-
-/// Copies `src` into `dst` (same length); copies of up to 32 bytes (most
-/// data sections and small lists) are done with fixed-size moves instead
-/// of a call to `memcpy`.
-#[inline(always)]
-fn copy_bytes(dst: &mut [u8], src: &[u8]) {
-    let n = src.len();
-    if n > 32 || dst.len() != n {
-        dst.copy_from_slice(src);
-    } else if n >= 16 {
-        dst[..16].copy_from_slice(&src[..16]);
-        dst[n - 16..].copy_from_slice(&src[n - 16..]);
-    } else if n >= 8 {
-        dst[..8].copy_from_slice(&src[..8]);
-        dst[n - 8..].copy_from_slice(&src[n - 8..]);
-    } else if n >= 4 {
-        dst[..4].copy_from_slice(&src[..4]);
-        dst[n - 4..].copy_from_slice(&src[n - 4..]);
-    } else {
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d = *s;
-        }
     }
 }
 
