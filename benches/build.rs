@@ -19,7 +19,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 mod common;
 use common::{
     BufferPool, LARGE_PEOPLE, People, PooledArena, SMALL_PEOPLE, addressbook_capnp::address_book,
-    build_book, memcpy,
+    bench_memcpy, build_book,
 };
 
 /// Words of the `FixedArena` buffer: room for the large book.
@@ -112,12 +112,8 @@ fn growth(c: &mut Criterion) {
         });
         drop(msg);
 
-        let src = vec![0x5au8; size];
-        let mut dst = vec![0u8; size];
         group.throughput(Throughput::Bytes(size as u64));
-        group.bench_function(BenchmarkId::new("memcpy", n), |b| {
-            b.iter(|| memcpy(&src, &mut dst))
-        });
+        bench_memcpy(&mut group, n, size);
     }
     group.finish();
 }

@@ -16,7 +16,7 @@ use capnarena::{Arena, GrowthPolicy, Message, MultiSegmentArena, SingleSegmentAr
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 mod common;
-use common::{LARGE_PEOPLE, People, SMALL_PEOPLE, build_book, memcpy};
+use common::{LARGE_PEOPLE, People, SMALL_PEOPLE, bench_memcpy, build_book};
 
 /// The book of `people` built on `arena`.
 fn built<A: Arena>(arena: A, people: &People) -> Message<A> {
@@ -66,12 +66,8 @@ fn framing(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(multi.serialized_size() as u64));
         frame(&mut group, "multi_fixed_1024w", n, &multi);
 
-        let src = vec![0x5au8; size];
-        let mut dst = vec![0u8; size];
         group.throughput(Throughput::Bytes(size as u64));
-        group.bench_function(BenchmarkId::new("memcpy", n), |b| {
-            b.iter(|| memcpy(&src, &mut dst))
-        });
+        bench_memcpy(&mut group, n, size);
     }
     group.finish();
 }

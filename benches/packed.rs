@@ -15,7 +15,7 @@ use capnarena::{Message, ReaderOptions, SingleSegmentArena};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 mod common;
-use common::{LARGE_PEOPLE, People, SMALL_PEOPLE, build_book, memcpy};
+use common::{LARGE_PEOPLE, People, SMALL_PEOPLE, bench_memcpy, build_book};
 
 fn packing(c: &mut Criterion) {
     let mut group = c.benchmark_group("packed");
@@ -53,11 +53,7 @@ fn packing(c: &mut Criterion) {
             })
         });
 
-        let src = vec![0x5au8; size];
-        let mut dst = vec![0u8; size];
-        group.bench_function(BenchmarkId::new("memcpy", n), |b| {
-            b.iter(|| memcpy(&src, &mut dst))
-        });
+        bench_memcpy(&mut group, n, size);
     }
     group.finish();
 }

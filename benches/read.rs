@@ -15,7 +15,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 
 mod common;
 use common::{
-    LARGE_PEOPLE, SMALL_PEOPLE, addressbook_capnp::address_book, framed_book, memcpy, walk_book,
+    LARGE_PEOPLE, SMALL_PEOPLE, addressbook_capnp::address_book, bench_memcpy, framed_book,
+    walk_book,
 };
 
 fn reading(c: &mut Criterion) {
@@ -56,10 +57,7 @@ fn reading(c: &mut Criterion) {
             })
         });
 
-        let mut dst = vec![0u8; bytes.len()];
-        group.bench_function(BenchmarkId::new("memcpy", n), |b| {
-            b.iter(|| memcpy(bytes, &mut dst))
-        });
+        bench_memcpy(&mut group, n, bytes.len());
     }
     group.finish();
 }

@@ -11,7 +11,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use capnarena::{Arena, Error, Message, MessageReader, SingleSegmentArena};
-use criterion::Criterion;
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion};
 
 #[allow(dead_code, missing_docs)]
 #[rustfmt::skip]
@@ -124,11 +125,18 @@ pub fn framed_book(n: u32) -> Vec<u8> {
     out
 }
 
-/// The physical floor for handling `src.len()` bytes: one copy into `dst`
-/// (same length, kept across iterations).
-pub fn memcpy(src: &[u8], dst: &mut [u8]) {
-    dst.copy_from_slice(black_box(src));
-    black_box(dst);
+/// Benches `memcpy/n` in `group`: one copy of `len` bytes into a buffer
+/// kept across iterations, the physical floor for handling that many
+/// bytes (the caller sets the group's throughput).
+pub fn bench_memcpy(group: &mut BenchmarkGroup<'_, WallTime>, n: u32, len: usize) {
+    let src = vec![0x5au8; len];
+    let mut dst = vec![0u8; len];
+    group.bench_function(BenchmarkId::new("memcpy", n), |b| {
+        b.iter(|| {
+            dst.copy_from_slice(black_box(&src));
+            black_box(&mut dst);
+        })
+    });
 }
 
 // The third-party pooled arena of `examples/pooled_arena.rs`, the same
