@@ -1213,27 +1213,19 @@ impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
             "not a struct list"
         );
         let size = StructSize::new((self.data_bits / 64) as u16, self.ptrs);
-        let data = (bit / 64) as u32;
-        // The element's data section is looked up and kept now, inline (an
-        // element is nearly always written right away).
-        let words = Cached::empty();
-        if size.data_words > 0 {
-            let owner = Owner::of(self.arena);
-            let start = data as usize * 8;
-            let len = usize::from(size.data_words) * 8;
-            let bytes =
-                Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, self.segment));
-            if let Some(b) = bytes.get_mut(start..start + len) {
-                words.keep(b, owner);
-            }
-        }
-        StructBuilder {
+        let mut element = StructBuilder {
             arena: self.arena,
             segment: self.segment,
-            data,
+            data: (bit / 64) as u32,
             size,
-            words,
+            words: Cached::empty(),
+        };
+        // The element's data section is looked up and kept now, inline (an
+        // element is nearly always written right away).
+        if size.data_words > 0 {
+            element.look_up_and(|_| {});
         }
+        element
     }
 
     /// Element `index` of a pointer list (or the first pointer of a struct
