@@ -1,4 +1,5 @@
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc = include_str!("lib_docs.md")]
 
 #[cfg(feature = "alloc")]
