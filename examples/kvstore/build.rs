@@ -1,0 +1,8 @@
+//! Compiles the schema into `OUT_DIR` (the pure-Rust schema compiler, so
+//! no `capnp` binary is needed).
+fn main() -> std::io::Result<()> {
+    capnarena_build::Config::new()
+        .src_prefix("schema")
+        .file("schema/kvstore.capnp")
+        .compile()
+}
