@@ -149,8 +149,13 @@ impl<'a> MessageReader<'a> {
 
     /// A reader over a message's own segments, as a [`SegmentSource`] gives
     /// them.
+    ///
+    /// The reader holds the slices `source` hands out when it is made (no
+    /// reference to `source` itself), so it is `Send` and `Sync` whatever
+    /// `source` is; up to 8 segments are held inline, more take one
+    /// allocation.
     pub fn from_source(source: &'a dyn SegmentSource, options: ReaderOptions) -> Self {
-        Self::from_store(SegStore::Source(source), &options)
+        Self::from_store(SegStore::snapshot(source), &options)
     }
 
     /// A reader over one framed message (segment table, then segments) that
@@ -320,7 +325,11 @@ pub(crate) fn split_segments<'a>(
         for (i, slot) in segs.iter_mut().enumerate().take(count as usize) {
             *slot = next(i);
         }
-        return Ok(SegStore::Inline { len: count, segs });
+        return Ok(SegStore::Inline {
+            len: count,
+            built: false,
+            segs,
+        });
     }
     #[cfg(feature = "alloc")]
     {
@@ -328,7 +337,10 @@ pub(crate) fn split_segments<'a>(
         for i in 0..count as usize {
             v.push(next(i));
         }
-        Ok(SegStore::Heap(v))
+        Ok(SegStore::Heap {
+            segs: v,
+            built: false,
+        })
     }
     #[cfg(not(feature = "alloc"))]
     {

@@ -1359,7 +1359,7 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
         let source = ArenaSource(&*self.arena);
         let defaults = crate::ReaderOptions::default();
         let ctx = super::reader::ReadContext::new(
-            super::reader::SegStore::Source(&source),
+            super::reader::SegStore::snapshot(&source),
             super::reader::ReaderOptionsCore {
                 traversal_limit_words: defaults.traversal_limit_words,
                 nesting_limit: defaults.nesting_limit,

@@ -23,15 +23,69 @@ pub trait SegmentSource {
 /// Segments held inline before a reader needs the heap.
 pub const INLINE_SEGMENTS: usize = 8;
 
+/// Where a reader finds a message's segments. Every variant holds plain
+/// word slices, so a context (and every reader borrowing it) is `Send` and
+/// `Sync` whatever the segments came from: a message under construction is
+/// read through a snapshot of its arena's slices taken when the reader is
+/// made ([`SegStore::snapshot`]), never through the arena itself, which
+/// need not be `Sync`.
 pub enum SegStore<'a> {
     Inline {
         len: u32,
+        /// The segments are a message under construction (see
+        /// [`ReadContext::copy_bound`]).
+        built: bool,
         segs: [&'a [Word]; INLINE_SEGMENTS],
     },
     #[cfg(feature = "alloc")]
-    Heap(Vec<&'a [Word]>),
+    Heap {
+        segs: Vec<&'a [Word]>,
+        /// As in `Inline`.
+        built: bool,
+    },
     Slices(&'a [&'a [Word]]),
-    Source(&'a dyn SegmentSource),
+}
+
+impl<'a> SegStore<'a> {
+    /// The segments `source` hands out now (its segment count asked once),
+    /// marked as a message under construction. Up to [`INLINE_SEGMENTS`]
+    /// segments are held inline; more take one allocation. Without the
+    /// `alloc` feature only the first [`INLINE_SEGMENTS`] are held, and a
+    /// pointer into a later one reads as [`Error::MissingSegment`].
+    pub(crate) fn snapshot(source: &'a dyn SegmentSource) -> Self {
+        let count = source.segment_count();
+        let seg = |id: u32| source.segment(id).unwrap_or(&[]);
+        if count as usize <= INLINE_SEGMENTS {
+            let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
+            for (id, slot) in (0..count).zip(segs.iter_mut()) {
+                *slot = seg(id);
+            }
+            return SegStore::Inline {
+                len: count,
+                built: true,
+                segs,
+            };
+        }
+        #[cfg(feature = "alloc")]
+        {
+            SegStore::Heap {
+                segs: (0..count).map(seg).collect(),
+                built: true,
+            }
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
+            for (id, slot) in (0..count).zip(segs.iter_mut()) {
+                *slot = seg(id);
+            }
+            SegStore::Inline {
+                len: count,
+                built: true,
+                segs,
+            }
+        }
+    }
 }
 
 /// Limits as the layout layer sees them.
@@ -106,15 +160,6 @@ impl Budget {
 /// bounded by the default limit, so a malformed constant is still an `Err`.
 pub struct StaticContext(ReadContext<'static>);
 
-// SAFETY:
-// 1. `StaticContext::new` is the only constructor; it stores
-//    `SegStore::Slices` over `&'static [&'static [Word]]`, which is `Sync`
-//    data (immutable words). The one non-`Sync` field type in `SegStore`,
-//    the `&dyn SegmentSource` of `SegStore::Source`, is never constructed
-//    here, and the field is private, so it cannot be swapped in.
-// 2. The only interior mutability in `ReadContext` is `Budget`, an atomic.
-unsafe impl Sync for StaticContext {}
-
 impl StaticContext {
     /// A context over `segments` (a message's segments, without a table).
     pub const fn new(segments: &'static [&'static [Word]]) -> Self {
@@ -157,8 +202,15 @@ impl<'a> ReadContext<'a> {
     /// `memcpy` call, +29 instructions per `read_from_bytes`).
     #[inline]
     pub(crate) fn copy_bound(&self) -> u64 {
+        let built = |segs: &[&[Word]]| segs.iter().map(|s| s.len() as u64).sum();
         match &self.store {
-            SegStore::Source(s) => source_words(*s),
+            SegStore::Inline {
+                len,
+                built: true,
+                segs,
+            } => built(&segs[..(*len as usize).min(INLINE_SEGMENTS)]),
+            #[cfg(feature = "alloc")]
+            SegStore::Heap { segs, built: true } => built(segs),
             _ => u64::MAX,
         }
     }
@@ -168,9 +220,8 @@ impl<'a> ReadContext<'a> {
         match &self.store {
             SegStore::Inline { len, .. } => *len,
             #[cfg(feature = "alloc")]
-            SegStore::Heap(v) => v.len() as u32,
+            SegStore::Heap { segs, .. } => segs.len() as u32,
             SegStore::Slices(s) => s.len() as u32,
-            SegStore::Source(s) => s.segment_count(),
         }
     }
 
@@ -178,7 +229,7 @@ impl<'a> ReadContext<'a> {
     #[inline]
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
         match &self.store {
-            SegStore::Inline { len, segs } => {
+            SegStore::Inline { len, segs, .. } => {
                 if id < *len {
                     segs.get(id as usize).copied()
                 } else {
@@ -186,9 +237,8 @@ impl<'a> ReadContext<'a> {
                 }
             }
             #[cfg(feature = "alloc")]
-            SegStore::Heap(v) => v.get(id as usize).copied(),
+            SegStore::Heap { segs, .. } => segs.get(id as usize).copied(),
             SegStore::Slices(s) => s.get(id as usize).copied(),
-            SegStore::Source(s) => s.segment(id),
         }
     }
 

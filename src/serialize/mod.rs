@@ -185,12 +185,16 @@ impl Placements {
             }
             return Ok(SegStore::Inline {
                 len: all.len() as u32,
+                built: false,
                 segs,
             });
         }
         #[cfg(feature = "alloc")]
         {
-            Ok(SegStore::Heap(all.iter().map(slice).collect()))
+            Ok(SegStore::Heap {
+                segs: all.iter().map(slice).collect(),
+                built: false,
+            })
         }
         #[cfg(not(feature = "alloc"))]
         {
