@@ -62,15 +62,18 @@ fn scalar_accessors(
     disc: &str,
 ) {
     doc_attr(reader, doc);
+    let vis = if disc.is_empty() { "pub " } else { "" };
     let _ = writeln!(
         reader,
-        "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.reader.{get} }}"
+        "#[inline] {vis}fn get_{n}(&self) -> {rust} {{ self.reader.{get} }}"
     );
-    doc_attr(builder, doc);
-    let _ = writeln!(
-        builder,
-        "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.builder.{get} }}"
-    );
+    if disc.is_empty() {
+        doc_attr(builder, doc);
+        let _ = writeln!(
+            builder,
+            "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.builder.{get} }}"
+        );
+    }
     doc_attr(builder, doc);
     let _ = writeln!(
         builder,
@@ -759,7 +762,7 @@ impl<'s> Generator<'s> {
         }
 
         if s.discriminant_count > 0 {
-            self.which(&mut reader, out, s, &fields, file, d)?;
+            self.which(&mut reader, &mut builder, out, s, &fields, file, d)?;
         }
         self.write_text(&mut reader, s, file, d)?;
         let _ = writeln!(
@@ -819,6 +822,19 @@ impl<'s> Generator<'s> {
         let fallback = format!("The `{}` field.", f.name);
         let doc = Some(f.doc.as_deref().unwrap_or(&fallback));
         let disc = self.set_disc(s, f);
+        // Union members: the reader's getter is private (`which()` and
+        // `write_text` use it), the builder has none, and `has_` is false
+        // unless the member is the active one. See the module docs.
+        let member = f.discriminant.is_some();
+        let vis = if member { "" } else { "pub " };
+        let active = match f.discriminant {
+            Some(k) => format!(
+                "self.reader.get::<u16>({}) == {k} && ",
+                s.discriminant_offset
+            ),
+            None => String::new(),
+        };
+        let active_b = active.replace("self.reader", "self.builder");
         let (offset, ty, default) = match &f.kind {
             FieldKind::Group { type_id } => {
                 let module = self
@@ -829,13 +845,15 @@ impl<'s> Generator<'s> {
                 doc_attr(reader, doc);
                 let _ = writeln!(
                     reader,
-                    "#[inline] pub fn get_{n}(&self) -> {module}::Reader<'a{tl}> {{ {module}::Reader {{ reader: self.reader{mk} }} }}"
+                    "#[inline] {vis}fn get_{n}(&self) -> {module}::Reader<'a{tl}> {{ {module}::Reader {{ reader: self.reader{mk} }} }}"
                 );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "#[inline] pub fn get_{n}(&mut self) -> {module}::Builder<'_, A{tl}> {{ {module}::Builder {{ builder: self.builder.reborrow(){mk} }} }}"
-                );
+                if !member {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "#[inline] pub fn get_{n}(&mut self) -> {module}::Builder<'_, A{tl}> {{ {module}::Builder {{ builder: self.builder.reborrow(){mk} }} }}"
+                    );
+                }
                 let mut clear = String::new();
                 self.clear_group(&mut clear, *type_id)?;
                 doc_attr(builder, doc);
@@ -859,8 +877,10 @@ impl<'s> Generator<'s> {
         };
         match &ty {
             Type::Void => {
-                doc_attr(reader, doc);
-                let _ = writeln!(reader, "#[inline] pub fn get_{n}(&self) {{}}");
+                if !member {
+                    doc_attr(reader, doc);
+                    let _ = writeln!(reader, "#[inline] pub fn get_{n}(&self) {{}}");
+                }
                 doc_attr(builder, doc);
                 let _ = writeln!(builder, "#[inline] pub fn set_{n}(&mut self) {{ {disc} }}");
             }
@@ -889,14 +909,16 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// # Errors\n/// The value on the wire is not in the schema.\n\
-                     #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.reader.get_or::<u16>({offset}, {dv})) }}"
+                     #[inline] {vis}fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.reader.get_or::<u16>({offset}, {dv})) }}"
                 );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "/// # Errors\n/// The value in the message is not in the schema.\n\
-                     #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {dv})) }}"
-                );
+                if !member {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// # Errors\n/// The value in the message is not in the schema.\n\
+                         #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {dv})) }}"
+                    );
+                }
                 doc_attr(builder, doc);
                 let _ = writeln!(
                     builder,
@@ -928,12 +950,17 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// The capability's index in the message's capability table.\n/// # Errors\n/// The pointer is not a capability.\n\
-                     #[inline] pub fn get_{n}(&self) -> {rt}::Result<u32> {{ self.reader.pointer({offset}).get_capability() }}"
+                     #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<u32> {{ self.reader.pointer({offset}).get_capability() }}"
                 );
                 let _ = writeln!(
                     reader,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active}self.reader.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
                 doc_attr(builder, doc);
                 let _ = writeln!(
@@ -943,8 +970,13 @@ impl<'s> Generator<'s> {
                 );
                 let _ = writeln!(
                     builder,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active_b}self.builder.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
             }
             Type::AnyPointer => {
@@ -952,19 +984,32 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// The untyped pointer; read it as a type with `get_as::<T>()`.\n\
-                     #[inline] pub fn get_{n}(&self) -> {rt}::PointerReader<'a> {{ self.reader.pointer({offset}) }}"
+                     #[inline] {vis}fn get_{n}(&self) -> {rt}::PointerReader<'a> {{ self.reader.pointer({offset}) }}"
                 );
                 let _ = writeln!(
                     reader,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active}self.reader.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
                 doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "/// The untyped slot; build a value in it with `init_as::<T>(len)`.\n\
-                     #[inline] pub fn get_{n}(&mut self) -> {rt}::PointerBuilder<'_, A> {{ {disc}self.builder.pointer({offset}) }}"
-                );
+                if member {
+                    let _ = writeln!(
+                        builder,
+                        "/// Makes the member the union's active one and returns its slot, cleared; build a value in it with `init_as::<T>(len)`.\n\
+                         #[inline] pub fn init_{n}(&mut self) -> {rt}::PointerBuilder<'_, A> {{ {disc}let mut p = self.builder.pointer({offset}); p.clear(); p }}"
+                    );
+                } else {
+                    let _ = writeln!(
+                        builder,
+                        "/// The untyped slot; build a value in it with `init_as::<T>(len)`.\n\
+                         #[inline] pub fn get_{n}(&mut self) -> {rt}::PointerBuilder<'_, A> {{ self.builder.pointer({offset}) }}"
+                    );
+                }
                 doc_attr(builder, doc);
                 let _ = writeln!(
                     builder,
@@ -973,8 +1018,13 @@ impl<'s> Generator<'s> {
                 );
                 let _ = writeln!(
                     builder,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active_b}self.builder.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
             }
             ty => {
@@ -1013,13 +1063,14 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
-                     #[inline] pub fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
+                     #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
                 );
                 // Text: its bytes as well, without the UTF-8 check (what
                 // the wire holds; capnp's own readers check on demand too).
                 // Left out when another field would take the name.
                 let bytes_name = format!("{n}_bytes");
                 if matches!(ty, Type::Text)
+                    && !member
                     && !s.fields.iter().any(|g| snake_raw(&g.name) == bytes_name)
                 {
                     let read = match &default_words {
@@ -1038,8 +1089,13 @@ impl<'s> Generator<'s> {
                 }
                 let _ = writeln!(
                     reader,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active}self.reader.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
                 // Builder: set, init, get, has.
                 let set_arg = match ty {
@@ -1135,16 +1191,23 @@ impl<'s> Generator<'s> {
                     ),
                     (None, _) => String::new(),
                 };
-                doc_attr(builder, doc);
+                if !member {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// The field's value as a builder (its default, copied in, when unset).\n/// # Errors\n/// The pointer holds something else, or the arena has no room.\n\
+                         #[inline] pub fn get_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {fill}<{owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})) }}"
+                    );
+                }
                 let _ = writeln!(
                     builder,
-                    "/// The field's value as a builder (its default, copied in, when unset).\n/// # Errors\n/// The pointer holds something else, or the arena has no room.\n\
-                     #[inline] pub fn get_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {fill}<{owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})) }}"
-                );
-                let _ = writeln!(
-                    builder,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active_b}self.builder.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
             }
         }
@@ -1323,10 +1386,14 @@ impl<'s> Generator<'s> {
         Ok(())
     }
 
-    /// The union's `Which` enum and the reader's `which()`.
+    /// The union's `Which` enum and the reader's `which()`; the builder's
+    /// `which()` and, when a member's value is a builder, its
+    /// `WhichBuilder`.
+    #[allow(clippy::too_many_arguments)]
     fn which(
         &self,
         reader: &mut String,
+        builder: &mut String,
         out: &mut String,
         s: &StructNode,
         fields: &[&Field],
@@ -1339,7 +1406,12 @@ impl<'s> Generator<'s> {
         members.sort_by_key(|f| f.discriminant);
         let mut variants = String::new();
         let mut arms = String::new();
+        let mut b_variants = String::new();
+        let mut b_arms = String::new();
         let mut needs_lifetime = false;
+        // The builder's payloads borrow for 'b (pointers) and name the
+        // arena type A (struct, list, group and any-pointer builders).
+        let (mut b_lifetime, mut b_arena) = (false, false);
         // `Which` takes no type parameters: members whose type uses the
         // struct's generic parameters are given with those erased to
         // AnyPointer.
@@ -1349,76 +1421,175 @@ impl<'s> Generator<'s> {
             let v = pascal(&f.name);
             let n = snake_raw(&f.name);
             let disc = f.discriminant.unwrap_or(0);
-            // (payload type, the expression that makes it)
-            let payload: Option<(String, String)> = match &f.kind {
+            // (payload type, the expression that makes it), for the reader
+            // and for the builder.
+            let (payload, b_payload): (Option<Payload>, Option<Payload>) = match &f.kind {
                 FieldKind::Group { type_id } => {
                     needs_lifetime = true;
+                    b_lifetime = true;
+                    b_arena = true;
                     let module = self
                         .places
                         .get(type_id)
                         .and_then(|p| p.path.last().cloned())
                         .unwrap_or_default();
-                    if nparams == 0 {
-                        Some((format!("{module}::Reader<'a>"), format!("self.get_{n}()")))
+                    let args: String = (0..nparams).map(|_| format!(", {any}")).collect();
+                    let mk = if nparams == 0 {
+                        ""
                     } else {
-                        let args: String = (0..nparams).map(|_| format!(", {any}")).collect();
-                        Some((
-                            format!("{module}::Reader<'a{args}>"),
-                            format!(
-                                "{module}::Reader {{ reader: self.reader, marker: ::core::marker::PhantomData }}"
-                            ),
-                        ))
+                        ", marker: ::core::marker::PhantomData"
+                    };
+                    let b = Some((
+                        format!("{module}::Builder<'b, A{args}>"),
+                        format!("{module}::Builder {{ builder: self.builder.reborrow(){mk} }}"),
+                    ));
+                    if nparams == 0 {
+                        (
+                            Some((format!("{module}::Reader<'a>"), format!("self.get_{n}()"))),
+                            b,
+                        )
+                    } else {
+                        (
+                            Some((
+                                format!("{module}::Reader<'a{args}>"),
+                                format!("{module}::Reader {{ reader: self.reader{mk} }}"),
+                            )),
+                            b,
+                        )
                     }
                 }
-                FieldKind::Slot { ty, offset, .. } => {
+                FieldKind::Slot {
+                    ty,
+                    offset,
+                    default,
+                } => {
                     let ty = self.resolve(ty);
                     let get = format!("self.get_{n}()");
                     match &ty {
-                        Type::Void => None,
-                        Type::Bool => Some(("bool".into(), get)),
-                        Type::Enum(id) => Some((
-                            format!(
-                                "::core::result::Result<{}, {rt}::typed::NotInSchema>",
-                                self.path_to(*id, file, d)?
-                            ),
-                            get,
-                        )),
+                        Type::Void => (None, None),
+                        Type::Bool => {
+                            let get_b = match default {
+                                Value::Bool(true) => {
+                                    format!("self.builder.get_bool_or({offset}, true)")
+                                }
+                                _ => format!("self.builder.get_bool({offset})"),
+                            };
+                            (Some(("bool".into(), get)), Some(("bool".into(), get_b)))
+                        }
+                        Type::Enum(id) => {
+                            let path = self.path_to(*id, file, d)?;
+                            let dv = match default {
+                                Value::Enum(v) => *v,
+                                _ => 0,
+                            };
+                            let t =
+                                format!("::core::result::Result<{path}, {rt}::typed::NotInSchema>");
+                            (
+                                Some((t.clone(), get)),
+                                Some((
+                                    t,
+                                    format!(
+                                        "<{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {dv}))"
+                                    ),
+                                )),
+                            )
+                        }
                         Type::AnyPointer => {
                             needs_lifetime = true;
-                            Some((format!("{rt}::PointerReader<'a>"), get))
+                            b_lifetime = true;
+                            b_arena = true;
+                            (
+                                Some((format!("{rt}::PointerReader<'a>"), get)),
+                                Some((
+                                    format!("{rt}::PointerBuilder<'b, A>"),
+                                    format!("self.builder.pointer({offset})"),
+                                )),
+                            )
                         }
-                        Type::Interface(_) => Some((format!("{rt}::Result<u32>"), get)),
+                        Type::Interface(_) => (
+                            Some((format!("{rt}::Result<u32>"), get)),
+                            Some((
+                                format!("{rt}::Result<u32>"),
+                                format!(
+                                    "self.builder.with_reader(|r| r.pointer({offset}).get_capability())"
+                                ),
+                            )),
+                        ),
                         ty if ty.is_pointer() => {
                             needs_lifetime = true;
+                            b_lifetime = true;
+                            b_arena |= !matches!(ty, Type::Text | Type::Data);
                             let typed = self.reader_ty(ty, file, d)?;
                             let saved = self.params.replace(Vec::new());
                             let erased = self.resolve(ty);
                             let erased_ty = self.reader_ty(&erased, file, d);
+                            let erased_bty = self.builder_ty(&erased, file, d);
                             let erased_owned = self.owned_ty(&erased, file, d);
                             self.params.replace(saved);
-                            let (erased_ty, erased_owned) = (erased_ty?, erased_owned?);
-                            if erased_ty == typed {
-                                Some((format!("{rt}::Result<{typed}>"), get))
+                            let (erased_ty, erased_bty, erased_owned) =
+                                (erased_ty?, erased_bty?, erased_owned?);
+                            let fill = self.builder_fill(f, ty, *offset, default, &erased_owned);
+                            let b = if erased == Type::AnyPointer {
+                                (
+                                    format!("{rt}::Result<{rt}::PointerBuilder<'b, A>>"),
+                                    format!("Ok(self.builder.pointer({offset}))"),
+                                )
+                            } else {
+                                (
+                                    format!("{rt}::Result<{erased_bty}>"),
+                                    match fill {
+                                        Some(fill) => format!(
+                                            "{fill}.and_then(|()| <{erased_owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})))"
+                                        ),
+                                        None => format!(
+                                            "<{erased_owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset}))"
+                                        ),
+                                    },
+                                )
+                            };
+                            if erased == Type::AnyPointer {
+                                b_arena = true;
+                            }
+                            let r = if erased_ty == typed {
+                                (format!("{rt}::Result<{typed}>"), get)
                             } else if erased == Type::AnyPointer {
-                                Some((
+                                (
                                     format!("{rt}::Result<{erased_ty}>"),
                                     format!("Ok(self.reader.pointer({offset}))"),
-                                ))
+                                )
                             } else {
-                                Some((
+                                (
                                     format!("{rt}::Result<{erased_ty}>"),
                                     format!(
                                         "<{erased_owned} as {rt}::typed::Owned>::read(self.reader.pointer({offset}))"
                                     ),
-                                ))
-                            }
+                                )
+                            };
+                            (Some(r), Some(b))
                         }
-                        ty => Some((self.primitive(ty, &Value::Void)?.0.to_string(), get)),
+                        ty => {
+                            let (rust, lit) = self.primitive(ty, default)?;
+                            let zero = match default {
+                                Value::Int(v) | Value::Float64(v) => *v == 0,
+                                Value::Float32(v) => *v == 0,
+                                _ => true,
+                            };
+                            let get_b = if zero {
+                                format!("self.builder.get::<{rust}>({offset})")
+                            } else {
+                                format!("self.builder.get_or::<{rust}>({offset}, {lit})")
+                            };
+                            (
+                                Some((rust.to_string(), get)),
+                                Some((rust.to_string(), get_b)),
+                            )
+                        }
                     }
                 }
             };
             let fallback = format!("`{}` is set.", f.name);
             doc_attr(&mut variants, Some(f.doc.as_deref().unwrap_or(&fallback)));
+            doc_attr(&mut b_variants, Some(f.doc.as_deref().unwrap_or(&fallback)));
             match payload {
                 Some((p, make)) => {
                     let _ = writeln!(variants, "{v}({p}),");
@@ -1427,6 +1598,16 @@ impl<'s> Generator<'s> {
                 None => {
                     let _ = writeln!(variants, "{v},");
                     let _ = writeln!(arms, "{disc} => Ok(Which::{v}),");
+                }
+            }
+            match b_payload {
+                Some((p, make)) => {
+                    let _ = writeln!(b_variants, "{v}({p}),");
+                    let _ = writeln!(b_arms, "{disc} => Ok(WhichBuilder::{v}({make})),");
+                }
+                None => {
+                    let _ = writeln!(b_variants, "{v},");
+                    let _ = writeln!(b_arms, "{disc} => Ok(WhichBuilder::{v}),");
                 }
             }
         }
@@ -1441,9 +1622,66 @@ impl<'s> Generator<'s> {
              #[inline] pub fn which(&self) -> ::core::result::Result<Which{lt}, {rt}::typed::NotInSchema> {{ match self.reader.get::<u16>({}) {{ {arms} v => Err({rt}::typed::NotInSchema(v)) }} }}",
             s.discriminant_offset
         );
+        if !b_lifetime {
+            // Every member's value is a plain value: the builder's
+            // `which()` gives the reader's `Which`.
+            let b_arms = b_arms.replace("WhichBuilder::", "Which::");
+            let _ = writeln!(
+                builder,
+                "/// Which member of the union is set, with its value.\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+                 #[inline] pub fn which(&self) -> ::core::result::Result<Which, {rt}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {b_arms} v => Err({rt}::typed::NotInSchema(v)) }} }}",
+                s.discriminant_offset
+            );
+        } else {
+            let (decl, args) = if b_arena {
+                (format!("<'b, A: {rt}::Arena + ?Sized + 'b>"), "<'_, A>")
+            } else {
+                ("<'b>".to_string(), "<'_>")
+            };
+            let _ = writeln!(
+                out,
+                "/// The union's members, with a builder of the one that is set (a builder's `which()`).\npub enum WhichBuilder{decl} {{\n{b_variants}}}"
+            );
+            let _ = writeln!(
+                builder,
+                "/// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+                 #[inline] pub fn which(&mut self) -> ::core::result::Result<WhichBuilder{args}, {rt}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {b_arms} v => Err({rt}::typed::NotInSchema(v)) }} }}",
+                s.discriminant_offset
+            );
+        }
         Ok(())
     }
+
+    /// An expression (a `Result<()>`) that copies pointer field `f`'s
+    /// schema default into its slot when the slot is null, or `None` when
+    /// the field has no default.
+    fn builder_fill(
+        &self,
+        f: &Field,
+        ty: &Type,
+        offset: u32,
+        default: &Value,
+        owned: &str,
+    ) -> Option<String> {
+        let rt = &self.rt;
+        match (ty, default) {
+            (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!(
+                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), {t:?}) }})"
+            )),
+            (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!(
+                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), &{b:?}) }})"
+            )),
+            (_, Value::Pointer(Some(_))) => Some(format!(
+                "{rt}::typed::fill_default(&mut self.builder.pointer({offset}), &{}__DEFAULT)",
+                snake_raw(&f.name).to_ascii_uppercase()
+            )),
+            _ => None,
+        }
+    }
 }
+
+/// A `Which` variant's payload: its type and the expression that makes it.
+type Payload = (String, String);
 
 /// The pieces of generated code that carry a struct's generic parameters;
 /// all empty for a struct that is not generic.

@@ -24,6 +24,19 @@
 //! module may sit anywhere; another schema file's module is taken to be a
 //! sibling unless [`Options::module_path`] says where it is.
 //!
+//! # Unions
+//! A union member has no getter on the reader or the builder: `which()`
+//! (on both; a builder's gives `WhichBuilder`, with builders of pointer
+//! and group members, or `Which` when every member is a plain value) is
+//! the one way to a member's value. Members share the union's bits and
+//! pointer slots, so a getter of an inactive member would return another
+//! member's data; a getter that checked the discriminant would cost a
+//! compare on every call and answer with an error or a default that looks
+//! like data, so the question is asked once, as capnproto-rust does.
+//! Setters and `init_*` write the discriminant; `has_x()` of a pointer
+//! member is `false` unless the member is the active one (the reference's
+//! `hasX()`).
+//!
 //! Generic structs (`struct Pair(Key, Value)`) take their parameters, and
 //! those of the scopes around them, as type parameters of `Reader`,
 //! `Builder` and `Owned` (each an [`Owned`](capnarena::typed::Owned) type,

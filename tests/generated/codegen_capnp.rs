@@ -1406,6 +1406,21 @@ pub mod shapes {
         /// `kind` is set.
         Kind(::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema>),
     }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// radius
+        Circle(f64),
+        /// `square` is set.
+        Square(square::Builder<'b, A>),
+        /// `empty` is set.
+        Empty,
+        /// `label` is set.
+        Label(::capnarena::Result<&'b mut [u8]>),
+        /// `point` is set.
+        Point(::capnarena::Result<super::super::imported_capnp::point::Builder<'b, A>>),
+        /// `kind` is set.
+        Kind(::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema>),
+    }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -1447,61 +1462,51 @@ pub mod shapes {
         }
         /// radius
         #[inline]
-        pub fn get_circle(&self) -> f64 {
+        fn get_circle(&self) -> f64 {
             self.reader.get::<f64>(0)
         }
         /// The `square` field.
         #[inline]
-        pub fn get_square(&self) -> square::Reader<'a> {
+        fn get_square(&self) -> square::Reader<'a> {
             square::Reader {
                 reader: self.reader,
             }
         }
-        /// The `empty` field.
-        #[inline]
-        pub fn get_empty(&self) {}
         /// The `label` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_label(&self) -> ::capnarena::Result<&'a str> {
+        fn get_label(&self) -> ::capnarena::Result<&'a str> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
         }
-        /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
-        /// # Errors
-        /// The pointer holds something else, or is out of bounds or over a limit.
-        #[inline]
-        pub fn get_label_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-            self.reader.pointer(1).get_text_bytes()
-        }
-        /// Whether the `label` field is set (its pointer is not null).
+        /// Whether the `label` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_label(&self) -> bool {
-            self.reader.has_pointer(1)
+            self.reader.get::<u16>(4) == 3 && self.reader.has_pointer(1)
         }
         /// The `point` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_point(
+        fn get_point(
             &self,
         ) -> ::capnarena::Result<super::super::imported_capnp::point::Reader<'a>> {
             <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
         }
-        /// Whether the `point` field is set (its pointer is not null).
+        /// Whether the `point` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_point(&self) -> bool {
-            self.reader.has_pointer(1)
+            self.reader.get::<u16>(4) == 4 && self.reader.has_pointer(1)
         }
         /// The `kind` field.
         /// # Errors
         /// The value on the wire is not in the schema.
         #[inline]
-        pub fn get_kind(
+        fn get_kind(
             &self,
         ) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
             <super::Kind as ::core::convert::TryFrom<
@@ -1748,21 +1753,9 @@ pub mod shapes {
         }
         /// radius
         #[inline]
-        pub fn get_circle(&self) -> f64 {
-            self.builder.get::<f64>(0)
-        }
-        /// radius
-        #[inline]
         pub fn set_circle(&mut self, value: f64) {
             self.builder.set::<u16>(4, 0);
             self.builder.set::<f64>(0, value);
-        }
-        /// The `square` field.
-        #[inline]
-        pub fn get_square(&mut self) -> square::Builder<'_, A> {
-            square::Builder {
-                builder: self.builder.reborrow(),
-            }
         }
         /// The `square` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
@@ -1803,20 +1796,10 @@ pub mod shapes {
                 len,
             )
         }
-        /// The `label` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_label(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
-        }
-        /// Whether the `label` field is set (its pointer is not null).
+        /// Whether the `label` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_label(&self) -> bool {
-            self.builder.has_pointer(1)
+            self.builder.get::<u16>(4) == 3 && self.builder.has_pointer(1)
         }
         /// The `point` field.
         /// Points the field at a copy of `value`.
@@ -1847,33 +1830,10 @@ pub mod shapes {
                 0,
             )
         }
-        /// The `point` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_point(
-            &mut self,
-        ) -> ::capnarena::Result<super::super::imported_capnp::point::Builder<'_, A>> {
-            <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
-        }
-        /// Whether the `point` field is set (its pointer is not null).
+        /// Whether the `point` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_point(&self) -> bool {
-            self.builder.has_pointer(1)
-        }
-        /// The `kind` field.
-        /// # Errors
-        /// The value in the message is not in the schema.
-        #[inline]
-        pub fn get_kind(
-            &self,
-        ) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
-            <super::Kind as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(0, 0))
+            self.builder.get::<u16>(4) == 4 && self.builder.has_pointer(1)
         }
         /// The `kind` field.
         #[inline]
@@ -2046,6 +2006,56 @@ pub mod shapes {
         #[inline]
         pub fn has_inners(&self) -> bool {
             self.builder.has_pointer(5)
+        }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(4) {
+                0 => Ok(WhichBuilder::Circle(self.builder.get::<f64>(0))),
+                1 => {
+                    Ok(
+                        WhichBuilder::Square(square::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                2 => Ok(WhichBuilder::Empty),
+                3 => {
+                    Ok(
+                        WhichBuilder::Label(
+                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(1),
+                            ),
+                        ),
+                    )
+                }
+                4 => {
+                    Ok(
+                        WhichBuilder::Point(
+                            <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(1),
+                            ),
+                        ),
+                    )
+                }
+                5 => {
+                    Ok(
+                        WhichBuilder::Kind(
+                            <super::Kind as ::core::convert::TryFrom<
+                                u16,
+                            >>::try_from(self.builder.get_or::<u16>(0, 0)),
+                        ),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
@@ -2484,6 +2494,15 @@ pub mod shapes {
                 /// `none` is set.
                 None,
             }
+            /// The union's members, with a builder of the one that is set (a builder's `which()`).
+            pub enum WhichBuilder<'b> {
+                /// `rgb` is set.
+                Rgb(u32),
+                /// `named` is set.
+                Named(::capnarena::Result<&'b mut [u8]>),
+                /// `none` is set.
+                None,
+            }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(
@@ -2510,33 +2529,23 @@ pub mod shapes {
                 }
                 /// The `rgb` field.
                 #[inline]
-                pub fn get_rgb(&self) -> u32 {
+                fn get_rgb(&self) -> u32 {
                     self.reader.get::<u32>(3)
                 }
                 /// The `named` field.
                 /// # Errors
                 /// The pointer holds something else, or is out of bounds or over a limit.
                 #[inline]
-                pub fn get_named(&self) -> ::capnarena::Result<&'a str> {
+                fn get_named(&self) -> ::capnarena::Result<&'a str> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                         self.reader.pointer(2),
                     )
                 }
-                /// The `named` field's bytes as stored (terminator excluded), without the UTF-8 check `get_named` makes.
-                /// # Errors
-                /// The pointer holds something else, or is out of bounds or over a limit.
-                #[inline]
-                pub fn get_named_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-                    self.reader.pointer(2).get_text_bytes()
-                }
-                /// Whether the `named` field is set (its pointer is not null).
+                /// Whether the `named` field is set (its pointer is not null and the member is the union's active one).
                 #[inline]
                 pub fn has_named(&self) -> bool {
-                    self.reader.has_pointer(2)
+                    self.reader.get::<u16>(8) == 1 && self.reader.has_pointer(2)
                 }
-                /// The `none` field.
-                #[inline]
-                pub fn get_none(&self) {}
                 /// Which member of the union is set, with its value.
                 /// # Errors
                 /// The discriminant names a member the schema does not have.
@@ -2605,11 +2614,6 @@ pub mod shapes {
                 }
                 /// The `rgb` field.
                 #[inline]
-                pub fn get_rgb(&self) -> u32 {
-                    self.builder.get::<u32>(3)
-                }
-                /// The `rgb` field.
-                #[inline]
                 pub fn set_rgb(&mut self, value: u32) {
                     self.builder.set::<u16>(8, 0);
                     self.builder.set::<u32>(3, value);
@@ -2641,25 +2645,40 @@ pub mod shapes {
                         len,
                     )
                 }
-                /// The `named` field.
-                /// The field's value as a builder (its default, copied in, when unset).
-                /// # Errors
-                /// The pointer holds something else, or the arena has no room.
-                #[inline]
-                pub fn get_named(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                        self.builder.pointer(2),
-                    )
-                }
-                /// Whether the `named` field is set (its pointer is not null).
+                /// Whether the `named` field is set (its pointer is not null and the member is the union's active one).
                 #[inline]
                 pub fn has_named(&self) -> bool {
-                    self.builder.has_pointer(2)
+                    self.builder.get::<u16>(8) == 1 && self.builder.has_pointer(2)
                 }
                 /// The `none` field.
                 #[inline]
                 pub fn set_none(&mut self) {
                     self.builder.set::<u16>(8, 2);
+                }
+                /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+                /// # Errors
+                /// The discriminant names a member the schema does not have.
+                #[inline]
+                pub fn which(
+                    &mut self,
+                ) -> ::core::result::Result<
+                    WhichBuilder<'_>,
+                    ::capnarena::typed::NotInSchema,
+                > {
+                    match self.builder.get::<u16>(8) {
+                        0 => Ok(WhichBuilder::Rgb(self.builder.get::<u32>(3))),
+                        1 => {
+                            Ok(
+                                WhichBuilder::Named(
+                                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                        self.builder.pointer(2),
+                                    ),
+                                ),
+                            )
+                        }
+                        2 => Ok(WhichBuilder::None),
+                        v => Err(::capnarena::typed::NotInSchema(v)),
+                    }
                 }
                 /// Runs `f` on a reader of the group as built so far.
                 #[inline]
@@ -3848,6 +3867,19 @@ pub mod tree {
             ::capnarena::Result<super::tree::Reader<'a, ::capnarena::typed::AnyPointer>>,
         ),
     }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// `leaf` is set.
+        Leaf,
+        /// `extra` is set.
+        Extra(::capnarena::Result<::capnarena::PointerBuilder<'b, A>>),
+        /// `sub` is set.
+        Sub(
+            ::capnarena::Result<
+                super::tree::Builder<'b, A, ::capnarena::typed::AnyPointer>,
+            >,
+        ),
+    }
     impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -3899,36 +3931,33 @@ pub mod tree {
         pub fn has_children(&self) -> bool {
             self.reader.has_pointer(1)
         }
-        /// The `leaf` field.
-        #[inline]
-        pub fn get_leaf(&self) {}
         /// The `extra` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_extra(
+        fn get_extra(
             &self,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
             <T as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
-        /// Whether the `extra` field is set (its pointer is not null).
+        /// Whether the `extra` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_extra(&self) -> bool {
-            self.reader.has_pointer(2)
+            self.reader.get::<u16>(0) == 1 && self.reader.has_pointer(2)
         }
         /// The `sub` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_sub(&self) -> ::capnarena::Result<super::tree::Reader<'a, T>> {
+        fn get_sub(&self) -> ::capnarena::Result<super::tree::Reader<'a, T>> {
             <super::tree::Owned<
                 T,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
-        /// Whether the `sub` field is set (its pointer is not null).
+        /// Whether the `sub` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_sub(&self) -> bool {
-            self.reader.has_pointer(2)
+            self.reader.get::<u16>(0) == 2 && self.reader.has_pointer(2)
         }
         /// The `meta` field.
         #[inline]
@@ -4167,20 +4196,10 @@ pub mod tree {
             self.builder.set::<u16>(0, 1);
             <T as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
         }
-        /// The `extra` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_extra(
-            &mut self,
-        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <T as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
-        }
-        /// Whether the `extra` field is set (its pointer is not null).
+        /// Whether the `extra` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_extra(&self) -> bool {
-            self.builder.has_pointer(2)
+            self.builder.get::<u16>(0) == 1 && self.builder.has_pointer(2)
         }
         /// The `sub` field.
         /// Points the field at a copy of `value`.
@@ -4209,22 +4228,10 @@ pub mod tree {
                 T,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
         }
-        /// The `sub` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_sub(
-            &mut self,
-        ) -> ::capnarena::Result<super::tree::Builder<'_, A, T>> {
-            <super::tree::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
-        }
-        /// Whether the `sub` field is set (its pointer is not null).
+        /// Whether the `sub` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_sub(&self) -> bool {
-            self.builder.has_pointer(2)
+            self.builder.get::<u16>(0) == 2 && self.builder.has_pointer(2)
         }
         /// The `meta` field.
         #[inline]
@@ -4285,6 +4292,31 @@ pub mod tree {
         #[inline]
         pub fn has_first(&self) -> bool {
             self.builder.has_pointer(4)
+        }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(0) {
+                0 => Ok(WhichBuilder::Leaf),
+                1 => Ok(WhichBuilder::Extra(Ok(self.builder.pointer(2)))),
+                2 => {
+                    Ok(
+                        WhichBuilder::Sub(
+                            <super::tree::Owned<
+                                ::capnarena::typed::AnyPointer,
+                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2)),
+                        ),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
