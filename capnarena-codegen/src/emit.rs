@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use crate::model::*;
-use crate::names::{file_module, pascal, screaming, snake, snake_raw};
+use crate::names::{file_module, pascal, screaming, snake, snake_raw, type_param};
 use crate::{Error, Options};
 
 /// Where a node's Rust item lives: its file and its path from the file's
@@ -355,7 +355,7 @@ impl<'s> Generator<'s> {
         let _ = writeln!(out, "v => Err({rt}::typed::NotInSchema(v)), }} }} }}");
         let _ = writeln!(
             out,
-            "impl ::core::convert::From<{name}> for u16 {{ fn from(value: {name}) -> u16 {{ value as u16 }} }}\nimpl {rt}::typed::Enum for {name} {{}}"
+            "impl ::core::convert::From<{name}> for u16 {{ fn from(value: {name}) -> u16 {{ value as u16 }} }}\nimpl {rt}::typed::Enum for {name} {{ const NAMES: &'static [&'static str] = {name}::NAMES; }}"
         );
     }
 
@@ -470,11 +470,8 @@ impl<'s> Generator<'s> {
         let mut out: Vec<(u64, u16, String)> = Vec::new();
         for node in chain.iter().rev() {
             for (i, name) in node.parameters.iter().enumerate() {
-                let mut rust = pascal(name);
-                if out.iter().any(|(_, _, n)| *n == rust) {
-                    rust = format!("{rust}{}", out.len());
-                }
-                out.push((node.id, i as u16, rust));
+                let taken: Vec<&str> = out.iter().map(|(_, _, n)| n.as_str()).collect();
+                out.push((node.id, i as u16, type_param(name, &taken)));
             }
         }
         out
@@ -490,13 +487,21 @@ impl<'s> Generator<'s> {
             .map(|(_, _, n)| n.clone())
     }
 
-    /// `<A1, A2>`: the generic arguments of a use of struct `id` with
-    /// `brand`, or "" for a struct that is not generic.
-    fn brand_args(&self, id: u64, brand: &Brand, file: u64, depth: usize) -> Result<String, Error> {
+    /// The generic arguments of a use of struct `id` with `brand`, one
+    /// per parameter of the struct and of its scopes (none for a struct
+    /// that is not generic). As schema.capnp says: a scope the brand binds
+    /// gives its bindings (an unbound one is `AnyPointer`), a scope it
+    /// inherits gives the parameters in scope where the use is, and a
+    /// scope it does not name is all `AnyPointer` (`Foo` named without
+    /// parameters).
+    fn brand_arg_list(
+        &self,
+        id: u64,
+        brand: &Brand,
+        file: u64,
+        depth: usize,
+    ) -> Result<Vec<String>, Error> {
         let target = self.scope_params(id);
-        if target.is_empty() {
-            return Ok(String::new());
-        }
         let any = format!("{}::typed::AnyPointer", self.rt);
         let mut args = Vec::new();
         for (scope, index, _) in &target {
@@ -506,11 +511,23 @@ impl<'s> Generator<'s> {
                     Some(Some(ty)) => self.owned_ty(ty, file, depth)?,
                     _ => any.clone(),
                 },
-                _ => self.param(*scope, *index).unwrap_or_else(|| any.clone()),
+                Some((_, None)) => self.param(*scope, *index).unwrap_or_else(|| any.clone()),
+                None => any.clone(),
             };
             args.push(arg);
         }
-        Ok(format!("<{}>", args.join(", ")))
+        Ok(args)
+    }
+
+    /// `<A1, A2>`: [`Self::brand_arg_list`] as a generic argument list, or
+    /// "" for a struct that is not generic.
+    fn brand_args(&self, id: u64, brand: &Brand, file: u64, depth: usize) -> Result<String, Error> {
+        let args = self.brand_arg_list(id, brand, file, depth)?;
+        Ok(if args.is_empty() {
+            String::new()
+        } else {
+            format!("<{}>", args.join(", "))
+        })
     }
 
     /// `ty` with generic parameters that are not in scope (a method's
@@ -585,10 +602,11 @@ impl<'s> Generator<'s> {
             Type::Text => "&'a str".into(),
             Type::Data => "&'a [u8]".into(),
             Type::Struct(id, brand) => {
-                let args = self.brand_args(*id, brand, file, depth)?;
-                let args = args
-                    .strip_prefix('<')
-                    .map_or(String::new(), |a| format!(", {}", a.trim_end_matches('>')));
+                let args: String = self
+                    .brand_arg_list(*id, brand, file, depth)?
+                    .iter()
+                    .map(|a| format!(", {a}"))
+                    .collect();
                 format!("{}::Reader<'a{args}>", self.path_to(*id, file, depth)?)
             }
             Type::Param { scope, index } => match self.param(*scope, *index) {
@@ -615,10 +633,11 @@ impl<'s> Generator<'s> {
         Ok(match ty {
             Type::Text | Type::Data => "&'b mut [u8]".into(),
             Type::Struct(id, brand) => {
-                let args = self.brand_args(*id, brand, file, depth)?;
-                let args = args
-                    .strip_prefix('<')
-                    .map_or(String::new(), |a| format!(", {}", a.trim_end_matches('>')));
+                let args: String = self
+                    .brand_arg_list(*id, brand, file, depth)?
+                    .iter()
+                    .map(|a| format!(", {a}"))
+                    .collect();
                 format!("{}::Builder<'b, A{args}>", self.path_to(*id, file, depth)?)
             }
             Type::Param { scope, index } => match self.param(*scope, *index) {
@@ -678,12 +697,14 @@ impl<'s> Generator<'s> {
         } else {
             let _ = writeln!(
                 out,
-                "/// Reads a `{0}`.\npub struct Reader<'a{td}> {{ pub(super) reader: {rt}::StructReader<'a>, pub(super) marker: ::core::marker::PhantomData<fn() -> ({tl_tuple})> }}\n\
+                "/// The generic parameters, as the type of a handle's marker field.\ntype Params<{tl_bare}> = ::core::marker::PhantomData<fn() -> ({tl_tuple})>;\n\
+                 /// Reads a `{0}`.\npub struct Reader<'a{td}> {{ pub(super) reader: {rt}::StructReader<'a>, pub(super) marker: Params<{tl_bare}> }}\n\
                  impl<{tb_bare}> Clone for Reader<'_{tl}> {{ fn clone(&self) -> Self {{ *self }} }}\n\
                  impl<{tb_bare}> Copy for Reader<'_{tl}> {{}}\n\
-                 /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized{td}> {{ pub(super) builder: {rt}::StructBuilder<'a, A>, pub(super) marker: ::core::marker::PhantomData<fn() -> ({tl_tuple})> }}",
+                 /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized{td}> {{ pub(super) builder: {rt}::StructBuilder<'a, A>, pub(super) marker: Params<{tl_bare}> }}",
                 node.short_name(),
                 tl_tuple = g.tuple,
+                tl_bare = tl.trim_start_matches(", "),
                 tb_bare = g.bounds.trim_start_matches(", "),
             );
         }
@@ -692,9 +713,9 @@ impl<'s> Generator<'s> {
                 "pub struct Owned;".to_string()
             } else {
                 format!(
-                    "pub struct Owned<{}>(::core::marker::PhantomData<fn() -> ({})>);",
+                    "pub struct Owned<{}>(Params<{}>);",
                     td.trim_start_matches(", "),
-                    g.tuple
+                    tl.trim_start_matches(", ")
                 )
             };
             let owned_impl = if params.is_empty() {
@@ -718,6 +739,7 @@ impl<'s> Generator<'s> {
                    #[inline] fn wrap_reader(reader: {rt}::StructReader<'_>) -> Reader<'_{tl}> {{ Reader {{ reader{mk} }} }}\n\
                    #[inline] fn wrap_builder<A: {rt}::Arena + ?Sized>(builder: {rt}::StructBuilder<'_, A>) -> Builder<'_, A{tl}> {{ Builder {{ builder{mk} }} }}\n\
                    #[inline] fn struct_reader<'a>(r: &Self::Reader<'a>) -> {rt}::StructReader<'a> {{ r.reader }}\n\
+                   fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn {rt}::typed::TextVisitor<'a>) {{ r.write_text(v) }}\n\
                  }}\n\
                  impl<'a{tb}> {rt}::typed::FromStructReader<'a> for Reader<'a{tl}> {{\n\
                    #[inline] fn from_struct_reader(reader: {rt}::StructReader<'a>) -> Self {{ Reader {{ reader{mk} }} }}\n\
@@ -758,7 +780,25 @@ impl<'s> Generator<'s> {
         }
 
         for f in &fields {
+            let (r0, b0) = (reader.len(), builder.len());
             self.field(&mut reader, &mut builder, &mut statics, s, f, file, d, &g)?;
+            // A deeply nested type (lists of lists of generic structs)
+            // spells out too long for clippy's `type_complexity`; a type
+            // alias per field would add names that could collide, so the
+            // field's accessors allow it instead.
+            if let FieldKind::Slot { ty, .. } = &f.kind {
+                if type_depth(ty) >= COMPLEX_DEPTH {
+                    for (text, start) in [(&mut reader, r0), (&mut builder, b0)] {
+                        let tail = text.split_off(start);
+                        text.push_str(
+                            &tail.replace(
+                                "#[inline] ",
+                                "#[allow(clippy::type_complexity)] #[inline] ",
+                            ),
+                        );
+                    }
+                }
+            }
         }
 
         if s.discriminant_count > 0 {
@@ -1304,7 +1344,15 @@ impl<'s> Generator<'s> {
             Type::Struct(..) => {
                 format!("match self.get_{n}() {{ Ok(s) => s.write_text(v), Err(e) => v.error(e) }}")
             }
-            Type::AnyPointer | Type::Param { .. } => "v.any_pointer();".into(),
+            Type::Param { scope, index } => match self.param(*scope, *index) {
+                // A parameter in scope prints as the type it is bound to.
+                Some(p) => format!(
+                    "match self.get_{n}() {{ Ok(x) => <{p} as {}::typed::Owned>::write_text(x, v), Err(e) => v.error(e) }}",
+                    self.rt
+                ),
+                None => "v.any_pointer();".into(),
+            },
+            Type::AnyPointer => "v.any_pointer();".into(),
             Type::Interface(_) => "v.capability();".into(),
             Type::List(elem) => self.text_list(elem, &format!("self.get_{n}()"), file, d)?,
         })
@@ -1328,14 +1376,21 @@ impl<'s> Generator<'s> {
             Type::Text => "match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }".into(),
             Type::Data => "match e { Ok(b) => v.data(b), Err(e) => v.error(e) }".into(),
             Type::Struct(..) => "e.write_text(v);".into(),
-            Type::AnyPointer | Type::Param { .. } => "v.any_pointer();".into(),
+            Type::Param { scope, index } => match self.param(*scope, *index) {
+                Some(p) => format!(
+                    "match e {{ Ok(x) => <{p} as {}::typed::Owned>::write_text(x, v), Err(e) => v.error(e) }}",
+                    self.rt
+                ),
+                None => "v.any_pointer();".into(),
+            },
+            Type::AnyPointer => "v.any_pointer();".into(),
             Type::Interface(_) => "v.capability();".into(),
             Type::List(inner) => self.text_list(inner, "e", file, d)?,
         };
         // Elements whose value does not print are not bound.
         let binding = if matches!(
-            elem,
-            Type::Void | Type::AnyPointer | Type::Interface(_) | Type::Param { .. }
+            self.resolve(elem),
+            Type::Void | Type::AnyPointer | Type::Interface(_)
         ) {
             "_"
         } else {
@@ -1679,6 +1734,29 @@ impl<'s> Generator<'s> {
         }
     }
 }
+
+/// The nesting of a type: 1 for a leaf, one more per list level or level
+/// of generic arguments.
+fn type_depth(ty: &Type) -> usize {
+    match ty {
+        Type::List(e) => 1 + type_depth(e),
+        Type::Struct(_, brand) => {
+            1 + brand
+                .0
+                .iter()
+                .flat_map(|(_, b)| b.iter().flatten().flatten())
+                .map(type_depth)
+                .max()
+                .unwrap_or(0)
+        }
+        _ => 1,
+    }
+}
+
+/// From this [`type_depth`] on, a field's accessors allow clippy's
+/// `type_complexity` (`List(List(List(Entry(K, V))))` is 5 and over
+/// clippy's limit; `List(List(Text))`, 3, is not).
+const COMPLEX_DEPTH: usize = 4;
 
 /// A `Which` variant's payload: its type and the expression that makes it.
 type Payload = (String, String);

@@ -41,9 +41,16 @@
 //! those of the scopes around them, as type parameters of `Reader`,
 //! `Builder` and `Owned` (each an [`Owned`](capnarena::typed::Owned) type,
 //! defaulting to `AnyPointer`); a use such as `Pair(Text, Point)` names
-//! `pair::Owned<Text, point::Owned>`. A union's `Which` has no type
-//! parameters: members of a parameter's type appear in it as any pointers.
-//! A method's implicit parameters read as `AnyPointer`.
+//! `pair::Owned<Text, point::Owned>`; any type can be an argument (lists,
+//! lists of generics, generics of generics). A generic type named without
+//! arguments (`Pair`, or `Outer.Inner` inside `Outer(T)`) has its
+//! parameters bound to `AnyPointer`, as schema.capnp says of a brand that
+//! leaves a scope out; a nested type named plainly inside its generic
+//! scope (`Inner`) inherits the scope's parameters. A union's `Which` has
+//! no type parameters: members of a parameter's type appear in it as any
+//! pointers. A method's implicit parameters read as `AnyPointer`. `Debug`
+//! prints a field of a parameter's type as the type bound to it
+//! ([`Owned::write_text`](capnarena::typed::Owned::write_text)).
 //!
 //! [capnarena]: https://docs.rs/capnarena
 

@@ -37,6 +37,12 @@ pub mod node {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -785,6 +791,12 @@ pub mod node {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -967,6 +979,12 @@ pub mod node {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -1181,6 +1199,12 @@ pub mod node {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -1493,6 +1517,12 @@ pub mod node {
                     r: &Self::Reader<'a>,
                 ) -> ::capnarena::StructReader<'a> {
                     r.reader
+                }
+                fn write_text<'a>(
+                    r: &Self::Reader<'a>,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    r.write_text(v)
                 }
             }
             impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -2980,6 +3010,12 @@ pub mod field {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -3867,6 +3903,12 @@ pub mod enumerant {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -4143,6 +4185,12 @@ pub mod superclass {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -4330,6 +4378,12 @@ pub mod method {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -4873,6 +4927,12 @@ pub mod type_ {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -6543,6 +6603,12 @@ pub mod brand {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -6736,6 +6802,12 @@ pub mod brand {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -7061,6 +7133,12 @@ pub mod brand {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -7285,6 +7363,12 @@ pub mod value {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -7986,6 +8070,12 @@ pub mod annotation {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -8285,7 +8375,9 @@ impl ::core::convert::From<ElementSize> for u16 {
         value as u16
     }
 }
-impl ::capnarena::typed::Enum for ElementSize {}
+impl ::capnarena::typed::Enum for ElementSize {
+    const NAMES: &'static [&'static str] = ElementSize::NAMES;
+}
 /// The `CapnpVersion` struct.
 pub mod capnp_version {
     /// Id of the struct.
@@ -8320,6 +8412,12 @@ pub mod capnp_version {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -8477,6 +8575,12 @@ pub mod code_generator_request {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -8932,6 +9036,12 @@ pub mod code_generator_request {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -9231,6 +9341,12 @@ pub mod code_generator_request {
                     r: &Self::Reader<'a>,
                 ) -> ::capnarena::StructReader<'a> {
                     r.reader
+                }
+                fn write_text<'a>(
+                    r: &Self::Reader<'a>,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    r.write_text(v)
                 }
             }
             impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {

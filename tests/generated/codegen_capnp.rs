@@ -45,7 +45,9 @@ impl ::core::convert::From<Kind> for u16 {
         value as u16
     }
 }
-impl ::capnarena::typed::Enum for Kind {}
+impl ::capnarena::typed::Enum for Kind {
+    const NAMES: &'static [&'static str] = Kind::NAMES;
+}
 /// The `Defaults` struct.
 pub mod defaults {
     /// Id of the struct.
@@ -80,6 +82,12 @@ pub mod defaults {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -1376,6 +1384,12 @@ pub mod shapes {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -2101,6 +2115,12 @@ pub mod shapes {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -2270,7 +2290,9 @@ pub mod shapes {
                 value as u16
             }
         }
-        impl ::capnarena::typed::Enum for Mode {}
+        impl ::capnarena::typed::Enum for Mode {
+            const NAMES: &'static [&'static str] = Mode::NAMES;
+        }
     }
     /// The `square` group.
     pub mod square {
@@ -2726,6 +2748,12 @@ pub mod holder {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -3778,13 +3806,15 @@ pub mod holder {
 pub mod tree {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0xab8d189d1564301e;
+    /// The generic parameters, as the type of a handle's marker field.
+    type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
     /// Reads a `Tree`.
     pub struct Reader<
         'a,
         T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) reader: ::capnarena::StructReader<'a>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        pub(super) marker: Params<T>,
     }
     impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
         fn clone(&self) -> Self {
@@ -3799,11 +3829,11 @@ pub mod tree {
         T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        pub(super) marker: Params<T>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-        ::core::marker::PhantomData<fn() -> (T,)>,
+        Params<T>,
     );
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 5);
@@ -3830,6 +3860,12 @@ pub mod tree {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -4011,7 +4047,10 @@ pub mod tree {
             let which = self.reader.get::<u16>(0);
             if self.reader.has_pointer(0) {
                 v.field("value");
-                v.any_pointer();
+                match self.get_value() {
+                    Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             if self.reader.has_pointer(1) {
                 v.field("children");
@@ -4032,7 +4071,10 @@ pub mod tree {
             }
             if which == 1 {
                 v.field("extra");
-                v.any_pointer();
+                match self.get_extra() {
+                    Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             if which == 2 {
                 v.field("sub");
@@ -4332,13 +4374,15 @@ pub mod tree {
     pub mod node {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xb33b4ebce7bec791;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
         /// Reads a `Node`.
         pub struct Reader<
             'a,
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
             fn clone(&self) -> Self {
@@ -4353,11 +4397,11 @@ pub mod tree {
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-            ::core::marker::PhantomData<fn() -> (T,)>,
+            Params<T>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -4387,6 +4431,12 @@ pub mod tree {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -4453,7 +4503,10 @@ pub mod tree {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("item");
-                    v.any_pointer();
+                    match self.get_item() {
+                        Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.end_struct();
             }
@@ -4543,13 +4596,15 @@ pub mod tree {
     pub mod meta {
         /// Id of the group.
         pub const TYPE_ID: u64 = 0xa188229b71f7d675;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
         /// Reads a `meta`.
         pub struct Reader<
             'a,
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
             fn clone(&self) -> Self {
@@ -4564,7 +4619,7 @@ pub mod tree {
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -4611,7 +4666,10 @@ pub mod tree {
                 v.begin_struct();
                 if self.reader.has_pointer(3) {
                     v.field("tag");
-                    v.any_pointer();
+                    match self.get_tag() {
+                        Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.field("count");
                 v.uint(u64::from(self.get_count()));
@@ -4711,13 +4769,15 @@ pub mod store {
     pub mod entry {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xf426b2d3b9691346;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `Entry`.
         pub struct Reader<
             'a,
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
             fn clone(&self) -> Self {
@@ -4732,13 +4792,13 @@ pub mod store {
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         >(
-            ::core::marker::PhantomData<fn() -> (Key,)>,
+            Params<Key>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -4769,6 +4829,12 @@ pub mod store {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -4835,7 +4901,10 @@ pub mod store {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("key");
-                    v.any_pointer();
+                    match self.get_key() {
+                        Ok(x) => <Key as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.end_struct();
             }
@@ -4932,13 +5001,15 @@ pub mod store {
     pub mod get_results {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xf048bcbe2aff4906;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `get$Results`.
         pub struct Reader<
             'a,
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
             fn clone(&self) -> Self {
@@ -4953,13 +5024,13 @@ pub mod store {
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         >(
-            ::core::marker::PhantomData<fn() -> (Key,)>,
+            Params<Key>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -4990,6 +5061,12 @@ pub mod store {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -5131,13 +5208,15 @@ pub mod store {
     pub mod get_params {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xfcd1170c5274694d;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `get$Params`.
         pub struct Reader<
             'a,
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
             fn clone(&self) -> Self {
@@ -5152,13 +5231,13 @@ pub mod store {
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         >(
-            ::core::marker::PhantomData<fn() -> (Key,)>,
+            Params<Key>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -5189,6 +5268,12 @@ pub mod store {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -5255,7 +5340,10 @@ pub mod store {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("key");
-                    v.any_pointer();
+                    match self.get_key() {
+                        Ok(x) => <Key as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.end_struct();
             }
@@ -5353,6 +5441,8 @@ pub mod store {
 pub mod pair {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0xa917c03f1943ed49;
+    /// The generic parameters, as the type of a handle's marker field.
+    type Params<Key, Value> = ::core::marker::PhantomData<fn() -> (Key, Value)>;
     /// Reads a `Pair`.
     pub struct Reader<
         'a,
@@ -5360,7 +5450,7 @@ pub mod pair {
         Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) reader: ::capnarena::StructReader<'a>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (Key, Value)>,
+        pub(super) marker: Params<Key, Value>,
     }
     impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Clone
     for Reader<'_, Key, Value> {
@@ -5378,14 +5468,14 @@ pub mod pair {
         Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (Key, Value)>,
+        pub(super) marker: Params<Key, Value>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned<
         Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     >(
-        ::core::marker::PhantomData<fn() -> (Key, Value)>,
+        Params<Key, Value>,
     );
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 2);
@@ -5420,6 +5510,12 @@ pub mod pair {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<
@@ -5512,11 +5608,17 @@ pub mod pair {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("key");
-                v.any_pointer();
+                match self.get_key() {
+                    Ok(x) => <Key as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             if self.reader.has_pointer(1) {
                 v.field("value");
-                v.any_pointer();
+                match self.get_value() {
+                    Ok(x) => <Value as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             v.end_struct();
         }
@@ -5684,6 +5786,12 @@ pub mod service {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -5888,6 +5996,12 @@ pub mod service {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -5998,6 +6112,12 @@ pub mod service {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -6265,6 +6385,12 @@ pub mod service {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
