@@ -2016,4 +2016,21 @@ mod tests {
         doc_attr(&mut plain, Some("Just text.\nMore."));
         assert_eq!(plain.lines().count(), 2);
     }
+
+    /// The complexity bound passes the allow threshold for a type clippy
+    /// flagged (a getter of `List(List(List(Entry(K, V))))` in
+    /// capnproto-java's test.capnp) and stays low for plain types.
+    #[test]
+    fn complexity_bounds_clippys_score() {
+        let flagged = "::capnarena::Result<::capnarena::typed::ListListReader<'a, \
+            ::capnarena::typed::ListList<::capnarena::typed::StructList<\
+            super::generic_map::entry::Owned<K, V>>>>>";
+        assert!(
+            complexity(flagged) > COMPLEX_SCORE,
+            "{}",
+            complexity(flagged)
+        );
+        assert_eq!(complexity("::capnarena::Result<&'a str>"), 10 + 20);
+        assert!(complexity("::capnarena::Result<super::point::Reader<'a>>") < COMPLEX_SCORE);
+    }
 }
