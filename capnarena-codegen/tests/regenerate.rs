@@ -55,6 +55,16 @@ const TARGETS: &[Target] = &[
         outputs: &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
     },
     Target {
+        request: "generics.bin",
+        args: &["--src-prefix=tests/schemas", "tests/schemas/generics.capnp"],
+        outputs: &[("generics_capnp.rs", "tests/generated/generics_capnp.rs")],
+    },
+    Target {
+        request: "names.bin",
+        args: &["--src-prefix=tests/schemas", "tests/schemas/names.capnp"],
+        outputs: &[("names_capnp.rs", "tests/generated/names_capnp.rs")],
+    },
+    Target {
         request: "addressbook.bin",
         args: &[
             "--src-prefix=examples/addressbook/schema",
