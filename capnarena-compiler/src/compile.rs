@@ -675,10 +675,10 @@ impl<'a> Ctx<'a> {
                 }
             }
             ExprKind::Import(f) => {
-                let target = self.files[file].imports.get(&f.value).copied().flatten();
+                let target = self.files[file].imports.get(&f.value);
                 match target {
-                    Some(fi) => {
-                        let root = self.file_root[fi];
+                    Some(Ok(fi)) => {
+                        let root = self.file_root[*fi];
                         Some(BDecl::Decl {
                             target: Target::Node(root),
                             brand: Rc::new(BScope {
@@ -692,8 +692,11 @@ impl<'a> Ctx<'a> {
                             text: expr_string(e),
                         })
                     }
-                    None => {
-                        self.error(file, f.span, format!("Import failed: {}", f.value));
+                    other => {
+                        let e = other
+                            .and_then(|r| r.as_ref().err())
+                            .unwrap_or(&crate::files::LoadError::NotFound);
+                        self.error(file, f.span, e.message("Import failed", &f.value));
                         None
                     }
                 }
@@ -1447,8 +1450,7 @@ impl<'a> Ctx<'a> {
                 let ok = self.files[file]
                     .imports
                     .get("/capnp/stream.capnp")
-                    .copied()
-                    .flatten()
+                    .and_then(|r| r.as_ref().ok().copied())
                     .map(|fi| {
                         self.nodes[self.file_root[fi]]
                             .members
@@ -1709,19 +1711,24 @@ impl<'a> Ctx<'a> {
             | ExprKind::Application { .. }
             | ExprKind::Member { .. } => self.constant(scope, e, t),
             ExprKind::Embed(f) => {
-                let base = self.files[file]
-                    .path
-                    .parent()
-                    .map(|p| p.to_path_buf())
-                    .unwrap_or_default();
-                let path = crate::files::normalize(&base, std::path::Path::new(&f.value));
-                let Ok(bytes) = std::fs::read(&path) else {
-                    self.error(
-                        file,
-                        f.span,
-                        format!("Couldn't read file for embed: {}", f.value),
-                    );
-                    return None;
+                let bytes = match self.files[file].embeds.get(&f.value) {
+                    Some(Ok(b)) => b.as_ref().clone(),
+                    Some(Err(e)) => {
+                        self.error(
+                            file,
+                            f.span,
+                            e.message("Couldn't read file for embed", &f.value),
+                        );
+                        return None;
+                    }
+                    None => {
+                        self.error(
+                            file,
+                            f.span,
+                            format!("Couldn't read file for embed: {}", f.value),
+                        );
+                        return None;
+                    }
                 };
                 match t {
                     Type::Text => Some(Value::Text(Some(

@@ -24,6 +24,7 @@ mod files;
 pub mod ids;
 pub mod layout;
 pub mod lexer;
+pub mod limits;
 pub mod parser;
 pub mod schema;
 mod stdmap;
@@ -195,14 +196,17 @@ impl Compiler {
         let mut general = Vec::new();
         for f in &self.files {
             let abs = files::normalize(&cwd, f);
-            let name = source_name(&abs, &prefixes, &cwd);
-            match loader.load(abs, name) {
-                Some(i) => requested.push(i),
-                None => general.push(Diagnostic {
+            let (base, rel) = starting_directory(&abs, &prefixes, &cwd);
+            match loader.load(base, rel) {
+                Ok(i) => requested.push(i),
+                Err(e) => general.push(Diagnostic {
                     file: f.display().to_string(),
                     line: 0,
                     column: 0,
-                    message: "no such file".into(),
+                    message: match e {
+                        files::LoadError::NotFound => "no such file".into(),
+                        e => e.to_string(),
+                    },
                 }),
             }
         }
@@ -237,7 +241,7 @@ impl Compiler {
             let imports = names
                 .into_iter()
                 .filter_map(|n| {
-                    let target = f.imports.get(&n).copied().flatten()?;
+                    let target = *f.imports.get(&n)?.as_ref().ok()?;
                     Some((cx.file_id(target), n))
                 })
                 .collect();
@@ -255,29 +259,36 @@ impl Compiler {
     }
 }
 
-/// The name the reference gives a file named on the command line: relative
-/// to the longest matching `--src-prefix`, else to the working directory
-/// when under it, else the absolute path without its leading `/`.
-fn source_name(abs: &Path, prefixes: &[PathBuf], cwd: &Path) -> String {
-    let rel = |base: &Path| -> Option<String> {
+/// Where the reference places a file named on the command line: its
+/// starting directory and its path inside it. The directory is the
+/// longest `--src-prefix` holding it, else the working directory when
+/// under it, else `/`; the path names the file in the request.
+fn starting_directory(abs: &Path, prefixes: &[PathBuf], cwd: &Path) -> (PathBuf, Vec<String>) {
+    let parts = |base: &Path| -> Option<Vec<String>> {
         let r = abs.strip_prefix(base).ok()?;
-        let s = r.to_string_lossy().into_owned();
-        (!s.is_empty()).then_some(s)
+        let v: Vec<String> = r
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        (!v.is_empty()).then_some(v)
     };
-    let mut best: Option<(usize, String)> = None;
+    let mut best: Option<(usize, &Path, Vec<String>)> = None;
     for p in prefixes {
-        if let Some(r) = rel(p) {
+        if let Some(r) = parts(p) {
             let len = p.as_os_str().len();
-            if best.as_ref().is_none_or(|(l, _)| len > *l) {
-                best = Some((len, r));
+            if best.as_ref().is_none_or(|(l, _, _)| len > *l) {
+                best = Some((len, p, r));
             }
         }
     }
-    if let Some((_, r)) = best {
-        return r;
+    if let Some((_, p, r)) = best {
+        return (p.to_path_buf(), r);
     }
-    if let Some(r) = rel(cwd) {
-        return r;
+    if let Some(r) = parts(cwd) {
+        return (cwd.to_path_buf(), r);
     }
-    abs.to_string_lossy().trim_start_matches('/').to_string()
+    (
+        PathBuf::from("/"),
+        parts(Path::new("/")).unwrap_or_default(),
+    )
 }
