@@ -311,7 +311,7 @@ pub fn expr_string(e: &Expr) -> String {
         ExprKind::PositiveInt(v) => v.to_string(),
         ExprKind::NegativeInt(v) => format!("-{v}"),
         ExprKind::Float(v) => v.to_string(),
-        ExprKind::String(s) => format!("{s:?}"),
+        ExprKind::String(s) => format!("{:?}", String::from_utf8_lossy(s)),
         ExprKind::Binary(b) => format!(
             "0x\"{}\"",
             b.iter()
@@ -1731,9 +1731,7 @@ impl<'a> Ctx<'a> {
                     }
                 };
                 match t {
-                    Type::Text => Some(Value::Text(Some(
-                        String::from_utf8_lossy(&bytes).into_owned(),
-                    ))),
+                    Type::Text => Some(Value::Text(Some(bytes))),
                     Type::Data => Some(Value::Data(Some(bytes))),
                     Type::Struct(..) => {
                         let ok = capnarena::words_from_bytes(&bytes)
@@ -1781,7 +1779,7 @@ impl<'a> Ctx<'a> {
             ExprKind::Float(f) => self.coerce_float(file, e, t, *f),
             ExprKind::String(s) => match t {
                 Type::Text => Some(Value::Text(Some(s.clone()))),
-                Type::Data => Some(Value::Data(Some(s.as_bytes().to_vec()))),
+                Type::Data => Some(Value::Data(Some(s.clone()))),
                 _ => {
                     self.mismatch(file, e, t);
                     None
@@ -2600,20 +2598,20 @@ struct MI<'a> {
     st: Option<usize>,
     /// (struct index, field index) once the field exists.
     schema: Option<(usize, usize)>,
-    doc: Option<String>,
+    doc: Option<Vec<u8>>,
 }
 
 struct StructOut {
     node: Node,
     fields: Option<Vec<Option<Field>>>,
-    docs: Option<Vec<Option<String>>>,
-    doc: Option<String>,
+    docs: Option<Vec<Option<Vec<u8>>>>,
+    doc: Option<Vec<u8>>,
 }
 
 /// What [`StructTr`] returns for the root: its kind and member docs.
 struct RootOut {
     kind: NodeKind,
-    members: Option<Vec<Option<String>>>,
+    members: Option<Vec<Option<Vec<u8>>>>,
 }
 
 struct StructTr<'c, 'a> {

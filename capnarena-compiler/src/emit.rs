@@ -69,13 +69,13 @@ pub fn emit(req: &Request) -> Result<Vec<u8>> {
             let mut b = infos.get_struct(i as u32);
             b.set::<u64>(0, si.id);
             if let Some(doc) = &si.doc {
-                b.set_text(0, doc)?;
+                b.pointer(0).set_text_bytes(doc)?;
             }
             if let Some(members) = &si.members {
                 let mut ml = b.init_struct_list(1, members.len() as u32, MEMBER)?;
                 for (j, m) in members.iter().enumerate() {
                     if let Some(doc) = m {
-                        ml.get_struct(j as u32).set_text(0, doc)?;
+                        ml.get_struct(j as u32).pointer(0).set_text_bytes(doc)?;
                     }
                 }
             }
@@ -374,7 +374,7 @@ fn write_value<A: Arena>(p: PointerBuilder<'_, A>, v: &Value) -> Result<()> {
         }
         Value::Text(t) => {
             if let Some(t) = t {
-                b.set_text(0, t)?;
+                b.pointer(0).set_text_bytes(t)?;
             }
             12
         }
@@ -442,7 +442,7 @@ pub(crate) fn embed_options() -> capnarena::ReaderOptions {
 /// Writes a pointer value (a default or constant) into `p`.
 fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
     match v {
-        Ptr::Text(t) => p.set_text(t),
+        Ptr::Text(t) => p.set_text_bytes(t),
         Ptr::Data(d) => p.set_data(d),
         Ptr::Message(bytes) => {
             let words = capnarena::words_from_bytes(bytes)?;

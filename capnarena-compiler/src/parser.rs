@@ -54,7 +54,7 @@ pub fn parse_file(statements: &[Statement], errors: &mut Vec<ParseError>) -> Dec
 
 enum Parsed {
     Decl(Decl),
-    NakedId(Located<u64>, Option<String>, Span),
+    NakedId(Located<u64>, Option<Vec<u8>>, Span),
     NakedAnnotation(AnnotationApp),
 }
 
@@ -492,14 +492,14 @@ impl<'a> P<'a> {
                 mk(ExprKind::AbsoluteName(name), s)
             }
             Tok::Str(_) => {
-                let mut text = String::new();
+                let mut text = Vec::new();
                 let mut end = span.end;
                 while let Some(Token {
                     tok: Tok::Str(s),
                     span,
                 }) = self.peek()
                 {
-                    text.push_str(s);
+                    text.extend_from_slice(s);
                     end = span.end;
                     self.bump();
                 }
@@ -532,7 +532,7 @@ impl<'a> P<'a> {
                 {
                     self.bump();
                     let file = Located {
-                        value: s.clone(),
+                        value: String::from_utf8_lossy(s).into_owned(),
                         span: *sspan,
                     };
                     let whole = span.to(*sspan);
