@@ -9,6 +9,7 @@ use crate::ast::*;
 use crate::files::{FileError, SourceFile};
 use crate::ids;
 use crate::layout::{Layout, Scope};
+use crate::limits;
 use crate::schema::{self, *};
 
 /// Built-in declarations of the global scope.
@@ -59,10 +60,6 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("AnyList", Builtin::AnyList),
     ("Capability", Builtin::Capability),
 ];
-
-/// How deep declarations may depend on one another (constants naming
-/// constants ...) before compiling stops: the evaluation recurses.
-const MAX_DEPENDENCY_DEPTH: usize = 256;
 
 /// The id of capnp/stream.capnp's `StreamResult`.
 const STREAM_RESULT_ID: u64 = 0x995f_9a33_77c0_b16e;
@@ -119,6 +116,42 @@ struct BScope {
     inherited: bool,
     params: Vec<BDecl>,
     parent: Option<Rc<BScope>>,
+    /// The scopes and parameters in this brand written out as a tree (the
+    /// type it compiles to is about this big), saturating: shared `Rc`s
+    /// let aliases double it on each line, so it is bounded by
+    /// [`limits::MAX_TYPE_SIZE`].
+    size: u32,
+    /// The longest path of nested scopes and parameters in it, bounded by
+    /// [`limits::MAX_TYPE_DEPTH`]: the walks over a brand and its type
+    /// recurse.
+    depth: u32,
+}
+
+impl BScope {
+    /// A scope with its size and depth computed from its parts.
+    fn new(
+        leaf_id: u64,
+        leaf_params: usize,
+        inherited: bool,
+        params: Vec<BDecl>,
+        parent: Option<Rc<BScope>>,
+    ) -> Rc<BScope> {
+        let mut size = 1u32.saturating_add(parent.as_ref().map_or(0, |p| p.size));
+        let mut depth = 1 + parent.as_ref().map_or(0, |p| p.depth);
+        for p in &params {
+            size = size.saturating_add(p.size());
+            depth = depth.max(p.depth().saturating_add(1));
+        }
+        Rc::new(BScope {
+            leaf_id,
+            leaf_params,
+            inherited,
+            params,
+            parent,
+            size,
+            depth,
+        })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -148,16 +181,24 @@ impl BDecl {
             BDecl::Decl { text, .. } | BDecl::Param { text, .. } => text,
         }
     }
+    /// As [`BScope::size`].
+    fn size(&self) -> u32 {
+        match self {
+            BDecl::Decl { brand, .. } => brand.size,
+            BDecl::Param { .. } => 1,
+        }
+    }
+    /// As [`BScope::depth`].
+    fn depth(&self) -> u32 {
+        match self {
+            BDecl::Decl { brand, .. } => brand.depth,
+            BDecl::Param { .. } => 1,
+        }
+    }
 }
 
 fn simple_scope(leaf: u64) -> Rc<BScope> {
-    Rc::new(BScope {
-        leaf_id: leaf,
-        leaf_params: 0,
-        inherited: false,
-        params: Vec::new(),
-        parent: None,
-    })
+    BScope::new(leaf, 0, false, Vec::new(), None)
 }
 
 fn pop(s: &Rc<BScope>, leaf: u64) -> Rc<BScope> {
@@ -172,11 +213,34 @@ fn pop(s: &Rc<BScope>, leaf: u64) -> Rc<BScope> {
 
 /// `d` with the parameters it names looked up in `s` (an alias's brand
 /// reached through a branded scope, as the reference re-evaluates it).
-fn rebind(d: &BDecl, s: &Rc<BScope>) -> BDecl {
+/// Each scope written costs one unit of `budget`; once it is spent the
+/// rest is left unbound (the caller reports the type as too large), so a
+/// rebinding takes time in proportion to [`limits::MAX_TYPE_SIZE`].
+fn rebind(d: &BDecl, s: &Rc<BScope>, budget: &mut u32) -> BDecl {
     match d {
         BDecl::Param { scope, index, .. } => {
             lookup_param(s, *scope, *index).unwrap_or_else(|| d.clone())
         }
+        // Out of budget: the rest stays unbound, marked as too large.
+        BDecl::Decl {
+            target,
+            brand,
+            span,
+            text,
+        } if *budget == 0 => BDecl::Decl {
+            target: *target,
+            brand: Rc::new(BScope {
+                leaf_id: brand.leaf_id,
+                leaf_params: brand.leaf_params,
+                inherited: brand.inherited,
+                params: Vec::new(),
+                parent: None,
+                size: u32::MAX,
+                depth: brand.depth,
+            }),
+            span: *span,
+            text: text.clone(),
+        },
         BDecl::Decl {
             target,
             brand,
@@ -184,7 +248,7 @@ fn rebind(d: &BDecl, s: &Rc<BScope>) -> BDecl {
             text,
         } => BDecl::Decl {
             target: *target,
-            brand: rebind_scope(brand, s),
+            brand: rebind_scope(brand, s, budget),
             span: *span,
             text: text.clone(),
         },
@@ -203,32 +267,25 @@ fn params_for(s: &Rc<BScope>, leaf: u64) -> Option<Vec<BDecl>> {
     }
 }
 
-fn rebind_scope(b: &Rc<BScope>, s: &Rc<BScope>) -> Rc<BScope> {
+fn rebind_scope(b: &Rc<BScope>, s: &Rc<BScope>, budget: &mut u32) -> Rc<BScope> {
+    *budget = budget.saturating_sub(1);
     let (params, inherited) = if b.inherited && b.leaf_params > 0 {
         match params_for(s, b.leaf_id) {
             Some(p) => (p, false),
             None => (Vec::new(), true),
         }
     } else {
-        (b.params.iter().map(|p| rebind(p, s)).collect(), b.inherited)
+        (
+            b.params.iter().map(|p| rebind(p, s, budget)).collect(),
+            b.inherited,
+        )
     };
-    Rc::new(BScope {
-        leaf_id: b.leaf_id,
-        leaf_params: b.leaf_params,
-        inherited,
-        params,
-        parent: b.parent.as_ref().map(|p| rebind_scope(p, s)),
-    })
+    let parent = b.parent.as_ref().map(|p| rebind_scope(p, s, budget));
+    BScope::new(b.leaf_id, b.leaf_params, inherited, params, parent)
 }
 
 fn push(s: &Rc<BScope>, id: u64, params: usize) -> Rc<BScope> {
-    Rc::new(BScope {
-        leaf_id: id,
-        leaf_params: params,
-        inherited: false,
-        params: Vec::new(),
-        parent: Some(s.clone()),
-    })
+    BScope::new(id, params, false, Vec::new(), Some(s.clone()))
 }
 
 fn lookup_param(s: &Rc<BScope>, scope: u64, index: u16) -> Option<BDecl> {
@@ -269,6 +326,13 @@ pub struct Ctx<'a> {
     pending_busy: RefCell<HashSet<usize>>,
     /// Nodes by id, including groups and param structs, once translated.
     all_nodes: RefCell<HashMap<u64, Rc<Node>>>,
+    /// How many declarations (nodes, aliases, values) are being compiled
+    /// for one another right now: at most
+    /// [`limits::MAX_RECURSION`], which bounds the stack.
+    depth: std::cell::Cell<u32>,
+    /// Words of constants copied into other values so far, at most
+    /// [`limits::MAX_COPIED_WORDS`].
+    copied_words: std::cell::Cell<u64>,
 }
 
 struct PendingValue<'a> {
@@ -403,6 +467,8 @@ impl<'a> Ctx<'a> {
             pending_done: RefCell::new(HashMap::new()),
             pending_busy: RefCell::new(HashSet::new()),
             all_nodes: RefCell::new(HashMap::new()),
+            depth: std::cell::Cell::new(0),
+            copied_words: std::cell::Cell::new(0),
         };
         let mut bogus = 1000u64;
         for (fi, f) in files.iter().enumerate() {
@@ -555,9 +621,40 @@ impl<'a> Ctx<'a> {
             return None;
         };
         let brand = self.local_brand(parent);
+        let file = self.nodes[parent].file;
+        if !self.enter(file, target.span) {
+            return None;
+        }
         let r = self.compile_decl_expr(parent, &brand, target, &NO_IMPLICIT);
+        self.leave();
         self.alias_memo.borrow_mut().insert(key, r.clone());
         r
+    }
+
+    /// One level deeper in the compiler's recursion: a node compiled for
+    /// the node that uses it, an alias for the name that refers to it, a
+    /// value for the constant that copies it, a nested expression. True,
+    /// or, past [`limits::MAX_RECURSION`], false and an error at `span`.
+    /// Every `true` is matched by a [`leave`](Self::leave).
+    fn enter(&self, file: usize, span: Span) -> bool {
+        let d = self.depth.get();
+        if d >= limits::MAX_RECURSION {
+            self.error(
+                file,
+                span,
+                format!(
+                    "Declarations and expressions nest more than {} levels deep here (types, aliases, constants and defaults each needing the next, and the expressions inside them); the compiler stops there.",
+                    limits::MAX_RECURSION
+                ),
+            );
+            return false;
+        }
+        self.depth.set(d + 1);
+        true
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get() - 1);
     }
 
     fn resolve(&self, idx: usize, name: &str) -> Option<Resolved> {
@@ -586,13 +683,13 @@ impl<'a> Ctx<'a> {
 
     fn local_brand(&self, idx: usize) -> Rc<BScope> {
         let n = &self.nodes[idx];
-        Rc::new(BScope {
-            leaf_id: n.id,
-            leaf_params: self.param_count(idx),
-            inherited: true,
-            params: Vec::new(),
-            parent: n.parent.map(|p| self.local_brand(p)),
-        })
+        BScope::new(
+            n.id,
+            self.param_count(idx),
+            true,
+            Vec::new(),
+            n.parent.map(|p| self.local_brand(p)),
+        )
     }
 
     fn is_generic(&self, idx: usize) -> bool {
@@ -634,11 +731,50 @@ impl<'a> Ctx<'a> {
                     text: expr_string(e),
                 },
             },
-            Resolved::Branded(b, parent) => rebind(&b, &pop(brand, parent)),
+            Resolved::Branded(b, parent) => {
+                let mut budget = limits::MAX_TYPE_SIZE.saturating_add(1);
+                rebind(&b, &pop(brand, parent), &mut budget)
+            }
         }
     }
 
+    /// The declaration (with its brand) that expression `e` names, in
+    /// `scope_node` reached through `brand`. A result larger than
+    /// [`limits::MAX_TYPE_SIZE`] or deeper than [`limits::MAX_TYPE_DEPTH`]
+    /// is an error: every part was checked when made, so no brand grows
+    /// past a few times the limits before it is refused.
     fn compile_decl_expr(
+        &self,
+        scope_node: usize,
+        brand: &Rc<BScope>,
+        e: &Expr,
+        implicit: &Implicit<'_>,
+    ) -> Option<BDecl> {
+        let file = self.nodes[scope_node].file;
+        if !self.enter(file, e.span) {
+            return None;
+        }
+        let d = self.compile_decl_expr_unchecked(scope_node, brand, e, implicit);
+        self.leave();
+        let d = d?;
+        if d.size() > limits::MAX_TYPE_SIZE || d.depth() > limits::MAX_TYPE_DEPTH {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "This type, with its generic parameters written out, is {} scopes and parameters large and {} deep; the limits are {} and {}.",
+                    d.size(),
+                    d.depth(),
+                    limits::MAX_TYPE_SIZE,
+                    limits::MAX_TYPE_DEPTH
+                ),
+            );
+            return None;
+        }
+        Some(d)
+    }
+
+    fn compile_decl_expr_unchecked(
         &self,
         scope_node: usize,
         brand: &Rc<BScope>,
@@ -681,13 +817,7 @@ impl<'a> Ctx<'a> {
                         let root = self.file_root[*fi];
                         Some(BDecl::Decl {
                             target: Target::Node(root),
-                            brand: Rc::new(BScope {
-                                leaf_id: self.nodes[root].id,
-                                leaf_params: 0,
-                                inherited: true,
-                                params: Vec::new(),
-                                parent: None,
-                            }),
+                            brand: BScope::new(self.nodes[root].id, 0, true, Vec::new(), None),
                             span: e.span,
                             text: expr_string(e),
                         })
@@ -764,13 +894,13 @@ impl<'a> Ctx<'a> {
                                     }
                                 }
                             }
-                            let nb = Rc::new(BScope {
-                                leaf_id: b.leaf_id,
-                                leaf_params: b.leaf_params,
-                                inherited: false,
-                                params: compiled,
-                                parent: b.parent.clone(),
-                            });
+                            let nb = BScope::new(
+                                b.leaf_id,
+                                b.leaf_params,
+                                false,
+                                compiled,
+                                b.parent.clone(),
+                            );
                             return Some(BDecl::Decl {
                                 target,
                                 brand: nb,
@@ -977,16 +1107,12 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.translated.borrow().get(&idx) {
             return r.clone();
         }
-        if self.in_progress.borrow().len() >= MAX_DEPENDENCY_DEPTH {
-            let n = &self.nodes[idx];
-            self.error(
-                n.file,
-                node_span(n.decl),
-                format!("Declarations depend on each other more than {MAX_DEPENDENCY_DEPTH} levels deep."),
-            );
+        let n = &self.nodes[idx];
+        if !self.enter(n.file, node_span(n.decl)) {
             return None;
         }
         if !self.in_progress.borrow_mut().insert(idx) {
+            self.leave();
             let n = &self.nodes[idx];
             self.error(
                 n.file,
@@ -997,6 +1123,7 @@ impl<'a> Ctx<'a> {
         }
         let r = self.translate_inner(idx).map(Rc::new);
         self.in_progress.borrow_mut().remove(&idx);
+        self.leave();
         if let Some(t) = &r {
             let mut all = self.all_nodes.borrow_mut();
             all.insert(t.node.id, Rc::new(t.node.clone()));
@@ -1559,17 +1686,11 @@ impl<'a> Ctx<'a> {
             let pv = &p[i];
             (pv.file, pv.scope, pv.expr, pv.ty.clone())
         };
-        if self.pending_busy.borrow().len() >= MAX_DEPENDENCY_DEPTH {
-            self.error(
-                file,
-                expr.span,
-                format!(
-                    "Values depend on each other more than {MAX_DEPENDENCY_DEPTH} levels deep."
-                ),
-            );
+        if !self.enter(file, expr.span) {
             return None;
         }
         if !self.pending_busy.borrow_mut().insert(i) {
+            self.leave();
             self.error(
                 file,
                 expr.span,
@@ -1579,6 +1700,7 @@ impl<'a> Ctx<'a> {
         }
         let v = self.eval(scope, expr, &ty);
         self.pending_busy.borrow_mut().remove(&i);
+        self.leave();
         self.pending_done.borrow_mut().insert(i, v.clone());
         v
     }
@@ -1670,7 +1792,18 @@ impl<'a> Ctx<'a> {
     }
 
     /// Evaluates `e` as a value of type `t` in the scope of node `scope`.
+    /// The value of `e` as type `t`, one level deeper (see
+    /// [`enter`](Self::enter)).
     fn eval(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+        if !self.enter(self.nodes[scope].file, e.span) {
+            return None;
+        }
+        let v = self.eval_unchecked(scope, e, t);
+        self.leave();
+        v
+    }
+
+    fn eval_unchecked(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
         let file = self.nodes[scope].file;
         if let Type::AnyPointer(
             AnyPointer::Parameter { .. } | AnyPointer::ImplicitMethodParameter(_),
@@ -2023,6 +2156,36 @@ impl<'a> Ctx<'a> {
             Value::Pending(i) => self.pending_value(*i)?,
             v => v.clone(),
         };
+        // Every copy of a constant into another value counts against one
+        // budget: constants that copy the one before twice would double
+        // on each line.
+        let (words, depth) = value_size(&value);
+        // The copy lands this deep in the value being built: writing it
+        // out recurses once per level.
+        if depth.saturating_add(self.depth.get()) > limits::MAX_RECURSION {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "Copying this constant, {depth} pointers deep, nests the value more than {} levels deep; the compiler stops there.",
+                    limits::MAX_RECURSION
+                ),
+            );
+            return None;
+        }
+        let total = self.copied_words.get().saturating_add(words);
+        if total > limits::MAX_COPIED_WORDS {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "Constants copied into other values come to {total} words here, more than the limit of {} words; the compiler stops there.",
+                    limits::MAX_COPIED_WORDS
+                ),
+            );
+            return None;
+        }
+        self.copied_words.set(total);
         if let ExprKind::RelativeName(n) = &e.kind {
             let parent = self.nodes[ci].parent.unwrap_or(ci);
             let pn = &self.nodes[parent];
@@ -2124,6 +2287,13 @@ impl<'a> Ctx<'a> {
         (nodes, infos)
     }
 
+    /// The reference's traversal from node `idx` with eagerness `e`
+    /// (compiler.c++, `Node::traverse`): translates and loads each node
+    /// reached, its dependencies (recursively while `e` asks for them),
+    /// its parents and children, collecting source info. Depth first in
+    /// the reference's order, with the path on a heap stack: a chain of
+    /// dependencies of any length (10,000 files importing each other)
+    /// takes no stack.
     fn traverse(
         &self,
         idx: usize,
@@ -2132,57 +2302,78 @@ impl<'a> Ctx<'a> {
         ord: &mut Order,
         infos: &mut Vec<SourceInfo>,
     ) {
-        let slot = seen.entry(idx).or_insert(0);
-        if *slot & e == e {
-            return;
+        enum Step {
+            Visit(usize, u32),
+            Infos(Rc<Translated>),
+            Aliases(usize),
         }
-        *slot |= e;
-        if let Some(tr) = self.translate(idx) {
-            if ord.loaded_nodes.insert(idx) {
-                for a in &tr.aux {
-                    ord.load(a);
+        let mut stack = vec![Step::Visit(idx, e)];
+        let mut deps = Vec::new();
+        while let Some(step) = stack.pop() {
+            let (idx, e) = match step {
+                Step::Visit(idx, e) => (idx, e),
+                Step::Infos(tr) => {
+                    infos.extend(tr.source_info.iter().cloned());
+                    continue;
                 }
-                ord.load(&tr.node);
+                Step::Aliases(idx) => {
+                    for a in &self.nodes[idx].aliases {
+                        self.compile_alias(idx, a);
+                    }
+                    continue;
+                }
+            };
+            let slot = seen.entry(idx).or_insert(0);
+            if *slot & e == e {
+                continue;
             }
-            if e / DEPENDENCIES != 0 {
-                let ne = (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES);
-                self.traverse_deps(&tr.node, ne, seen, ord, infos);
-                for a in &tr.aux {
-                    self.traverse_deps(a, ne, seen, ord, infos);
+            *slot |= e;
+            // Pushed in reverse: dependencies, then source info, then the
+            // parent, then the children, then the aliases.
+            if e & CHILDREN != 0 {
+                stack.push(Step::Aliases(idx));
+                for &c in self.nodes[idx].children.iter().rev() {
+                    stack.push(Step::Visit(c, e));
                 }
             }
-            infos.extend(tr.source_info.iter().cloned());
-        }
-        if e & PARENTS != 0 {
-            if let Some(p) = self.nodes[idx].parent {
-                self.traverse(p, e, seen, ord, infos);
+            if e & PARENTS != 0 {
+                if let Some(p) = self.nodes[idx].parent {
+                    stack.push(Step::Visit(p, e));
+                }
             }
-        }
-        if e & CHILDREN != 0 {
-            for &c in &self.nodes[idx].children.clone() {
-                self.traverse(c, e, seen, ord, infos);
-            }
-            for a in &self.nodes[idx].aliases {
-                self.compile_alias(idx, a);
+            if let Some(tr) = self.translate(idx) {
+                if ord.loaded_nodes.insert(idx) {
+                    for a in &tr.aux {
+                        ord.load(a);
+                    }
+                    ord.load(&tr.node);
+                }
+                stack.push(Step::Infos(tr.clone()));
+                if e / DEPENDENCIES != 0 {
+                    let ne = (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES);
+                    deps.clear();
+                    self.node_deps(&tr.node, &mut deps);
+                    for a in &tr.aux {
+                        self.node_deps(a, &mut deps);
+                    }
+                    for &d in deps.iter().rev() {
+                        stack.push(Step::Visit(d, ne));
+                    }
+                }
             }
         }
     }
 
-    fn traverse_deps(
-        &self,
-        n: &Node,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
-        let anns = |a: &Option<Vec<Annotation>>,
-                    seen: &mut HashMap<usize, u32>,
-                    ord: &mut Order,
-                    infos: &mut Vec<SourceInfo>| {
+    /// The nodes `n` depends on, in the order the reference traverses
+    /// them: field types and annotations, enumerant annotations,
+    /// superclasses and method param and result structs with their
+    /// brands, a constant's or annotation's type, then the node's own
+    /// annotations.
+    fn node_deps(&self, n: &Node, out: &mut Vec<usize>) {
+        let anns = |a: &Option<Vec<Annotation>>, out: &mut Vec<usize>| {
             for x in a.iter().flatten() {
                 if let Some(&i) = self.by_id.get(&x.id) {
-                    self.traverse(i, e, seen, ord, infos);
+                    out.push(i);
                 }
             }
         };
@@ -2190,14 +2381,14 @@ impl<'a> Ctx<'a> {
             NodeKind::Struct(s) => {
                 for f in s.fields.iter().flatten() {
                     if let FieldKind::Slot { ty, .. } = &f.kind {
-                        self.traverse_type(ty, e, seen, ord, infos);
+                        self.type_deps(ty, out);
                     }
-                    anns(&f.annotations, seen, ord, infos);
+                    anns(&f.annotations, out);
                 }
             }
             NodeKind::Enum(es) => {
                 for en in es {
-                    anns(&en.annotations, seen, ord, infos);
+                    anns(&en.annotations, out);
                 }
             }
             NodeKind::Interface {
@@ -2206,68 +2397,47 @@ impl<'a> Ctx<'a> {
             } => {
                 for (id, b) in superclasses {
                     if *id != 0 {
-                        self.traverse_dep(*id, e, seen, ord, infos);
+                        self.dep(*id, out);
                     }
-                    self.traverse_brand(b, e, seen, ord, infos);
+                    self.brand_deps(b, out);
                 }
                 for m in methods {
-                    self.traverse_dep(m.param_struct_type, e, seen, ord, infos);
-                    self.traverse_brand(&m.param_brand, e, seen, ord, infos);
-                    self.traverse_dep(m.result_struct_type, e, seen, ord, infos);
-                    self.traverse_brand(&m.result_brand, e, seen, ord, infos);
-                    anns(&m.annotations, seen, ord, infos);
+                    self.dep(m.param_struct_type, out);
+                    self.brand_deps(&m.param_brand, out);
+                    self.dep(m.result_struct_type, out);
+                    self.brand_deps(&m.result_brand, out);
+                    anns(&m.annotations, out);
                 }
             }
-            NodeKind::Const { ty, .. } | NodeKind::Annotation { ty, .. } => {
-                self.traverse_type(ty, e, seen, ord, infos)
-            }
+            NodeKind::Const { ty, .. } | NodeKind::Annotation { ty, .. } => self.type_deps(ty, out),
             NodeKind::File => {}
         }
-        anns(&n.annotations, seen, ord, infos);
+        anns(&n.annotations, out);
     }
 
-    fn traverse_dep(
-        &self,
-        id: u64,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
+    fn dep(&self, id: u64, out: &mut Vec<usize>) {
         if let Some(&i) = self.by_id.get(&id) {
-            self.traverse(i, e, seen, ord, infos);
+            out.push(i);
         }
     }
 
-    fn traverse_type(
-        &self,
-        t: &Type,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
+    /// The nodes a type names (recursing once per level of the type,
+    /// at most [`limits::MAX_TYPE_DEPTH`]).
+    fn type_deps(&self, t: &Type, out: &mut Vec<usize>) {
         match t {
-            Type::List(el) => self.traverse_type(el, e, seen, ord, infos),
+            Type::List(el) => self.type_deps(el, out),
             Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
-                self.traverse_dep(*id, e, seen, ord, infos);
-                self.traverse_brand(b, e, seen, ord, infos);
+                self.dep(*id, out);
+                self.brand_deps(b, out);
             }
             _ => {}
         }
     }
 
-    fn traverse_brand(
-        &self,
-        b: &Option<Brand>,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
+    fn brand_deps(&self, b: &Option<Brand>, out: &mut Vec<usize>) {
         for s in b.iter().flat_map(|b| &b.scopes) {
             for t in s.bind.iter().flatten().flatten() {
-                self.traverse_type(t, e, seen, ord, infos);
+                self.type_deps(t, out);
             }
         }
     }
@@ -2486,6 +2656,49 @@ fn prim_bytes(v: &Value) -> [u8; 8] {
     b
 }
 
+/// About how many words `v` takes encoded (one per pointer, the data and
+/// byte lists rounded up), and how deeply its pointers nest; walked with a
+/// heap stack.
+fn value_size(v: &Value) -> (u64, u32) {
+    let root = match v {
+        Value::Text(Some(t)) => return (1 + (t.len() as u64 + 8) / 8, 1),
+        Value::Data(Some(d)) => return (1 + (d.len() as u64).div_ceil(8), 1),
+        Value::List(Some(p)) | Value::Struct(Some(p)) | Value::AnyPointer(Some(p)) => p,
+        _ => return (1, 0),
+    };
+    let mut words = 0u64;
+    let mut deepest = 0u32;
+    let mut stack = vec![(root, 1u32)];
+    let mut add = |n: u64| words = words.saturating_add(n);
+    while let Some((p, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        let d = depth.saturating_add(1);
+        add(1);
+        match p {
+            Ptr::Text(t) => add((t.len() as u64 + 8) / 8),
+            Ptr::Data(d) | Ptr::Message(d) => add((d.len() as u64).div_ceil(8)),
+            Ptr::Struct(s) => {
+                add((s.data.len() as u64).div_ceil(8));
+                stack.extend(s.ptrs.iter().flatten().map(|p| (p, d)));
+            }
+            Ptr::List(l) => match l {
+                ListVal::Void(_) => {}
+                ListVal::Bits(b) => add((b.len() as u64).div_ceil(64)),
+                ListVal::Bytes { data, .. } => add((data.len() as u64).div_ceil(8)),
+                ListVal::Pointers(ps) => stack.extend(ps.iter().flatten().map(|p| (p, d))),
+                ListVal::Structs { elems, .. } => {
+                    for s in elems {
+                        add((s.data.len() as u64).div_ceil(8));
+                        add(s.ptrs.len() as u64);
+                        stack.extend(s.ptrs.iter().flatten().map(|p| (p, d)));
+                    }
+                }
+            },
+        }
+    }
+    (words, deepest)
+}
+
 fn value_ptr(v: Value) -> Option<Ptr> {
     match v {
         Value::Text(t) => t.map(Ptr::Text),
@@ -2584,9 +2797,10 @@ struct MI<'a> {
     parent: Option<usize>,
     code_order: u16,
     index: u16,
-    child_count: u16,
-    child_init: u16,
-    union_disc: u16,
+    /// Members inside (up to 65,536: one per ordinal, so not a `u16`).
+    child_count: u32,
+    child_init: u32,
+    union_disc: u32,
     in_union: bool,
     name: String,
     kind: MKind,
@@ -2773,7 +2987,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 DeclKind::Field { .. } => {
                     let g = self.layout.new_group(u);
                     let mi = self.new_mi(parent, *code_order, MKind::Field, Some(m), true, g);
-                    *code_order += 1;
+                    *code_order = code_order.wrapping_add(1);
                     let o = m.ordinal().map(|o| o.value).unwrap_or(0);
                     self.by_ordinal.entry(o).or_default().push(mi);
                 }
@@ -2786,7 +3000,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                     let g = self.layout.new_group(u);
                     let inner = self.layout.new_union(g);
                     let mi = self.new_mi(parent, *code_order, MKind::Union, Some(m), true, g);
-                    *code_order += 1;
+                    *code_order = code_order.wrapping_add(1);
                     self.mis[mi].union_scope = Some(inner);
                     let mut sub = 0;
                     self.traverse_union(m, mi, inner, &mut sub);
@@ -2797,7 +3011,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 DeclKind::Group => {
                     let g = self.layout.new_group(u);
                     let mi = self.new_mi(parent, *code_order, MKind::Group, Some(m), true, g);
-                    *code_order += 1;
+                    *code_order = code_order.wrapping_add(1);
                     self.traverse_group(m, mi, g);
                 }
                 _ => {}
@@ -2822,7 +3036,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
             match &m.kind {
                 DeclKind::Field { .. } => {
                     let mi = self.new_mi(parent, code_order, MKind::Field, Some(m), false, scope);
-                    code_order += 1;
+                    code_order = code_order.wrapping_add(1);
                     let o = m.ordinal().map(|o| o.value).unwrap_or(0);
                     self.by_ordinal.entry(o).or_default().push(mi);
                 }
@@ -2835,7 +3049,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                         self.traverse_union(m, mi, u, &mut code_order);
                     } else {
                         mi = self.new_mi(parent, code_order, MKind::Union, Some(m), false, scope);
-                        code_order += 1;
+                        code_order = code_order.wrapping_add(1);
                         self.mis[mi].union_scope = Some(u);
                         let mut sub = 0;
                         self.traverse_union(m, mi, u, &mut sub);
@@ -2846,7 +3060,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 }
                 DeclKind::Group => {
                     let mi = self.new_mi(parent, code_order, MKind::Group, Some(m), false, scope);
-                    code_order += 1;
+                    code_order = code_order.wrapping_add(1);
                     self.traverse_group(m, mi, scope);
                 }
                 _ => {}
@@ -2874,12 +3088,15 @@ impl<'c, 'a> StructTr<'c, 'a> {
             return s;
         }
         let parent = self.mis[m].parent.unwrap_or(0);
-        self.mis[m].index = self.mis[parent].child_init;
+        // An index among at most 65,536 children (each holds a field of
+        // its own, and ordinals are 16-bit): below 65,536.
+        self.mis[m].index = self.mis[parent].child_init as u16;
         let (st, i) = self.add_member_schema(parent);
         let disc = if self.mis[m].in_union {
             let d = self.mis[parent].union_disc;
             self.mis[parent].union_disc += 1;
-            d
+            // Over 65,535 members the union is refused in `finish_group`.
+            d as u16
         } else {
             0xffff
         };
@@ -2915,6 +3132,19 @@ impl<'c, 'a> StructTr<'c, 'a> {
         if let Some(u) = self.mis[m].union_scope {
             self.layout.add_discriminant(u);
             let count = self.mis[m].union_disc;
+            // Discriminants are 16-bit and 0xffff means "not in a union".
+            let count = match u16::try_from(count) {
+                Ok(c) if c < u16::MAX => c,
+                _ => {
+                    let span = self.mis[m].decl.map(|d| d.span).unwrap_or_default();
+                    self.cx.error(
+                        self.file(),
+                        span,
+                        format!("A union has {count} members; at most 65535 fit its 16-bit discriminant."),
+                    );
+                    u16::MAX
+                }
+            };
             let off = self.layout.discriminant(u).unwrap_or(0);
             if let NodeKind::Struct(s) = &mut self.structs[st].node.kind {
                 s.discriminant_count = count;

@@ -62,7 +62,7 @@ struct Lexer<'a> {
 const OP_CHARS: &[u8] = b"!$%&*+-./:<=>?@^|~";
 /// Nesting of blocks and lists beyond which input is refused (the
 /// recursion would otherwise be bounded only by the input's size).
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = crate::limits::MAX_NESTING;
 
 fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)

@@ -300,3 +300,33 @@ fn cli_writes_the_request() {
     );
     assert_eq!(render(&capnp, &out.stdout), reference);
 }
+
+/// A chain of 300 files, each importing the next for a field type, and
+/// in each a struct whose field names the next struct: the node order,
+/// now produced with a heap stack instead of recursion, is still the
+/// reference's.
+#[test]
+fn import_chain_order() {
+    let dir = std::env::temp_dir().join(format!("capnarena-chain-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let n = 300;
+    for i in 0..n {
+        std::fs::write(
+            dir.join(format!("f{i}.capnp")),
+            format!(
+                "@0x{:x};\nusing N = import \"f{}.capnp\";\nstruct S {{ n @0 :N.S; m @1 :M; }}\nstruct M {{ s @0 :N.S; }}\n",
+                (1u64 << 63) | (i as u64 + 7),
+                i + 1
+            ),
+        )
+        .expect("write");
+    }
+    std::fs::write(
+        dir.join(format!("f{n}.capnp")),
+        format!("@0x{:x};\nstruct S {{}}\n", (1u64 << 63) | 1),
+    )
+    .expect("write");
+    same_request(&dir, &["f0.capnp"]);
+    same_request(&dir, &["f5.capnp", "f0.capnp"]);
+}
