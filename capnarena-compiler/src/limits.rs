@@ -47,3 +47,9 @@ pub const MAX_TYPE_DEPTH: u32 = 100;
 /// at a few times its encoded size, so this keeps the peak near 100 MiB;
 /// real schemas copy a few hundred words.
 pub const MAX_COPIED_WORDS: u64 = 1 << 20;
+
+/// Deepest expression tree: 256 levels of members (`a.b`), generic
+/// parameters (`G(T)`), lists and tuples. Suffixes chain without
+/// brackets, so [`MAX_NESTING`] alone would allow trees 50,000 deep; walks
+/// over an expression recurse once per level.
+pub const MAX_EXPRESSION_DEPTH: u32 = 256;

@@ -4,6 +4,7 @@
 
 use crate::ast::*;
 use crate::lexer::{Statement, Tok, Token};
+use crate::limits;
 
 /// An error found while parsing: where and what.
 pub type ParseError = (Span, String);
@@ -109,12 +110,7 @@ fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -
     let mut best = 0usize;
     let mut head = None;
     for alt in alts {
-        let mut p = P {
-            toks,
-            pos: 0,
-            best: std::cell::Cell::new(0),
-            errors: Vec::new(),
-        };
+        let mut p = P::sub(toks);
         let r = alt(&mut p);
         best = best.max(p.best.get()).max(p.pos);
         if let Some(mut h) = r {
@@ -190,6 +186,11 @@ struct P<'a> {
     /// match still advances its notion of how far parsing got.
     best: std::cell::Cell<usize>,
     errors: Vec<ParseError>,
+    /// The depth of the expression `expr` (or `base_expr`) last returned,
+    /// and after `items`, the deepest of the items' expressions: trees
+    /// deeper than [`limits::MAX_EXPRESSION_DEPTH`] are refused as they
+    /// are built, as every later walk over them recurses.
+    depth: u32,
 }
 
 fn empty_name(span: Span) -> Located<String> {
@@ -206,6 +207,7 @@ impl<'a> P<'a> {
             pos: 0,
             best: std::cell::Cell::new(0),
             errors: Vec::new(),
+            depth: 0,
         }
     }
     fn peek(&self) -> Option<&'a Token> {
@@ -325,9 +327,12 @@ impl<'a> P<'a> {
         f: impl Fn(&mut P<'a>) -> Option<T>,
     ) -> Option<Vec<T>> {
         let mut out = Vec::new();
+        let mut deepest = 0;
         for item in lists {
             let mut p = P::sub(item);
             let v = f(&mut p);
+            deepest = deepest.max(p.depth);
+            self.depth = deepest;
             self.errors.append(&mut p.errors);
             match v {
                 Some(v) if p.at_end() => out.push(v),
@@ -342,6 +347,7 @@ impl<'a> P<'a> {
                 }
             }
         }
+        self.depth = deepest;
         Some(out)
     }
 
@@ -402,8 +408,19 @@ impl<'a> P<'a> {
 
     fn expr(&mut self) -> Option<Expr> {
         let mut base = self.base_expr()?;
+        let mut depth = self.depth;
         let mut suffixes = 0usize;
         loop {
+            if depth > limits::MAX_EXPRESSION_DEPTH {
+                self.errors.push((
+                    base.span,
+                    format!(
+                        "Expression nests more than {} levels deep (members, parameters, lists and tuples).",
+                        limits::MAX_EXPRESSION_DEPTH
+                    ),
+                ));
+                return None;
+            }
             suffixes += 1;
             if suffixes > MAX_SUFFIXES {
                 self.errors.push((
@@ -418,6 +435,7 @@ impl<'a> P<'a> {
             if self.op(".") {
                 if let Some(name) = self.ident() {
                     let span = Span::new(base.span.start, name.span.end);
+                    depth += 1;
                     base = Expr {
                         kind: ExprKind::Member {
                             parent: Box::new(base),
@@ -437,6 +455,7 @@ impl<'a> P<'a> {
             {
                 self.bump();
                 let params = self.items(lists, |p| p.param())?;
+                depth = depth.max(self.depth) + 1;
                 let span = Span::new(base.span.start, span.end);
                 base = Expr {
                     kind: ExprKind::Application {
@@ -449,10 +468,13 @@ impl<'a> P<'a> {
             }
             break;
         }
+        self.depth = depth;
         Some(base)
     }
 
+    /// An expression without suffixes; sets `self.depth` to its depth.
     fn base_expr(&mut self) -> Option<Expr> {
+        self.depth = 1;
         let t = self.peek()?;
         let span = t.span;
         let mk = |kind, span| Some(Expr { kind, span });
@@ -512,6 +534,7 @@ impl<'a> P<'a> {
             Tok::Bracket(lists) => {
                 self.bump();
                 let items = self.items(lists, |p| p.expr())?;
+                self.depth += 1;
                 mk(ExprKind::List(items), span)
             }
             Tok::Paren(lists) => {
@@ -520,6 +543,7 @@ impl<'a> P<'a> {
                 if params.len() == 1 && params[0].name.is_none() {
                     return params.pop().map(|p| p.value);
                 }
+                self.depth += 1;
                 mk(ExprKind::Tuple(params), span)
             }
             Tok::Ident(i) if (i == "import" || i == "embed") => {

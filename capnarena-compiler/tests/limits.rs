@@ -214,3 +214,21 @@ fn nested_declarations_compile() {
     s += &"}\n".repeat(n);
     compile_small_stack(s, vec![]).unwrap_or_else(|d| panic!("{d}"));
 }
+
+/// Member suffixes after a generic application, nested through the
+/// application's parameters: `a(a(...b).a.a...).a.a...` with 254 members
+/// per level builds an expression tree 50,000 deep within the lexer's
+/// nesting limit (regression: walking it overflowed the stack). The
+/// parser refuses trees deeper than `limits::MAX_EXPRESSION_DEPTH`.
+#[test]
+fn deep_expressions_are_refused_by_the_parser() {
+    let chain = ".a".repeat(254);
+    let n = 199;
+    let s = format!(
+        "using X = {}b{};\n",
+        "a(".repeat(n),
+        format!("){chain}").repeat(n)
+    );
+    let (line, _, msg) = first_error(compile_small_stack(s, vec![]));
+    assert_eq!((line, msg.as_str()), (2, "Parse error."));
+}
