@@ -333,6 +333,13 @@ pub struct Ctx<'a> {
     /// Words of constants copied into other values so far, at most
     /// [`limits::MAX_COPIED_WORDS`].
     copied_words: std::cell::Cell<u64>,
+    /// Per file, the name of the path it was first resolved through
+    /// (a requested file: its own), as the reference names a file
+    /// reached by two paths.
+    first_names: RefCell<Vec<Option<String>>>,
+    /// The first file resolved through a second, different path: (that
+    /// path's name, the first name).
+    second_path: RefCell<Option<(String, String)>>,
 }
 
 struct PendingValue<'a> {
@@ -469,6 +476,8 @@ impl<'a> Ctx<'a> {
             all_nodes: RefCell::new(HashMap::new()),
             depth: std::cell::Cell::new(0),
             copied_words: std::cell::Cell::new(0),
+            first_names: RefCell::new(vec![None; files.len()]),
+            second_path: RefCell::new(None),
         };
         let mut bogus = 1000u64;
         for (fi, f) in files.iter().enumerate() {
@@ -814,6 +823,9 @@ impl<'a> Ctx<'a> {
                 let target = self.files[file].imports.get(&f.value);
                 match target {
                     Some(Ok(fi)) => {
+                        if let Some(name) = self.files[file].reached_as.get(&f.value) {
+                            self.claim(*fi, name);
+                        }
                         let root = self.file_root[*fi];
                         Some(BDecl::Decl {
                             target: Target::Node(root),
@@ -2242,9 +2254,46 @@ impl<'a> Ctx<'a> {
     // ------------------------------------------------------------------
     // The reference's output order
 
-    /// Compiles the requested files (by index) and returns the request's
-    /// nodes and source info in the reference's order.
-    pub fn request(&self, requested: &[usize]) -> (Vec<Node>, Vec<SourceInfo>) {
+    /// Notes that file `fi` was resolved through a path that names it
+    /// `name`.
+    fn claim(&self, fi: usize, name: &str) {
+        let mut names = self.first_names.borrow_mut();
+        match &names[fi] {
+            None => names[fi] = Some(name.to_string()),
+            Some(first) if first != name => {
+                let mut second = self.second_path.borrow_mut();
+                if second.is_none() {
+                    *second = Some((name.to_string(), first.clone()));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Per file, the name of the path it was first resolved through,
+    /// when that is not the name it was loaded with.
+    pub fn renamed_files(&self) -> Vec<(usize, String)> {
+        self.first_names
+            .borrow()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                let n = n.as_ref()?;
+                (*n != self.files[i].name).then(|| (i, n.clone()))
+            })
+            .collect()
+    }
+
+    /// The first file resolved through two different paths: (the second
+    /// path's name, the first's).
+    pub fn second_path(&self) -> Option<(String, String)> {
+        self.second_path.borrow().clone()
+    }
+
+    /// Compiles the requested files (by index, each with the name it was
+    /// given) and returns the request's nodes and source info in the
+    /// reference's order.
+    pub fn request(&self, requested: &[(usize, String)]) -> (Vec<Node>, Vec<SourceInfo>) {
         let mut ord = Order {
             map_order: Vec::new(),
             state: HashMap::new(),
@@ -2252,7 +2301,9 @@ impl<'a> Ctx<'a> {
             si_map: crate::stdmap::StdUnorderedMap::new(),
             si_by_id: HashMap::new(),
         };
-        for &fi in requested {
+        for (fi, name) in requested {
+            let fi = *fi;
+            self.claim(fi, name);
             let mut seen: HashMap<usize, u32> = HashMap::new();
             let mut infos: Vec<SourceInfo> = Vec::new();
             self.traverse(

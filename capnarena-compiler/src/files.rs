@@ -40,6 +40,11 @@ pub struct SourceFile {
     pub ast: Decl,
     /// Resolved imports: name as written -> file index, or why not.
     pub imports: HashMap<String, Result<usize, LoadError>>,
+    /// For each resolved import, the name its path gives the file (its
+    /// path inside the starting directory it was found in). A file
+    /// reached by two paths is one file; the reference names it by the
+    /// path it was first resolved through while compiling.
+    pub reached_as: HashMap<String, String>,
     /// Embedded files: name as written -> content, or why not.
     pub embeds: HashMap<String, Result<Rc<Vec<u8>>, LoadError>>,
 }
@@ -169,6 +174,23 @@ pub fn eval_path(start: &[String], text: &str) -> Result<Vec<String>, LoadError>
     Ok(parts)
 }
 
+/// The identity of the file at `path` on disk: device, inode and its last
+/// path component (the reference takes files with different names for
+/// different files); None when it cannot be looked at.
+fn inode_key(path: &Path, last: Option<&String>) -> Option<(u64, u64, String)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some((m.dev(), m.ino(), last?.clone()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, last);
+        None
+    }
+}
+
 /// How a file's type is named in an error.
 fn kind_name(t: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
@@ -237,6 +259,11 @@ pub struct Loader {
     /// Import directories, in search order (absolute, normalized).
     pub import_path: Vec<PathBuf>,
     by_path: HashMap<PathBuf, usize>,
+    /// Files on disk by (device, inode, last path component): the same
+    /// file reached through two directories is loaded once, as the
+    /// reference's module loader does (it also compares size, time and
+    /// content, which one inode shares).
+    by_inode: HashMap<(u64, u64, String), usize>,
     embed_cache: HashMap<PathBuf, Rc<Vec<u8>>>,
     /// Bytes read so far (schemas and embeds), against
     /// [`limits::MAX_INPUT_BYTES`].
@@ -260,6 +287,7 @@ impl Loader {
             files: Vec::new(),
             import_path,
             by_path: HashMap::new(),
+            by_inode: HashMap::new(),
             embed_cache: HashMap::new(),
             read_bytes: 0,
             errors: Vec::new(),
@@ -341,9 +369,21 @@ impl Loader {
         if let Some(&i) = self.by_path.get(&path) {
             return Ok((i, false));
         }
+        let inode = if self.overrides.contains_key(&path) {
+            None
+        } else {
+            inode_key(&path, rel.last())
+        };
+        if let Some(&i) = inode.as_ref().and_then(|k| self.by_inode.get(k)) {
+            self.by_path.insert(path, i);
+            return Ok((i, false));
+        }
         let bytes = self.read(&path, limits::MAX_FILE_BYTES)?;
         let idx = self.files.len();
         self.by_path.insert(path, idx);
+        if let Some(k) = inode {
+            self.by_inode.insert(k, idx);
+        }
         let mut line_starts = vec![0u32];
         for (i, b) in bytes.iter().enumerate() {
             if *b == b'\n' {
@@ -381,6 +421,7 @@ impl Loader {
             line_starts,
             ast,
             imports: HashMap::new(),
+            reached_as: HashMap::new(),
             embeds: HashMap::new(),
         });
         for name in embed_names {
@@ -416,12 +457,20 @@ impl Loader {
         }
     }
 
-    /// Resolves import `name` of file `from`: `(index, newly loaded)`.
+    /// Resolves import `name` of file `from`: `(index, newly loaded)`,
+    /// noting the name this path gives the file.
     fn import(&mut self, from: usize, name: &str) -> Result<(usize, bool), LoadError> {
         for (base, rel) in self.candidates(from, name)? {
+            let reached_as = rel.join("/");
             match self.load_new(base, rel) {
                 Err(LoadError::NotFound) => continue,
-                r => return r,
+                Ok(r) => {
+                    self.files[from]
+                        .reached_as
+                        .insert(name.to_string(), reached_as);
+                    return Ok(r);
+                }
+                Err(e) => return Err(e),
             }
         }
         Err(LoadError::NotFound)

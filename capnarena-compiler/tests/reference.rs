@@ -330,3 +330,67 @@ fn import_chain_order() {
     same_request(&dir, &["f0.capnp"]);
     same_request(&dir, &["f5.capnp", "f0.capnp"]);
 }
+
+/// A file reached by two paths (`-I src/lib` and a relative import, and
+/// a symbolic link to its directory) is one file, named by the path the
+/// compile resolves first, as in the reference: field `r @0` is compiled
+/// before `s @1` whatever the order of the `using` lines (regression: it
+/// took the name of the import written first). The reference's warning
+/// comes with it.
+#[test]
+fn file_reached_by_two_paths() {
+    let Some(capnp) = tool() else { return };
+    let dir = std::env::temp_dir().join(format!("capnarena-two-paths-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src/lib")).expect("mkdir");
+    std::fs::write(
+        dir.join("src/lib/b.capnp"),
+        "@0xd0a4c1b3e2f50611;\nstruct B {}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("src/m.capnp"),
+        "@0xd0a4c1b3e2f50612;\nusing R = import \"lib/b.capnp\";\nusing S = import \"/b.capnp\";\nstruct M { r @0 :R.B; s @1 :S.B; }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("src/n.capnp"),
+        "@0xd0a4c1b3e2f50613;\nusing S = import \"/b.capnp\";\nusing R = import \"lib/b.capnp\";\nstruct M { s @1 :S.B; r @0 :R.B; }\n",
+    )
+    .expect("write");
+    for file in ["src/m.capnp", "src/n.capnp"] {
+        same_request(&dir, &["--no-standard-import", "-Isrc/lib", file]);
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("src/lib"), dir.join("link")).expect("symlink");
+        same_request(&dir, &["--no-standard-import", "-Ilink", "src/n.capnp"]);
+    }
+    let (result, warnings) = Compiler::new()
+        .working_dir(&dir)
+        .no_standard_import()
+        .import_path("src/lib")
+        .file("src/n.capnp")
+        .compile_with_warnings();
+    result.expect("compiles");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let ours = &warnings[0].message;
+    assert!(
+        ours.starts_with("Found exactly the same source file mapped at two different paths.")
+            && ours.ends_with("; path = b.capnp; other.path = src/lib/b.capnp"),
+        "{ours}"
+    );
+    let out = Command::new(&capnp)
+        .current_dir(&dir)
+        .args([
+            "compile",
+            "-o-",
+            "--no-standard-import",
+            "-Isrc/lib",
+            "src/n.capnp",
+        ])
+        .output()
+        .expect("run capnp");
+    let theirs = String::from_utf8_lossy(&out.stderr);
+    assert!(theirs.contains(ours.as_str()), "{theirs}");
+}
