@@ -90,6 +90,11 @@ struct NodeE<'a> {
     children: Vec<usize>,
     members: HashMap<&'a str, usize>,
     aliases: Vec<&'a Decl>,
+    /// The first alias of each name, an index into `aliases` (lookups
+    /// by name stay constant-time however many there are).
+    alias_by_name: HashMap<&'a str, usize>,
+    /// The first generic parameter of each name: its index.
+    param_by_name: HashMap<&'a str, u16>,
 }
 
 #[derive(Clone, Debug)]
@@ -340,6 +345,8 @@ pub struct Ctx<'a> {
     /// The first file resolved through a second, different path: (that
     /// path's name, the first name).
     second_path: RefCell<Option<(String, String)>>,
+    /// Per enum id, its enumerants' ordinals by name.
+    enumerants: RefCell<HashMap<u64, HashMap<String, u16>>>,
 }
 
 struct PendingValue<'a> {
@@ -478,6 +485,7 @@ impl<'a> Ctx<'a> {
             copied_words: std::cell::Cell::new(0),
             first_names: RefCell::new(vec![None; files.len()]),
             second_path: RefCell::new(None),
+            enumerants: RefCell::new(HashMap::new()),
         };
         let mut bogus = 1000u64;
         for (fi, f) in files.iter().enumerate() {
@@ -530,6 +538,14 @@ impl<'a> Ctx<'a> {
             children: Vec::new(),
             members: HashMap::new(),
             aliases: Vec::new(),
+            alias_by_name: HashMap::new(),
+            param_by_name: {
+                let mut m = HashMap::new();
+                for (i, p) in decl.params.iter().enumerate() {
+                    m.entry(p.value.as_str()).or_insert(i as u16);
+                }
+                m
+            },
         });
         idx
     }
@@ -545,7 +561,11 @@ impl<'a> Ctx<'a> {
                 DeclKind::Struct => NK::Struct,
                 DeclKind::Interface { .. } => NK::Interface,
                 DeclKind::Using(_) => {
-                    self.nodes[idx].aliases.push(nd);
+                    let n = &mut self.nodes[idx];
+                    n.alias_by_name
+                        .entry(nd.name.value.as_str())
+                        .or_insert(n.aliases.len());
+                    n.aliases.push(nd);
                     continue;
                 }
                 _ => continue,
@@ -598,7 +618,7 @@ impl<'a> Ctx<'a> {
                 scope_id: n.id,
             });
         }
-        let alias = n.aliases.iter().find(|a| a.name.value == name)?;
+        let alias = n.aliases[*n.alias_by_name.get(name)?];
         let bd = self.compile_alias(idx, alias)?;
         match &bd {
             BDecl::Decl { target, brand, .. } if self.brand_levels(brand).is_empty() => {
@@ -671,11 +691,8 @@ impl<'a> Ctx<'a> {
             return Some(r);
         }
         let n = &self.nodes[idx];
-        if let Some(i) = n.decl.params.iter().position(|p| p.value == name) {
-            return Some(Resolved::Param {
-                scope: n.id,
-                index: i as u16,
-            });
+        if let Some(&index) = n.param_by_name.get(name) {
+            return Some(Resolved::Param { scope: n.id, index });
         }
         match n.parent {
             Some(p) => self.resolve(p, name),
@@ -1757,6 +1774,25 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The ordinal of the first enumerant named `name` in enum `id`, from
+    /// an index built on the enum's first use.
+    fn enumerant(&self, id: u64, name: &str) -> Option<u16> {
+        if let Some(index) = self.enumerants.borrow().get(&id) {
+            return index.get(name).copied();
+        }
+        let node = self.node_by_id(id)?;
+        let NodeKind::Enum(es) = &node.kind else {
+            return None;
+        };
+        let mut index = HashMap::new();
+        for (i, e) in es.iter().enumerate() {
+            index.entry(e.name.clone()).or_insert(i as u16);
+        }
+        let found = index.get(name).copied();
+        self.enumerants.borrow_mut().insert(id, index);
+        found
+    }
+
     fn node_by_id(&self, id: u64) -> Option<Rc<Node>> {
         if let Some(n) = self.all_nodes.borrow().get(&id) {
             return Some(n.clone());
@@ -1827,12 +1863,8 @@ impl<'a> Ctx<'a> {
         match &e.kind {
             ExprKind::RelativeName(n) => {
                 if let Type::Enum(id, _) = t {
-                    if let Some(node) = self.node_by_id(*id) {
-                        if let NodeKind::Enum(es) = &node.kind {
-                            if let Some(i) = es.iter().position(|x| x.name == n.value) {
-                                return Some(Value::Enum(i as u16));
-                            }
-                        }
+                    if let Some(i) = self.enumerant(*id, &n.value) {
+                        return Some(Value::Enum(i));
                     }
                 } else {
                     match n.value.as_str() {
