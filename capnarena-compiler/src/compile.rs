@@ -672,7 +672,7 @@ impl<'a> Ctx<'a> {
                 file,
                 span,
                 format!(
-                    "Declarations and expressions nest more than {} levels deep here (types, aliases, constants and defaults each needing the next, and the expressions inside them); the compiler stops there.",
+                    "Declarations and expressions nest more than {} levels deep here (types, aliases, constants and defaults each needing the next, and the expressions inside them; limits::MAX_RECURSION).",
                     limits::MAX_RECURSION
                 ),
             );
@@ -788,7 +788,7 @@ impl<'a> Ctx<'a> {
                 file,
                 e.span,
                 format!(
-                    "This type, with its generic parameters written out, is {} scopes and parameters large and {} deep; the limits are {} and {}.",
+                    "This type, with its generic parameters written out, is {} scopes and parameters large and {} deep; the limits are {} and {} (limits::MAX_TYPE_SIZE, limits::MAX_TYPE_DEPTH).",
                     d.size(),
                     d.depth(),
                     limits::MAX_TYPE_SIZE,
@@ -2211,7 +2211,7 @@ impl<'a> Ctx<'a> {
                 file,
                 e.span,
                 format!(
-                    "Copying this constant, {depth} pointers deep, nests the value more than {} levels deep; the compiler stops there.",
+                    "Copying this constant, {depth} pointers deep, nests the value more than {} levels deep (limits::MAX_RECURSION).",
                     limits::MAX_RECURSION
                 ),
             );
@@ -2223,7 +2223,7 @@ impl<'a> Ctx<'a> {
                 file,
                 e.span,
                 format!(
-                    "Constants copied into other values come to {total} words here, more than the limit of {} words; the compiler stops there.",
+                    "Constants copied into other values come to {total} words here, more than the limit of {} words (limits::MAX_COPIED_WORDS).",
                     limits::MAX_COPIED_WORDS
                 ),
             );

@@ -105,12 +105,12 @@ impl fmt::Display for LoadError {
             LoadError::TooLarge { size, limit } => {
                 write!(
                     f,
-                    "file of {size} bytes is larger than the limit of {limit} bytes"
+                    "file of {size} bytes is larger than the limit of {limit} bytes (limits::MAX_FILE_BYTES)"
                 )
             }
             LoadError::InputTooLarge { read, size } => write!(
                 f,
-                "{size} more bytes would take the files read past the limit of {} bytes ({read} read so far)",
+                "{size} more bytes would take the files read past the limit of {} bytes (limits::MAX_INPUT_BYTES; {read} read so far)",
                 limits::MAX_INPUT_BYTES
             ),
             LoadError::Io(e) => write!(f, "{e}"),

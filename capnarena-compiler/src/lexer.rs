@@ -196,7 +196,7 @@ impl Lexer<'_> {
         if self.depth > MAX_DEPTH {
             return Err((
                 self.span1(),
-                format!("Nesting deeper than {MAX_DEPTH} levels."),
+                format!("Nesting deeper than {MAX_DEPTH} levels (limits::MAX_NESTING)."),
             ));
         }
         Ok(())

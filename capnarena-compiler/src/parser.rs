@@ -109,10 +109,12 @@ fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -
     };
     let mut best = 0usize;
     let mut head = None;
+    let mut limit = None;
     for alt in alts {
         let mut p = P::sub(toks);
         let r = alt(&mut p);
         best = best.max(p.best.get()).max(p.pos);
+        limit = limit.or(p.limit.take());
         if let Some(mut h) = r {
             if p.pos == toks.len() {
                 h.errors = p.errors;
@@ -122,6 +124,10 @@ fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -
         }
     }
     let Some(mut head) = head else {
+        if let Some(e) = limit {
+            errors.push(e);
+            return None;
+        }
         let at = if best < toks.len() {
             toks[best].span.start
         } else if let Some(last) = toks.last() {
@@ -191,6 +197,10 @@ struct P<'a> {
     /// deeper than [`limits::MAX_EXPRESSION_DEPTH`] are refused as they
     /// are built, as every later walk over them recurses.
     depth: u32,
+    /// A limit the statement ran into (expression depth, suffixes): the
+    /// error reported for it, instead of a bare "Parse error.", when no
+    /// reading of the statement succeeds.
+    limit: Option<ParseError>,
 }
 
 fn empty_name(span: Span) -> Located<String> {
@@ -208,6 +218,7 @@ impl<'a> P<'a> {
             best: std::cell::Cell::new(0),
             errors: Vec::new(),
             depth: 0,
+            limit: None,
         }
     }
     fn peek(&self) -> Option<&'a Token> {
@@ -333,6 +344,7 @@ impl<'a> P<'a> {
             let v = f(&mut p);
             deepest = deepest.max(p.depth);
             self.depth = deepest;
+            self.limit = self.limit.take().or(p.limit.take());
             self.errors.append(&mut p.errors);
             match v {
                 Some(v) if p.at_end() => out.push(v),
@@ -412,23 +424,27 @@ impl<'a> P<'a> {
         let mut suffixes = 0usize;
         loop {
             if depth > limits::MAX_EXPRESSION_DEPTH {
-                self.errors.push((
+                let e = (
                     base.span,
                     format!(
-                        "Expression nests more than {} levels deep (members, parameters, lists and tuples).",
+                        "Expression nests more than {} levels deep (members, parameters, lists and tuples; limits::MAX_EXPRESSION_DEPTH).",
                         limits::MAX_EXPRESSION_DEPTH
                     ),
-                ));
+                );
+                self.limit = self.limit.take().or(Some(e.clone()));
+                self.errors.push(e);
                 return None;
             }
             suffixes += 1;
             if suffixes > MAX_SUFFIXES {
-                self.errors.push((
+                let e = (
                     base.span,
                     format!(
                         "Expression has more than {MAX_SUFFIXES} member or parameter suffixes."
                     ),
-                ));
+                );
+                self.limit = self.limit.take().or(Some(e.clone()));
+                self.errors.push(e);
                 return None;
             }
             let save = self.pos;

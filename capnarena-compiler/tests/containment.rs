@@ -242,7 +242,7 @@ fn files_over_the_size_limit_are_refused() {
         &d,
         23,
         &format!(
-            "Couldn't read file for embed: big.bin: file of {} bytes is larger than the limit of {} bytes",
+            "Couldn't read file for embed: big.bin: file of {} bytes is larger than the limit of {} bytes (limits::MAX_FILE_BYTES)",
             limits::MAX_FILE_BYTES + 1,
             limits::MAX_FILE_BYTES
         ),
