@@ -319,3 +319,33 @@ fn the_reference_refuses_them_too() {
         );
     }
 }
+
+/// All files read in one compile together stay within
+/// [`limits::MAX_INPUT_BYTES`]: three embeds of 12 MiB each (sparse
+/// files) are two too many, and the third is refused by name.
+#[test]
+fn files_read_together_are_bounded() {
+    let dir = scratch("total");
+    for name in ["a.bin", "b.bin", "c.bin"] {
+        let f = std::fs::File::create(dir.join("src").join(name)).expect("create");
+        f.set_len(12 << 20).expect("set_len");
+    }
+    let d = rejected(
+        &dir,
+        "const a :Data = embed \"a.bin\";\nconst b :Data = embed \"b.bin\";\nconst c :Data = embed \"c.bin\";",
+    );
+    assert_eq!(d.0.len(), 1, "{d}");
+    assert_eq!((d.0[0].line, d.0[0].column), (4, 23), "{d}");
+    let schema = std::fs::metadata(dir.join("src/t.capnp"))
+        .expect("schema")
+        .len();
+    assert_eq!(
+        d.0[0].message,
+        format!(
+            "Couldn't read file for embed: c.bin: {} more bytes would take the files read past the limit of {} bytes (limits::MAX_INPUT_BYTES; {} read so far)",
+            12 << 20,
+            limits::MAX_INPUT_BYTES,
+            (24 << 20) + schema
+        )
+    );
+}
