@@ -103,6 +103,32 @@ for f in "$vectors"/*.capnp ../capnarena-compiler/tests/schemas/*.capnp \
   /usr/include/capnp/compat/*.capnp; do
   cp "$f" "corpus/compile_schema/$(basename "$f")"
 done
+# compile_tree: files separated by the byte 0x1e, in the order
+# src/main.capnp, src/a.capnp, src/sub/b.capnp, inc/c.capnp,
+# inc/sub/d.capnp, src/data.bin, inc/blob.bin: imports and embeds in
+# every form, some reaching outside the tree.
+mkdir -p corpus/compile_tree
+rs=$'\x1e'
+id() { printf '@0x%x;\n' $((0x8000000000000000 | $1)); }
+{
+  id 1; printf 'using A = import "a.capnp";\nusing C = import "/c.capnp";\n'
+  printf 'struct M { a @0 :A.S; c @1 :C.T; d @2 :Data = embed "data.bin"; }\n'
+  printf 'const t :Text = embed "/blob.bin";\n'
+  printf '%s' "$rs"; id 2; printf 'using B = import "sub/b.capnp";\nstruct S { b @0 :B.U; }\n'
+  printf '%s' "$rs"; id 3; printf 'struct U { x @0 :Int32 = 7; }\nconst e :Data = embed "../data.bin";\n'
+  printf '%s' "$rs"; id 4; printf 'using D = import "sub/d.capnp";\nstruct T { d @0 :D.V; }\n'
+  printf '%s' "$rs"; id 5; printf 'struct V { s @0 :Text = "\\xff\\377"; }\nconst b :Data = embed "../blob.bin";\n'
+  printf '%s' "$rs"; printf '\x00\xff\xc3\x28 bytes'
+  printf '%s' "$rs"; printf 'blob \xfe'
+} >corpus/compile_tree/tree
+{
+  id 1; printf 'const a :Text = embed "../secret.txt";\nconst b :Text = embed "/../secret.txt";\n'
+  printf 'using O = import "../outside.capnp";\nusing P = import "/../outside.capnp";\n'
+  printf 'const c :Text = embed "//secret.txt";\nconst d :Data = embed "sub";\nstruct S { o @0 :O.Outside; p @1 :P.Outside; }\n'
+} >corpus/compile_tree/escapes
+for f in ../capnarena-compiler/tests/schemas/*.capnp; do
+  cp "$f" "corpus/compile_tree/$(basename "$f")"
+done
 # hostile_io: eight control bytes (arena faults, segment size, writer
 # failures, reader lies, writer buffer), then a framed or packed message
 # (a stream to read into the arena, and the recipe of the one built).

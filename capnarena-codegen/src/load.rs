@@ -6,11 +6,14 @@ use capnarena::{Message, MessageReader, PointerReader, Result, SingleSegmentAren
 use crate::model::*;
 use crate::schema_capnp::{brand, code_generator_request, field, node, type_, value};
 
-fn opt_doc(s: &str) -> Option<String> {
+/// A doc comment for the generated Rust, which must be UTF-8: the
+/// reference (and capnarena-compile) keep a comment's bytes as written,
+/// so bytes that are not UTF-8 become U+FFFD here.
+fn opt_doc(s: &[u8]) -> Option<String> {
     if s.is_empty() {
         None
     } else {
-        Some(s.to_string())
+        Some(String::from_utf8_lossy(s).into_owned())
     }
 }
 
@@ -199,9 +202,9 @@ pub fn load(request: &MessageReader<'_>) -> Result<Schema> {
         let Some(node) = schema.nodes.get_mut(&info.get_id()) else {
             continue;
         };
-        node.doc = opt_doc(info.get_doc_comment()?);
+        node.doc = opt_doc(info.get_doc_comment_bytes()?);
         for (m, member) in info.get_members()?.iter().enumerate() {
-            let doc = opt_doc(member.get_doc_comment()?);
+            let doc = opt_doc(member.get_doc_comment_bytes()?);
             match &mut node.kind {
                 NodeKind::Struct(s) => {
                     if let Some(f) = s.fields.get_mut(m) {

@@ -48,7 +48,7 @@ pub enum ExprKind {
     /// A floating-point literal (sign applied).
     Float(f64),
     /// A text literal (adjacent literals joined).
-    String(String),
+    String(Vec<u8>),
     /// `0x"..."`.
     Binary(Vec<u8>),
     /// A bare identifier.
@@ -218,7 +218,7 @@ pub struct Decl {
     /// Annotations applied to it.
     pub annotations: Vec<AnnotationApp>,
     /// The doc comment following it.
-    pub doc: Option<String>,
+    pub doc: Option<Vec<u8>>,
     /// The whole statement.
     pub span: Span,
     /// What it declares.

@@ -9,6 +9,7 @@ use crate::ast::*;
 use crate::files::{FileError, SourceFile};
 use crate::ids;
 use crate::layout::{Layout, Scope};
+use crate::limits;
 use crate::schema::{self, *};
 
 /// Built-in declarations of the global scope.
@@ -60,10 +61,6 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("Capability", Builtin::Capability),
 ];
 
-/// How deep declarations may depend on one another (constants naming
-/// constants ...) before compiling stops: the evaluation recurses.
-const MAX_DEPENDENCY_DEPTH: usize = 256;
-
 /// The id of capnp/stream.capnp's `StreamResult`.
 const STREAM_RESULT_ID: u64 = 0x995f_9a33_77c0_b16e;
 
@@ -93,6 +90,11 @@ struct NodeE<'a> {
     children: Vec<usize>,
     members: HashMap<&'a str, usize>,
     aliases: Vec<&'a Decl>,
+    /// The first alias of each name, an index into `aliases` (lookups
+    /// by name stay constant-time however many there are).
+    alias_by_name: HashMap<&'a str, usize>,
+    /// The first generic parameter of each name: its index.
+    param_by_name: HashMap<&'a str, u16>,
 }
 
 #[derive(Clone, Debug)]
@@ -119,6 +121,42 @@ struct BScope {
     inherited: bool,
     params: Vec<BDecl>,
     parent: Option<Rc<BScope>>,
+    /// The scopes and parameters in this brand written out as a tree (the
+    /// type it compiles to is about this big), saturating: shared `Rc`s
+    /// let aliases double it on each line, so it is bounded by
+    /// [`limits::MAX_TYPE_SIZE`].
+    size: u32,
+    /// The longest path of nested scopes and parameters in it, bounded by
+    /// [`limits::MAX_TYPE_DEPTH`]: the walks over a brand and its type
+    /// recurse.
+    depth: u32,
+}
+
+impl BScope {
+    /// A scope with its size and depth computed from its parts.
+    fn new(
+        leaf_id: u64,
+        leaf_params: usize,
+        inherited: bool,
+        params: Vec<BDecl>,
+        parent: Option<Rc<BScope>>,
+    ) -> Rc<BScope> {
+        let mut size = 1u32.saturating_add(parent.as_ref().map_or(0, |p| p.size));
+        let mut depth = 1 + parent.as_ref().map_or(0, |p| p.depth);
+        for p in &params {
+            size = size.saturating_add(p.size());
+            depth = depth.max(p.depth().saturating_add(1));
+        }
+        Rc::new(BScope {
+            leaf_id,
+            leaf_params,
+            inherited,
+            params,
+            parent,
+            size,
+            depth,
+        })
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -148,16 +186,24 @@ impl BDecl {
             BDecl::Decl { text, .. } | BDecl::Param { text, .. } => text,
         }
     }
+    /// As [`BScope::size`].
+    fn size(&self) -> u32 {
+        match self {
+            BDecl::Decl { brand, .. } => brand.size,
+            BDecl::Param { .. } => 1,
+        }
+    }
+    /// As [`BScope::depth`].
+    fn depth(&self) -> u32 {
+        match self {
+            BDecl::Decl { brand, .. } => brand.depth,
+            BDecl::Param { .. } => 1,
+        }
+    }
 }
 
 fn simple_scope(leaf: u64) -> Rc<BScope> {
-    Rc::new(BScope {
-        leaf_id: leaf,
-        leaf_params: 0,
-        inherited: false,
-        params: Vec::new(),
-        parent: None,
-    })
+    BScope::new(leaf, 0, false, Vec::new(), None)
 }
 
 fn pop(s: &Rc<BScope>, leaf: u64) -> Rc<BScope> {
@@ -172,11 +218,34 @@ fn pop(s: &Rc<BScope>, leaf: u64) -> Rc<BScope> {
 
 /// `d` with the parameters it names looked up in `s` (an alias's brand
 /// reached through a branded scope, as the reference re-evaluates it).
-fn rebind(d: &BDecl, s: &Rc<BScope>) -> BDecl {
+/// Each scope written costs one unit of `budget`; once it is spent the
+/// rest is left unbound (the caller reports the type as too large), so a
+/// rebinding takes time in proportion to [`limits::MAX_TYPE_SIZE`].
+fn rebind(d: &BDecl, s: &Rc<BScope>, budget: &mut u32) -> BDecl {
     match d {
         BDecl::Param { scope, index, .. } => {
             lookup_param(s, *scope, *index).unwrap_or_else(|| d.clone())
         }
+        // Out of budget: the rest stays unbound, marked as too large.
+        BDecl::Decl {
+            target,
+            brand,
+            span,
+            text,
+        } if *budget == 0 => BDecl::Decl {
+            target: *target,
+            brand: Rc::new(BScope {
+                leaf_id: brand.leaf_id,
+                leaf_params: brand.leaf_params,
+                inherited: brand.inherited,
+                params: Vec::new(),
+                parent: None,
+                size: u32::MAX,
+                depth: brand.depth,
+            }),
+            span: *span,
+            text: text.clone(),
+        },
         BDecl::Decl {
             target,
             brand,
@@ -184,7 +253,7 @@ fn rebind(d: &BDecl, s: &Rc<BScope>) -> BDecl {
             text,
         } => BDecl::Decl {
             target: *target,
-            brand: rebind_scope(brand, s),
+            brand: rebind_scope(brand, s, budget),
             span: *span,
             text: text.clone(),
         },
@@ -203,32 +272,25 @@ fn params_for(s: &Rc<BScope>, leaf: u64) -> Option<Vec<BDecl>> {
     }
 }
 
-fn rebind_scope(b: &Rc<BScope>, s: &Rc<BScope>) -> Rc<BScope> {
+fn rebind_scope(b: &Rc<BScope>, s: &Rc<BScope>, budget: &mut u32) -> Rc<BScope> {
+    *budget = budget.saturating_sub(1);
     let (params, inherited) = if b.inherited && b.leaf_params > 0 {
         match params_for(s, b.leaf_id) {
             Some(p) => (p, false),
             None => (Vec::new(), true),
         }
     } else {
-        (b.params.iter().map(|p| rebind(p, s)).collect(), b.inherited)
+        (
+            b.params.iter().map(|p| rebind(p, s, budget)).collect(),
+            b.inherited,
+        )
     };
-    Rc::new(BScope {
-        leaf_id: b.leaf_id,
-        leaf_params: b.leaf_params,
-        inherited,
-        params,
-        parent: b.parent.as_ref().map(|p| rebind_scope(p, s)),
-    })
+    let parent = b.parent.as_ref().map(|p| rebind_scope(p, s, budget));
+    BScope::new(b.leaf_id, b.leaf_params, inherited, params, parent)
 }
 
 fn push(s: &Rc<BScope>, id: u64, params: usize) -> Rc<BScope> {
-    Rc::new(BScope {
-        leaf_id: id,
-        leaf_params: params,
-        inherited: false,
-        params: Vec::new(),
-        parent: Some(s.clone()),
-    })
+    BScope::new(id, params, false, Vec::new(), Some(s.clone()))
 }
 
 fn lookup_param(s: &Rc<BScope>, scope: u64, index: u16) -> Option<BDecl> {
@@ -269,6 +331,22 @@ pub struct Ctx<'a> {
     pending_busy: RefCell<HashSet<usize>>,
     /// Nodes by id, including groups and param structs, once translated.
     all_nodes: RefCell<HashMap<u64, Rc<Node>>>,
+    /// How many declarations (nodes, aliases, values) are being compiled
+    /// for one another right now: at most
+    /// [`limits::MAX_RECURSION`], which bounds the stack.
+    depth: std::cell::Cell<u32>,
+    /// Words of constants copied into other values so far, at most
+    /// [`limits::MAX_COPIED_WORDS`].
+    copied_words: std::cell::Cell<u64>,
+    /// Per file, the name of the path it was first resolved through
+    /// (a requested file: its own), as the reference names a file
+    /// reached by two paths.
+    first_names: RefCell<Vec<Option<String>>>,
+    /// The first file resolved through a second, different path: (that
+    /// path's name, the first name).
+    second_path: RefCell<Option<(String, String)>>,
+    /// Per enum id, its enumerants' ordinals by name.
+    enumerants: RefCell<HashMap<u64, HashMap<String, u16>>>,
 }
 
 struct PendingValue<'a> {
@@ -311,7 +389,7 @@ pub fn expr_string(e: &Expr) -> String {
         ExprKind::PositiveInt(v) => v.to_string(),
         ExprKind::NegativeInt(v) => format!("-{v}"),
         ExprKind::Float(v) => v.to_string(),
-        ExprKind::String(s) => format!("{s:?}"),
+        ExprKind::String(s) => format!("{:?}", String::from_utf8_lossy(s)),
         ExprKind::Binary(b) => format!(
             "0x\"{}\"",
             b.iter()
@@ -403,6 +481,11 @@ impl<'a> Ctx<'a> {
             pending_done: RefCell::new(HashMap::new()),
             pending_busy: RefCell::new(HashSet::new()),
             all_nodes: RefCell::new(HashMap::new()),
+            depth: std::cell::Cell::new(0),
+            copied_words: std::cell::Cell::new(0),
+            first_names: RefCell::new(vec![None; files.len()]),
+            second_path: RefCell::new(None),
+            enumerants: RefCell::new(HashMap::new()),
         };
         let mut bogus = 1000u64;
         for (fi, f) in files.iter().enumerate() {
@@ -455,6 +538,14 @@ impl<'a> Ctx<'a> {
             children: Vec::new(),
             members: HashMap::new(),
             aliases: Vec::new(),
+            alias_by_name: HashMap::new(),
+            param_by_name: {
+                let mut m = HashMap::new();
+                for (i, p) in decl.params.iter().enumerate() {
+                    m.entry(p.value.as_str()).or_insert(i as u16);
+                }
+                m
+            },
         });
         idx
     }
@@ -470,7 +561,11 @@ impl<'a> Ctx<'a> {
                 DeclKind::Struct => NK::Struct,
                 DeclKind::Interface { .. } => NK::Interface,
                 DeclKind::Using(_) => {
-                    self.nodes[idx].aliases.push(nd);
+                    let n = &mut self.nodes[idx];
+                    n.alias_by_name
+                        .entry(nd.name.value.as_str())
+                        .or_insert(n.aliases.len());
+                    n.aliases.push(nd);
                     continue;
                 }
                 _ => continue,
@@ -523,7 +618,7 @@ impl<'a> Ctx<'a> {
                 scope_id: n.id,
             });
         }
-        let alias = n.aliases.iter().find(|a| a.name.value == name)?;
+        let alias = n.aliases[*n.alias_by_name.get(name)?];
         let bd = self.compile_alias(idx, alias)?;
         match &bd {
             BDecl::Decl { target, brand, .. } if self.brand_levels(brand).is_empty() => {
@@ -555,9 +650,40 @@ impl<'a> Ctx<'a> {
             return None;
         };
         let brand = self.local_brand(parent);
+        let file = self.nodes[parent].file;
+        if !self.enter(file, target.span) {
+            return None;
+        }
         let r = self.compile_decl_expr(parent, &brand, target, &NO_IMPLICIT);
+        self.leave();
         self.alias_memo.borrow_mut().insert(key, r.clone());
         r
+    }
+
+    /// One level deeper in the compiler's recursion: a node compiled for
+    /// the node that uses it, an alias for the name that refers to it, a
+    /// value for the constant that copies it, a nested expression. True,
+    /// or, past [`limits::MAX_RECURSION`], false and an error at `span`.
+    /// Every `true` is matched by a [`leave`](Self::leave).
+    fn enter(&self, file: usize, span: Span) -> bool {
+        let d = self.depth.get();
+        if d >= limits::MAX_RECURSION {
+            self.error(
+                file,
+                span,
+                format!(
+                    "Declarations and expressions nest more than {} levels deep here (types, aliases, constants and defaults each needing the next, and the expressions inside them; limits::MAX_RECURSION).",
+                    limits::MAX_RECURSION
+                ),
+            );
+            return false;
+        }
+        self.depth.set(d + 1);
+        true
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get() - 1);
     }
 
     fn resolve(&self, idx: usize, name: &str) -> Option<Resolved> {
@@ -565,11 +691,8 @@ impl<'a> Ctx<'a> {
             return Some(r);
         }
         let n = &self.nodes[idx];
-        if let Some(i) = n.decl.params.iter().position(|p| p.value == name) {
-            return Some(Resolved::Param {
-                scope: n.id,
-                index: i as u16,
-            });
+        if let Some(&index) = n.param_by_name.get(name) {
+            return Some(Resolved::Param { scope: n.id, index });
         }
         match n.parent {
             Some(p) => self.resolve(p, name),
@@ -586,13 +709,13 @@ impl<'a> Ctx<'a> {
 
     fn local_brand(&self, idx: usize) -> Rc<BScope> {
         let n = &self.nodes[idx];
-        Rc::new(BScope {
-            leaf_id: n.id,
-            leaf_params: self.param_count(idx),
-            inherited: true,
-            params: Vec::new(),
-            parent: n.parent.map(|p| self.local_brand(p)),
-        })
+        BScope::new(
+            n.id,
+            self.param_count(idx),
+            true,
+            Vec::new(),
+            n.parent.map(|p| self.local_brand(p)),
+        )
     }
 
     fn is_generic(&self, idx: usize) -> bool {
@@ -634,11 +757,50 @@ impl<'a> Ctx<'a> {
                     text: expr_string(e),
                 },
             },
-            Resolved::Branded(b, parent) => rebind(&b, &pop(brand, parent)),
+            Resolved::Branded(b, parent) => {
+                let mut budget = limits::MAX_TYPE_SIZE.saturating_add(1);
+                rebind(&b, &pop(brand, parent), &mut budget)
+            }
         }
     }
 
+    /// The declaration (with its brand) that expression `e` names, in
+    /// `scope_node` reached through `brand`. A result larger than
+    /// [`limits::MAX_TYPE_SIZE`] or deeper than [`limits::MAX_TYPE_DEPTH`]
+    /// is an error: every part was checked when made, so no brand grows
+    /// past a few times the limits before it is refused.
     fn compile_decl_expr(
+        &self,
+        scope_node: usize,
+        brand: &Rc<BScope>,
+        e: &Expr,
+        implicit: &Implicit<'_>,
+    ) -> Option<BDecl> {
+        let file = self.nodes[scope_node].file;
+        if !self.enter(file, e.span) {
+            return None;
+        }
+        let d = self.compile_decl_expr_unchecked(scope_node, brand, e, implicit);
+        self.leave();
+        let d = d?;
+        if d.size() > limits::MAX_TYPE_SIZE || d.depth() > limits::MAX_TYPE_DEPTH {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "This type, with its generic parameters written out, is {} scopes and parameters large and {} deep; the limits are {} and {} (limits::MAX_TYPE_SIZE, limits::MAX_TYPE_DEPTH).",
+                    d.size(),
+                    d.depth(),
+                    limits::MAX_TYPE_SIZE,
+                    limits::MAX_TYPE_DEPTH
+                ),
+            );
+            return None;
+        }
+        Some(d)
+    }
+
+    fn compile_decl_expr_unchecked(
         &self,
         scope_node: usize,
         brand: &Rc<BScope>,
@@ -675,25 +837,25 @@ impl<'a> Ctx<'a> {
                 }
             }
             ExprKind::Import(f) => {
-                let target = self.files[file].imports.get(&f.value).copied().flatten();
+                let target = self.files[file].imports.get(&f.value);
                 match target {
-                    Some(fi) => {
-                        let root = self.file_root[fi];
+                    Some(Ok(fi)) => {
+                        if let Some(name) = self.files[file].reached_as.get(&f.value) {
+                            self.claim(*fi, name);
+                        }
+                        let root = self.file_root[*fi];
                         Some(BDecl::Decl {
                             target: Target::Node(root),
-                            brand: Rc::new(BScope {
-                                leaf_id: self.nodes[root].id,
-                                leaf_params: 0,
-                                inherited: true,
-                                params: Vec::new(),
-                                parent: None,
-                            }),
+                            brand: BScope::new(self.nodes[root].id, 0, true, Vec::new(), None),
                             span: e.span,
                             text: expr_string(e),
                         })
                     }
-                    None => {
-                        self.error(file, f.span, format!("Import failed: {}", f.value));
+                    other => {
+                        let e = other
+                            .and_then(|r| r.as_ref().err())
+                            .unwrap_or(&crate::files::LoadError::NotFound);
+                        self.error(file, f.span, e.message("Import failed", &f.value));
                         None
                     }
                 }
@@ -761,13 +923,13 @@ impl<'a> Ctx<'a> {
                                     }
                                 }
                             }
-                            let nb = Rc::new(BScope {
-                                leaf_id: b.leaf_id,
-                                leaf_params: b.leaf_params,
-                                inherited: false,
-                                params: compiled,
-                                parent: b.parent.clone(),
-                            });
+                            let nb = BScope::new(
+                                b.leaf_id,
+                                b.leaf_params,
+                                false,
+                                compiled,
+                                b.parent.clone(),
+                            );
                             return Some(BDecl::Decl {
                                 target,
                                 brand: nb,
@@ -974,16 +1136,12 @@ impl<'a> Ctx<'a> {
         if let Some(r) = self.translated.borrow().get(&idx) {
             return r.clone();
         }
-        if self.in_progress.borrow().len() >= MAX_DEPENDENCY_DEPTH {
-            let n = &self.nodes[idx];
-            self.error(
-                n.file,
-                node_span(n.decl),
-                format!("Declarations depend on each other more than {MAX_DEPENDENCY_DEPTH} levels deep."),
-            );
+        let n = &self.nodes[idx];
+        if !self.enter(n.file, node_span(n.decl)) {
             return None;
         }
         if !self.in_progress.borrow_mut().insert(idx) {
+            self.leave();
             let n = &self.nodes[idx];
             self.error(
                 n.file,
@@ -994,6 +1152,7 @@ impl<'a> Ctx<'a> {
         }
         let r = self.translate_inner(idx).map(Rc::new);
         self.in_progress.borrow_mut().remove(&idx);
+        self.leave();
         if let Some(t) = &r {
             let mut all = self.all_nodes.borrow_mut();
             all.insert(t.node.id, Rc::new(t.node.clone()));
@@ -1447,8 +1606,7 @@ impl<'a> Ctx<'a> {
                 let ok = self.files[file]
                     .imports
                     .get("/capnp/stream.capnp")
-                    .copied()
-                    .flatten()
+                    .and_then(|r| r.as_ref().ok().copied())
                     .map(|fi| {
                         self.nodes[self.file_root[fi]]
                             .members
@@ -1557,17 +1715,11 @@ impl<'a> Ctx<'a> {
             let pv = &p[i];
             (pv.file, pv.scope, pv.expr, pv.ty.clone())
         };
-        if self.pending_busy.borrow().len() >= MAX_DEPENDENCY_DEPTH {
-            self.error(
-                file,
-                expr.span,
-                format!(
-                    "Values depend on each other more than {MAX_DEPENDENCY_DEPTH} levels deep."
-                ),
-            );
+        if !self.enter(file, expr.span) {
             return None;
         }
         if !self.pending_busy.borrow_mut().insert(i) {
+            self.leave();
             self.error(
                 file,
                 expr.span,
@@ -1577,6 +1729,7 @@ impl<'a> Ctx<'a> {
         }
         let v = self.eval(scope, expr, &ty);
         self.pending_busy.borrow_mut().remove(&i);
+        self.leave();
         self.pending_done.borrow_mut().insert(i, v.clone());
         v
     }
@@ -1619,6 +1772,25 @@ impl<'a> Ctx<'a> {
             NodeKind::Const { value, .. } => fix(value),
             _ => {}
         }
+    }
+
+    /// The ordinal of the first enumerant named `name` in enum `id`, from
+    /// an index built on the enum's first use.
+    fn enumerant(&self, id: u64, name: &str) -> Option<u16> {
+        if let Some(index) = self.enumerants.borrow().get(&id) {
+            return index.get(name).copied();
+        }
+        let node = self.node_by_id(id)?;
+        let NodeKind::Enum(es) = &node.kind else {
+            return None;
+        };
+        let mut index = HashMap::new();
+        for (i, e) in es.iter().enumerate() {
+            index.entry(e.name.clone()).or_insert(i as u16);
+        }
+        let found = index.get(name).copied();
+        self.enumerants.borrow_mut().insert(id, index);
+        found
     }
 
     fn node_by_id(&self, id: u64) -> Option<Rc<Node>> {
@@ -1668,7 +1840,18 @@ impl<'a> Ctx<'a> {
     }
 
     /// Evaluates `e` as a value of type `t` in the scope of node `scope`.
+    /// The value of `e` as type `t`, one level deeper (see
+    /// [`enter`](Self::enter)).
     fn eval(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+        if !self.enter(self.nodes[scope].file, e.span) {
+            return None;
+        }
+        let v = self.eval_unchecked(scope, e, t);
+        self.leave();
+        v
+    }
+
+    fn eval_unchecked(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
         let file = self.nodes[scope].file;
         if let Type::AnyPointer(
             AnyPointer::Parameter { .. } | AnyPointer::ImplicitMethodParameter(_),
@@ -1680,12 +1863,8 @@ impl<'a> Ctx<'a> {
         match &e.kind {
             ExprKind::RelativeName(n) => {
                 if let Type::Enum(id, _) = t {
-                    if let Some(node) = self.node_by_id(*id) {
-                        if let NodeKind::Enum(es) = &node.kind {
-                            if let Some(i) = es.iter().position(|x| x.name == n.value) {
-                                return Some(Value::Enum(i as u16));
-                            }
-                        }
+                    if let Some(i) = self.enumerant(*id, &n.value) {
+                        return Some(Value::Enum(i));
                     }
                 } else {
                     match n.value.as_str() {
@@ -1709,24 +1888,27 @@ impl<'a> Ctx<'a> {
             | ExprKind::Application { .. }
             | ExprKind::Member { .. } => self.constant(scope, e, t),
             ExprKind::Embed(f) => {
-                let base = self.files[file]
-                    .path
-                    .parent()
-                    .map(|p| p.to_path_buf())
-                    .unwrap_or_default();
-                let path = crate::files::normalize(&base, std::path::Path::new(&f.value));
-                let Ok(bytes) = std::fs::read(&path) else {
-                    self.error(
-                        file,
-                        f.span,
-                        format!("Couldn't read file for embed: {}", f.value),
-                    );
-                    return None;
+                let bytes = match self.files[file].embeds.get(&f.value) {
+                    Some(Ok(b)) => b.as_ref().clone(),
+                    Some(Err(e)) => {
+                        self.error(
+                            file,
+                            f.span,
+                            e.message("Couldn't read file for embed", &f.value),
+                        );
+                        return None;
+                    }
+                    None => {
+                        self.error(
+                            file,
+                            f.span,
+                            format!("Couldn't read file for embed: {}", f.value),
+                        );
+                        return None;
+                    }
                 };
                 match t {
-                    Type::Text => Some(Value::Text(Some(
-                        String::from_utf8_lossy(&bytes).into_owned(),
-                    ))),
+                    Type::Text => Some(Value::Text(Some(bytes))),
                     Type::Data => Some(Value::Data(Some(bytes))),
                     Type::Struct(..) => {
                         let ok = capnarena::words_from_bytes(&bytes)
@@ -1774,7 +1956,7 @@ impl<'a> Ctx<'a> {
             ExprKind::Float(f) => self.coerce_float(file, e, t, *f),
             ExprKind::String(s) => match t {
                 Type::Text => Some(Value::Text(Some(s.clone()))),
-                Type::Data => Some(Value::Data(Some(s.as_bytes().to_vec()))),
+                Type::Data => Some(Value::Data(Some(s.clone()))),
                 _ => {
                     self.mismatch(file, e, t);
                     None
@@ -2018,6 +2200,36 @@ impl<'a> Ctx<'a> {
             Value::Pending(i) => self.pending_value(*i)?,
             v => v.clone(),
         };
+        // Every copy of a constant into another value counts against one
+        // budget: constants that copy the one before twice would double
+        // on each line.
+        let (words, depth) = value_size(&value);
+        // The copy lands this deep in the value being built: writing it
+        // out recurses once per level.
+        if depth.saturating_add(self.depth.get()) > limits::MAX_RECURSION {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "Copying this constant, {depth} pointers deep, nests the value more than {} levels deep (limits::MAX_RECURSION).",
+                    limits::MAX_RECURSION
+                ),
+            );
+            return None;
+        }
+        let total = self.copied_words.get().saturating_add(words);
+        if total > limits::MAX_COPIED_WORDS {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "Constants copied into other values come to {total} words here, more than the limit of {} words (limits::MAX_COPIED_WORDS).",
+                    limits::MAX_COPIED_WORDS
+                ),
+            );
+            return None;
+        }
+        self.copied_words.set(total);
         if let ExprKind::RelativeName(n) = &e.kind {
             let parent = self.nodes[ci].parent.unwrap_or(ci);
             let pn = &self.nodes[parent];
@@ -2074,9 +2286,46 @@ impl<'a> Ctx<'a> {
     // ------------------------------------------------------------------
     // The reference's output order
 
-    /// Compiles the requested files (by index) and returns the request's
-    /// nodes and source info in the reference's order.
-    pub fn request(&self, requested: &[usize]) -> (Vec<Node>, Vec<SourceInfo>) {
+    /// Notes that file `fi` was resolved through a path that names it
+    /// `name`.
+    fn claim(&self, fi: usize, name: &str) {
+        let mut names = self.first_names.borrow_mut();
+        match &names[fi] {
+            None => names[fi] = Some(name.to_string()),
+            Some(first) if first != name => {
+                let mut second = self.second_path.borrow_mut();
+                if second.is_none() {
+                    *second = Some((name.to_string(), first.clone()));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Per file, the name of the path it was first resolved through,
+    /// when that is not the name it was loaded with.
+    pub fn renamed_files(&self) -> Vec<(usize, String)> {
+        self.first_names
+            .borrow()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                let n = n.as_ref()?;
+                (*n != self.files[i].name).then(|| (i, n.clone()))
+            })
+            .collect()
+    }
+
+    /// The first file resolved through two different paths: (the second
+    /// path's name, the first's).
+    pub fn second_path(&self) -> Option<(String, String)> {
+        self.second_path.borrow().clone()
+    }
+
+    /// Compiles the requested files (by index, each with the name it was
+    /// given) and returns the request's nodes and source info in the
+    /// reference's order.
+    pub fn request(&self, requested: &[(usize, String)]) -> (Vec<Node>, Vec<SourceInfo>) {
         let mut ord = Order {
             map_order: Vec::new(),
             state: HashMap::new(),
@@ -2084,7 +2333,9 @@ impl<'a> Ctx<'a> {
             si_map: crate::stdmap::StdUnorderedMap::new(),
             si_by_id: HashMap::new(),
         };
-        for &fi in requested {
+        for (fi, name) in requested {
+            let fi = *fi;
+            self.claim(fi, name);
             let mut seen: HashMap<usize, u32> = HashMap::new();
             let mut infos: Vec<SourceInfo> = Vec::new();
             self.traverse(
@@ -2119,6 +2370,13 @@ impl<'a> Ctx<'a> {
         (nodes, infos)
     }
 
+    /// The reference's traversal from node `idx` with eagerness `e`
+    /// (compiler.c++, `Node::traverse`): translates and loads each node
+    /// reached, its dependencies (recursively while `e` asks for them),
+    /// its parents and children, collecting source info. Depth first in
+    /// the reference's order, with the path on a heap stack: a chain of
+    /// dependencies of any length (10,000 files importing each other)
+    /// takes no stack.
     fn traverse(
         &self,
         idx: usize,
@@ -2127,57 +2385,78 @@ impl<'a> Ctx<'a> {
         ord: &mut Order,
         infos: &mut Vec<SourceInfo>,
     ) {
-        let slot = seen.entry(idx).or_insert(0);
-        if *slot & e == e {
-            return;
+        enum Step {
+            Visit(usize, u32),
+            Infos(Rc<Translated>),
+            Aliases(usize),
         }
-        *slot |= e;
-        if let Some(tr) = self.translate(idx) {
-            if ord.loaded_nodes.insert(idx) {
-                for a in &tr.aux {
-                    ord.load(a);
+        let mut stack = vec![Step::Visit(idx, e)];
+        let mut deps = Vec::new();
+        while let Some(step) = stack.pop() {
+            let (idx, e) = match step {
+                Step::Visit(idx, e) => (idx, e),
+                Step::Infos(tr) => {
+                    infos.extend(tr.source_info.iter().cloned());
+                    continue;
                 }
-                ord.load(&tr.node);
+                Step::Aliases(idx) => {
+                    for a in &self.nodes[idx].aliases {
+                        self.compile_alias(idx, a);
+                    }
+                    continue;
+                }
+            };
+            let slot = seen.entry(idx).or_insert(0);
+            if *slot & e == e {
+                continue;
             }
-            if e / DEPENDENCIES != 0 {
-                let ne = (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES);
-                self.traverse_deps(&tr.node, ne, seen, ord, infos);
-                for a in &tr.aux {
-                    self.traverse_deps(a, ne, seen, ord, infos);
+            *slot |= e;
+            // Pushed in reverse: dependencies, then source info, then the
+            // parent, then the children, then the aliases.
+            if e & CHILDREN != 0 {
+                stack.push(Step::Aliases(idx));
+                for &c in self.nodes[idx].children.iter().rev() {
+                    stack.push(Step::Visit(c, e));
                 }
             }
-            infos.extend(tr.source_info.iter().cloned());
-        }
-        if e & PARENTS != 0 {
-            if let Some(p) = self.nodes[idx].parent {
-                self.traverse(p, e, seen, ord, infos);
+            if e & PARENTS != 0 {
+                if let Some(p) = self.nodes[idx].parent {
+                    stack.push(Step::Visit(p, e));
+                }
             }
-        }
-        if e & CHILDREN != 0 {
-            for &c in &self.nodes[idx].children.clone() {
-                self.traverse(c, e, seen, ord, infos);
-            }
-            for a in &self.nodes[idx].aliases {
-                self.compile_alias(idx, a);
+            if let Some(tr) = self.translate(idx) {
+                if ord.loaded_nodes.insert(idx) {
+                    for a in &tr.aux {
+                        ord.load(a);
+                    }
+                    ord.load(&tr.node);
+                }
+                stack.push(Step::Infos(tr.clone()));
+                if e / DEPENDENCIES != 0 {
+                    let ne = (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES);
+                    deps.clear();
+                    self.node_deps(&tr.node, &mut deps);
+                    for a in &tr.aux {
+                        self.node_deps(a, &mut deps);
+                    }
+                    for &d in deps.iter().rev() {
+                        stack.push(Step::Visit(d, ne));
+                    }
+                }
             }
         }
     }
 
-    fn traverse_deps(
-        &self,
-        n: &Node,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
-        let anns = |a: &Option<Vec<Annotation>>,
-                    seen: &mut HashMap<usize, u32>,
-                    ord: &mut Order,
-                    infos: &mut Vec<SourceInfo>| {
+    /// The nodes `n` depends on, in the order the reference traverses
+    /// them: field types and annotations, enumerant annotations,
+    /// superclasses and method param and result structs with their
+    /// brands, a constant's or annotation's type, then the node's own
+    /// annotations.
+    fn node_deps(&self, n: &Node, out: &mut Vec<usize>) {
+        let anns = |a: &Option<Vec<Annotation>>, out: &mut Vec<usize>| {
             for x in a.iter().flatten() {
                 if let Some(&i) = self.by_id.get(&x.id) {
-                    self.traverse(i, e, seen, ord, infos);
+                    out.push(i);
                 }
             }
         };
@@ -2185,14 +2464,14 @@ impl<'a> Ctx<'a> {
             NodeKind::Struct(s) => {
                 for f in s.fields.iter().flatten() {
                     if let FieldKind::Slot { ty, .. } = &f.kind {
-                        self.traverse_type(ty, e, seen, ord, infos);
+                        self.type_deps(ty, out);
                     }
-                    anns(&f.annotations, seen, ord, infos);
+                    anns(&f.annotations, out);
                 }
             }
             NodeKind::Enum(es) => {
                 for en in es {
-                    anns(&en.annotations, seen, ord, infos);
+                    anns(&en.annotations, out);
                 }
             }
             NodeKind::Interface {
@@ -2201,68 +2480,47 @@ impl<'a> Ctx<'a> {
             } => {
                 for (id, b) in superclasses {
                     if *id != 0 {
-                        self.traverse_dep(*id, e, seen, ord, infos);
+                        self.dep(*id, out);
                     }
-                    self.traverse_brand(b, e, seen, ord, infos);
+                    self.brand_deps(b, out);
                 }
                 for m in methods {
-                    self.traverse_dep(m.param_struct_type, e, seen, ord, infos);
-                    self.traverse_brand(&m.param_brand, e, seen, ord, infos);
-                    self.traverse_dep(m.result_struct_type, e, seen, ord, infos);
-                    self.traverse_brand(&m.result_brand, e, seen, ord, infos);
-                    anns(&m.annotations, seen, ord, infos);
+                    self.dep(m.param_struct_type, out);
+                    self.brand_deps(&m.param_brand, out);
+                    self.dep(m.result_struct_type, out);
+                    self.brand_deps(&m.result_brand, out);
+                    anns(&m.annotations, out);
                 }
             }
-            NodeKind::Const { ty, .. } | NodeKind::Annotation { ty, .. } => {
-                self.traverse_type(ty, e, seen, ord, infos)
-            }
+            NodeKind::Const { ty, .. } | NodeKind::Annotation { ty, .. } => self.type_deps(ty, out),
             NodeKind::File => {}
         }
-        anns(&n.annotations, seen, ord, infos);
+        anns(&n.annotations, out);
     }
 
-    fn traverse_dep(
-        &self,
-        id: u64,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
+    fn dep(&self, id: u64, out: &mut Vec<usize>) {
         if let Some(&i) = self.by_id.get(&id) {
-            self.traverse(i, e, seen, ord, infos);
+            out.push(i);
         }
     }
 
-    fn traverse_type(
-        &self,
-        t: &Type,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
+    /// The nodes a type names (recursing once per level of the type,
+    /// at most [`limits::MAX_TYPE_DEPTH`]).
+    fn type_deps(&self, t: &Type, out: &mut Vec<usize>) {
         match t {
-            Type::List(el) => self.traverse_type(el, e, seen, ord, infos),
+            Type::List(el) => self.type_deps(el, out),
             Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
-                self.traverse_dep(*id, e, seen, ord, infos);
-                self.traverse_brand(b, e, seen, ord, infos);
+                self.dep(*id, out);
+                self.brand_deps(b, out);
             }
             _ => {}
         }
     }
 
-    fn traverse_brand(
-        &self,
-        b: &Option<Brand>,
-        e: u32,
-        seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
-        infos: &mut Vec<SourceInfo>,
-    ) {
+    fn brand_deps(&self, b: &Option<Brand>, out: &mut Vec<usize>) {
         for s in b.iter().flat_map(|b| &b.scopes) {
             for t in s.bind.iter().flatten().flatten() {
-                self.traverse_type(t, e, seen, ord, infos);
+                self.type_deps(t, out);
             }
         }
     }
@@ -2481,6 +2739,49 @@ fn prim_bytes(v: &Value) -> [u8; 8] {
     b
 }
 
+/// About how many words `v` takes encoded (one per pointer, the data and
+/// byte lists rounded up), and how deeply its pointers nest; walked with a
+/// heap stack.
+fn value_size(v: &Value) -> (u64, u32) {
+    let root = match v {
+        Value::Text(Some(t)) => return (1 + (t.len() as u64 + 8) / 8, 1),
+        Value::Data(Some(d)) => return (1 + (d.len() as u64).div_ceil(8), 1),
+        Value::List(Some(p)) | Value::Struct(Some(p)) | Value::AnyPointer(Some(p)) => p,
+        _ => return (1, 0),
+    };
+    let mut words = 0u64;
+    let mut deepest = 0u32;
+    let mut stack = vec![(root, 1u32)];
+    let mut add = |n: u64| words = words.saturating_add(n);
+    while let Some((p, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        let d = depth.saturating_add(1);
+        add(1);
+        match p {
+            Ptr::Text(t) => add((t.len() as u64 + 8) / 8),
+            Ptr::Data(d) | Ptr::Message(d) => add((d.len() as u64).div_ceil(8)),
+            Ptr::Struct(s) => {
+                add((s.data.len() as u64).div_ceil(8));
+                stack.extend(s.ptrs.iter().flatten().map(|p| (p, d)));
+            }
+            Ptr::List(l) => match l {
+                ListVal::Void(_) => {}
+                ListVal::Bits(b) => add((b.len() as u64).div_ceil(64)),
+                ListVal::Bytes { data, .. } => add((data.len() as u64).div_ceil(8)),
+                ListVal::Pointers(ps) => stack.extend(ps.iter().flatten().map(|p| (p, d))),
+                ListVal::Structs { elems, .. } => {
+                    for s in elems {
+                        add((s.data.len() as u64).div_ceil(8));
+                        add(s.ptrs.len() as u64);
+                        stack.extend(s.ptrs.iter().flatten().map(|p| (p, d)));
+                    }
+                }
+            },
+        }
+    }
+    (words, deepest)
+}
+
 fn value_ptr(v: Value) -> Option<Ptr> {
     match v {
         Value::Text(t) => t.map(Ptr::Text),
@@ -2579,9 +2880,10 @@ struct MI<'a> {
     parent: Option<usize>,
     code_order: u16,
     index: u16,
-    child_count: u16,
-    child_init: u16,
-    union_disc: u16,
+    /// Members inside (up to 65,536: one per ordinal, so not a `u16`).
+    child_count: u32,
+    child_init: u32,
+    union_disc: u32,
     in_union: bool,
     name: String,
     kind: MKind,
@@ -2593,20 +2895,20 @@ struct MI<'a> {
     st: Option<usize>,
     /// (struct index, field index) once the field exists.
     schema: Option<(usize, usize)>,
-    doc: Option<String>,
+    doc: Option<Vec<u8>>,
 }
 
 struct StructOut {
     node: Node,
     fields: Option<Vec<Option<Field>>>,
-    docs: Option<Vec<Option<String>>>,
-    doc: Option<String>,
+    docs: Option<Vec<Option<Vec<u8>>>>,
+    doc: Option<Vec<u8>>,
 }
 
 /// What [`StructTr`] returns for the root: its kind and member docs.
 struct RootOut {
     kind: NodeKind,
-    members: Option<Vec<Option<String>>>,
+    members: Option<Vec<Option<Vec<u8>>>>,
 }
 
 struct StructTr<'c, 'a> {
@@ -2768,7 +3070,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 DeclKind::Field { .. } => {
                     let g = self.layout.new_group(u);
                     let mi = self.new_mi(parent, *code_order, MKind::Field, Some(m), true, g);
-                    *code_order += 1;
+                    *code_order = code_order.wrapping_add(1);
                     let o = m.ordinal().map(|o| o.value).unwrap_or(0);
                     self.by_ordinal.entry(o).or_default().push(mi);
                 }
@@ -2781,7 +3083,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                     let g = self.layout.new_group(u);
                     let inner = self.layout.new_union(g);
                     let mi = self.new_mi(parent, *code_order, MKind::Union, Some(m), true, g);
-                    *code_order += 1;
+                    *code_order = code_order.wrapping_add(1);
                     self.mis[mi].union_scope = Some(inner);
                     let mut sub = 0;
                     self.traverse_union(m, mi, inner, &mut sub);
@@ -2792,7 +3094,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 DeclKind::Group => {
                     let g = self.layout.new_group(u);
                     let mi = self.new_mi(parent, *code_order, MKind::Group, Some(m), true, g);
-                    *code_order += 1;
+                    *code_order = code_order.wrapping_add(1);
                     self.traverse_group(m, mi, g);
                 }
                 _ => {}
@@ -2817,7 +3119,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
             match &m.kind {
                 DeclKind::Field { .. } => {
                     let mi = self.new_mi(parent, code_order, MKind::Field, Some(m), false, scope);
-                    code_order += 1;
+                    code_order = code_order.wrapping_add(1);
                     let o = m.ordinal().map(|o| o.value).unwrap_or(0);
                     self.by_ordinal.entry(o).or_default().push(mi);
                 }
@@ -2830,7 +3132,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                         self.traverse_union(m, mi, u, &mut code_order);
                     } else {
                         mi = self.new_mi(parent, code_order, MKind::Union, Some(m), false, scope);
-                        code_order += 1;
+                        code_order = code_order.wrapping_add(1);
                         self.mis[mi].union_scope = Some(u);
                         let mut sub = 0;
                         self.traverse_union(m, mi, u, &mut sub);
@@ -2841,7 +3143,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 }
                 DeclKind::Group => {
                     let mi = self.new_mi(parent, code_order, MKind::Group, Some(m), false, scope);
-                    code_order += 1;
+                    code_order = code_order.wrapping_add(1);
                     self.traverse_group(m, mi, scope);
                 }
                 _ => {}
@@ -2869,12 +3171,15 @@ impl<'c, 'a> StructTr<'c, 'a> {
             return s;
         }
         let parent = self.mis[m].parent.unwrap_or(0);
-        self.mis[m].index = self.mis[parent].child_init;
+        // An index among at most 65,536 children (each holds a field of
+        // its own, and ordinals are 16-bit): below 65,536.
+        self.mis[m].index = self.mis[parent].child_init as u16;
         let (st, i) = self.add_member_schema(parent);
         let disc = if self.mis[m].in_union {
             let d = self.mis[parent].union_disc;
             self.mis[parent].union_disc += 1;
-            d
+            // Over 65,535 members the union is refused in `finish_group`.
+            d as u16
         } else {
             0xffff
         };
@@ -2910,6 +3215,19 @@ impl<'c, 'a> StructTr<'c, 'a> {
         if let Some(u) = self.mis[m].union_scope {
             self.layout.add_discriminant(u);
             let count = self.mis[m].union_disc;
+            // Discriminants are 16-bit and 0xffff means "not in a union".
+            let count = match u16::try_from(count) {
+                Ok(c) if c < u16::MAX => c,
+                _ => {
+                    let span = self.mis[m].decl.map(|d| d.span).unwrap_or_default();
+                    self.cx.error(
+                        self.file(),
+                        span,
+                        format!("A union has {count} members; at most 65535 fit its 16-bit discriminant."),
+                    );
+                    u16::MAX
+                }
+            };
             let off = self.layout.discriminant(u).unwrap_or(0);
             if let NodeKind::Struct(s) = &mut self.structs[st].node.kind {
                 s.discriminant_count = count;

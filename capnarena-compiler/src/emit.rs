@@ -69,13 +69,13 @@ pub fn emit(req: &Request) -> Result<Vec<u8>> {
             let mut b = infos.get_struct(i as u32);
             b.set::<u64>(0, si.id);
             if let Some(doc) = &si.doc {
-                b.set_text(0, doc)?;
+                b.pointer(0).set_text_bytes(doc)?;
             }
             if let Some(members) = &si.members {
                 let mut ml = b.init_struct_list(1, members.len() as u32, MEMBER)?;
                 for (j, m) in members.iter().enumerate() {
                     if let Some(doc) = m {
-                        ml.get_struct(j as u32).set_text(0, doc)?;
+                        ml.get_struct(j as u32).pointer(0).set_text_bytes(doc)?;
                     }
                 }
             }
@@ -374,7 +374,7 @@ fn write_value<A: Arena>(p: PointerBuilder<'_, A>, v: &Value) -> Result<()> {
         }
         Value::Text(t) => {
             if let Some(t) = t {
-                b.set_text(0, t)?;
+                b.pointer(0).set_text_bytes(t)?;
             }
             12
         }
@@ -439,10 +439,49 @@ pub(crate) fn embed_options() -> capnarena::ReaderOptions {
     }
 }
 
-/// Writes a pointer value (a default or constant) into `p`.
+/// Writes a pointer value (a default or constant) into `p`. Recurses once
+/// per level of the value, which the compiler bounds
+/// ([`limits::MAX_RECURSION`](crate::limits::MAX_RECURSION)); the cases
+/// that do not recurse are in [`write_leaf`], so that each level's frame
+/// stays small.
 fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
     match v {
-        Ptr::Text(t) => p.set_text(t),
+        Ptr::Struct(s) => {
+            let size = StructSize::new((s.data.len() / 8) as u16, s.ptrs.len() as u16);
+            let mut b = p.init_struct(size)?;
+            fill_struct(&mut b, s)
+        }
+        Ptr::List(ListVal::Pointers(ps)) => {
+            let mut lb = p.init_list(ElementSize::Pointer, ps.len() as u32)?;
+            for (i, e) in ps.iter().enumerate() {
+                if let Some(e) = e {
+                    write_ptr(lb.pointer(i as u32), e)?;
+                }
+            }
+            Ok(())
+        }
+        Ptr::List(ListVal::Structs {
+            data_words,
+            pointers,
+            elems,
+        }) => {
+            let mut lb =
+                p.init_struct_list(elems.len() as u32, StructSize::new(*data_words, *pointers))?;
+            for (i, e) in elems.iter().enumerate() {
+                fill_struct(&mut lb.get_struct(i as u32), e)?;
+            }
+            Ok(())
+        }
+        leaf => write_leaf(p, leaf),
+    }
+}
+
+/// The pointer values with nothing nested: text, data, an embedded
+/// message (copied with constant stack), lists of primitives.
+#[inline(never)]
+fn write_leaf<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
+    match v {
+        Ptr::Text(t) => p.set_text_bytes(t),
         Ptr::Data(d) => p.set_data(d),
         Ptr::Message(bytes) => {
             let words = capnarena::words_from_bytes(bytes)?;
@@ -451,11 +490,8 @@ fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
             let mut p = p;
             p.set_struct(&root)
         }
-        Ptr::Struct(s) => {
-            let size = StructSize::new((s.data.len() / 8) as u16, s.ptrs.len() as u16);
-            let mut b = p.init_struct(size)?;
-            fill_struct(&mut b, s)
-        }
+        // Nested values: `write_ptr` writes them and never passes them here.
+        Ptr::Struct(_) => write_ptr(p, v),
         Ptr::List(l) => match l {
             ListVal::Void(n) => p.init_list(ElementSize::Void, *n).map(|_| ()),
             ListVal::Bits(bits) => {
@@ -496,29 +532,7 @@ fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
                 }
                 Ok(())
             }
-            ListVal::Pointers(ps) => {
-                let mut lb = p.init_list(ElementSize::Pointer, ps.len() as u32)?;
-                for (i, e) in ps.iter().enumerate() {
-                    if let Some(e) = e {
-                        write_ptr(lb.pointer(i as u32), e)?;
-                    }
-                }
-                Ok(())
-            }
-            ListVal::Structs {
-                data_words,
-                pointers,
-                elems,
-            } => {
-                let mut lb = p.init_struct_list(
-                    elems.len() as u32,
-                    StructSize::new(*data_words, *pointers),
-                )?;
-                for (i, e) in elems.iter().enumerate() {
-                    fill_struct(&mut lb.get_struct(i as u32), e)?;
-                }
-                Ok(())
-            }
+            ListVal::Pointers(_) | ListVal::Structs { .. } => write_ptr(p, v),
         },
     }
 }

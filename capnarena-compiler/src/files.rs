@@ -1,26 +1,52 @@
 //! Loading schema files: naming them as the reference does, finding
-//! imports on the import path, and mapping byte offsets to lines.
+//! imports and embeds on the import path or beside the file that names
+//! them, and mapping byte offsets to lines.
+//!
+//! Follows the reference's module-loader.c++ and kj's path evaluation
+//! (filesystem.c++): every file is known as a *starting directory* (the
+//! import directory it was found in, the `--src-prefix` or working
+//! directory of a file named on the command line, else `/`) and a path
+//! inside it. A `/`-rooted import or embed is looked up under each import
+//! directory in turn; any other is taken relative to the importing file's
+//! path inside its starting directory. A `..` that would leave the starting
+//! directory is an error (`can't use ".." to break out of starting
+//! directory`), so nothing outside the import directories and the
+//! starting directories of the named files is ever read. Only regular
+//! files are read (no directories, FIFOs or devices), each within
+//! [`limits::MAX_FILE_BYTES`](crate::limits::MAX_FILE_BYTES), all of them
+//! together within [`limits::MAX_INPUT_BYTES`](crate::limits::MAX_INPUT_BYTES).
 
 use std::collections::HashMap;
+use std::fmt;
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 
 use crate::ast::{Decl, DeclKind, Expr, ExprKind, ParamList, Span};
 use crate::lexer;
+use crate::limits;
 use crate::parser;
 
 /// One loaded file.
 pub struct SourceFile {
-    /// The name the request uses: relative to the `--src-prefix` or
-    /// import directory it was found in, or to the working directory.
+    /// The name the request uses: its path inside its starting directory.
     pub name: String,
-    /// Its absolute, lexically normalized path.
-    pub path: PathBuf,
+    /// The starting directory it was found in (absolute, normalized).
+    pub base: PathBuf,
+    /// Its path inside `base`, one component each.
+    pub rel: Vec<String>,
     /// Byte offsets where lines start.
     pub line_starts: Vec<u32>,
     /// The parsed file.
     pub ast: Decl,
-    /// Resolved imports: name as written -> file index (None: not found).
-    pub imports: HashMap<String, Option<usize>>,
+    /// Resolved imports: name as written -> file index, or why not.
+    pub imports: HashMap<String, Result<usize, LoadError>>,
+    /// For each resolved import, the name its path gives the file (its
+    /// path inside the starting directory it was found in). A file
+    /// reached by two paths is one file; the reference names it by the
+    /// path it was first resolved through while compiling.
+    pub reached_as: HashMap<String, String>,
+    /// Embedded files: name as written -> content, or why not.
+    pub embeds: HashMap<String, Result<Rc<Vec<u8>>, LoadError>>,
 }
 
 impl SourceFile {
@@ -32,11 +58,82 @@ impl SourceFile {
     }
 }
 
+/// Why a file named by an import or embed was not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// No such file (on any import directory, for a `/`-rooted name).
+    NotFound,
+    /// The name leaves its starting directory through `..`.
+    BreaksOut,
+    /// A `/`-rooted name whose rest is absolute again (`//x`).
+    Absolute,
+    /// A component holds a NUL byte.
+    Nul,
+    /// It names a directory, FIFO, device or socket.
+    NotRegular(&'static str),
+    /// It holds more bytes than the limit.
+    TooLarge {
+        /// Its size.
+        size: u64,
+        /// The limit it exceeds.
+        limit: u64,
+    },
+    /// Reading it would take the bytes read in all past
+    /// [`limits::MAX_INPUT_BYTES`].
+    InputTooLarge {
+        /// Bytes read before this file.
+        read: u64,
+        /// This file's size.
+        size: u64,
+    },
+    /// The operating system refused (permissions, I/O error).
+    Io(String),
+}
+
+impl fmt::Display for LoadError {
+    /// The reason, to follow `Import failed: NAME: ` (empty for
+    /// `NotFound`, as the reference says no more).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NotFound => Ok(()),
+            LoadError::BreaksOut => {
+                write!(f, "can't use \"..\" to break out of starting directory")
+            }
+            LoadError::Absolute => write!(f, "expected a relative path, got absolute"),
+            LoadError::Nul => write!(f, "NUL character in path component"),
+            LoadError::NotRegular(kind) => write!(f, "not a regular file ({kind})"),
+            LoadError::TooLarge { size, limit } => {
+                write!(
+                    f,
+                    "file of {size} bytes is larger than the limit of {limit} bytes (limits::MAX_FILE_BYTES)"
+                )
+            }
+            LoadError::InputTooLarge { read, size } => write!(
+                f,
+                "{size} more bytes would take the files read past the limit of {} bytes (limits::MAX_INPUT_BYTES; {read} read so far)",
+                limits::MAX_INPUT_BYTES
+            ),
+            LoadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl LoadError {
+    /// `PREFIX: NAME`, then `: REASON` unless the file was simply not found.
+    pub fn message(&self, prefix: &str, name: &str) -> String {
+        match self {
+            LoadError::NotFound => format!("{prefix}: {name}"),
+            e => format!("{prefix}: {name}: {e}"),
+        }
+    }
+}
+
 /// An error in a file: file index, span, message.
 pub type FileError = (usize, Span, String);
 
 /// Lexically normalizes `p` (resolving `.` and `..` without touching the
-/// file system), made absolute against `cwd`.
+/// file system), made absolute against `cwd`. Only for paths the caller
+/// gave (command-line files, directories); never for names in a schema.
 pub fn normalize(cwd: &Path, p: &Path) -> PathBuf {
     let joined = if p.is_absolute() {
         p.to_path_buf()
@@ -56,27 +153,131 @@ pub fn normalize(cwd: &Path, p: &Path) -> PathBuf {
     out
 }
 
-fn rel_string(p: &Path) -> String {
-    p.components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("/")
+/// Evaluates `text` (an import or embed name without its leading `/`, if
+/// any) against the path `start` inside a starting directory, as kj's
+/// `Path::eval`: empty and `.` components are skipped, `..` removes one
+/// and may not leave the starting directory.
+pub fn eval_path(start: &[String], text: &str) -> Result<Vec<String>, LoadError> {
+    let mut parts = start.to_vec();
+    for part in text.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err(LoadError::BreaksOut);
+                }
+            }
+            p if p.contains('\0') => return Err(LoadError::Nul),
+            p => parts.push(p.to_string()),
+        }
+    }
+    Ok(parts)
+}
+
+/// The identity of the file at `path` on disk: device, inode and its last
+/// path component (the reference takes files with different names for
+/// different files); None when it cannot be looked at.
+fn inode_key(path: &Path, last: Option<&String>) -> Option<(u64, u64, String)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some((m.dev(), m.ino(), last?.clone()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, last);
+        None
+    }
+}
+
+/// How a file's type is named in an error.
+fn kind_name(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// Reads the regular file at `path`, refusing anything else and anything
+/// over `limit` bytes before reading it; the read itself stops one byte
+/// past the limit, in case the file grew.
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(LoadError::NotFound),
+        Err(e) => return Err(LoadError::Io(e.to_string())),
+    };
+    if !meta.is_file() {
+        return Err(LoadError::NotRegular(kind_name(meta.file_type())));
+    }
+    if meta.len() > limit {
+        return Err(LoadError::TooLarge {
+            size: meta.len(),
+            limit,
+        });
+    }
+    let file = std::fs::File::open(path).map_err(|e| LoadError::Io(e.to_string()))?;
+    // The name may have been replaced between the two looks: check what
+    // was opened.
+    let meta = file.metadata().map_err(|e| LoadError::Io(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(LoadError::NotRegular(kind_name(meta.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| LoadError::Io(e.to_string()))?;
+    if bytes.len() as u64 > limit {
+        return Err(LoadError::TooLarge {
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
 }
 
 /// The set of loaded files and where to look for imports.
 pub struct Loader {
     /// Loaded files, in load order.
     pub files: Vec<SourceFile>,
-    /// Import directories, in search order.
+    /// Import directories, in search order (absolute, normalized).
     pub import_path: Vec<PathBuf>,
     by_path: HashMap<PathBuf, usize>,
+    /// Files on disk by (device, inode, last path component): the same
+    /// file reached through two directories is loaded once, as the
+    /// reference's module loader does (it also compares size, time and
+    /// content, which one inode shares).
+    by_inode: HashMap<(u64, u64, String), usize>,
+    embed_cache: HashMap<PathBuf, Rc<Vec<u8>>>,
+    /// Bytes read so far (schemas and embeds), against
+    /// [`limits::MAX_INPUT_BYTES`].
+    read_bytes: u64,
     /// Errors found while loading and parsing.
     pub errors: Vec<FileError>,
     /// Source text overrides (for tests and fuzzing): path -> text.
     pub overrides: HashMap<PathBuf, Vec<u8>>,
+}
+
+/// A file being loaded: its index and the imports not yet followed.
+struct Pending {
+    idx: usize,
+    imports: std::vec::IntoIter<String>,
 }
 
 impl Loader {
@@ -86,30 +287,103 @@ impl Loader {
             files: Vec::new(),
             import_path,
             by_path: HashMap::new(),
+            by_inode: HashMap::new(),
+            embed_cache: HashMap::new(),
+            read_bytes: 0,
             errors: Vec::new(),
             overrides: HashMap::new(),
         }
     }
 
-    fn read(&self, path: &Path) -> Option<Vec<u8>> {
-        if let Some(t) = self.overrides.get(path) {
-            return Some(t.clone());
+    /// The bytes of `path` (an override, or a regular file within
+    /// `limit`), counted against the input limit.
+    fn read(&mut self, path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
+        let bytes = match self.overrides.get(path) {
+            Some(t) if t.len() as u64 > limit => {
+                return Err(LoadError::TooLarge {
+                    size: t.len() as u64,
+                    limit,
+                });
+            }
+            Some(t) => t.clone(),
+            None => read_regular(path, limit)?,
+        };
+        let size = bytes.len() as u64;
+        if self.read_bytes + size > limits::MAX_INPUT_BYTES {
+            return Err(LoadError::InputTooLarge {
+                read: self.read_bytes,
+                size,
+            });
         }
-        if !path.is_file() {
-            return None;
-        }
-        std::fs::read(path).ok()
+        self.read_bytes += size;
+        Ok(bytes)
     }
 
-    /// Loads the file at absolute `path` named `name`, and everything it
-    /// imports; returns its index, or None when it cannot be read.
-    pub fn load(&mut self, path: PathBuf, name: String) -> Option<usize> {
-        if let Some(&i) = self.by_path.get(&path) {
-            return Some(i);
+    /// Loads the file at `rel` inside starting directory `base`, and
+    /// everything it imports; returns its index.
+    ///
+    /// # Errors
+    /// Why the file itself could not be read (its imports' failures are
+    /// kept in [`SourceFile::imports`]).
+    pub fn load(&mut self, base: PathBuf, rel: Vec<String>) -> Result<usize, LoadError> {
+        let (first, _) = self.load_new(base, rel)?;
+        // Depth first, as the reference's recursive loading would go, but
+        // with the chain of files being loaded on the heap: an import chain
+        // of any length takes no stack.
+        let mut stack = vec![self.pending(first)];
+        while let Some(top) = stack.last_mut() {
+            let Some(name) = top.imports.next() else {
+                stack.pop();
+                continue;
+            };
+            let idx = top.idx;
+            if self.files[idx].imports.contains_key(&name) {
+                continue;
+            }
+            // A failed import is reported where it is used (as the
+            // reference does: an import in a declaration nothing reaches
+            // is never resolved).
+            let found = self.import(idx, &name);
+            if let Ok((target, true)) = found {
+                stack.push(self.pending(target));
+            }
+            self.files[idx].imports.insert(name, found.map(|(t, _)| t));
         }
-        let bytes = self.read(&path)?;
+        Ok(first)
+    }
+
+    fn pending(&self, idx: usize) -> Pending {
+        let mut names = Vec::new();
+        find_imports_decl(&self.files[idx].ast, &mut names);
+        let names: Vec<String> = names.into_iter().map(|(n, _)| n).collect();
+        Pending {
+            idx,
+            imports: names.into_iter(),
+        }
+    }
+
+    /// Reads and parses one file (not its imports): `(index, newly
+    /// loaded)`.
+    fn load_new(&mut self, base: PathBuf, rel: Vec<String>) -> Result<(usize, bool), LoadError> {
+        let path = rel.iter().fold(base.clone(), |p, c| p.join(c));
+        if let Some(&i) = self.by_path.get(&path) {
+            return Ok((i, false));
+        }
+        let inode = if self.overrides.contains_key(&path) {
+            None
+        } else {
+            inode_key(&path, rel.last())
+        };
+        if let Some(&i) = inode.as_ref().and_then(|k| self.by_inode.get(k)) {
+            self.by_path.insert(path, i);
+            return Ok((i, false));
+        }
+        let bytes = self.read(&path, limits::MAX_FILE_BYTES)?;
         let idx = self.files.len();
-        self.by_path.insert(path.clone(), idx);
+        self.by_path.insert(path, idx);
+        if let Some(k) = inode {
+            self.by_inode.insert(k, idx);
+        }
         let mut line_starts = vec![0u32];
         for (i, b) in bytes.iter().enumerate() {
             if *b == b'\n' {
@@ -138,61 +412,163 @@ impl Loader {
                 ),
             ));
         }
-        let mut names = Vec::new();
-        find_imports_decl(&ast, &mut names);
+        let mut embed_names = Vec::new();
+        find_embeds_decl(&ast, &mut embed_names);
         self.files.push(SourceFile {
-            name,
-            path: path.clone(),
+            name: rel.join("/"),
+            base,
+            rel,
             line_starts,
             ast,
             imports: HashMap::new(),
+            reached_as: HashMap::new(),
+            embeds: HashMap::new(),
         });
-        for (name, _) in names {
-            if self.files[idx].imports.contains_key(&name) {
-                continue;
+        for name in embed_names {
+            if !self.files[idx].embeds.contains_key(&name) {
+                let content = self.embed(idx, &name);
+                self.files[idx].embeds.insert(name, content);
             }
-            // A failed import is reported where it is used (as the
-            // reference does: an import in a declaration nothing reaches
-            // is never resolved).
-            let found = self.import(&path, &name);
-            self.files[idx].imports.insert(name, found);
         }
-        Some(idx)
+        Ok((idx, true))
     }
 
-    fn import(&mut self, from: &Path, name: &str) -> Option<usize> {
+    /// Where `name`, written in file `from`, may be: (starting directory,
+    /// path in it) candidates, in search order.
+    fn candidates(
+        &self,
+        from: usize,
+        name: &str,
+    ) -> Result<Vec<(PathBuf, Vec<String>)>, LoadError> {
         if let Some(rest) = name.strip_prefix('/') {
-            for i in 0..self.import_path.len() {
-                let dir = self.import_path[i].clone();
-                let p = normalize(&dir, Path::new(rest));
-                if self.by_path.contains_key(&p) || self.read(&p).is_some() {
-                    let rel = p
-                        .strip_prefix(&dir)
-                        .map(rel_string)
-                        .unwrap_or_else(|_| rel_string(&p));
-                    return self.load(p, rel);
-                }
+            if rest.starts_with('/') {
+                return Err(LoadError::Absolute);
             }
-            None
+            let rel = eval_path(&[], rest)?;
+            Ok(self
+                .import_path
+                .iter()
+                .map(|dir| (dir.clone(), rel.clone()))
+                .collect())
         } else {
-            let dir = from.parent().unwrap_or(Path::new("/"));
-            let p = normalize(dir, Path::new(name));
-            // Name it relative to the importing file's own naming base.
-            let from_idx = self.by_path.get(from).copied();
-            let base_name = from_idx
-                .map(|i| self.files[i].name.clone())
-                .unwrap_or_default();
-            let base_dir = Path::new(&base_name)
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_default();
-            let rel = rel_string(&normalize(Path::new("/"), &base_dir.join(name)));
-            if self.by_path.contains_key(&p) || self.read(&p).is_some() {
-                self.load(p, rel)
-            } else {
-                None
+            let f = &self.files[from];
+            let dir = &f.rel[..f.rel.len().saturating_sub(1)];
+            Ok(vec![(f.base.clone(), eval_path(dir, name)?)])
+        }
+    }
+
+    /// Resolves import `name` of file `from`: `(index, newly loaded)`,
+    /// noting the name this path gives the file.
+    fn import(&mut self, from: usize, name: &str) -> Result<(usize, bool), LoadError> {
+        for (base, rel) in self.candidates(from, name)? {
+            let reached_as = rel.join("/");
+            match self.load_new(base, rel) {
+                Err(LoadError::NotFound) => continue,
+                Ok(r) => {
+                    self.files[from]
+                        .reached_as
+                        .insert(name.to_string(), reached_as);
+                    return Ok(r);
+                }
+                Err(e) => return Err(e),
             }
         }
+        Err(LoadError::NotFound)
+    }
+
+    /// Reads embed `name` of file `from` (once per path, however many
+    /// files embed it).
+    fn embed(&mut self, from: usize, name: &str) -> Result<Rc<Vec<u8>>, LoadError> {
+        for (base, rel) in self.candidates(from, name)? {
+            let path = rel.iter().fold(base, |p, c| p.join(c));
+            if let Some(b) = self.embed_cache.get(&path) {
+                return Ok(b.clone());
+            }
+            match self.read(&path, limits::MAX_FILE_BYTES) {
+                Err(LoadError::NotFound) => continue,
+                Err(e) => return Err(e),
+                Ok(bytes) => {
+                    let bytes = Rc::new(bytes);
+                    self.embed_cache.insert(path, bytes.clone());
+                    return Ok(bytes);
+                }
+            }
+        }
+        Err(LoadError::NotFound)
+    }
+}
+
+fn find_embeds_expr(e: &Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Embed(f) => out.push(f.value.clone()),
+        ExprKind::List(items) => items.iter().for_each(|i| find_embeds_expr(i, out)),
+        ExprKind::Tuple(ps) => ps.iter().for_each(|p| find_embeds_expr(&p.value, out)),
+        ExprKind::Application { func, params } => {
+            find_embeds_expr(func, out);
+            params.iter().for_each(|p| find_embeds_expr(&p.value, out));
+        }
+        ExprKind::Member { parent, .. } => find_embeds_expr(parent, out),
+        _ => {}
+    }
+}
+
+/// Every embed a declaration tree names, wherever written (only values
+/// may hold one; the compiler reports the others).
+fn find_embeds_decl(d: &Decl, out: &mut Vec<String>) {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    decl_exprs(d, &mut exprs);
+    for e in exprs {
+        find_embeds_expr(e, out);
+    }
+    for n in &d.nested {
+        find_embeds_decl(n, out);
+    }
+}
+
+/// The expressions written in declaration `d` itself (not its nested
+/// declarations).
+fn decl_exprs<'d>(d: &'d Decl, out: &mut Vec<&'d Expr>) {
+    fn params<'d>(p: &'d ParamList, out: &mut Vec<&'d Expr>) {
+        match p {
+            ParamList::Named(ps, _) => {
+                for p in ps {
+                    out.push(&p.ty);
+                    for a in &p.annotations {
+                        out.push(&a.name);
+                        out.extend(a.value.as_ref());
+                    }
+                    out.extend(p.default.as_ref());
+                }
+            }
+            ParamList::Type(t) => out.push(t),
+            ParamList::Stream(_) => {}
+        }
+    }
+    match &d.kind {
+        DeclKind::Using(t) => out.push(t),
+        DeclKind::Const { ty, value } => {
+            out.push(ty);
+            out.push(value);
+        }
+        DeclKind::Field { ty, default } => {
+            out.push(ty);
+            out.extend(default.as_ref());
+        }
+        DeclKind::Annotation { ty, .. } => out.push(ty),
+        DeclKind::Interface { superclasses } => out.extend(superclasses.iter()),
+        DeclKind::Method {
+            params: p, results, ..
+        } => {
+            params(p, out);
+            if let Some(r) = results {
+                params(r, out);
+            }
+        }
+        _ => {}
+    }
+    for a in &d.annotations {
+        out.push(&a.name);
+        out.extend(a.value.as_ref());
     }
 }
 

@@ -13,7 +13,7 @@ pub enum Tok {
     /// `[A-Za-z_][A-Za-z0-9_]*`
     Ident(String),
     /// A double-quoted string, escapes decoded.
-    Str(String),
+    Str(Vec<u8>),
     /// `0x"0a 1b"`.
     Binary(Vec<u8>),
     /// An integer literal (decimal, `0x` hex or `0` octal).
@@ -44,8 +44,8 @@ pub struct Statement {
     pub tokens: Vec<Token>,
     /// The block's statements when it ends with `{ ... }`.
     pub block: Option<Vec<Statement>>,
-    /// The doc comment.
-    pub doc: Option<String>,
+    /// The doc comment, its bytes as written.
+    pub doc: Option<Vec<u8>>,
     /// The whole statement.
     pub span: Span,
 }
@@ -62,7 +62,7 @@ struct Lexer<'a> {
 const OP_CHARS: &[u8] = b"!$%&*+-./:<=>?@^|~";
 /// Nesting of blocks and lists beyond which input is refused (the
 /// recursion would otherwise be bounded only by the input's size).
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = crate::limits::MAX_NESTING;
 
 fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
@@ -133,7 +133,7 @@ impl Lexer<'_> {
 
     /// The doc comment after `;`, `{` or `}`: optional spaces, at most one
     /// line break, then one or more comment lines (each maybe indented).
-    fn doc_comment(&mut self) -> Option<String> {
+    fn doc_comment(&mut self) -> Option<Vec<u8>> {
         let save = self.pos;
         let line_ws = |lx: &mut Self| {
             while let Some(c) = lx.peek() {
@@ -155,7 +155,7 @@ impl Lexer<'_> {
             }
             _ => {}
         }
-        let mut lines: Vec<String> = Vec::new();
+        let mut lines: Vec<&[u8]> = Vec::new();
         loop {
             let before = self.pos;
             line_ws(self);
@@ -174,7 +174,7 @@ impl Lexer<'_> {
                 }
                 self.pos += 1;
             }
-            lines.push(String::from_utf8_lossy(&self.s[start..self.pos]).into_owned());
+            lines.push(&self.s[start..self.pos]);
             if self.peek() == Some(b'\n') {
                 self.pos += 1;
             }
@@ -183,10 +183,10 @@ impl Lexer<'_> {
             self.pos = save;
             return None;
         }
-        let mut out = String::new();
+        let mut out = Vec::new();
         for l in lines {
-            out.push_str(&l);
-            out.push('\n');
+            out.extend_from_slice(l);
+            out.push(b'\n');
         }
         Some(out)
     }
@@ -196,7 +196,7 @@ impl Lexer<'_> {
         if self.depth > MAX_DEPTH {
             return Err((
                 self.span1(),
-                format!("Nesting deeper than {MAX_DEPTH} levels."),
+                format!("Nesting deeper than {MAX_DEPTH} levels (limits::MAX_NESTING)."),
             ));
         }
         Ok(())
@@ -455,7 +455,7 @@ impl Lexer<'_> {
         }
     }
 
-    fn string(&mut self) -> Result<String, LexError> {
+    fn string(&mut self) -> Result<Vec<u8>, LexError> {
         let start = self.pos;
         self.pos += 1;
         let mut out: Vec<u8> = Vec::new();
@@ -530,7 +530,7 @@ impl Lexer<'_> {
                 _ => out.push(c),
             }
         }
-        Ok(String::from_utf8_lossy(&out).into_owned())
+        Ok(out)
     }
 
     fn hex_binary(&mut self, start: usize) -> Result<Vec<u8>, LexError> {

@@ -24,6 +24,7 @@ mod files;
 pub mod ids;
 pub mod layout;
 pub mod lexer;
+pub mod limits;
 pub mod parser;
 pub mod schema;
 mod stdmap;
@@ -157,11 +158,40 @@ impl Compiler {
         })
     }
 
+    /// As [`compile`](Self::compile), with the warnings of the run (the
+    /// reference's: one when a file is reached through two paths, e.g.
+    /// `-I` and a relative import, which usually means overlapping `-I`
+    /// and `--src-prefix` directories). A warning has no position.
+    ///
+    /// # Errors
+    /// As [`compile`](Self::compile); the warnings are returned either way.
+    pub fn compile_with_warnings(&self) -> (Result<Vec<u8>, Diagnostics>, Vec<Diagnostic>) {
+        let (request, warnings) = self.compile_request_with_warnings();
+        let bytes = request.and_then(|req| {
+            emit::emit(&req).map_err(|e| {
+                Diagnostics(vec![Diagnostic {
+                    file: String::new(),
+                    line: 0,
+                    column: 0,
+                    message: format!("could not build the request message: {e}"),
+                }])
+            })
+        });
+        (bytes, warnings)
+    }
+
     /// Compiles the files into the request's content.
     ///
     /// # Errors
     /// As [`compile`](Self::compile).
     pub fn compile_request(&self) -> Result<schema::Request, Diagnostics> {
+        self.compile_request_with_warnings().0
+    }
+
+    /// As [`compile_request`](Self::compile_request), with the warnings.
+    fn compile_request_with_warnings(
+        &self,
+    ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
         let cwd = self
             .cwd
             .clone()
@@ -195,89 +225,141 @@ impl Compiler {
         let mut general = Vec::new();
         for f in &self.files {
             let abs = files::normalize(&cwd, f);
-            let name = source_name(&abs, &prefixes, &cwd);
-            match loader.load(abs, name) {
-                Some(i) => requested.push(i),
-                None => general.push(Diagnostic {
+            let (base, rel) = starting_directory(&abs, &prefixes, &cwd);
+            let name = rel.join("/");
+            match loader.load(base, rel) {
+                Ok(i) => requested.push((i, name)),
+                Err(e) => general.push(Diagnostic {
                     file: f.display().to_string(),
                     line: 0,
                     column: 0,
-                    message: "no such file".into(),
+                    message: match e {
+                        files::LoadError::NotFound => "no such file".into(),
+                        e => e.to_string(),
+                    },
                 }),
             }
         }
-        let files = std::mem::take(&mut loader.files);
+        let mut files = std::mem::take(&mut loader.files);
+        let load_errors = std::mem::take(&mut loader.errors);
         let cx = compile::Ctx::new(&files);
-        let (nodes, source_info) = cx.request(&requested);
-        let mut errors: Vec<files::FileError> = std::mem::take(&mut loader.errors);
-        errors.extend(cx.take_errors());
-        let mut diags = general;
-        let mut seen = std::collections::HashSet::new();
-        for (fi, span, msg) in errors {
-            let f = &files[fi];
-            let (line, column) = f.line_col(span.start);
-            let d = Diagnostic {
-                file: f.name.clone(),
-                line,
-                column,
-                message: msg,
-            };
-            if seen.insert(d.clone()) {
-                diags.push(d);
-            }
+        let out = cx.request(&requested);
+        let renamed = cx.renamed_files();
+        if renamed.is_empty() {
+            return finish(&files, &cx, out, &requested, general, load_errors);
         }
-        if !diags.is_empty() {
-            return Err(Diagnostics(diags));
+        // A file reached by two paths takes the name of the path the
+        // compile resolved first, as in the reference (whose loader is
+        // lazy): name it so and compile again.
+        drop(cx);
+        for (i, name) in renamed {
+            files[i].name = name;
         }
-        let mut requested_files = Vec::new();
-        for &fi in &requested {
-            let f = &files[fi];
-            let mut names = BTreeSet::new();
-            files::request_imports(&f.ast, &mut names);
-            let imports = names
-                .into_iter()
-                .filter_map(|n| {
-                    let target = f.imports.get(&n).copied().flatten()?;
-                    Some((cx.file_id(target), n))
-                })
-                .collect();
-            requested_files.push(schema::RequestedFile {
-                id: cx.file_id(fi),
-                filename: f.name.clone(),
-                imports,
-            });
+        let cx = compile::Ctx::new(&files);
+        let out = cx.request(&requested);
+        finish(&files, &cx, out, &requested, general, load_errors)
+    }
+}
+
+/// The request and warnings from a compile's nodes and errors.
+fn finish(
+    files: &[files::SourceFile],
+    cx: &compile::Ctx<'_>,
+    (nodes, source_info): (Vec<schema::Node>, Vec<schema::SourceInfo>),
+    requested: &[(usize, String)],
+    general: Vec<Diagnostic>,
+    load_errors: Vec<files::FileError>,
+) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
+    let warnings: Vec<Diagnostic> = cx
+        .second_path()
+        .map(|(path, other)| Diagnostic {
+            file: String::new(),
+            line: 0,
+            column: 0,
+            message: format!(
+                "Found exactly the same source file mapped at two different paths. This suggests that your -I and --src-prefix flags are overlapping or inconsistent. Remember, these flags should only specify directories that are logical 'roots' of the source tree. It should never be the case that one of the import directories contains another one of them.; path = {path}; other.path = {other}"
+            ),
+        })
+        .into_iter()
+        .collect();
+    let mut errors = load_errors;
+    errors.extend(cx.take_errors());
+    let mut diags = general;
+    let mut seen = std::collections::HashSet::new();
+    for (fi, span, msg) in errors {
+        let f = &files[fi];
+        let (line, column) = f.line_col(span.start);
+        let d = Diagnostic {
+            file: f.name.clone(),
+            line,
+            column,
+            message: msg,
+        };
+        if seen.insert(d.clone()) {
+            diags.push(d);
         }
+    }
+    if !diags.is_empty() {
+        return (Err(Diagnostics(diags)), warnings);
+    }
+    let mut requested_files = Vec::new();
+    for (fi, _) in requested {
+        let f = &files[*fi];
+        let mut names = BTreeSet::new();
+        files::request_imports(&f.ast, &mut names);
+        let imports = names
+            .into_iter()
+            .filter_map(|n| {
+                let target = *f.imports.get(&n)?.as_ref().ok()?;
+                Some((cx.file_id(target), n))
+            })
+            .collect();
+        requested_files.push(schema::RequestedFile {
+            id: cx.file_id(*fi),
+            filename: f.name.clone(),
+            imports,
+        });
+    }
+    (
         Ok(schema::Request {
             nodes,
             requested_files,
             source_info,
-        })
-    }
+        }),
+        warnings,
+    )
 }
 
-/// The name the reference gives a file named on the command line: relative
-/// to the longest matching `--src-prefix`, else to the working directory
-/// when under it, else the absolute path without its leading `/`.
-fn source_name(abs: &Path, prefixes: &[PathBuf], cwd: &Path) -> String {
-    let rel = |base: &Path| -> Option<String> {
+/// Where the reference places a file named on the command line: its
+/// starting directory and its path inside it. The directory is the
+/// longest `--src-prefix` holding it, else the working directory when
+/// under it, else `/`; the path names the file in the request.
+fn starting_directory(abs: &Path, prefixes: &[PathBuf], cwd: &Path) -> (PathBuf, Vec<String>) {
+    let parts = |base: &Path| -> Option<Vec<String>> {
         let r = abs.strip_prefix(base).ok()?;
-        let s = r.to_string_lossy().into_owned();
-        (!s.is_empty()).then_some(s)
+        let v: Vec<String> = r
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        (!v.is_empty()).then_some(v)
     };
-    let mut best: Option<(usize, String)> = None;
+    let mut best: Option<(usize, &Path, Vec<String>)> = None;
     for p in prefixes {
-        if let Some(r) = rel(p) {
+        if let Some(r) = parts(p) {
             let len = p.as_os_str().len();
-            if best.as_ref().is_none_or(|(l, _)| len > *l) {
-                best = Some((len, r));
+            if best.as_ref().is_none_or(|(l, _, _)| len > *l) {
+                best = Some((len, p, r));
             }
         }
     }
-    if let Some((_, r)) = best {
-        return r;
+    if let Some((_, p, r)) = best {
+        return (p.to_path_buf(), r);
     }
-    if let Some(r) = rel(cwd) {
-        return r;
+    if let Some(r) = parts(cwd) {
+        return (cwd.to_path_buf(), r);
     }
-    abs.to_string_lossy().trim_start_matches('/').to_string()
+    (
+        PathBuf::from("/"),
+        parts(Path::new("/")).unwrap_or_default(),
+    )
 }

@@ -4,6 +4,7 @@
 
 use crate::ast::*;
 use crate::lexer::{Statement, Tok, Token};
+use crate::limits;
 
 /// An error found while parsing: where and what.
 pub type ParseError = (Span, String);
@@ -54,7 +55,7 @@ pub fn parse_file(statements: &[Statement], errors: &mut Vec<ParseError>) -> Dec
 
 enum Parsed {
     Decl(Decl),
-    NakedId(Located<u64>, Option<String>, Span),
+    NakedId(Located<u64>, Option<Vec<u8>>, Span),
     NakedAnnotation(AnnotationApp),
 }
 
@@ -108,15 +109,12 @@ fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -
     };
     let mut best = 0usize;
     let mut head = None;
+    let mut limit = None;
     for alt in alts {
-        let mut p = P {
-            toks,
-            pos: 0,
-            best: std::cell::Cell::new(0),
-            errors: Vec::new(),
-        };
+        let mut p = P::sub(toks);
         let r = alt(&mut p);
         best = best.max(p.best.get()).max(p.pos);
+        limit = limit.or(p.limit.take());
         if let Some(mut h) = r {
             if p.pos == toks.len() {
                 h.errors = p.errors;
@@ -126,6 +124,10 @@ fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -
         }
     }
     let Some(mut head) = head else {
+        if let Some(e) = limit {
+            errors.push(e);
+            return None;
+        }
         let at = if best < toks.len() {
             toks[best].span.start
         } else if let Some(last) = toks.last() {
@@ -190,6 +192,15 @@ struct P<'a> {
     /// match still advances its notion of how far parsing got.
     best: std::cell::Cell<usize>,
     errors: Vec<ParseError>,
+    /// The depth of the expression `expr` (or `base_expr`) last returned,
+    /// and after `items`, the deepest of the items' expressions: trees
+    /// deeper than [`limits::MAX_EXPRESSION_DEPTH`] are refused as they
+    /// are built, as every later walk over them recurses.
+    depth: u32,
+    /// A limit the statement ran into (expression depth, suffixes): the
+    /// error reported for it, instead of a bare "Parse error.", when no
+    /// reading of the statement succeeds.
+    limit: Option<ParseError>,
 }
 
 fn empty_name(span: Span) -> Located<String> {
@@ -206,6 +217,8 @@ impl<'a> P<'a> {
             pos: 0,
             best: std::cell::Cell::new(0),
             errors: Vec::new(),
+            depth: 0,
+            limit: None,
         }
     }
     fn peek(&self) -> Option<&'a Token> {
@@ -325,9 +338,13 @@ impl<'a> P<'a> {
         f: impl Fn(&mut P<'a>) -> Option<T>,
     ) -> Option<Vec<T>> {
         let mut out = Vec::new();
+        let mut deepest = 0;
         for item in lists {
             let mut p = P::sub(item);
             let v = f(&mut p);
+            deepest = deepest.max(p.depth);
+            self.depth = deepest;
+            self.limit = self.limit.take().or(p.limit.take());
             self.errors.append(&mut p.errors);
             match v {
                 Some(v) if p.at_end() => out.push(v),
@@ -342,6 +359,7 @@ impl<'a> P<'a> {
                 }
             }
         }
+        self.depth = deepest;
         Some(out)
     }
 
@@ -402,22 +420,38 @@ impl<'a> P<'a> {
 
     fn expr(&mut self) -> Option<Expr> {
         let mut base = self.base_expr()?;
+        let mut depth = self.depth;
         let mut suffixes = 0usize;
         loop {
+            if depth > limits::MAX_EXPRESSION_DEPTH {
+                let e = (
+                    base.span,
+                    format!(
+                        "Expression nests more than {} levels deep (members, parameters, lists and tuples; limits::MAX_EXPRESSION_DEPTH).",
+                        limits::MAX_EXPRESSION_DEPTH
+                    ),
+                );
+                self.limit = self.limit.take().or(Some(e.clone()));
+                self.errors.push(e);
+                return None;
+            }
             suffixes += 1;
             if suffixes > MAX_SUFFIXES {
-                self.errors.push((
+                let e = (
                     base.span,
                     format!(
                         "Expression has more than {MAX_SUFFIXES} member or parameter suffixes."
                     ),
-                ));
+                );
+                self.limit = self.limit.take().or(Some(e.clone()));
+                self.errors.push(e);
                 return None;
             }
             let save = self.pos;
             if self.op(".") {
                 if let Some(name) = self.ident() {
                     let span = Span::new(base.span.start, name.span.end);
+                    depth += 1;
                     base = Expr {
                         kind: ExprKind::Member {
                             parent: Box::new(base),
@@ -437,6 +471,7 @@ impl<'a> P<'a> {
             {
                 self.bump();
                 let params = self.items(lists, |p| p.param())?;
+                depth = depth.max(self.depth) + 1;
                 let span = Span::new(base.span.start, span.end);
                 base = Expr {
                     kind: ExprKind::Application {
@@ -449,10 +484,13 @@ impl<'a> P<'a> {
             }
             break;
         }
+        self.depth = depth;
         Some(base)
     }
 
+    /// An expression without suffixes; sets `self.depth` to its depth.
     fn base_expr(&mut self) -> Option<Expr> {
+        self.depth = 1;
         let t = self.peek()?;
         let span = t.span;
         let mk = |kind, span| Some(Expr { kind, span });
@@ -492,14 +530,14 @@ impl<'a> P<'a> {
                 mk(ExprKind::AbsoluteName(name), s)
             }
             Tok::Str(_) => {
-                let mut text = String::new();
+                let mut text = Vec::new();
                 let mut end = span.end;
                 while let Some(Token {
                     tok: Tok::Str(s),
                     span,
                 }) = self.peek()
                 {
-                    text.push_str(s);
+                    text.extend_from_slice(s);
                     end = span.end;
                     self.bump();
                 }
@@ -512,6 +550,7 @@ impl<'a> P<'a> {
             Tok::Bracket(lists) => {
                 self.bump();
                 let items = self.items(lists, |p| p.expr())?;
+                self.depth += 1;
                 mk(ExprKind::List(items), span)
             }
             Tok::Paren(lists) => {
@@ -520,6 +559,7 @@ impl<'a> P<'a> {
                 if params.len() == 1 && params[0].name.is_none() {
                     return params.pop().map(|p| p.value);
                 }
+                self.depth += 1;
                 mk(ExprKind::Tuple(params), span)
             }
             Tok::Ident(i) if (i == "import" || i == "embed") => {
@@ -532,7 +572,7 @@ impl<'a> P<'a> {
                 {
                     self.bump();
                     let file = Located {
-                        value: s.clone(),
+                        value: String::from_utf8_lossy(s).into_owned(),
                         span: *sspan,
                     };
                     let whole = span.to(*sspan);

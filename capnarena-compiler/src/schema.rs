@@ -86,7 +86,7 @@ pub enum Ptr {
     /// A list.
     List(ListVal),
     /// Text.
-    Text(String),
+    Text(Vec<u8>),
     /// Data.
     Data(Vec<u8>),
     /// The root struct of a framed message (an embedded file).
@@ -157,7 +157,7 @@ pub enum Value {
     /// A Float64.
     Float64(f64),
     /// Text (`None`: null).
-    Text(Option<String>),
+    Text(Option<Vec<u8>>),
     /// Data (`None`: null).
     Data(Option<Vec<u8>>),
     /// A list (`None`: null).
@@ -333,10 +333,10 @@ pub struct SourceInfo {
     /// The node.
     pub id: u64,
     /// Its doc comment.
-    pub doc: Option<String>,
+    pub doc: Option<Vec<u8>>,
     /// Per member (field, enumerant, method) doc comments; `None` when the
     /// node has no member list.
-    pub members: Option<Vec<Option<String>>>,
+    pub members: Option<Vec<Option<Vec<u8>>>>,
 }
 
 /// A requested file and what it imports.

@@ -107,12 +107,25 @@ fn render(capnp: &Path, request: &[u8]) -> String {
         "capnp convert rejected a request: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
+    lossless(&out.stdout)
         .lines()
         .filter(|l| !l.contains("capnpVersion"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `bytes` as a string that keeps every byte apart: UTF-8 as itself, each
+/// byte of an invalid sequence as `\xNN` (the reference renders a Text
+/// that is not UTF-8 with its raw bytes).
+fn lossless(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// Compiles `args` in `cwd` with both compilers and compares the renderings.
@@ -239,6 +252,16 @@ fn schema_unused_broken_import() {
     same_request(&crate_schemas().join("lazy"), &["top.capnp"]);
 }
 
+/// Bytes kept exactly (regression: bytes that are not UTF-8 became
+/// U+FFFD, so `"\xff"` as Data was 3 bytes, and Sandstorm's 8-byte magic
+/// number 15): `\x80`-`\xff` and octal escapes in Text and Data
+/// constants, defaults, list elements and annotation values, raw bytes in
+/// text literals and doc comments, an embedded file that is not UTF-8.
+#[test]
+fn schema_bytes() {
+    same_request(&crate_schemas(), &["bytes.capnp"]);
+}
+
 /// Layout corner cases: unions in unions, retroactive unions.
 #[test]
 fn schema_layout() {
@@ -276,4 +299,98 @@ fn cli_writes_the_request() {
         &reference_request(&capnp, Path::new("/usr/include/capnp"), &["schema.capnp"]),
     );
     assert_eq!(render(&capnp, &out.stdout), reference);
+}
+
+/// A chain of 300 files, each importing the next for a field type, and
+/// in each a struct whose field names the next struct: the node order,
+/// now produced with a heap stack instead of recursion, is still the
+/// reference's.
+#[test]
+fn import_chain_order() {
+    let dir = std::env::temp_dir().join(format!("capnarena-chain-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let n = 300;
+    for i in 0..n {
+        std::fs::write(
+            dir.join(format!("f{i}.capnp")),
+            format!(
+                "@0x{:x};\nusing N = import \"f{}.capnp\";\nstruct S {{ n @0 :N.S; m @1 :M; }}\nstruct M {{ s @0 :N.S; }}\n",
+                (1u64 << 63) | (i as u64 + 7),
+                i + 1
+            ),
+        )
+        .expect("write");
+    }
+    std::fs::write(
+        dir.join(format!("f{n}.capnp")),
+        format!("@0x{:x};\nstruct S {{}}\n", (1u64 << 63) | 1),
+    )
+    .expect("write");
+    same_request(&dir, &["f0.capnp"]);
+    same_request(&dir, &["f5.capnp", "f0.capnp"]);
+}
+
+/// A file reached by two paths (`-I src/lib` and a relative import, and
+/// a symbolic link to its directory) is one file, named by the path the
+/// compile resolves first, as in the reference: field `r @0` is compiled
+/// before `s @1` whatever the order of the `using` lines (regression: it
+/// took the name of the import written first). The reference's warning
+/// comes with it.
+#[test]
+fn file_reached_by_two_paths() {
+    let Some(capnp) = tool() else { return };
+    let dir = std::env::temp_dir().join(format!("capnarena-two-paths-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src/lib")).expect("mkdir");
+    std::fs::write(
+        dir.join("src/lib/b.capnp"),
+        "@0xd0a4c1b3e2f50611;\nstruct B {}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("src/m.capnp"),
+        "@0xd0a4c1b3e2f50612;\nusing R = import \"lib/b.capnp\";\nusing S = import \"/b.capnp\";\nstruct M { r @0 :R.B; s @1 :S.B; }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("src/n.capnp"),
+        "@0xd0a4c1b3e2f50613;\nusing S = import \"/b.capnp\";\nusing R = import \"lib/b.capnp\";\nstruct M { s @1 :S.B; r @0 :R.B; }\n",
+    )
+    .expect("write");
+    for file in ["src/m.capnp", "src/n.capnp"] {
+        same_request(&dir, &["--no-standard-import", "-Isrc/lib", file]);
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("src/lib"), dir.join("link")).expect("symlink");
+        same_request(&dir, &["--no-standard-import", "-Ilink", "src/n.capnp"]);
+    }
+    let (result, warnings) = Compiler::new()
+        .working_dir(&dir)
+        .no_standard_import()
+        .import_path("src/lib")
+        .file("src/n.capnp")
+        .compile_with_warnings();
+    result.expect("compiles");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let ours = &warnings[0].message;
+    assert!(
+        ours.starts_with("Found exactly the same source file mapped at two different paths.")
+            && ours.ends_with("; path = b.capnp; other.path = src/lib/b.capnp"),
+        "{ours}"
+    );
+    let out = Command::new(&capnp)
+        .current_dir(&dir)
+        .args([
+            "compile",
+            "-o-",
+            "--no-standard-import",
+            "-Isrc/lib",
+            "src/n.capnp",
+        ])
+        .output()
+        .expect("run capnp");
+    let theirs = String::from_utf8_lossy(&out.stderr);
+    assert!(theirs.contains(ours.as_str()), "{theirs}");
 }

@@ -85,7 +85,11 @@ fn main() -> ExitCode {
     if outputs.is_empty() {
         return usage_error("no outputs specified");
     }
-    let request = match compiler.compile() {
+    let (result, warnings) = compiler.compile_with_warnings();
+    for w in warnings {
+        eprintln!("capnarena-compile: warning: {}", w.message);
+    }
+    let request = match result {
         Ok(r) => r,
         Err(d) => {
             eprint!("{d}");
