@@ -1,10 +1,8 @@
 //! Derived ids, as the reference derives them: the first eight bytes of
 //! an MD5 digest read big-endian, with the top bit set.
 
-use md5::{Digest, Md5};
-
 fn from_digest(bytes: &[u8]) -> u64 {
-    let digest = Md5::digest(bytes);
+    let digest = crate::md5::digest(bytes);
     let mut v = 0u64;
     for b in &digest[..8] {
         v = (v << 8) | u64::from(*b);

@@ -25,6 +25,7 @@ pub mod ids;
 pub mod layout;
 pub mod lexer;
 pub mod limits;
+mod md5;
 pub mod parser;
 pub mod schema;
 mod stdmap;
