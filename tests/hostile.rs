@@ -225,8 +225,11 @@ fn every_fault_gives_ok_or_err() {
         // Under Miri: each kind of fault once (no zeroing, overlap, short
         // segment_mut, short segment, huge offsets, wrong segment, all of
         // the first three with a changing count, a changing count, an
-        // inflated count).
-        [1, 2, 3, 5, 7, 8, 10, 13, 15].map(|i| all[i]).to_vec()
+        // inflated count, an honest `room`, a `room` that always says
+        // yes, alone and with overlapping allocations).
+        [1, 2, 3, 5, 7, 8, 10, 13, 15, 17, 19, 20]
+            .map(|i| all[i])
+            .to_vec()
     } else {
         all
     };

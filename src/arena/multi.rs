@@ -276,6 +276,18 @@ impl Arena for MultiSegmentArena {
         self.allocate_slow(len, hint.0 as usize)
     }
 
+    /// The words left in segment `id`'s capacity (0 for a segment not in
+    /// use): `allocate` places up to that many there, and more elsewhere.
+    #[inline]
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        let i = id.0 as usize;
+        if i >= self.active {
+            return Some(0);
+        }
+        let s = self.seg(i);
+        Some(u32::try_from(s.words.capacity() - s.used).unwrap_or(u32::MAX))
+    }
+
     #[inline]
     fn reset(&mut self) {
         for i in 0..self.active {

@@ -173,12 +173,16 @@ fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) 
 }
 
 /// Allocates `words` words for an object referred to by the pointer at
-/// (`segment`, `pos`) and writes that pointer: near when the object lands
-/// in the same segment, else single far through a landing pad next to the
-/// object, else double far. `make(offset)` encodes the struct or list
-/// pointer for an offset. Returns where the object is, and its first
-/// `keep_words` words kept for a [`StructBuilder`] when the pointer is near (a far pointer makes
-/// more calls into the arena after the object's were looked up).
+/// (`segment`, `pos`) and writes that pointer, as the reference lays it out:
+/// near when the object fits in the pointer's segment; otherwise (when the
+/// arena reports that segment's [`room`](Arena::room)) the object and its
+/// landing pad in one allocation elsewhere, behind a single far pointer.
+/// An arena that does not report room gets the object alone, then a
+/// landing pad next to it or, failing that, a double-far one (see
+/// [`point_far`]). `make(offset)` encodes the struct or list pointer for an
+/// offset. Returns where the object is, and its first `keep_words` words
+/// kept for a [`StructBuilder`] when the pointer is near (a far pointer
+/// makes more calls into the arena after the object's were looked up).
 /// `fill_object` first writes the object's words (all of them).
 // Eight arguments: the slot (arena, segment, position), the object (words,
 // fill, words to keep) and its two encoders; all inlined into the callers.
@@ -194,6 +198,12 @@ fn alloc_object<A: Arena + ?Sized>(
     make: impl Fn(i64) -> u64,
     fill_object: impl FnOnce(&mut [Word]),
 ) -> Result<(u32, u32, Cached)> {
+    if arena
+        .room(SegmentId(segment))
+        .is_some_and(|room| room < words)
+    {
+        return alloc_with_landing_pad(arena, segment, pos, words, fill, make, fill_object);
+    }
     let owner = Owner::of(arena);
     let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
     let start = o as usize;
@@ -214,9 +224,61 @@ fn alloc_object<A: Arena + ?Sized>(
     Ok((s, o, Cached::empty()))
 }
 
+/// [`alloc_object`] for an object that does not fit in the segment of its
+/// pointer: one allocation of a landing pad and the object after it, in
+/// another segment (the reference's `allocate`), and a single far pointer
+/// to the pad.
+#[cold]
+#[inline(never)]
+fn alloc_with_landing_pad<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    words: u32,
+    fill: Fill,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl FnOnce(&mut [Word]),
+) -> Result<(u32, u32, Cached)> {
+    let with_pad = words
+        .checked_add(1)
+        .ok_or(Error::Alloc(crate::arena::AllocError {
+            requested: u64::from(words) + 1,
+            available: 0,
+        }))?;
+    let (s, pad, seg) = alloc_in(arena, with_pad, segment, fill)?;
+    let o = pad + 1;
+    let start = o as usize;
+    if let Some(object) = seg.get_mut(start..start + words as usize) {
+        fill_object(object);
+    }
+    if s == segment {
+        // The arena had room after all: a near pointer, and the pad word
+        // (which may hold anything when overwritten was asked for) zeroed.
+        if let Some(w) = seg.get_mut(pad as usize) {
+            *w = Word::ZERO;
+        }
+        if let Some(slot) = seg.get_mut(pos as usize) {
+            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+        }
+        return Ok((s, o, Cached::empty()));
+    }
+    // The pad points at the object right after it: offset 0.
+    if let Some(w) = seg.get_mut(pad as usize) {
+        *w = Word::from_u64(make(0));
+    }
+    write_word(
+        arena,
+        segment,
+        pos,
+        pointer::encode_far(false, u64::from(pad), s),
+    );
+    Ok((s, o, Cached::empty()))
+}
+
 /// Points the pointer at (`segment`, `pos`) at the object at (`s`, `o`) in
-/// another segment: single far through a landing pad next to the object,
-/// else double far.
+/// another segment: single far through a landing pad allocated in the
+/// object's segment when it has room, else double far through a two-word
+/// pad elsewhere.
 #[inline(never)]
 fn point_far<A: Arena + ?Sized>(
     arena: &mut A,
@@ -226,23 +288,28 @@ fn point_far<A: Arena + ?Sized>(
     o: u32,
     make: impl Fn(i64) -> u64,
 ) -> Result<()> {
-    let (ps, po) = alloc(arena, 1, s)?;
-    if ps == s {
-        write_word(arena, s, po, make(i64::from(o) - i64::from(po) - 1));
-        write_word(
-            arena,
-            segment,
-            pos,
-            pointer::encode_far(false, u64::from(po), s),
-        );
-        return Ok(());
-    }
-    // The object's segment is full: a double-far landing pad of two words.
-    // The pad word just allocated is its first word when the next one
-    // follows it; otherwise it is left unused.
-    let (ds, dpos) = match alloc(arena, 1, ps)? {
-        (s2, o2) if s2 == ps && o2 == po + 1 => (ps, po),
-        _ => alloc(arena, 2, ps)?,
+    let (ds, dpos) = if arena.room(SegmentId(s)) == Some(0) {
+        // Known to be full: the reference's double-far pad, in one piece.
+        alloc(arena, 2, s)?
+    } else {
+        let (ps, po) = alloc(arena, 1, s)?;
+        if ps == s {
+            write_word(arena, s, po, make(i64::from(o) - i64::from(po) - 1));
+            write_word(
+                arena,
+                segment,
+                pos,
+                pointer::encode_far(false, u64::from(po), s),
+            );
+            return Ok(());
+        }
+        // The object's segment is full: a double-far landing pad of two
+        // words. The pad word just allocated is its first word when the
+        // next one follows it; otherwise it is left unused.
+        match alloc(arena, 1, ps)? {
+            (s2, o2) if s2 == ps && o2 == po + 1 => (ps, po),
+            _ => alloc(arena, 2, ps)?,
+        }
     };
     write_word(arena, ds, dpos, pointer::encode_far(false, u64::from(o), s));
     write_word(arena, ds, dpos + 1, make(0));
@@ -1756,6 +1823,9 @@ mod tests {
         );
     }
 
+    /// An object that does not fit in its pointer's segment goes, with its
+    /// landing pad in front of it, to another segment in one allocation
+    /// (the reference's layout), when the arena reports its room.
     #[test]
     fn object_in_another_segment_gets_a_single_far_pointer() {
         use crate::arena::{GrowthPolicy, MultiSegmentArena};
@@ -1763,6 +1833,61 @@ mod tests {
             .with_first_segment_words(3) // reserved word, root pointer, root struct
             .with_policy(GrowthPolicy::FixedSize(8));
         let mut msg = Message::new(arena);
+        let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+        let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
+        child.set::<u64>(0, 0xabcd);
+        assert_eq!(
+            words(&msg, 0),
+            [
+                0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+                0x0000_0001_0000_0002, // far, single, landing pad at word 0 of segment 1
+            ]
+        );
+        assert_eq!(
+            words(&msg, 1),
+            [
+                0x0000_0001_0000_0000, // landing pad: struct, offset 0, 1 data word
+                0xabcd,                // the child's data word
+            ]
+        );
+        let reader = msg.reader();
+        assert_eq!(
+            reader.root().unwrap().get_struct(0).unwrap().get::<u64>(0),
+            0xabcd
+        );
+    }
+
+    /// An arena that does not report room (`Arena::room`'s default) gets
+    /// the object alone, then a landing pad allocated after it.
+    #[test]
+    fn without_room_the_landing_pad_follows_the_object() {
+        use crate::arena::{AllocError, GrowthPolicy, MultiSegmentArena};
+        struct NoRoom(MultiSegmentArena);
+        impl Arena for NoRoom {
+            fn segment_count(&self) -> u32 {
+                self.0.segment_count()
+            }
+            fn segment(&self, id: SegmentId) -> &[Word] {
+                self.0.segment(id)
+            }
+            fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+                self.0.segment_mut(id)
+            }
+            fn allocate(
+                &mut self,
+                len: u32,
+                hint: SegmentId,
+            ) -> Result<(SegmentId, u32), AllocError> {
+                self.0.allocate(len, hint)
+            }
+            fn reset(&mut self) {
+                self.0.reset()
+            }
+        }
+        let arena = MultiSegmentArena::new()
+            .with_first_segment_words(3)
+            .with_policy(GrowthPolicy::FixedSize(8));
+        let mut msg = Message::new(NoRoom(arena));
         let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
         let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
         child.set::<u64>(0, 0xabcd);
@@ -1779,11 +1904,6 @@ mod tests {
                 0xabcd,                // the child's data word
                 0x0000_0001_ffff_fff8, // landing pad: struct, offset -2, 1 data word
             ]
-        );
-        let reader = msg.reader();
-        assert_eq!(
-            reader.root().unwrap().get_struct(0).unwrap().get::<u64>(0),
-            0xabcd
         );
     }
 }
