@@ -280,12 +280,17 @@ impl Arena for MultiSegmentArena {
     /// use): `allocate` places up to that many there, and more elsewhere.
     #[inline]
     fn room(&self, id: SegmentId) -> Option<u32> {
-        let i = id.0 as usize;
-        if i >= self.active {
-            return Some(0);
-        }
-        let s = self.seg(i);
-        Some(u32::try_from(s.words.capacity() - s.used).unwrap_or(u32::MAX))
+        // As `allocate`'s fast paths: segment 0 takes words even before
+        // its first use (after a reset), a later one only while in use.
+        let s = match id.0 {
+            0 => &self.first,
+            i if (i as usize) < self.active => match self.rest.get(i as usize - 1) {
+                Some(s) => s,
+                None => return Some(0),
+            },
+            _ => return Some(0),
+        };
+        Some((s.words.capacity() - s.used).min(u32::MAX as usize) as u32)
     }
 
     #[inline]
