@@ -17,6 +17,8 @@ use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, PointerKind, Result};
 use crate::word::Word;
 
+mod upgrade;
+
 /// Words reserved in front of segment 0 for the segment table.
 const HEADER_WORDS: usize = 1;
 
@@ -389,6 +391,37 @@ fn too_large(count: u64, bits_per_element: u64) -> Error {
     }
 }
 
+/// Checks the inline-composite list of `words` words (after its tag) at
+/// (`segment`, `start`): the tag word in bounds and struct-shaped, the
+/// elements within the words. Returns the offset of element 0, the element
+/// count and the element size.
+fn composite_list<A: Arena + ?Sized>(
+    arena: &A,
+    segment: u32,
+    start: i64,
+    words: u64,
+) -> Result<(u32, u64, StructSize)> {
+    let at = check_in(arena, segment, start, words + 1)?;
+    let tag = read_word(arena, segment, at);
+    let elements = pointer::tag_element_count(tag);
+    let size = pointer::struct_size(tag);
+    let per = u64::from(size.total_words());
+    let bad = |what| Error::BadCompositeTag {
+        what,
+        elements,
+        element_words: per,
+        list_words: words,
+    };
+    if pointer::kind(tag) != KIND_STRUCT {
+        return Err(bad("tag word is not struct-shaped"));
+    }
+    // `elements < 2^30` and `per < 2^17`: the product fits in u64.
+    if elements * per > words {
+        return Err(bad("elements overrun the list's words"));
+    }
+    Ok((at + 1, elements, size))
+}
+
 /// A pointer slot in a message being built: a struct's pointer field, an
 /// element of a pointer list, or the root. Consuming methods hand out a
 /// builder for what they create, with the slot's lifetime.
@@ -485,8 +518,17 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
 
     /// The struct the slot points to, or a new one of `size` when null.
     ///
+    /// A struct smaller than `size` in either section (written by an older
+    /// version of its schema) is moved, as the reference does, into a new
+    /// struct large enough for both: its data words and pointers are
+    /// copied (the objects they point to stay where they are), the slot
+    /// points at the copy, and the old words are zeroed. A struct at least
+    /// as large is used in place, with its own size (a newer version's
+    /// fields stay as they are).
+    ///
     /// # Errors
-    /// Not a struct, smaller than `size`, or the arena has no room.
+    /// Not a struct, out of bounds, or the arena has no room (for the
+    /// struct, or to move a larger one).
     pub fn get_struct(self, size: StructSize) -> Result<StructBuilder<'a, A>> {
         let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
             return self.init_struct(size);
@@ -498,13 +540,10 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             });
         }
         let found = pointer::struct_size(tag);
-        if found.data_words < size.data_words || found.pointers < size.pointers {
-            return Err(Error::StructTooSmall {
-                found,
-                expected: size,
-            });
-        }
         let data = check_in(self.arena, s, start, u64::from(found.total_words()))?;
+        if found.data_words < size.data_words || found.pointers < size.pointers {
+            return self.upgrade_struct(s, data, found, size);
+        }
         Ok(StructBuilder {
             arena: self.arena,
             segment: s,
@@ -634,67 +673,74 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         })
     }
 
-    /// The list the slot points to, whose elements must be encoded as
-    /// `expected`; an empty list of that size is *not* created when null
-    /// (the result is then an error).
+    /// The list the slot points to, read as a list of `expected`
+    /// elements; an empty list is *not* created when null (the result is
+    /// then an error).
+    ///
+    /// A list whose elements are larger than `expected` is used in place,
+    /// as the encoding's upgrade rules allow: a list of structs (written by
+    /// a newer version of its schema) as a list of primitives (each
+    /// element's first data word) or of pointers (each element's first
+    /// pointer), a list of wider primitives as narrower ones. With
+    /// [`ElementSize::InlineComposite`], any list of structs is returned as
+    /// it is; to open one as structs of at least a given size, upgrading a
+    /// list written smaller, use
+    /// [`get_struct_list`](Self::get_struct_list).
     ///
     /// # Errors
-    /// Null, not a list, or encoded with another element size.
+    /// Null, not a list, or elements that cannot be read as `expected`
+    /// (fewer data bits or pointers, or a bit list for anything but bits
+    /// and the other way round), or a list of structs whose tag is bad.
     pub fn get_list(self, expected: ElementSize) -> Result<ListBuilder<'a, A>> {
-        let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
-            return Err(Error::UnexpectedPointer {
-                expected: PointerKind::List,
-                found: PointerKind::Null,
-            });
-        };
-        if pointer::kind(tag) != KIND_LIST {
-            return Err(Error::UnexpectedPointer {
-                expected: PointerKind::List,
-                found: pointer::pointer_kind(tag),
-            });
-        }
+        let (s, start, tag) = self.resolve_list()?;
         let size = pointer::list_element_size(tag);
         let count = pointer::list_count(tag);
-        let mismatch = |data_bits: u32, ptrs: u32| Error::IncompatibleList {
+        let mismatch = |data_bits: u32, ptrs: u32, bit_note| Error::IncompatibleList {
             expected_data_bits: expected.data_bits(),
             expected_pointers: expected.pointers(),
             found_data_bits: data_bits,
             found_pointers: ptrs,
-            bit_note: "",
+            bit_note,
         };
         if size == ElementSize::InlineComposite {
-            let at = check_in(self.arena, s, start, count + 1)?;
-            let tag_word = read_word(self.arena, s, at);
-            let es = pointer::struct_size(tag_word);
-            if expected != ElementSize::InlineComposite {
-                return Err(mismatch(
-                    u32::from(es.data_words) * 64,
-                    u32::from(es.pointers),
-                ));
-            }
-            let elements = pointer::tag_element_count(tag_word);
-            let per = u64::from(es.total_words());
-            if elements * per > count {
-                return Err(Error::BadCompositeTag {
-                    what: "elements overrun the list's words",
-                    elements,
-                    element_words: per,
-                    list_words: count,
-                });
+            let (at, elements, es) = composite_list(self.arena, s, start, count)?;
+            let (data_bits, ptrs) = (u32::from(es.data_words) * 64, u32::from(es.pointers));
+            let fits = match expected {
+                ElementSize::Void | ElementSize::InlineComposite => true,
+                ElementSize::Bit => false,
+                _ => data_bits >= expected.data_bits() && ptrs >= expected.pointers(),
+            };
+            if !fits && elements > 0 {
+                return Err(mismatch(data_bits, ptrs, ""));
             }
             return Ok(ListBuilder {
                 arena: self.arena,
                 segment: s,
-                start: at + 1,
+                start: at,
                 len: elements as u32,
                 size,
-                step_bits: per * 64,
-                data_bits: u32::from(es.data_words) * 64,
+                step_bits: u64::from(es.total_words()) * 64,
+                data_bits,
                 ptrs: es.pointers,
             });
         }
-        if size != expected {
-            return Err(mismatch(size.data_bits(), size.pointers()));
+        let fits = match expected {
+            ElementSize::Void => true,
+            ElementSize::Bit => size == ElementSize::Bit,
+            ElementSize::InlineComposite => false,
+            _ => {
+                size != ElementSize::Bit
+                    && size.data_bits() >= expected.data_bits()
+                    && size.pointers() >= expected.pointers()
+            }
+        };
+        if !fits && count > 0 {
+            let note = match (size, expected) {
+                (ElementSize::Bit, _) => ", a bit list",
+                (_, ElementSize::Bit) => ", expected a bit list",
+                _ => "",
+            };
+            return Err(mismatch(size.data_bits(), size.pointers(), note));
         }
         let bits = u64::from(size.data_bits()) + 64 * u64::from(size.pointers());
         let at = check_in(self.arena, s, start, (count * bits).div_ceil(64))?;
@@ -708,6 +754,73 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             data_bits: size.data_bits(),
             ptrs: size.pointers() as u16,
         })
+    }
+
+    /// The list the slot points to as a list of structs of at least `size`,
+    /// upgrading one an older version of its schema wrote, as the
+    /// reference does: a list of smaller structs, of primitives or of
+    /// pointers is moved into a new list of structs large enough for both
+    /// (a primitive becomes the start of its struct's data section, at
+    /// least one word; a pointer its struct's first pointer), the slot
+    /// points at the new list and the old words are zeroed. A list of
+    /// `Void` becomes a list of as many zeroed structs. A list of structs
+    /// at least as large is used in place, with its own element size. An
+    /// empty list is *not* created when null (the result is then an
+    /// error).
+    ///
+    /// # Errors
+    /// Null, not a list, a non-empty bit list (the encoding no longer
+    /// upgrades those), a list of structs whose tag is bad, a new list too
+    /// large to encode, or the arena has no room.
+    pub fn get_struct_list(self, size: StructSize) -> Result<ListBuilder<'a, A>> {
+        let (s, start, tag) = self.resolve_list()?;
+        let element = pointer::list_element_size(tag);
+        let count = pointer::list_count(tag);
+        match element {
+            ElementSize::InlineComposite => {
+                let (at, elements, found) = composite_list(self.arena, s, start, count)?;
+                if found.data_words >= size.data_words && found.pointers >= size.pointers {
+                    return Ok(ListBuilder {
+                        arena: self.arena,
+                        segment: s,
+                        start: at,
+                        len: elements as u32,
+                        size: element,
+                        step_bits: u64::from(found.total_words()) * 64,
+                        data_bits: u32::from(found.data_words) * 64,
+                        ptrs: found.pointers,
+                    });
+                }
+                self.upgrade_struct_list(s, at, elements, found, size)
+            }
+            ElementSize::Bit if count > 0 => Err(Error::IncompatibleList {
+                expected_data_bits: u32::from(size.data_words) * 64,
+                expected_pointers: u32::from(size.pointers),
+                found_data_bits: 1,
+                found_pointers: 0,
+                bit_note: ", a bit list",
+            }),
+            _ => self.upgrade_list_to_structs(s, start, element, count, size),
+        }
+    }
+
+    /// Resolves the slot to a list: its segment, first word (before any
+    /// bounds check) and list pointer (the landing pad's, behind a far
+    /// pointer).
+    fn resolve_list(&self) -> Result<(u32, i64, u64)> {
+        let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
+            return Err(Error::UnexpectedPointer {
+                expected: PointerKind::List,
+                found: PointerKind::Null,
+            });
+        };
+        if pointer::kind(tag) != KIND_LIST {
+            return Err(Error::UnexpectedPointer {
+                expected: PointerKind::List,
+                found: pointer::pointer_kind(tag),
+            });
+        }
+        Ok((s, start, tag))
     }
 
     /// Allocates `len` zeroed bytes as a `Data` blob and returns them to be
@@ -730,7 +843,40 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         if self.is_null() {
             return self.init_data(0);
         }
-        self.get_list(ElementSize::Byte)?.into_bytes_mut()
+        let (s, start, tag) = self.resolve_list()?;
+        let size = pointer::list_element_size(tag);
+        let count = pointer::list_count(tag);
+        if size != ElementSize::Byte && count > 0 {
+            // `Text` and `Data` are never upgraded: only a list of bytes
+            // (or an empty list) is one.
+            return Err(Error::IncompatibleList {
+                expected_data_bits: 8,
+                expected_pointers: 0,
+                found_data_bits: size.data_bits(),
+                found_pointers: size.pointers(),
+                bit_note: if size == ElementSize::Bit {
+                    ", a bit list"
+                } else {
+                    ""
+                },
+            });
+        }
+        let at = check_in(self.arena, s, start, count.div_ceil(8))?;
+        ListBuilder {
+            arena: self.arena,
+            segment: s,
+            start: at,
+            len: if size == ElementSize::Byte {
+                count as u32
+            } else {
+                0
+            },
+            size: ElementSize::Byte,
+            step_bits: 8,
+            data_bits: 8,
+            ptrs: 0,
+        }
+        .into_bytes_mut()
     }
 
     /// The bytes of the `Text` the slot points to (without its terminator),
@@ -1135,6 +1281,19 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// As [`PointerBuilder::get_list`].
     pub fn get_list(&mut self, index: usize, expected: ElementSize) -> Result<ListBuilder<'_, A>> {
         self.pointer(index).get_list(expected)
+    }
+
+    /// The list at pointer `index` as structs of at least `size`. See
+    /// [`PointerBuilder::get_struct_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::get_struct_list`].
+    pub fn get_struct_list(
+        &mut self,
+        index: usize,
+        size: StructSize,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).get_struct_list(size)
     }
 
     /// Sets pointer `index` to a copy of `text`.

@@ -86,7 +86,8 @@ macro_rules! typed_list {
         size = $size:expr,
         item<$l:lifetime> = $item:ty,
         |$r:ident, $i:ident| $get:expr,
-        init = |$p:ident, $len:ident| $init:expr
+        init = |$p:ident, $len:ident| $init:expr,
+        open = |$op:ident| $open:expr
     ) => {
         $(#[$doc])*
         pub struct $marker<$($gen),*>(PhantomData<fn() -> ($($gen,)*)>);
@@ -222,7 +223,8 @@ macro_rules! typed_list {
                 if p.is_null() {
                     return Self::init(p, 0);
                 }
-                Ok($builder::new(p.get_list($size)?))
+                let $op = p;
+                Ok($builder::new($open?))
             }
             #[inline]
             fn set<A: Arena + ?Sized>(mut p: PointerBuilder<'_, A>, value: Self::Reader<'_>) -> Result<()> {
@@ -238,7 +240,8 @@ typed_list!(
     size = ElementSize::Void,
     item<'b> = (),
     |_r, _i| (),
-    init = |p, len| p.init_list(ElementSize::Void, len)
+    init = |p, len| p.init_list(ElementSize::Void, len),
+    open = |p| p.get_list(ElementSize::Void)
 );
 
 typed_list!(
@@ -247,7 +250,8 @@ typed_list!(
     size = primitive_size::<T>(),
     item<'b> = T,
     |r, i| r.get::<T>(i),
-    init = |p, len| p.init_list(primitive_size::<T>(), len)
+    init = |p, len| p.init_list(primitive_size::<T>(), len),
+    open = |p| p.get_list(primitive_size::<T>())
 );
 
 typed_list!(
@@ -256,7 +260,8 @@ typed_list!(
     size = ElementSize::Bit,
     item<'b> = bool,
     |r, i| r.get_bool(i),
-    init = |p, len| p.init_list(ElementSize::Bit, len)
+    init = |p, len| p.init_list(ElementSize::Bit, len),
+    open = |p| p.get_list(ElementSize::Bit)
 );
 
 typed_list!(
@@ -266,7 +271,8 @@ typed_list!(
     size = ElementSize::TwoBytes,
     item<'b> = core::result::Result<E, NotInSchema>,
     |r, i| E::try_from(r.get::<u16>(i)),
-    init = |p, len| p.init_list(ElementSize::TwoBytes, len)
+    init = |p, len| p.init_list(ElementSize::TwoBytes, len),
+    open = |p| p.get_list(ElementSize::TwoBytes)
 );
 
 typed_list!(
@@ -275,7 +281,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = Result<&'a str>,
     |r, i| r.get_text(i),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 typed_list!(
@@ -284,7 +291,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = Result<&'a [u8]>,
     |r, i| r.get_data(i),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 typed_list!(
@@ -293,7 +301,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = PointerReader<'a>,
     |r, i| r.get_pointer(i),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 typed_list!(
@@ -302,7 +311,8 @@ typed_list!(
     size = ElementSize::InlineComposite,
     item<'a> = S::Reader<'a>,
     |r, i| S::wrap_reader(r.get_struct(i)),
-    init = |p, len| p.init_struct_list(len, S::STRUCT_SIZE)
+    init = |p, len| p.init_struct_list(len, S::STRUCT_SIZE),
+    open = |p| p.get_struct_list(S::STRUCT_SIZE)
 );
 
 typed_list!(
@@ -311,7 +321,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = Result<L::Reader<'a>>,
     |r, i| L::read(r.get_pointer(i)),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 impl<A: Arena + ?Sized, T: Primitive> PrimitiveListBuilder<'_, A, T> {
