@@ -14,12 +14,16 @@
 //! arena.
 
 mod common;
+#[path = "common/peer.rs"]
+mod peer;
 
 use capnarena::{
     GrowthPolicy, Message, MessageReader, MultiSegmentArena, ReaderOptions, words_from_bytes,
 };
-use common::build::build_named;
+use common::build::{build_log, build_named};
 use common::vector;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// The vectors with a builder in `tests/common/build.rs`.
 const NAMES: [&str; 4] = ["full", "lists", "scalars", "log"];
@@ -92,5 +96,89 @@ fn build_on_fixed_segments_is_the_reference_layout() {
                 &vector(&format!("{name}.seg{n}.bin")),
             );
         }
+    }
+}
+
+/// `name` on PATH, or `None` after a SKIP line (a failure under
+/// `CAPNARENA_REQUIRE_PEER=1`).
+fn tool(name: &str, package: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        let skip = format!("SKIP reference builder: {name} not on PATH (install {package})");
+        if std::env::var("CAPNARENA_REQUIRE_PEER").as_deref() == Ok("1") {
+            panic!("{skip}");
+        }
+        println!("{skip}");
+    }
+    found
+}
+
+fn run(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The reference's own builder, not a copy: `tests/far_layout/build_log.c++`
+/// (compiled here against Debian's libcapnp with code from `capnp compile
+/// -oc++`) builds the `log` message field by field, in the order
+/// `build_log` does, on `MallocMessageBuilder(N, FIXED_SIZE)`; capnarena's
+/// build on the same fixed segments gives the same bytes (1 word: 1,186
+/// segments, 52,256 bytes).
+#[test]
+fn reference_builder_builds_the_log_the_same_way() {
+    let Some(capnp) = peer::peer() else { return };
+    let Some(gxx) = tool("g++", "g++") else {
+        return;
+    };
+    if !Path::new("/usr/include/capnp/message.h").exists() {
+        let skip = "SKIP reference builder: capnp headers missing (install libcapnp-dev)";
+        if std::env::var("CAPNARENA_REQUIRE_PEER").as_deref() == Ok("1") {
+            panic!("{skip}");
+        }
+        println!("{skip}");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("far_layout_peer");
+    std::fs::create_dir_all(&dir).unwrap();
+    run(Command::new(&capnp)
+        .current_dir(root.join("tests/vectors"))
+        .arg("compile")
+        .arg(format!("-oc++:{}", dir.display()))
+        .arg("all_types.capnp"));
+    let program = dir.join("build_log");
+    run(Command::new(&gxx)
+        .arg("-std=c++14")
+        .arg("-O1")
+        .arg("-I")
+        .arg(&dir)
+        .arg(root.join("tests/far_layout/build_log.c++"))
+        .arg(dir.join("all_types.capnp.c++"))
+        .arg("-lcapnp")
+        .arg("-lkj")
+        .arg("-o")
+        .arg(&program));
+    for n in SEGMENT_WORDS {
+        let mut child = Command::new(&program)
+            .arg(n.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), &vector("log.bin")).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "build_log {n}");
+        let mut msg = Message::new(fixed_segments(n));
+        build_log(&mut msg).unwrap();
+        check(&format!("log built, {n}-word segments"), &msg, &out.stdout);
     }
 }

@@ -140,6 +140,16 @@ impl Arena for PooledArena<'_> {
         self.bump(self.active - 1, words).ok_or(too_many)
     }
 
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        // What `bump` would still take in the segment: an object that does
+        // not fit then goes elsewhere together with its landing pad.
+        let room = match self.segments.get(id.0 as usize) {
+            Some(seg) if (id.0 as usize) < self.active => seg.capacity() - seg.len(),
+            _ => 0,
+        };
+        Some(u32::try_from(room).unwrap_or(u32::MAX))
+    }
+
     fn reset(&mut self) {
         // Forget the used words; zeroing happens on the next allocation,
         // and only for the words handed out.
