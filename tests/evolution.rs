@@ -959,3 +959,56 @@ proptest! {
         }
     }
 }
+
+/// A struct moved to another segment keeps pointing at what stayed
+/// behind: a pointer that was near becomes far, through a landing pad in
+/// the object's segment, double far when that segment is full (the
+/// reference's `transferPointer`); the old root word is zeroed. Segments
+/// of 3 words, the first holding the root pointer, a root of one pointer
+/// and its 1-word text.
+#[test]
+fn moved_struct_points_far_at_what_stayed() {
+    let mut msg = Message::new(
+        MultiSegmentArena::new()
+            .with_first_segment_words(4)
+            .with_policy(GrowthPolicy::FixedSize(3)),
+    );
+    msg.init_root_struct(StructSize::new(0, 1))
+        .unwrap()
+        .set_text(0, "hi")
+        .unwrap();
+    msg.get_root_struct(StructSize::new(1, 1))
+        .unwrap()
+        .set::<u64>(0, 7);
+    let segment = |i: u32| -> Vec<u64> {
+        let seg = msg.segment(i).unwrap();
+        seg.words().iter().map(|w| w.to_u64()).collect()
+    };
+    assert_eq!(msg.segment_count(), 3);
+    assert_eq!(
+        segment(0),
+        [
+            0x0000_0001_0000_0002, // root: far, single, pad at word 0 of segment 1
+            0,                     // the old root (its one pointer), zeroed
+            0x0000_0000_0000_6968, // "hi\0", where it was
+        ]
+    );
+    assert_eq!(
+        segment(1),
+        [
+            0x0001_0001_0000_0000, // pad: struct, offset 0, 1 data word, 1 pointer
+            7,                     // the new root's data word
+            0x0000_0002_0000_0006, // its pointer: far, double, pad at word 0 of segment 2
+        ]
+    );
+    assert_eq!(
+        segment(2),
+        [
+            0x0000_0000_0000_0012, // double-far pad: far to word 2 of segment 0
+            0x0000_001a_0000_0001, // tag: list of bytes, 3 elements
+        ]
+    );
+    let reader = msg.reader();
+    let root = reader.root().unwrap();
+    assert_eq!((root.get::<u64>(0), root.get_text(0).unwrap()), (7, "hi"));
+}

@@ -366,6 +366,25 @@ mod tests {
         assert_eq!(a.segment(SegmentId(1))[2], Word::ZERO);
     }
 
+    /// `room` is what `allocate` still places in a segment: the capacity
+    /// left in one in use, nothing in one that is not.
+    #[test]
+    fn room_is_what_allocate_still_places_there() {
+        let mut a = MultiSegmentArena::new()
+            .with_first_segment_words(4)
+            .with_policy(GrowthPolicy::FixedSize(6));
+        a.allocate(3, SegmentId(0)).unwrap();
+        assert_eq!(a.room(SegmentId(0)), Some(1));
+        assert_eq!(a.room(SegmentId(1)), Some(0));
+        // One word more than the room goes to a new segment.
+        assert_eq!(a.allocate(2, SegmentId(0)).unwrap(), (SegmentId(1), 0));
+        assert_eq!(a.room(SegmentId(1)), Some(4));
+        assert_eq!(a.allocate(1, SegmentId(0)).unwrap(), (SegmentId(0), 3));
+        assert_eq!(a.room(SegmentId(0)), Some(0));
+        a.reset();
+        assert_eq!(a.room(SegmentId(1)), Some(0));
+    }
+
     #[test]
     fn max_segments_is_an_error() {
         let mut a = MultiSegmentArena::new()
