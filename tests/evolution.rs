@@ -642,7 +642,10 @@ fn older_root_is_moved_into_a_larger_one() {
     let mut msg = Message::new(SingleSegmentArena::new());
     let mut root = msg.init_root::<v1::root::Builder<_>>().unwrap();
     root.set_count(0x1234);
-    root.set_bytes_from_slice(&[1, 2, 3]).unwrap();
+    let mut bytes = root.init_bytes(3).unwrap();
+    for (i, b) in [1, 2, 3].into_iter().enumerate() {
+        bytes.set(i as u32, b);
+    }
     let mut root = msg.get_root::<v3::root::Builder<_>>().unwrap();
     root.set_total(0xabcd);
     let words: Vec<u64> = msg
@@ -736,7 +739,10 @@ fn list_of_bytes_opened_as_structs_is_moved() {
     let mut msg = Message::new(SingleSegmentArena::new());
     let mut root = msg.init_root::<v1::root::Builder<_>>().unwrap();
     root.set_count(0x55);
-    root.set_bytes_from_slice(&[0xa1, 0xa2, 0xa3]).unwrap();
+    let mut bytes = root.init_bytes(3).unwrap();
+    for (i, b) in [0xa1, 0xa2, 0xa3].into_iter().enumerate() {
+        bytes.set(i as u32, b);
+    }
     let mut root = msg.get_root::<v2::root::Builder<_>>().unwrap();
     let mut bytes = root.get_bytes().unwrap();
     assert_eq!(bytes.get(1).get_value(), 0xa2);
