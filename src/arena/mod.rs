@@ -95,7 +95,9 @@ pub struct AllocError {
 ///   free of allocation);
 /// - to report each segment's [`room`](Arena::room), so that objects
 ///   behind far pointers get their landing pads in the same allocation
-///   (an arena with more than one segment should: see that method).
+///   (an arena with more than one segment should: see that method), and
+///   to [`allocate_in`](Arena::allocate_in) a given segment, which makes
+///   that cost nothing on the common path.
 ///
 /// An implementation must never assume:
 /// - anything about what the words mean, or that allocations are ever
@@ -135,6 +137,21 @@ pub trait Arena {
         hint: SegmentId,
     ) -> Result<(SegmentId, u32), AllocError> {
         self.allocate(len, hint)
+    }
+
+    /// Allocates `len` contiguous zeroed words in segment `id` itself:
+    /// `Some(offset)`, or `None` when that segment lacks the room (or the
+    /// arena does not do this: the default).
+    ///
+    /// The message asks this first for every object, in the segment of the
+    /// pointer to it; an arena of several segments that implements it (and
+    /// [`room`](Arena::room)) gets objects laid out as the reference lays
+    /// them out at the cost of one check. Without it, the message asks
+    /// `room` before each [`allocate`](Arena::allocate).
+    #[inline]
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        let _ = (len, id);
+        None
     }
 
     /// How many words [`allocate`](Arena::allocate) would still place in
@@ -190,6 +207,10 @@ impl<A: Arena + ?Sized> Arena for &mut A {
         (**self).allocate_overwritten(len, hint)
     }
     #[inline]
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        (**self).allocate_in(len, id)
+    }
+    #[inline]
     fn room(&self, id: SegmentId) -> Option<u32> {
         (**self).room(id)
     }
@@ -224,6 +245,10 @@ impl<A: Arena + ?Sized> Arena for alloc::boxed::Box<A> {
         hint: SegmentId,
     ) -> Result<(SegmentId, u32), AllocError> {
         (**self).allocate_overwritten(len, hint)
+    }
+    #[inline]
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        (**self).allocate_in(len, id)
     }
     #[inline]
     fn room(&self, id: SegmentId) -> Option<u32> {

@@ -92,6 +92,19 @@ fn alloc_in<A: Arena + ?Sized>(
         Fill::Zeroed => arena.allocate(len, SegmentId(hint))?,
         Fill::Overwritten => arena.allocate_overwritten(len, SegmentId(hint))?,
     };
+    checked_place(arena, s, o, len)
+}
+
+/// The `len` words at raw offset `o` of segment `s` that the arena just
+/// handed out, checked as [`alloc_in`] describes: the message offset and
+/// the segment's words as builders see them.
+#[inline(always)]
+fn checked_place<A: Arena + ?Sized>(
+    arena: &mut A,
+    s: u32,
+    o: u32,
+    len: u32,
+) -> Result<(u32, u32, &mut [Word])> {
     let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
     // Reads go through `segment` and writes through `segment_mut`: the
     // words must lie inside both, whatever each reports.
@@ -176,12 +189,13 @@ fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) 
 
 /// Allocates `words` words for an object referred to by the pointer at
 /// (`segment`, `pos`) and writes that pointer, as the reference lays it out:
-/// near when the object fits in the pointer's segment; otherwise (when the
-/// arena reports that segment's [`room`](Arena::room)) the object and its
-/// landing pad in one allocation elsewhere, behind a single far pointer.
-/// An arena that does not report room gets the object alone, then a
-/// landing pad next to it or, failing that, a double-far one (see
-/// [`point_far`]). `make(offset)` encodes the struct or list pointer for an
+/// near when the object fits in the pointer's segment (asked first of
+/// [`Arena::allocate_in`], the fast path of an arena of several segments);
+/// otherwise (when the arena reports that segment's [`room`](Arena::room))
+/// the object and its landing pad in one allocation elsewhere, behind a
+/// single far pointer. An arena that does neither gets the object from
+/// [`Arena::allocate`] and, when it lands elsewhere, a landing pad next to
+/// it or, failing that, a double-far one (see [`point_far`]). `make(offset)` encodes the struct or list pointer for an
 /// offset. Returns where the object is, and its first `keep_words` words
 /// kept for a [`StructBuilder`] when the pointer is near (a far pointer
 /// makes more calls into the arena after the object's were looked up).
@@ -200,14 +214,19 @@ fn alloc_object<A: Arena + ?Sized>(
     make: impl Fn(i64) -> u64,
     fill_object: impl FnOnce(&mut [Word]),
 ) -> Result<(u32, u32, Cached)> {
-    if arena
-        .room(SegmentId(segment))
-        .is_some_and(|room| room < words)
-    {
-        return alloc_with_landing_pad(arena, segment, pos, words, fill, make, fill_object);
-    }
     let owner = Owner::of(arena);
-    let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
+    let (s, o, seg) = match arena.allocate_in(words, SegmentId(segment)) {
+        Some(o) => checked_place(arena, segment, o, words)?,
+        None => {
+            if arena
+                .room(SegmentId(segment))
+                .is_some_and(|room| room < words)
+            {
+                return alloc_with_landing_pad(arena, segment, pos, words, fill, make, fill_object);
+            }
+            alloc_in(arena, words, segment, fill)?
+        }
+    };
     let start = o as usize;
     if let Some(object) = seg.get_mut(start..start + words as usize) {
         fill_object(object);

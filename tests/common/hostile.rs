@@ -29,11 +29,12 @@ pub enum RoomFault {
     /// Nothing (the trait's default).
     #[default]
     Silent,
-    /// The words its segment has left.
+    /// The words its segment has left (and `allocate_in` takes them).
     Honest,
     /// Always 0: every object looks as if it must go elsewhere.
     Zero,
-    /// Always `u32::MAX`: every object looks as if it fits.
+    /// Always `u32::MAX`: every object looks as if it fits, and
+    /// `allocate_in` hands out words past the segment's end.
     Huge,
 }
 
@@ -266,6 +267,20 @@ impl Arena for HostileArena {
         hint: SegmentId,
     ) -> Result<(SegmentId, u32), AllocError> {
         self.take(len, hint, false)
+    }
+
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        let i = id.0 as usize;
+        match self.faults.room {
+            RoomFault::Honest
+                if i < self.active && self.used[i] + len as usize <= self.segments[i].len() =>
+            {
+                self.take(len, id, true).ok().map(|(_, o)| o)
+            }
+            // Words it does not account for: past what `segment` reports.
+            RoomFault::Huge if i < self.active => Some(self.used[i] as u32),
+            _ => None,
+        }
     }
 
     fn room(&self, id: SegmentId) -> Option<u32> {
