@@ -427,7 +427,11 @@ mod tests {
         // Past the zeroed part, within the capacity: zeroed first.
         a.segment_mut(SegmentId(1))[0] = Word::from_u64(1);
         assert_eq!(a.allocate_in(4, SegmentId(1)), Some(2));
-        assert!(a.segment(SegmentId(1))[2..].iter().all(|w| *w == Word::ZERO));
+        assert!(
+            a.segment(SegmentId(1))[2..]
+                .iter()
+                .all(|w| *w == Word::ZERO)
+        );
         a.reset();
         assert_eq!(a.room(SegmentId(1)), Some(0));
     }

@@ -195,11 +195,12 @@ fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) 
 /// the object and its landing pad in one allocation elsewhere, behind a
 /// single far pointer. An arena that does neither gets the object from
 /// [`Arena::allocate`] and, when it lands elsewhere, a landing pad next to
-/// it or, failing that, a double-far one (see [`point_far`]). `make(offset)` encodes the struct or list pointer for an
-/// offset. Returns where the object is, and its first `keep_words` words
-/// kept for a [`StructBuilder`] when the pointer is near (a far pointer
-/// makes more calls into the arena after the object's were looked up).
-/// `fill_object` first writes the object's words (all of them).
+/// it or, failing that, a double-far one (see [`point_far`]).
+/// `make(offset)` encodes the struct or list pointer for an offset.
+/// Returns where the object is, and its first `keep_words` words kept for
+/// a [`StructBuilder`] when the pointer is near (a far pointer makes more
+/// calls into the arena after the object's were looked up). `fill_object`
+/// first writes the object's words (all of them).
 // Eight arguments: the slot (arena, segment, position), the object (words,
 // fill, words to keep) and its two encoders; all inlined into the callers.
 #[allow(clippy::too_many_arguments)]
