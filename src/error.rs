@@ -316,6 +316,9 @@ pub enum Error {
         bit_note: &'static str,
     },
     /// An existing struct is smaller than the size a builder asked for.
+    /// Builders no longer return it: they move such a struct into a larger
+    /// one, as the reference does (see
+    /// [`PointerBuilder::get_struct`](crate::PointerBuilder::get_struct)).
     #[error("existing struct ({found:?}) is smaller than the requested {expected:?}")]
     StructTooSmall {
         /// Size of the struct in the message.

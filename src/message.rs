@@ -128,11 +128,12 @@ impl<A: Arena> Message<A> {
         self.root_pointer()?.init_struct(size)
     }
 
-    /// The root struct, created with `size` when there is none.
+    /// The root struct, created with `size` when there is none; a smaller
+    /// one (an older version of its schema) is moved into a struct of at
+    /// least `size`, as [`PointerBuilder::get_struct`] describes.
     ///
     /// # Errors
-    /// The root is not a struct or is smaller than `size`, or the arena has
-    /// no room.
+    /// The root is not a struct, or the arena has no room.
     pub fn get_root_struct(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.root_pointer()?.get_struct(size)
     }

@@ -258,12 +258,14 @@ fn multi_segment_max_segments_is_an_error() {
     root.set_text(0, "seventeen bytes!!").unwrap();
     assert_eq!(msg.segment_count(), 2);
     let mut root = msg.get_root_struct(StructSize::new(1, 1)).unwrap();
+    // Segment 0 is full: the text and its landing pad (2 words) need a
+    // third segment.
     let err = root.set_text(0, "x").unwrap_err();
     assert!(
         matches!(
             err,
             Error::Alloc(AllocError {
-                requested: 1,
+                requested: 2,
                 available: 0
             })
         ),
@@ -491,8 +493,8 @@ fn multi_segment_fixed_size_growth() {
 
 /// A message built on a `MultiSegmentArena` lays out segments by the
 /// policy: with `FixedSize(n)`, an object larger than `n` words gets a
-/// segment of exactly its size, no segment is larger than `n` or the
-/// largest object, and the message reads back.
+/// segment of exactly its size and its landing pad, no segment is larger
+/// than `n` or the largest object and its pad, and the message reads back.
 #[test]
 fn multi_segment_policy_shapes_a_message() {
     let mut msg = Message::new(
@@ -506,9 +508,11 @@ fn multi_segment_policy_shapes_a_message() {
     // Segment 0: the root pointer and the 1-word root (the reserved table
     // word is not on the wire).
     assert_eq!(lens[0], 2);
-    // Segment 1: the entry list, 300 entries of 4 words and its tag.
-    assert_eq!(lens[1], 1201);
-    // Everything else: texts, tag lists, landing pads.
+    // Segment 1: the entry list's landing pad, its tag and 300 entries of
+    // 4 words.
+    assert_eq!(lens[1], 1202);
+    // Everything else: texts and tag lists, each behind its landing pad
+    // when it did not fit where its pointer is.
     let entries = log_entries();
     let largest_text = entries
         .iter()
@@ -517,7 +521,7 @@ fn multi_segment_policy_shapes_a_message() {
         .max()
         .unwrap();
     let largest_tags = entries.iter().map(|e| e.tags.len() as u32).max().unwrap();
-    let bound = 8.max(largest_text).max(largest_tags);
+    let bound = 8.max(largest_text + 1).max(largest_tags + 1);
     assert!(
         lens[2..].iter().all(|&l| l <= bound),
         "bound {bound}: {lens:?}"

@@ -47,6 +47,29 @@ const TARGETS: &[Target] = &[
         ],
     },
     Target {
+        request: "evolution.bin",
+        args: &[
+            "--src-prefix=tests/schemas",
+            "tests/schemas/evolution_v1.capnp",
+            "tests/schemas/evolution_v2.capnp",
+            "tests/schemas/evolution_v3.capnp",
+        ],
+        outputs: &[
+            (
+                "evolution_v1_capnp.rs",
+                "tests/generated/evolution_v1_capnp.rs",
+            ),
+            (
+                "evolution_v2_capnp.rs",
+                "tests/generated/evolution_v2_capnp.rs",
+            ),
+            (
+                "evolution_v3_capnp.rs",
+                "tests/generated/evolution_v3_capnp.rs",
+            ),
+        ],
+    },
+    Target {
         request: "all_types.bin",
         args: &[
             "--src-prefix=tests/vectors",

@@ -140,6 +140,26 @@ impl Arena for PooledArena<'_> {
         self.bump(self.active - 1, words).ok_or(too_many)
     }
 
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        // Only in that segment: the message asks this first, and for an
+        // object that does not fit, `room`, then `allocate` for the object
+        // and its landing pad together.
+        let i = id.0 as usize;
+        if i >= self.active {
+            return None;
+        }
+        self.bump(i, len as usize).map(|(_, offset)| offset)
+    }
+
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        // What `bump` would still take in the segment.
+        let room = match self.segments.get(id.0 as usize) {
+            Some(seg) if (id.0 as usize) < self.active => seg.capacity() - seg.len(),
+            _ => 0,
+        };
+        Some(u32::try_from(room).unwrap_or(u32::MAX))
+    }
+
     fn reset(&mut self) {
         // Forget the used words; zeroing happens on the next allocation,
         // and only for the words handed out.

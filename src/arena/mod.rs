@@ -92,7 +92,12 @@ pub struct AllocError {
 ///   (then [`allocate_overwritten`](Arena::allocate_overwritten) can skip
 ///   it);
 /// - to keep or release memory on `reset` (keeping it is what makes reuse
-///   free of allocation).
+///   free of allocation);
+/// - to report each segment's [`room`](Arena::room), so that objects
+///   behind far pointers get their landing pads in the same allocation
+///   (an arena with more than one segment should: see that method), and
+///   to [`allocate_in`](Arena::allocate_in) a given segment, which makes
+///   that cost nothing on the common path.
 ///
 /// An implementation must never assume:
 /// - anything about what the words mean, or that allocations are ever
@@ -134,6 +139,43 @@ pub trait Arena {
         self.allocate(len, hint)
     }
 
+    /// Allocates `len` contiguous zeroed words in segment `id` itself:
+    /// `Some(offset)`, or `None` when that segment lacks the room (or the
+    /// arena does not do this: the default).
+    ///
+    /// The message asks this first for every object, in the segment of the
+    /// pointer to it; an arena of several segments that implements it (and
+    /// [`room`](Arena::room)) gets objects laid out as the reference lays
+    /// them out at the cost of one check. Without it, the message asks
+    /// `room` before each [`allocate`](Arena::allocate).
+    #[inline]
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        let _ = (len, id);
+        None
+    }
+
+    /// How many words [`allocate`](Arena::allocate) would still place in
+    /// segment `id` itself, one after the other, or `None` when the arena
+    /// does not say (the default).
+    ///
+    /// An object that does not fit in the segment of the pointer to it
+    /// goes elsewhere behind a far pointer, and that pointer needs a
+    /// landing pad in the object's segment. Knowing the room, the message
+    /// lays this out as the reference implementation does: when `id` lacks
+    /// room for an object, it asks `allocate` for the object and its
+    /// landing pad in one piece (one more word), which then lands in
+    /// another segment. Without it, the message asks for the object alone
+    /// and then for a landing pad next to it, which may need a segment of
+    /// its own and two more words (a double-far pointer).
+    ///
+    /// An answer that turns out wrong costs layout, never correctness: the
+    /// message checks where every allocation actually lands.
+    #[inline]
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        let _ = id;
+        None
+    }
+
     /// Forgets every allocation and keeps the memory. Later allocations
     /// must again return zeroed words.
     fn reset(&mut self);
@@ -163,6 +205,14 @@ impl<A: Arena + ?Sized> Arena for &mut A {
         hint: SegmentId,
     ) -> Result<(SegmentId, u32), AllocError> {
         (**self).allocate_overwritten(len, hint)
+    }
+    #[inline]
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        (**self).allocate_in(len, id)
+    }
+    #[inline]
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        (**self).room(id)
     }
     #[inline]
     fn reset(&mut self) {
@@ -195,6 +245,14 @@ impl<A: Arena + ?Sized> Arena for alloc::boxed::Box<A> {
         hint: SegmentId,
     ) -> Result<(SegmentId, u32), AllocError> {
         (**self).allocate_overwritten(len, hint)
+    }
+    #[inline]
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        (**self).allocate_in(len, id)
+    }
+    #[inline]
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        (**self).room(id)
     }
     #[inline]
     fn reset(&mut self) {

@@ -174,6 +174,17 @@ impl MultiSegmentArena {
         words.min(MAX_POLICY_SEGMENT_WORDS).max(len)
     }
 
+    /// [`Arena::allocate_in`] past the zeroed room of segment `index`
+    /// (which is 0 or in use) but within its capacity: zeroes as far as
+    /// needed.
+    #[cold]
+    #[inline(never)]
+    fn allocate_in_slow(&mut self, n: usize, index: usize) -> Option<u32> {
+        let start = self.seg_mut(index).bump(n)?;
+        self.active = self.active.max(1);
+        Some(start as u32)
+    }
+
     /// Everything but the fast path of `allocate`: the hinted segment
     /// needs its spare room zeroed, or another or a new segment is needed.
     #[cold]
@@ -277,6 +288,50 @@ impl Arena for MultiSegmentArena {
     }
 
     #[inline]
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        // As `allocate`'s fast paths, then its slow path for that segment
+        // only.
+        let n = len as usize;
+        let i = id.0 as usize;
+        let s = match i {
+            0 => &mut self.first,
+            _ if i < self.active => self.rest.get_mut(i - 1)?,
+            _ => return None,
+        };
+        let start = s.used;
+        if n <= s.words.len() - start {
+            s.used = start + n;
+            if i == 0 {
+                self.active = self.active.max(1);
+            }
+            return Some(start as u32);
+        }
+        if n > s.words.capacity() - start {
+            // No room (the common case once a segment is full): the
+            // message puts the object elsewhere.
+            return None;
+        }
+        self.allocate_in_slow(n, i)
+    }
+
+    /// The words left in segment `id`'s capacity (0 for a segment not in
+    /// use): `allocate` places up to that many there, and more elsewhere.
+    #[inline]
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        // As `allocate`'s fast paths: segment 0 takes words even before
+        // its first use (after a reset), a later one only while in use.
+        let s = match id.0 {
+            0 => &self.first,
+            i if (i as usize) < self.active => match self.rest.get(i as usize - 1) {
+                Some(s) => s,
+                None => return Some(0),
+            },
+            _ => return Some(0),
+        };
+        Some((s.words.capacity() - s.used).min(u32::MAX as usize) as u32)
+    }
+
+    #[inline]
     fn reset(&mut self) {
         for i in 0..self.active {
             let s = self.seg_mut(i);
@@ -347,6 +402,38 @@ mod tests {
         let again: Vec<*const Word> = (0..3).map(|i| a.segment(SegmentId(i)).as_ptr()).collect();
         assert_eq!(ptrs, again);
         assert_eq!(a.segment(SegmentId(1))[2], Word::ZERO);
+    }
+
+    /// `room` is what `allocate` still places in a segment: the capacity
+    /// left in one in use, nothing in one that is not; `allocate_in`
+    /// takes up to that much there and nothing elsewhere.
+    #[test]
+    fn room_is_what_allocate_still_places_there() {
+        let mut a = MultiSegmentArena::new()
+            .with_first_segment_words(4)
+            .with_policy(GrowthPolicy::FixedSize(6));
+        a.allocate(3, SegmentId(0)).unwrap();
+        assert_eq!(a.room(SegmentId(0)), Some(1));
+        assert_eq!(a.room(SegmentId(1)), Some(0));
+        // `allocate_in` takes no more than the room, in no other segment.
+        assert_eq!(a.allocate_in(2, SegmentId(0)), None);
+        assert_eq!(a.allocate_in(1, SegmentId(1)), None);
+        assert_eq!(a.segment_count(), 1);
+        // One word more than the room goes to a new segment.
+        assert_eq!(a.allocate(2, SegmentId(0)).unwrap(), (SegmentId(1), 0));
+        assert_eq!(a.room(SegmentId(1)), Some(4));
+        assert_eq!(a.allocate_in(1, SegmentId(0)), Some(3));
+        assert_eq!(a.room(SegmentId(0)), Some(0));
+        // Past the zeroed part, within the capacity: zeroed first.
+        a.segment_mut(SegmentId(1))[0] = Word::from_u64(1);
+        assert_eq!(a.allocate_in(4, SegmentId(1)), Some(2));
+        assert!(
+            a.segment(SegmentId(1))[2..]
+                .iter()
+                .all(|w| *w == Word::ZERO)
+        );
+        a.reset();
+        assert_eq!(a.room(SegmentId(1)), Some(0));
     }
 
     #[test]

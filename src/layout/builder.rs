@@ -17,6 +17,8 @@ use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, PointerKind, Result};
 use crate::word::Word;
 
+mod upgrade;
+
 /// Words reserved in front of segment 0 for the segment table.
 const HEADER_WORDS: usize = 1;
 
@@ -90,6 +92,19 @@ fn alloc_in<A: Arena + ?Sized>(
         Fill::Zeroed => arena.allocate(len, SegmentId(hint))?,
         Fill::Overwritten => arena.allocate_overwritten(len, SegmentId(hint))?,
     };
+    checked_place(arena, s, o, len)
+}
+
+/// The `len` words at raw offset `o` of segment `s` that the arena just
+/// handed out, checked as [`alloc_in`] describes: the message offset and
+/// the segment's words as builders see them.
+#[inline(always)]
+fn checked_place<A: Arena + ?Sized>(
+    arena: &mut A,
+    s: u32,
+    o: u32,
+    len: u32,
+) -> Result<(u32, u32, &mut [Word])> {
     let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
     // Reads go through `segment` and writes through `segment_mut`: the
     // words must lie inside both, whatever each reports.
@@ -173,13 +188,19 @@ fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) 
 }
 
 /// Allocates `words` words for an object referred to by the pointer at
-/// (`segment`, `pos`) and writes that pointer: near when the object lands
-/// in the same segment, else single far through a landing pad next to the
-/// object, else double far. `make(offset)` encodes the struct or list
-/// pointer for an offset. Returns where the object is, and its first
-/// `keep_words` words kept for a [`StructBuilder`] when the pointer is near (a far pointer makes
-/// more calls into the arena after the object's were looked up).
-/// `fill_object` first writes the object's words (all of them).
+/// (`segment`, `pos`) and writes that pointer, as the reference lays it out:
+/// near when the object fits in the pointer's segment (asked first of
+/// [`Arena::allocate_in`], the fast path of an arena of several segments);
+/// otherwise (when the arena reports that segment's [`room`](Arena::room))
+/// the object and its landing pad in one allocation elsewhere, behind a
+/// single far pointer. An arena that does neither gets the object from
+/// [`Arena::allocate`] and, when it lands elsewhere, a landing pad next to
+/// it or, failing that, a double-far one (see [`point_far`]).
+/// `make(offset)` encodes the struct or list pointer for an offset.
+/// Returns where the object is, and its first `keep_words` words kept for
+/// a [`StructBuilder`] when the pointer is near (a far pointer makes more
+/// calls into the arena after the object's were looked up). `fill_object`
+/// first writes the object's words (all of them).
 // Eight arguments: the slot (arena, segment, position), the object (words,
 // fill, words to keep) and its two encoders; all inlined into the callers.
 #[allow(clippy::too_many_arguments)]
@@ -195,7 +216,18 @@ fn alloc_object<A: Arena + ?Sized>(
     fill_object: impl FnOnce(&mut [Word]),
 ) -> Result<(u32, u32, Cached)> {
     let owner = Owner::of(arena);
-    let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
+    let (s, o, seg) = match arena.allocate_in(words, SegmentId(segment)) {
+        Some(o) => checked_place(arena, segment, o, words)?,
+        None => {
+            if arena
+                .room(SegmentId(segment))
+                .is_some_and(|room| room < words)
+            {
+                return alloc_with_landing_pad(arena, segment, pos, words, fill, make, fill_object);
+            }
+            alloc_in(arena, words, segment, fill)?
+        }
+    };
     let start = o as usize;
     if let Some(object) = seg.get_mut(start..start + words as usize) {
         fill_object(object);
@@ -214,9 +246,63 @@ fn alloc_object<A: Arena + ?Sized>(
     Ok((s, o, Cached::empty()))
 }
 
+/// [`alloc_object`] for an object that does not fit in the segment of its
+/// pointer: one allocation of a landing pad and the object after it, in
+/// another segment (the reference's `allocate`), and a single far pointer
+/// to the pad. Inlined like [`alloc_object`]: once a segment is full,
+/// every object whose pointer is in it takes this path (out of line and
+/// cold, it cost a multi-segment build of the benches' large address book
+/// 14% more instructions).
+#[inline(always)]
+fn alloc_with_landing_pad<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    words: u32,
+    fill: Fill,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl FnOnce(&mut [Word]),
+) -> Result<(u32, u32, Cached)> {
+    let with_pad = words
+        .checked_add(1)
+        .ok_or(Error::Alloc(crate::arena::AllocError {
+            requested: u64::from(words) + 1,
+            available: 0,
+        }))?;
+    let (s, pad, seg) = alloc_in(arena, with_pad, segment, fill)?;
+    let o = pad + 1;
+    let start = o as usize;
+    if let Some(object) = seg.get_mut(start..start + words as usize) {
+        fill_object(object);
+    }
+    if s == segment {
+        // The arena had room after all: a near pointer, and the pad word
+        // (which may hold anything when overwritten was asked for) zeroed.
+        if let Some(w) = seg.get_mut(pad as usize) {
+            *w = Word::ZERO;
+        }
+        if let Some(slot) = seg.get_mut(pos as usize) {
+            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+        }
+        return Ok((s, o, Cached::empty()));
+    }
+    // The pad points at the object right after it: offset 0.
+    if let Some(w) = seg.get_mut(pad as usize) {
+        *w = Word::from_u64(make(0));
+    }
+    write_word(
+        arena,
+        segment,
+        pos,
+        pointer::encode_far(false, u64::from(pad), s),
+    );
+    Ok((s, o, Cached::empty()))
+}
+
 /// Points the pointer at (`segment`, `pos`) at the object at (`s`, `o`) in
-/// another segment: single far through a landing pad next to the object,
-/// else double far.
+/// another segment: single far through a landing pad allocated in the
+/// object's segment when it has room, else double far through a two-word
+/// pad elsewhere.
 #[inline(never)]
 fn point_far<A: Arena + ?Sized>(
     arena: &mut A,
@@ -226,23 +312,28 @@ fn point_far<A: Arena + ?Sized>(
     o: u32,
     make: impl Fn(i64) -> u64,
 ) -> Result<()> {
-    let (ps, po) = alloc(arena, 1, s)?;
-    if ps == s {
-        write_word(arena, s, po, make(i64::from(o) - i64::from(po) - 1));
-        write_word(
-            arena,
-            segment,
-            pos,
-            pointer::encode_far(false, u64::from(po), s),
-        );
-        return Ok(());
-    }
-    // The object's segment is full: a double-far landing pad of two words.
-    // The pad word just allocated is its first word when the next one
-    // follows it; otherwise it is left unused.
-    let (ds, dpos) = match alloc(arena, 1, ps)? {
-        (s2, o2) if s2 == ps && o2 == po + 1 => (ps, po),
-        _ => alloc(arena, 2, ps)?,
+    let (ds, dpos) = if arena.room(SegmentId(s)) == Some(0) {
+        // Known to be full: the reference's double-far pad, in one piece.
+        alloc(arena, 2, s)?
+    } else {
+        let (ps, po) = alloc(arena, 1, s)?;
+        if ps == s {
+            write_word(arena, s, po, make(i64::from(o) - i64::from(po) - 1));
+            write_word(
+                arena,
+                segment,
+                pos,
+                pointer::encode_far(false, u64::from(po), s),
+            );
+            return Ok(());
+        }
+        // The object's segment is full: a double-far landing pad of two
+        // words. The pad word just allocated is its first word when the
+        // next one follows it; otherwise it is left unused.
+        match alloc(arena, 1, ps)? {
+            (s2, o2) if s2 == ps && o2 == po + 1 => (ps, po),
+            _ => alloc(arena, 2, ps)?,
+        }
     };
     write_word(arena, ds, dpos, pointer::encode_far(false, u64::from(o), s));
     write_word(arena, ds, dpos + 1, make(0));
@@ -318,6 +409,37 @@ fn too_large(count: u64, bits_per_element: u64) -> Error {
         bits_per_element,
         max_count,
     }
+}
+
+/// Checks the inline-composite list of `words` words (after its tag) at
+/// (`segment`, `start`): the tag word in bounds and struct-shaped, the
+/// elements within the words. Returns the offset of element 0, the element
+/// count and the element size.
+fn composite_list<A: Arena + ?Sized>(
+    arena: &A,
+    segment: u32,
+    start: i64,
+    words: u64,
+) -> Result<(u32, u64, StructSize)> {
+    let at = check_in(arena, segment, start, words + 1)?;
+    let tag = read_word(arena, segment, at);
+    let elements = pointer::tag_element_count(tag);
+    let size = pointer::struct_size(tag);
+    let per = u64::from(size.total_words());
+    let bad = |what| Error::BadCompositeTag {
+        what,
+        elements,
+        element_words: per,
+        list_words: words,
+    };
+    if pointer::kind(tag) != KIND_STRUCT {
+        return Err(bad("tag word is not struct-shaped"));
+    }
+    // `elements < 2^30` and `per < 2^17`: the product fits in u64.
+    if elements * per > words {
+        return Err(bad("elements overrun the list's words"));
+    }
+    Ok((at + 1, elements, size))
 }
 
 /// A pointer slot in a message being built: a struct's pointer field, an
@@ -416,8 +538,17 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
 
     /// The struct the slot points to, or a new one of `size` when null.
     ///
+    /// A struct smaller than `size` in either section (written by an older
+    /// version of its schema) is moved, as the reference does, into a new
+    /// struct large enough for both: its data words and pointers are
+    /// copied (the objects they point to stay where they are), the slot
+    /// points at the copy, and the old words are zeroed. A struct at least
+    /// as large is used in place, with its own size (a newer version's
+    /// fields stay as they are).
+    ///
     /// # Errors
-    /// Not a struct, smaller than `size`, or the arena has no room.
+    /// Not a struct, out of bounds, or the arena has no room (for the
+    /// struct, or to move a larger one).
     pub fn get_struct(self, size: StructSize) -> Result<StructBuilder<'a, A>> {
         let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
             return self.init_struct(size);
@@ -429,13 +560,10 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             });
         }
         let found = pointer::struct_size(tag);
-        if found.data_words < size.data_words || found.pointers < size.pointers {
-            return Err(Error::StructTooSmall {
-                found,
-                expected: size,
-            });
-        }
         let data = check_in(self.arena, s, start, u64::from(found.total_words()))?;
+        if found.data_words < size.data_words || found.pointers < size.pointers {
+            return self.upgrade_struct(s, data, found, size);
+        }
         Ok(StructBuilder {
             arena: self.arena,
             segment: s,
@@ -565,67 +693,74 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         })
     }
 
-    /// The list the slot points to, whose elements must be encoded as
-    /// `expected`; an empty list of that size is *not* created when null
-    /// (the result is then an error).
+    /// The list the slot points to, read as a list of `expected`
+    /// elements; an empty list is *not* created when null (the result is
+    /// then an error).
+    ///
+    /// A list whose elements are larger than `expected` is used in place,
+    /// as the encoding's upgrade rules allow: a list of structs (written by
+    /// a newer version of its schema) as a list of primitives (each
+    /// element's first data word) or of pointers (each element's first
+    /// pointer), a list of wider primitives as narrower ones. With
+    /// [`ElementSize::InlineComposite`], any list of structs is returned as
+    /// it is; to open one as structs of at least a given size, upgrading a
+    /// list written smaller, use
+    /// [`get_struct_list`](Self::get_struct_list).
     ///
     /// # Errors
-    /// Null, not a list, or encoded with another element size.
+    /// Null, not a list, or elements that cannot be read as `expected`
+    /// (fewer data bits or pointers, or a bit list for anything but bits
+    /// and the other way round), or a list of structs whose tag is bad.
     pub fn get_list(self, expected: ElementSize) -> Result<ListBuilder<'a, A>> {
-        let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
-            return Err(Error::UnexpectedPointer {
-                expected: PointerKind::List,
-                found: PointerKind::Null,
-            });
-        };
-        if pointer::kind(tag) != KIND_LIST {
-            return Err(Error::UnexpectedPointer {
-                expected: PointerKind::List,
-                found: pointer::pointer_kind(tag),
-            });
-        }
+        let (s, start, tag) = self.resolve_list()?;
         let size = pointer::list_element_size(tag);
         let count = pointer::list_count(tag);
-        let mismatch = |data_bits: u32, ptrs: u32| Error::IncompatibleList {
+        let mismatch = |data_bits: u32, ptrs: u32, bit_note| Error::IncompatibleList {
             expected_data_bits: expected.data_bits(),
             expected_pointers: expected.pointers(),
             found_data_bits: data_bits,
             found_pointers: ptrs,
-            bit_note: "",
+            bit_note,
         };
         if size == ElementSize::InlineComposite {
-            let at = check_in(self.arena, s, start, count + 1)?;
-            let tag_word = read_word(self.arena, s, at);
-            let es = pointer::struct_size(tag_word);
-            if expected != ElementSize::InlineComposite {
-                return Err(mismatch(
-                    u32::from(es.data_words) * 64,
-                    u32::from(es.pointers),
-                ));
-            }
-            let elements = pointer::tag_element_count(tag_word);
-            let per = u64::from(es.total_words());
-            if elements * per > count {
-                return Err(Error::BadCompositeTag {
-                    what: "elements overrun the list's words",
-                    elements,
-                    element_words: per,
-                    list_words: count,
-                });
+            let (at, elements, es) = composite_list(self.arena, s, start, count)?;
+            let (data_bits, ptrs) = (u32::from(es.data_words) * 64, u32::from(es.pointers));
+            let fits = match expected {
+                ElementSize::Void | ElementSize::InlineComposite => true,
+                ElementSize::Bit => false,
+                _ => data_bits >= expected.data_bits() && ptrs >= expected.pointers(),
+            };
+            if !fits && elements > 0 {
+                return Err(mismatch(data_bits, ptrs, ""));
             }
             return Ok(ListBuilder {
                 arena: self.arena,
                 segment: s,
-                start: at + 1,
+                start: at,
                 len: elements as u32,
                 size,
-                step_bits: per * 64,
-                data_bits: u32::from(es.data_words) * 64,
+                step_bits: u64::from(es.total_words()) * 64,
+                data_bits,
                 ptrs: es.pointers,
             });
         }
-        if size != expected {
-            return Err(mismatch(size.data_bits(), size.pointers()));
+        let fits = match expected {
+            ElementSize::Void => true,
+            ElementSize::Bit => size == ElementSize::Bit,
+            ElementSize::InlineComposite => false,
+            _ => {
+                size != ElementSize::Bit
+                    && size.data_bits() >= expected.data_bits()
+                    && size.pointers() >= expected.pointers()
+            }
+        };
+        if !fits && count > 0 {
+            let note = match (size, expected) {
+                (ElementSize::Bit, _) => ", a bit list",
+                (_, ElementSize::Bit) => ", expected a bit list",
+                _ => "",
+            };
+            return Err(mismatch(size.data_bits(), size.pointers(), note));
         }
         let bits = u64::from(size.data_bits()) + 64 * u64::from(size.pointers());
         let at = check_in(self.arena, s, start, (count * bits).div_ceil(64))?;
@@ -639,6 +774,73 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             data_bits: size.data_bits(),
             ptrs: size.pointers() as u16,
         })
+    }
+
+    /// The list the slot points to as a list of structs of at least `size`,
+    /// upgrading one an older version of its schema wrote, as the
+    /// reference does: a list of smaller structs, of primitives or of
+    /// pointers is moved into a new list of structs large enough for both
+    /// (a primitive becomes the start of its struct's data section, at
+    /// least one word; a pointer its struct's first pointer), the slot
+    /// points at the new list and the old words are zeroed. A list of
+    /// `Void` becomes a list of as many zeroed structs. A list of structs
+    /// at least as large is used in place, with its own element size. An
+    /// empty list is *not* created when null (the result is then an
+    /// error).
+    ///
+    /// # Errors
+    /// Null, not a list, a non-empty bit list (the encoding no longer
+    /// upgrades those), a list of structs whose tag is bad, a new list too
+    /// large to encode, or the arena has no room.
+    pub fn get_struct_list(self, size: StructSize) -> Result<ListBuilder<'a, A>> {
+        let (s, start, tag) = self.resolve_list()?;
+        let element = pointer::list_element_size(tag);
+        let count = pointer::list_count(tag);
+        match element {
+            ElementSize::InlineComposite => {
+                let (at, elements, found) = composite_list(self.arena, s, start, count)?;
+                if found.data_words >= size.data_words && found.pointers >= size.pointers {
+                    return Ok(ListBuilder {
+                        arena: self.arena,
+                        segment: s,
+                        start: at,
+                        len: elements as u32,
+                        size: element,
+                        step_bits: u64::from(found.total_words()) * 64,
+                        data_bits: u32::from(found.data_words) * 64,
+                        ptrs: found.pointers,
+                    });
+                }
+                self.upgrade_struct_list(s, at, elements, found, size)
+            }
+            ElementSize::Bit if count > 0 => Err(Error::IncompatibleList {
+                expected_data_bits: u32::from(size.data_words) * 64,
+                expected_pointers: u32::from(size.pointers),
+                found_data_bits: 1,
+                found_pointers: 0,
+                bit_note: ", a bit list",
+            }),
+            _ => self.upgrade_list_to_structs(s, start, element, count, size),
+        }
+    }
+
+    /// Resolves the slot to a list: its segment, first word (before any
+    /// bounds check) and list pointer (the landing pad's, behind a far
+    /// pointer).
+    fn resolve_list(&self) -> Result<(u32, i64, u64)> {
+        let Some((s, start, tag)) = resolve_builder(self.arena, self.segment, self.pos)? else {
+            return Err(Error::UnexpectedPointer {
+                expected: PointerKind::List,
+                found: PointerKind::Null,
+            });
+        };
+        if pointer::kind(tag) != KIND_LIST {
+            return Err(Error::UnexpectedPointer {
+                expected: PointerKind::List,
+                found: pointer::pointer_kind(tag),
+            });
+        }
+        Ok((s, start, tag))
     }
 
     /// Allocates `len` zeroed bytes as a `Data` blob and returns them to be
@@ -661,7 +863,40 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         if self.is_null() {
             return self.init_data(0);
         }
-        self.get_list(ElementSize::Byte)?.into_bytes_mut()
+        let (s, start, tag) = self.resolve_list()?;
+        let size = pointer::list_element_size(tag);
+        let count = pointer::list_count(tag);
+        if size != ElementSize::Byte && count > 0 {
+            // `Text` and `Data` are never upgraded: only a list of bytes
+            // (or an empty list) is one.
+            return Err(Error::IncompatibleList {
+                expected_data_bits: 8,
+                expected_pointers: 0,
+                found_data_bits: size.data_bits(),
+                found_pointers: size.pointers(),
+                bit_note: if size == ElementSize::Bit {
+                    ", a bit list"
+                } else {
+                    ""
+                },
+            });
+        }
+        let at = check_in(self.arena, s, start, count.div_ceil(8))?;
+        ListBuilder {
+            arena: self.arena,
+            segment: s,
+            start: at,
+            len: if size == ElementSize::Byte {
+                count as u32
+            } else {
+                0
+            },
+            size: ElementSize::Byte,
+            step_bits: 8,
+            data_bits: 8,
+            ptrs: 0,
+        }
+        .into_bytes_mut()
     }
 
     /// The bytes of the `Text` the slot points to (without its terminator),
@@ -1066,6 +1301,19 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// As [`PointerBuilder::get_list`].
     pub fn get_list(&mut self, index: usize, expected: ElementSize) -> Result<ListBuilder<'_, A>> {
         self.pointer(index).get_list(expected)
+    }
+
+    /// The list at pointer `index` as structs of at least `size`. See
+    /// [`PointerBuilder::get_struct_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::get_struct_list`].
+    pub fn get_struct_list(
+        &mut self,
+        index: usize,
+        size: StructSize,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).get_struct_list(size)
     }
 
     /// Sets pointer `index` to a copy of `text`.
@@ -1756,6 +2004,9 @@ mod tests {
         );
     }
 
+    /// An object that does not fit in its pointer's segment goes, with its
+    /// landing pad in front of it, to another segment in one allocation
+    /// (the reference's layout), when the arena reports its room.
     #[test]
     fn object_in_another_segment_gets_a_single_far_pointer() {
         use crate::arena::{GrowthPolicy, MultiSegmentArena};
@@ -1763,6 +2014,61 @@ mod tests {
             .with_first_segment_words(3) // reserved word, root pointer, root struct
             .with_policy(GrowthPolicy::FixedSize(8));
         let mut msg = Message::new(arena);
+        let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+        let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
+        child.set::<u64>(0, 0xabcd);
+        assert_eq!(
+            words(&msg, 0),
+            [
+                0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+                0x0000_0001_0000_0002, // far, single, landing pad at word 0 of segment 1
+            ]
+        );
+        assert_eq!(
+            words(&msg, 1),
+            [
+                0x0000_0001_0000_0000, // landing pad: struct, offset 0, 1 data word
+                0xabcd,                // the child's data word
+            ]
+        );
+        let reader = msg.reader();
+        assert_eq!(
+            reader.root().unwrap().get_struct(0).unwrap().get::<u64>(0),
+            0xabcd
+        );
+    }
+
+    /// An arena that does not report room (`Arena::room`'s default) gets
+    /// the object alone, then a landing pad allocated after it.
+    #[test]
+    fn without_room_the_landing_pad_follows_the_object() {
+        use crate::arena::{AllocError, GrowthPolicy, MultiSegmentArena};
+        struct NoRoom(MultiSegmentArena);
+        impl Arena for NoRoom {
+            fn segment_count(&self) -> u32 {
+                self.0.segment_count()
+            }
+            fn segment(&self, id: SegmentId) -> &[Word] {
+                self.0.segment(id)
+            }
+            fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+                self.0.segment_mut(id)
+            }
+            fn allocate(
+                &mut self,
+                len: u32,
+                hint: SegmentId,
+            ) -> Result<(SegmentId, u32), AllocError> {
+                self.0.allocate(len, hint)
+            }
+            fn reset(&mut self) {
+                self.0.reset()
+            }
+        }
+        let arena = MultiSegmentArena::new()
+            .with_first_segment_words(3)
+            .with_policy(GrowthPolicy::FixedSize(8));
+        let mut msg = Message::new(NoRoom(arena));
         let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
         let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
         child.set::<u64>(0, 0xabcd);
@@ -1779,11 +2085,6 @@ mod tests {
                 0xabcd,                // the child's data word
                 0x0000_0001_ffff_fff8, // landing pad: struct, offset -2, 1 data word
             ]
-        );
-        let reader = msg.reader();
-        assert_eq!(
-            reader.root().unwrap().get_struct(0).unwrap().get::<u64>(0),
-            0xabcd
         );
     }
 }

@@ -115,7 +115,8 @@ macro_rules! typed_list {
         item<$l:lifetime> = $item:ty,
         |$r:ident, $i:ident| $get:expr,
         init = |$p:ident, $len:ident| $init:expr,
-        text = |$e:pat_param, $v:ident| $text:expr
+        text = |$e:pat_param, $v:ident| $text:expr,
+        open = |$op:ident| $open:expr
     ) => {
         $(#[$doc])*
         pub struct $marker<$($gen),*>(PhantomData<fn() -> ($($gen,)*)>);
@@ -251,7 +252,8 @@ macro_rules! typed_list {
                 if p.is_null() {
                     return Self::init(p, 0);
                 }
-                Ok($builder::new(p.get_list($size)?))
+                let $op = p;
+                Ok($builder::new($open?))
             }
             #[inline]
             fn set<A: Arena + ?Sized>(mut p: PointerBuilder<'_, A>, value: Self::Reader<'_>) -> Result<()> {
@@ -275,7 +277,8 @@ typed_list!(
     item<'b> = (),
     |_r, _i| (),
     init = |p, len| p.init_list(ElementSize::Void, len),
-    text = |_, v| v.void()
+    text = |_, v| v.void(),
+    open = |p| p.get_list(ElementSize::Void)
 );
 
 typed_list!(
@@ -285,7 +288,8 @@ typed_list!(
     item<'b> = T,
     |r, i| r.get::<T>(i),
     init = |p, len| p.init_list(primitive_size::<T>(), len),
-    text = |e, v| write_primitive(e, v)
+    text = |e, v| write_primitive(e, v),
+    open = |p| p.get_list(primitive_size::<T>())
 );
 
 typed_list!(
@@ -295,7 +299,8 @@ typed_list!(
     item<'b> = bool,
     |r, i| r.get_bool(i),
     init = |p, len| p.init_list(ElementSize::Bit, len),
-    text = |e, v| v.bool(e)
+    text = |e, v| v.bool(e),
+    open = |p| p.get_list(ElementSize::Bit)
 );
 
 typed_list!(
@@ -306,7 +311,8 @@ typed_list!(
     item<'b> = core::result::Result<E, NotInSchema>,
     |r, i| E::try_from(r.get::<u16>(i)),
     init = |p, len| p.init_list(ElementSize::TwoBytes, len),
-    text = |e, v| v.enumerant(match e { Ok(e) => e.into(), Err(e) => e.0 }, E::NAMES)
+    text = |e, v| v.enumerant(match e { Ok(e) => e.into(), Err(e) => e.0 }, E::NAMES),
+    open = |p| p.get_list(ElementSize::TwoBytes)
 );
 
 typed_list!(
@@ -316,7 +322,8 @@ typed_list!(
     item<'a> = Result<&'a str>,
     |r, i| r.get_text(i),
     init = |p, len| p.init_list(ElementSize::Pointer, len),
-    text = |e, v| match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }
+    text = |e, v| match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) },
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 typed_list!(
@@ -326,7 +333,8 @@ typed_list!(
     item<'a> = Result<&'a [u8]>,
     |r, i| r.get_data(i),
     init = |p, len| p.init_list(ElementSize::Pointer, len),
-    text = |e, v| match e { Ok(b) => v.data(b), Err(e) => v.error(e) }
+    text = |e, v| match e { Ok(b) => v.data(b), Err(e) => v.error(e) },
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 typed_list!(
@@ -336,7 +344,8 @@ typed_list!(
     item<'a> = PointerReader<'a>,
     |r, i| r.get_pointer(i),
     init = |p, len| p.init_list(ElementSize::Pointer, len),
-    text = |_, v| v.any_pointer()
+    text = |_, v| v.any_pointer(),
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 typed_list!(
@@ -346,7 +355,8 @@ typed_list!(
     item<'a> = S::Reader<'a>,
     |r, i| S::wrap_reader(r.get_struct(i)),
     init = |p, len| p.init_struct_list(len, S::STRUCT_SIZE),
-    text = |e, v| S::write_text(&e, v)
+    text = |e, v| S::write_text(&e, v),
+    open = |p| p.get_struct_list(S::STRUCT_SIZE)
 );
 
 typed_list!(
@@ -356,7 +366,8 @@ typed_list!(
     item<'a> = Result<L::Reader<'a>>,
     |r, i| L::read(r.get_pointer(i)),
     init = |p, len| p.init_list(ElementSize::Pointer, len),
-    text = |e, v| match e { Ok(l) => L::write_text(l, v), Err(e) => v.error(e) }
+    text = |e, v| match e { Ok(l) => L::write_text(l, v), Err(e) => v.error(e) },
+    open = |p| p.get_list(ElementSize::Pointer)
 );
 
 impl<A: Arena + ?Sized, T: Primitive> PrimitiveListBuilder<'_, A, T> {

@@ -23,6 +23,21 @@ pub enum CountFault {
     Inflated,
 }
 
+/// What a [`HostileArena`] reports as a segment's room ([`Arena::room`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RoomFault {
+    /// Nothing (the trait's default).
+    #[default]
+    Silent,
+    /// The words its segment has left (and `allocate_in` takes them).
+    Honest,
+    /// Always 0: every object looks as if it must go elsewhere.
+    Zero,
+    /// Always `u32::MAX`: every object looks as if it fits, and
+    /// `allocate_in` hands out words past the segment's end.
+    Huge,
+}
+
 /// The ways a [`HostileArena`] breaks the `Arena` contract.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Faults {
@@ -42,6 +57,8 @@ pub struct Faults {
     pub huge_offsets: bool,
     /// `allocate` reports the segment after the one it used.
     pub wrong_segment: bool,
+    /// What `room` says.
+    pub room: RoomFault,
 }
 
 impl Faults {
@@ -104,6 +121,20 @@ impl Faults {
                 ..none
             });
         }
+        for room in [RoomFault::Honest, RoomFault::Zero, RoomFault::Huge] {
+            v.push(Faults { room, ..none });
+        }
+        v.push(Faults {
+            room: RoomFault::Huge,
+            overlap: true,
+            ..none
+        });
+        v.push(Faults {
+            room: RoomFault::Honest,
+            wrong_segment: true,
+            no_zero: true,
+            ..none
+        });
         v
     }
 }
@@ -236,6 +267,32 @@ impl Arena for HostileArena {
         hint: SegmentId,
     ) -> Result<(SegmentId, u32), AllocError> {
         self.take(len, hint, false)
+    }
+
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        let i = id.0 as usize;
+        match self.faults.room {
+            RoomFault::Honest
+                if i < self.active && self.used[i] + len as usize <= self.segments[i].len() =>
+            {
+                self.take(len, id, true).ok().map(|(_, o)| o)
+            }
+            // Words it does not account for: past what `segment` reports.
+            RoomFault::Huge if i < self.active => Some(self.used[i] as u32),
+            _ => None,
+        }
+    }
+
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        let i = id.0 as usize;
+        match self.faults.room {
+            RoomFault::Silent => None,
+            RoomFault::Honest if i < self.active => {
+                Some((self.segments[i].len() - self.used[i]) as u32)
+            }
+            RoomFault::Honest | RoomFault::Zero => Some(0),
+            RoomFault::Huge => Some(u32::MAX),
+        }
     }
 
     fn reset(&mut self) {
