@@ -448,11 +448,11 @@ fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
     match v {
         Ptr::Struct(s) => {
             let size = StructSize::new((s.data.len() / 8) as u16, s.ptrs.len() as u16);
-            let mut b = p.init_struct(size)?;
+            let mut b = init_struct(p, size)?;
             fill_struct(&mut b, s)
         }
         Ptr::List(ListVal::Pointers(ps)) => {
-            let mut lb = p.init_list(ElementSize::Pointer, ps.len() as u32)?;
+            let mut lb = init_list(p, ElementSize::Pointer, ps.len() as u32)?;
             for (i, e) in ps.iter().enumerate() {
                 if let Some(e) = e {
                     write_ptr(lb.pointer(i as u32), e)?;
@@ -465,8 +465,11 @@ fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
             pointers,
             elems,
         }) => {
-            let mut lb =
-                p.init_struct_list(elems.len() as u32, StructSize::new(*data_words, *pointers))?;
+            let mut lb = init_struct_list(
+                p,
+                elems.len() as u32,
+                StructSize::new(*data_words, *pointers),
+            )?;
             for (i, e) in elems.iter().enumerate() {
                 fill_struct(&mut lb.get_struct(i as u32), e)?;
             }
@@ -474,6 +477,36 @@ fn write_ptr<A: Arena>(p: PointerBuilder<'_, A>, v: &Ptr) -> Result<()> {
         }
         leaf => write_leaf(p, leaf),
     }
+}
+
+// The builder's allocations are inlined into their callers (they are hot
+// paths of the runtime); called here through these out-of-line wrappers,
+// they stay out of `write_ptr`'s frame, which the value's depth multiplies.
+
+#[inline(never)]
+fn init_struct<A: Arena>(
+    p: PointerBuilder<'_, A>,
+    size: StructSize,
+) -> Result<StructBuilder<'_, A>> {
+    p.init_struct(size)
+}
+
+#[inline(never)]
+fn init_list<A: Arena>(
+    p: PointerBuilder<'_, A>,
+    size: ElementSize,
+    count: u32,
+) -> Result<capnarena::ListBuilder<'_, A>> {
+    p.init_list(size, count)
+}
+
+#[inline(never)]
+fn init_struct_list<A: Arena>(
+    p: PointerBuilder<'_, A>,
+    count: u32,
+    size: StructSize,
+) -> Result<capnarena::ListBuilder<'_, A>> {
+    p.init_struct_list(count, size)
 }
 
 /// The pointer values with nothing nested: text, data, an embedded

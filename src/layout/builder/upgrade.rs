@@ -177,6 +177,8 @@ fn move_struct<A: Arena + ?Sized>(
 impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// Moves the struct of size `found` at (`segment`, `at`), the slot's
     /// target, into a new struct large enough for it and `want`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn upgrade_struct(
         self,
         segment: u32,
@@ -212,6 +214,8 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// Moves the inline-composite list of `elements` structs of size
     /// `found` whose element 0 is at (`segment`, `at`) into a new list of
     /// structs large enough for them and `want`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn upgrade_struct_list(
         self,
         segment: u32,
@@ -242,6 +246,8 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// Moves the list of `count` elements of `element` size (not inline
     /// composite, not bits unless empty) at (`segment`, `start`) into a new
     /// list of structs of at least `want`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn upgrade_list_to_structs(
         self,
         segment: u32,
