@@ -6,38 +6,16 @@
 //! then `Truncated`).
 //!
 //! Linux only: the peak resident set is read from `/proc/self/status`
-//! (`VmHWM`), reset before each read through `/proc/self/clear_refs`. This
-//! file is its own test binary with one test, so nothing else runs in the
-//! process while it measures.
+//! (`VmHWM`), reset before each read (`tests/common/rss.rs`). Each
+//! scenario runs in a child process of its own.
 
 #![cfg(target_os = "linux")]
 
+#[path = "common/rss.rs"]
+mod probe;
+
 use capnarena::{Arena, Error, Message, MultiSegmentArena, ReaderOptions, SingleSegmentArena};
-
-/// A line of `/proc/self/status`, in bytes.
-fn status_bytes(field: &str) -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    let line = status
-        .lines()
-        .find(|l| l.starts_with(field))
-        .unwrap_or_else(|| panic!("no {field} in /proc/self/status"));
-    let kb: u64 = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("bad line {line:?}"));
-    kb * 1024
-}
-
-/// Runs `f` and returns how far the peak resident set rose above the
-/// resident set before it.
-fn peak_rise(f: impl FnOnce()) -> u64 {
-    // "5" resets the peak (VmHWM) to the current resident set.
-    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak resident set");
-    let before = status_bytes("VmRSS:");
-    f();
-    status_bytes("VmHWM:").saturating_sub(before)
-}
+use probe::{child_number, peak_rise, run_child};
 
 /// A framed stream that declares `segments` segments of `words_each`
 /// words, followed by `sent` body bytes of 0x5a.
@@ -268,27 +246,13 @@ fn rss_child() {
 /// [`rss_child`]), so memory freed by one cannot hide what the next takes.
 #[test]
 fn declared_64_mib_costs_memory_by_bytes_received() {
-    let exe = std::env::current_exe().expect("the test binary");
     let mut index = 0;
     let mut over = Vec::new();
     while let Some((what, input, _, path)) = scenario(index) {
-        let out = std::process::Command::new(&exe)
-            .args([
-                "--exact",
-                "rss_child",
-                "--ignored",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env("RSS_SCENARIO", index.to_string())
-            .output()
-            .expect("run the child");
+        let out = run_child("rss_child", &[("RSS_SCENARIO", index.to_string())], None);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{what}: child failed: {stdout}");
-        let rise: u64 = stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("RISE "))
-            .and_then(|n| n.trim().parse().ok())
+        let rise = child_number(&out, "RISE ")
             .unwrap_or_else(|| panic!("{what}: no RISE line in {stdout}"));
         let received = received(&input, path.packed());
         println!("{what}: {received} bytes received, peak resident set +{rise} bytes");

@@ -32,11 +32,28 @@
 //! parameters: members of a parameter's type appear in it as any pointers.
 //! A method's implicit parameters read as `AnyPointer`.
 //!
+//! # Limits
+//! A request is read as untrusted input: a malformed one is an [`Error`],
+//! never a panic, a stack overflow or memory out of proportion to its size.
+//! It is read with a traversal limit of its own size in words and a
+//! nesting limit of 1024 pointers. Then, before anything is generated:
+//! - nodes nest as a tree (nested nodes, groups and the parameter and
+//!   result structs of methods; no node reached twice, no loop), at most
+//!   32 levels deep below their file;
+//! - a type nests at most 16 levels (`List(List(...))`, and types bound as
+//!   generic arguments);
+//! - a node has at most 64 generic parameters with those of its scopes;
+//! - names are at most 256 bytes, display names and file names 4096.
+//!
+//! Code generated within these limits is formatted on a 2 MiB thread
+//! (a build script's main thread), in debug builds too.
+//!
 //! [capnarena]: https://docs.rs/capnarena
 
 use std::collections::BTreeMap;
 
 mod emit;
+mod limits;
 mod load;
 mod model;
 mod names;
@@ -111,6 +128,28 @@ pub enum Error {
         /// What it is.
         what: String,
     },
+    /// The request goes past a limit the generator sets on its input, so
+    /// that the stack and memory generation takes stay bounded (see
+    /// `SECURITY.md`).
+    Limit {
+        /// What was counted.
+        what: &'static str,
+        /// The node where it was counted (0 for the request as a whole).
+        node: u64,
+        /// How many there were (at least; counting stops past the limit).
+        found: u64,
+        /// The most allowed.
+        limit: u64,
+    },
+    /// The request's nodes do not nest as a tree: `node` is reached a
+    /// second time through nested nodes, groups or method parameter
+    /// structs (nested twice, or in a loop), or its scopes loop.
+    BadNesting {
+        /// The node reached again.
+        node: u64,
+        /// How it was reached.
+        what: &'static str,
+    },
     /// The generated code did not parse (a generator bug).
     Format {
         /// The schema file.
@@ -128,6 +167,18 @@ impl std::fmt::Display for Error {
             Error::Request(e) => write!(f, "reading the CodeGeneratorRequest: {e}"),
             Error::MissingNode { id } => write!(f, "the request has no node {id:#x}"),
             Error::Unsupported { what } => write!(f, "cannot generate {what}"),
+            Error::Limit {
+                what,
+                node,
+                found,
+                limit,
+            } => write!(
+                f,
+                "node {node:#x}: {what}: {found}, more than the limit of {limit}"
+            ),
+            Error::BadNesting { node, what } => {
+                write!(f, "node {node:#x} {what}; the nodes do not nest as a tree")
+            }
             Error::Format { file, message, .. } => {
                 write!(f, "generated code for {file} does not parse: {message}")
             }
@@ -143,17 +194,28 @@ impl From<capnarena::Error> for Error {
     }
 }
 
+impl From<capnarena::typed::NotInSchema> for Error {
+    fn from(e: capnarena::typed::NotInSchema) -> Self {
+        Error::Request(e.into())
+    }
+}
+
 /// Generates Rust for every file the request asks for. `request` is the
 /// framed message as `capnp compile -o-` writes it.
 ///
+/// The request is read with a traversal limit of its own size in words
+/// (a request that reads as more than it holds reaches objects through
+/// several pointers), so what is loaded from it is in proportion to its
+/// size; its nodes must nest as a tree within the limits of
+/// [`limits`](crate#limits) before any code is generated.
+///
 /// # Errors
-/// The request is malformed or refers to nodes it does not hold.
+/// The request is malformed, refers to nodes it does not hold, or goes
+/// past a limit ([`Error::Limit`], [`Error::BadNesting`]).
 pub fn generate(request: &[u8], options: &Options) -> Result<Vec<GeneratedFile>, Error> {
     let words = capnarena::words_from_bytes(request)?;
-    let options_read = capnarena::ReaderOptions::new()
-        .traversal_limit_words(u64::MAX)
-        .nesting_limit(1024);
-    let reader = capnarena::MessageReader::from_words(&words, options_read)?;
+    let reader = capnarena::MessageReader::from_words(&words, limits::reader_options(&words))?;
     let schema = load::load(&reader)?;
+    limits::check(&schema)?;
     emit::Generator::new(&schema, options)?.files()
 }
