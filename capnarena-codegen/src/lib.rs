@@ -43,7 +43,9 @@
 //! - a type nests at most 16 levels (`List(List(...))`, and types bound as
 //!   generic arguments);
 //! - a node has at most 64 generic parameters with those of its scopes;
-//! - names are at most 256 bytes, display names and file names 4096.
+//! - names are schema identifiers (1 to 256 ASCII letters, digits and
+//!   underscores); display names and file names are at most 4096 bytes,
+//!   with no control characters.
 //!
 //! Code generated within these limits is formatted on a 2 MiB thread
 //! (a build script's main thread), in debug builds too.
@@ -150,6 +152,17 @@ pub enum Error {
         /// How it was reached.
         what: &'static str,
     },
+    /// A name that generated code spells out is not a schema identifier
+    /// (1 to 256 ASCII letters, digits and underscores), or a display or
+    /// file name holds a control character.
+    BadName {
+        /// The node whose name it is (the file's, for a requested file).
+        node: u64,
+        /// Which name.
+        what: &'static str,
+        /// Its first 64 characters.
+        name: String,
+    },
     /// The generated code did not parse (a generator bug).
     Format {
         /// The schema file.
@@ -176,6 +189,9 @@ impl std::fmt::Display for Error {
                 f,
                 "node {node:#x}: {what}: {found}, more than the limit of {limit}"
             ),
+            Error::BadName { node, what, name } => {
+                write!(f, "node {node:#x}: bad name ({what}): {name:?}")
+            }
             Error::BadNesting { node, what } => {
                 write!(f, "node {node:#x} {what}; the nodes do not nest as a tree")
             }
@@ -211,7 +227,8 @@ impl From<capnarena::typed::NotInSchema> for Error {
 ///
 /// # Errors
 /// The request is malformed, refers to nodes it does not hold, or goes
-/// past a limit ([`Error::Limit`], [`Error::BadNesting`]).
+/// past a limit ([`Error::Limit`], [`Error::BadNesting`],
+/// [`Error::BadName`]).
 pub fn generate(request: &[u8], options: &Options) -> Result<Vec<GeneratedFile>, Error> {
     let words = capnarena::words_from_bytes(request)?;
     let reader = capnarena::MessageReader::from_words(&words, limits::reader_options(&words))?;

@@ -71,12 +71,7 @@ pub(crate) fn check(schema: &Schema) -> Result<(), Error> {
         check_names(node)?;
     }
     for file in &schema.requested {
-        limit(
-            "bytes in the requested file's name",
-            file.id,
-            file.filename.len() as u64,
-            MAX_PATH_BYTES,
-        )?;
+        path_name(file.id, "the requested file's name", &file.filename)?;
     }
     let implicit = check_tree(schema)?;
     for node in schema.nodes.values() {
@@ -85,35 +80,68 @@ pub(crate) fn check(schema: &Schema) -> Result<(), Error> {
     Ok(())
 }
 
-fn check_names(node: &Node) -> Result<(), Error> {
-    let id = node.id;
-    let name = |what, s: &str| limit(what, id, s.len() as u64, MAX_NAME_BYTES);
+/// A name that generated code spells out: 1 to [`MAX_NAME_BYTES`] ASCII
+/// letters, digits and underscores (a schema identifier), so that it
+/// cannot end the comment, string or item it is written into.
+fn identifier(node: u64, what: &'static str, name: &str) -> Result<(), Error> {
     limit(
-        "bytes in the display name",
-        id,
-        node.display_name.len() as u64,
+        "bytes in one of its names",
+        node,
+        name.len() as u64,
+        MAX_NAME_BYTES,
+    )?;
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(Error::BadName {
+            node,
+            what,
+            name: name.chars().take(64).collect(),
+        });
+    }
+    Ok(())
+}
+
+/// A display or file name: at most [`MAX_PATH_BYTES`], and no control
+/// characters (it is written into a comment line).
+fn path_name(node: u64, what: &'static str, name: &str) -> Result<(), Error> {
+    limit(
+        "bytes in its display or file name",
+        node,
+        name.len() as u64,
         MAX_PATH_BYTES,
     )?;
+    if name.chars().any(char::is_control) {
+        return Err(Error::BadName {
+            node,
+            what,
+            name: name.chars().take(64).collect(),
+        });
+    }
+    Ok(())
+}
+
+fn check_names(node: &Node) -> Result<(), Error> {
+    let id = node.id;
+    path_name(id, "its display name", &node.display_name)?;
     for (n, _) in &node.nested {
-        name("bytes in a nested node's name", n)?;
+        identifier(id, "a nested node's name", n)?;
     }
     for p in &node.parameters {
-        name("bytes in a generic parameter's name", p)?;
+        identifier(id, "a generic parameter's name", p)?;
     }
     match &node.kind {
         NodeKind::Struct(s) => {
             for f in &s.fields {
-                name("bytes in a field's name", &f.name)?;
+                identifier(id, "a field's name", &f.name)?;
             }
         }
         NodeKind::Enum(e) => {
             for e in e {
-                name("bytes in an enumerant's name", &e.name)?;
+                identifier(id, "an enumerant's name", &e.name)?;
             }
         }
         NodeKind::Interface(methods) => {
             for m in methods {
-                name("bytes in a method's name", &m.name)?;
+                identifier(id, "a method's name", &m.name)?;
             }
         }
         NodeKind::File | NodeKind::Const { .. } | NodeKind::Annotation => {}

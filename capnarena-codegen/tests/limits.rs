@@ -459,3 +459,34 @@ fn limit_error_names_node_and_numbers() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A name that is not a schema identifier is refused before anything is
+/// generated: on `main`, a field named with a line break and an item
+/// (written into a `///` line of the generated code) added that item to
+/// the generated module, and a requested file name with a line break did
+/// the same through the file's header comment.
+#[test]
+fn names_cannot_add_code() {
+    let injected = "x\npub fn injected() {}\n//";
+    let req = request(&nested_structs(
+        1,
+        vec![Member::Slot(injected.into(), Ty::U32)],
+    ));
+    match generate(&req, &Options::default()) {
+        Err(Error::BadName { node, name, .. }) => assert_eq!((node, name.as_str()), (1, injected)),
+        Err(e) => panic!("{e}"),
+        Ok(files) => panic!("generated: {}", files[0].contents),
+    }
+    let mut req = request(&nested_structs(1, vec![]));
+    // The requested file's name, "t.capnp", as "t\ncapnp".
+    let at = req
+        .windows(8)
+        .rposition(|w| w == b"t.capnp\0")
+        .expect("the requested file's name");
+    req[at + 1] = b'\n';
+    match generate(&req, &Options::default()) {
+        Err(Error::BadName { node, .. }) => assert_eq!(node, FILE),
+        Err(e) => panic!("{e}"),
+        Ok(files) => panic!("generated: {}", files[0].contents),
+    }
+}
