@@ -6,7 +6,7 @@
 //! work over [`PollSource`] and [`PollSink`], which each family's module
 //! implements for thin wrappers around its traits (a macro writes the two
 //! modules from one text). A message is read by the same code as the
-//! blocking readers' ([`StreamRead`]).
+//! blocking readers' ([`read_streamed!`]).
 
 use alloc::vec::Vec;
 use core::future::poll_fn;
@@ -18,9 +18,9 @@ use crate::error::{Error, Result};
 use crate::layout::SegmentSource;
 use crate::message::Message;
 use crate::read::{MessageReader, ReaderOptions};
-use crate::serialize::StreamRead;
 use crate::serialize::frame::{STACK_TABLE_WORDS, table_words};
 use crate::serialize::packed::{MAX_ITEM_LEN, pack_prefix};
+use crate::serialize::read_streamed;
 use crate::word::Word;
 
 /// Where an async read of a message gets its framed bytes from.
@@ -66,26 +66,16 @@ async fn fill<S: PollSource>(src: &mut S, dst: &mut [u8]) -> Result<usize> {
     Ok(n)
 }
 
-/// Reads one message from `src` into `msg`'s arena with the
-/// [`StreamRead`] the blocking readers use: the same checks, and memory
-/// taken as the bytes arrive. `Ok(None)` when the input ends before the
-/// message's first byte.
+/// Reads one message from `src` into `msg`'s arena with
+/// [`read_streamed!`], the blocking readers' code: the same checks, and
+/// memory taken as the bytes arrive. `Ok(None)` when the input ends
+/// before the message's first byte.
 pub(crate) async fn read_message<'m, A: Arena, S: PollSource>(
     msg: &'m mut Message<A>,
     src: &mut S,
     options: &ReaderOptions,
 ) -> Result<Option<MessageReader<'m>>> {
-    msg.reset();
-    let arena = msg.arena_for_reading();
-    let mut read = StreamRead::new();
-    while let Some(dst) = read.dst(arena)? {
-        let got = fill(src, dst).await?;
-        if !read.filled(arena, got, src.consumed_any(), options)? {
-            return Ok(None);
-        }
-    }
-    src.end_of_message(read.needed())?;
-    read.finish(arena, options).map(Some)
+    read_streamed!(msg, src, options, |dst| fill(src, dst).await?)
 }
 
 /// Writes all of `bufs`, advancing through them.

@@ -177,7 +177,7 @@ impl Placements {
 
 /// Words of a segment allocated before any of it is read: a segment no
 /// longer than this (64 KiB) is allocated whole, a longer one as its words
-/// arrive (see [`StreamRead`]).
+/// arrive (see [`read_streamed!`]).
 const FIRST_CHUNK_WORDS: u32 = 8 * 1024;
 
 /// [`FIRST_CHUNK_WORDS`] in bytes: room made at once for the start of a
@@ -434,280 +434,155 @@ impl<R: std::io::Read> Source for ReadSource<R> {
     }
 }
 
-/// Reads one message from `src` into `msg`'s arena with a [`StreamRead`].
-/// `Ok(None)` when the input ends before its first byte.
+/// Reads one message from `src` into `msg`'s arena with
+/// [`read_streamed!`]. `Ok(None)` when the input ends before its first
+/// byte.
 #[inline(always)]
 pub(crate) fn read_message<'m, A: Arena, S: Source>(
     msg: &'m mut Message<A>,
     src: &mut S,
     options: &ReaderOptions,
 ) -> Result<Option<MessageReader<'m>>> {
-    msg.reset();
-    let arena = msg.arena_for_reading();
-    let mut read = StreamRead::new();
-    while let Some(dst) = read.dst(arena)? {
-        let got = src.fill(dst)?;
-        if !read.filled(arena, got, src.consumed_any(), options)? {
-            return Ok(None);
-        }
-    }
-    src.end_of_message(read.needed())?;
-    read.finish(arena, options).map(Some)
+    read_streamed!(msg, src, options, |dst| src.fill(dst)?)
 }
 
-/// One framed message being read from a stream into an arena: the one
-/// reader of streamed segment tables, for every source (`io::Read`,
-/// `BufRead` and byte slices packed, `Buf`, and the async readers). The
-/// caller asks where the next bytes go ([`dst`](Self::dst)), fills that
-/// from its input, says how many came ([`filled`](Self::filled)), and
-/// repeats until `dst` is `None`; then [`finish`](Self::finish).
+/// The one reader of streamed segment tables: the body of every function
+/// that reads a framed message from a stream into an arena, for every
+/// source (`io::Read`; `BufRead` and byte slices, packed; `Buf`; and, with
+/// `.await` in `$fill`, the async readers). Written once as a macro so
+/// that the blocking readers run it as straight-line code, as fast as
+/// before the async readers shared it, and the async ones run the same
+/// text. `$fill` fills `$dst` (a `&mut [u8]`) from `$src` and gives the
+/// bytes it got, fewer only where the input ended; `$src` also has
+/// `consumed_any()` and `end_of_message(bytes)`. The expansion returns
+/// from the function it is in.
 ///
 /// The segment table is checked against the [`ReaderOptions`] as its
-/// bytes come in (the count as soon as the first word is in, even when
-/// the input ends next; the total once the table is), before anything is
-/// allocated for the segments. Then memory is taken as the words arrive,
-/// not as the table declares them, so that a table declaring more than
-/// the input holds costs memory in proportion to the input: the first
-/// [`FIRST_CHUNK_WORDS`] words of a segment are allocated before anything
-/// is read into it, then each time the words allocated have arrived, as
-/// many again. Where the arena puts the next words elsewhere than right
-/// after the last (a new segment), what arrived moves to a place with room
-/// for four times as much.
-pub(crate) struct StreamRead {
-    step: Step,
-    /// The table word being read (the first holds the count and the first
-    /// size).
-    word: [u8; 8],
-    sizes: SizeTable,
-    places: Placements,
-    count: u32,
-    header_bytes: usize,
-    /// Framed bytes received.
-    consumed: u64,
-    /// Bytes of the whole message, once the table is in.
-    needed: u64,
-    /// The segment size read next from the table, or the segment read.
-    index: usize,
-    /// The segment being read: `cap` words allocated at (`seg`, `off`), the
-    /// first `have` of them arrived, `len` declared.
-    seg: u32,
-    off: u32,
-    cap: u32,
-    have: u32,
-    len: u32,
-}
-
-/// What a [`StreamRead`] reads next.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Step {
-    /// A word of the segment table (the first when `index` is 0).
-    Table,
-    /// Words of segment `index`.
-    Segment,
-    /// Nothing: the message is in.
-    Done,
-}
-
-impl StreamRead {
-    #[inline(always)]
-    pub(crate) fn new() -> Self {
-        StreamRead {
-            step: Step::Table,
-            word: [0; 8],
-            sizes: SizeTable::empty(),
-            places: Placements::new(),
-            count: 0,
-            header_bytes: 8,
-            consumed: 0,
-            needed: 8,
-            index: 0,
-            seg: 0,
-            off: 0,
-            cap: 0,
-            have: 0,
-            len: 0,
+/// bytes come in (the count as soon as the first 4 bytes are in, even
+/// when the input ends next, as the slice readers do; the total once the
+/// table is), before anything is allocated for the segments. Then memory
+/// is taken as the words arrive, not as the table declares them, so that
+/// a table declaring more than the input holds costs memory in proportion
+/// to the input: the first [`FIRST_CHUNK_WORDS`] words of a segment are
+/// allocated before anything is read into it, then each time the words
+/// allocated have arrived, as many again ([`next_room`]). Where the arena
+/// puts the next words elsewhere than right after the last (a new
+/// segment), what arrived moves to a place with room for four times as
+/// much.
+macro_rules! read_streamed {
+    ($msg:expr, $src:ident, $options:expr, |$dst:ident| $fill:expr) => {{
+        let msg = $msg;
+        let options: &$crate::read::ReaderOptions = $options;
+        msg.reset();
+        let mut first = [0u8; 8];
+        let got: usize = {
+            let $dst: &mut [u8] = &mut first;
+            $fill
+        };
+        if got == 0 && !$src.consumed_any() {
+            return Ok(None);
         }
-    }
-
-    /// Bytes of the whole message, once its table is in.
-    pub(crate) fn needed(&self) -> u64 {
-        self.needed
-    }
-
-    /// Where the next bytes of the message go, or `None` once it is all
-    /// in. Fill all of it unless the input ends.
-    ///
-    /// # Errors
-    /// The arena no longer hands out the words it allocated.
-    #[inline(always)]
-    pub(crate) fn dst<'a, A: Arena>(
-        &'a mut self,
-        arena: &'a mut A,
-    ) -> Result<Option<&'a mut [u8]>> {
-        match self.step {
-            Step::Table => Ok(Some(&mut self.word)),
-            Step::Segment => {
-                let words = words_mut(arena, self.seg, self.off + self.have, self.cap - self.have)?;
-                Ok(Some(Word::slice_as_bytes_mut(words)))
-            }
-            Step::Done => Ok(None),
-        }
-    }
-
-    /// Takes note that `got` bytes arrived in the last [`dst`](Self::dst):
-    /// fewer than asked only where the input ended. `consumed_any` says
-    /// whether the input consumed anything that gave no bytes yet (a
-    /// packed tag cut off). `Ok(false)` when the input ended cleanly
-    /// before the message's first byte.
-    ///
-    /// # Errors
-    /// [`Error::Truncated`] when the input ended inside the message; a
-    /// limit exceeded; the arena has no room or broke its contract.
-    #[inline(always)]
-    pub(crate) fn filled<A: Arena>(
-        &mut self,
-        arena: &mut A,
-        got: usize,
-        consumed_any: bool,
-        options: &ReaderOptions,
-    ) -> Result<bool> {
-        self.consumed += got as u64;
-        match self.step {
-            Step::Table if self.index == 0 => {
-                if got == 0 && !consumed_any {
-                    return Ok(false);
-                }
-                self.first_word(got, options)?;
-            }
-            Step::Table => self.table_word(got)?,
-            Step::Segment => return self.segment_words(arena, got),
-            Step::Done => return Ok(true),
-        }
-        if self.index >= self.count as usize {
-            self.table_done(arena, options)?;
-        }
-        Ok(true)
-    }
-
-    /// The first word is in (`got` bytes of it): the segment count, checked
-    /// as soon as it is in (as the slice readers do: a count over the limit
-    /// is that error even when the input ends next), and the first size.
-    #[inline(always)]
-    fn first_word(&mut self, got: usize, options: &ReaderOptions) -> Result<()> {
-        let w = self.word;
-        let header = (got >= 4).then(|| parse_count([w[0], w[1], w[2], w[3]], options));
-        let TableHeader {
+        let header = (got >= 4)
+            .then(|| $crate::read::parse_count([first[0], first[1], first[2], first[3]], options));
+        let $crate::read::TableHeader {
             count,
             header_bytes,
         } = match header {
             Some(Ok(h)) if got == 8 => h,
             Some(Err(e)) => return Err(e),
             _ => {
-                return Err(Error::Truncated {
+                return Err($crate::error::Error::Truncated {
                     needed: 8,
                     available: got as u64,
                 });
             }
         };
-        self.sizes = SizeTable::new(count)?;
-        self.sizes
-            .set(0, u32::from_le_bytes([w[4], w[5], w[6], w[7]]));
-        self.count = count;
-        self.header_bytes = header_bytes;
-        self.needed = header_bytes as u64;
-        self.index = 1;
-        Ok(())
-    }
-
-    /// A further table word is in: two sizes (or one and padding).
-    fn table_word(&mut self, got: usize) -> Result<()> {
-        if got < self.word.len() {
-            return Err(Error::Truncated {
-                needed: self.header_bytes as u64,
-                available: self.consumed,
-            });
+        // Sizes: the first is in `first`, the rest follow (then padding).
+        let mut sizes = $crate::serialize::SizeTable::new(count)?;
+        sizes.set(
+            0,
+            u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
+        );
+        let mut consumed = 8u64;
+        let mut i = 1usize;
+        while i < count as usize {
+            // Each further table word holds two sizes (or one and padding).
+            let mut buf = [0u8; 8];
+            let got: usize = {
+                let $dst: &mut [u8] = &mut buf;
+                $fill
+            };
+            consumed += got as u64;
+            if got < buf.len() {
+                return Err($crate::error::Error::Truncated {
+                    needed: header_bytes as u64,
+                    available: consumed,
+                });
+            }
+            sizes.set(i, u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]));
+            if i + 1 < count as usize {
+                sizes.set(i + 1, u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]));
+            }
+            i += 2;
         }
-        let (i, w) = (self.index, self.word);
-        self.sizes
-            .set(i, u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-        if i + 1 < self.count as usize {
-            self.sizes
-                .set(i + 1, u32::from_le_bytes([w[4], w[5], w[6], w[7]]));
-        }
-        self.index += 2;
-        Ok(())
-    }
-
-    /// The table is in: checks the total against the traversal limit, then
-    /// starts on the segments.
-    #[inline(always)]
-    fn table_done<A: Arena>(&mut self, arena: &mut A, options: &ReaderOptions) -> Result<()> {
-        let total: u64 = (0..self.count as usize)
-            .map(|i| u64::from(self.sizes.get(i)))
-            .sum();
-        check_total(total, options)?;
-        self.needed = self.header_bytes as u64 + total * 8;
-        self.index = 0;
-        self.next_segment(arena)
-    }
-
-    /// Allocates the first words of the next segment that has any (empty
-    /// ones are recorded on the way), or finishes.
-    #[inline(always)]
-    fn next_segment<A: Arena>(&mut self, arena: &mut A) -> Result<()> {
-        while self.index < self.count as usize {
-            let len = self.sizes.get(self.index);
+        let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
+        $crate::serialize::check_total(total, options)?;
+        let needed = header_bytes as u64 + total * 8;
+        let arena = msg.arena_for_reading();
+        let mut places = $crate::serialize::Placements::new();
+        for i in 0..count as usize {
+            let len = sizes.get(i);
             if len == 0 {
-                self.places.push((0, 0, 0))?;
-                self.index += 1;
+                places.push((0, 0, 0))?;
                 continue;
             }
-            let first = next_room(0, len.into(), FIRST_CHUNK_WORDS.into()) as u32;
-            let (s, o) = allocate_checked(arena, first, SegmentId(self.places.len as u32))?;
-            (self.seg, self.off, self.cap, self.have, self.len) = (s, o, first, 0, len);
-            self.step = Step::Segment;
-            return Ok(());
+            let first = $crate::serialize::next_room(
+                0,
+                len.into(),
+                $crate::serialize::FIRST_CHUNK_WORDS.into(),
+            ) as u32;
+            let (mut s, mut o) = $crate::serialize::allocate_checked(
+                arena,
+                first,
+                $crate::arena::SegmentId(places.len as u32),
+            )?;
+            let mut cap = first;
+            let mut have = 0u32;
+            loop {
+                let dst = $crate::word::Word::slice_as_bytes_mut($crate::serialize::words_mut(
+                    arena,
+                    s,
+                    o + have,
+                    cap - have,
+                )?);
+                let want = dst.len();
+                let got: usize = {
+                    let $dst: &mut [u8] = dst;
+                    $fill
+                };
+                consumed += got as u64;
+                if got < want {
+                    return Err($crate::error::Error::Truncated {
+                        needed,
+                        available: consumed,
+                    });
+                }
+                have = cap;
+                if have == len {
+                    break;
+                }
+                $crate::serialize::Placements::grow(arena, &mut s, &mut o, &mut cap, have, len)?;
+            }
+            places.push((s, o, len))?;
         }
-        self.step = Step::Done;
-        Ok(())
-    }
-
-    /// Words of the segment being read arrived (`got` bytes).
-    #[inline(always)]
-    fn segment_words<A: Arena>(&mut self, arena: &mut A, got: usize) -> Result<bool> {
-        if (got as u64) < u64::from(self.cap - self.have) * 8 {
-            return Err(Error::Truncated {
-                needed: self.needed,
-                available: self.consumed,
-            });
-        }
-        self.have = self.cap;
-        if self.have < self.len {
-            let (mut s, mut o, mut cap) = (self.seg, self.off, self.cap);
-            Placements::grow(arena, &mut s, &mut o, &mut cap, self.have, self.len)?;
-            (self.seg, self.off, self.cap) = (s, o, cap);
-            return Ok(true);
-        }
-        self.places.push((self.seg, self.off, self.len))?;
-        self.index += 1;
-        self.next_segment(arena)?;
-        Ok(true)
-    }
-
-    /// A reader over the message, once [`dst`](Self::dst) is `None`.
-    ///
-    /// # Errors
-    /// Too many segments for the build (no `alloc`).
-    #[inline(always)]
-    pub(crate) fn finish<'a, A: Arena>(
-        &self,
-        arena: &'a A,
-        options: &ReaderOptions,
-    ) -> Result<MessageReader<'a>> {
-        let store = self.places.store(arena)?;
-        Ok(MessageReader::from_store(store, options))
-    }
+        $src.end_of_message(needed)?;
+        let store = places.store(arena)?;
+        Ok(Some($crate::read::MessageReader::from_store(
+            store, options,
+        )))
+    }};
 }
+pub(crate) use read_streamed;
 
 /// Segment sizes of a table being read from a stream: inline for a few
 /// segments, on the heap (with `alloc`) for more.
@@ -718,16 +593,6 @@ struct SizeTable {
 }
 
 impl SizeTable {
-    /// No sizes yet (nothing allocated).
-    #[inline(always)]
-    fn empty() -> Self {
-        SizeTable {
-            inline: [0; INLINE_SEGMENTS],
-            #[cfg(feature = "alloc")]
-            heap: Vec::new(),
-        }
-    }
-
     // Inlined into the stream reader, with the heap case out of line: a
     // `Result<SizeTable>` returned through memory and copied out with wide
     // loads stalled on store forwarding (perf: packed_stream).
