@@ -87,6 +87,25 @@ for a in "${small[@]}"; do
       >"corpus/message_stream/framed3-$a-$b"
   done
 done
+# stream_codecs and async_read: two control bytes (bit 0 of the first:
+# packed; the rest of it the piece or chunk size; the second: the frame
+# limit, or which polls are Pending), then two or three messages back to
+# back, whole or with the last byte cut.
+mkdir -p corpus/stream_codecs corpus/async_read
+for a in "${small[@]}"; do
+  for b in "${small[@]}"; do
+    for t in stream_codecs async_read; do
+      { printf '\x0e\x00'; cat "$vectors/$a.bin" "$vectors/$b.seg3.bin"; } \
+        >"corpus/$t/framed-$a-$b"
+      { printf '\x03\x02'; cat "$vectors/$a.packed" "tmp-packed/$b.seg3.packed"; } \
+        >"corpus/$t/packed-$a-$b"
+      { printf '\x40\x01'; cat "$vectors/$b.seg16.bin" "$vectors/$a.bin"; } | head -c -1 \
+        >"corpus/$t/cut-$a-$b"
+      { printf '\x21\x03'; cat "$vectors/$a.packed" "$vectors/$b.packed" "$vectors/$a.packed"; } \
+        >"corpus/$t/packed3-$a-$b"
+    done
+  done
+done
 rm -r tmp-packed
 # roundtrip and arena_ops take structured input (arbitrary): the vector
 # bytes serve as raw entropy to start from.
@@ -138,6 +157,12 @@ for f in "$vectors"/*.bin "$vectors"/*.packed; do
   { printf '\x00\x00\x40\x00\x00\x00\x00\x80'; cat "$f"; } >"corpus/hostile_io/honest-$name"
   { printf '\x03\x02\x03\x05\x81\x0c\x1f\x00'; cat "$f"; } >"corpus/hostile_io/stale-$name"
   { printf '\x45\x0d\x07\x22\x0a\x13\x33\xa0'; cat "$f"; } >"corpus/hostile_io/lying-$name"
+done
+# generate_request: the reference compiler's requests for real schemas
+# (the generator's own schema.capnp, the project's test schemas).
+mkdir -p corpus/generate_request
+for f in ../capnarena-codegen/tests/requests/*.bin; do
+  cp "$f" "corpus/generate_request/$(basename "$f")"
 done
 for d in corpus/*; do
   echo "$d: $(ls "$d" | wc -l) files"

@@ -214,6 +214,11 @@ pub enum Error {
         /// The codec's limit in bytes.
         limit: u64,
     },
+    /// A codec's decoder was given more input after it failed: it
+    /// refuses everything until it is reset (`reset()`), because the
+    /// stream is no longer in step with its frames.
+    #[error("the decoder failed earlier in this stream; reset it before decoding another")]
+    DecoderFailed,
     /// A stream ended cleanly before the first byte of a message.
     #[error("end of stream before a message")]
     EndOfStream,

@@ -40,7 +40,8 @@ fn data_message<A: Arena>(msg: &mut Message<A>, n: usize) {
 /// test message in an arena that gives every object its own segment.
 fn messages() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for n in [0, 1, 100, 5000] {
+    // 150,000 bytes: past the 64 KiB the decoder makes room for at once.
+    for n in [0, 1, 100, 5000, 150_000] {
         let mut m = Message::new(SingleSegmentArena::new());
         data_message(&mut m, n);
         out.push(framed(&m));
@@ -281,7 +282,8 @@ fn cut_stream_is_truncated() {
 fn packed_codec_round_trips_at_every_split() {
     let mut msgs = Vec::new();
     let mut packed = Vec::new();
-    for n in [0, 1, 100, 5000, 20000] {
+    // 150,000 bytes: past the 64 KiB the decoder makes room for at once.
+    for n in [0, 1, 100, 5000, 20000, 150_000] {
         let mut m = Message::new(SingleSegmentArena::new());
         data_message(&mut m, n);
         msgs.push(framed(&m));
@@ -650,4 +652,122 @@ proptest! {
         let got = async_outcomes(&input, step, packed);
         prop_assert_eq!(&got, &want, "async, step {}", step);
     }
+}
+
+/// `message`'s frames decoded by `codec` from a stream of its own (a new
+/// buffer), fed whole, then its end.
+fn decode_stream<D>(codec: &mut D, stream: &[u8]) -> Result<Vec<Vec<u8>>, Error>
+where
+    D: Decoder<Item = Frame, Error = Error>,
+{
+    let frames = decode_in_steps(codec, stream, stream.len().max(1))?;
+    Ok(frames.iter().map(|f| f.as_bytes().to_vec()).collect())
+}
+
+/// Issue 21: once `decode_eof` has reported a stream cut inside a frame
+/// (at any byte of it), the codec is clean: a new stream's messages come
+/// out whole and byte-identical. `main` kept the cut frame's state, so
+/// `FramedCodec` cut the next stream's first message at the stale length
+/// and `PackedCodec` returned other bytes than the message, both with
+/// `Ok`.
+#[test]
+fn codec_is_clean_after_a_cut_stream() {
+    let msgs = messages();
+    // A short message cut, then a longer one (and another) in a new stream.
+    let (first, next) = (&msgs[2], [&msgs[3], &msgs[1]]);
+    let next_stream: Vec<u8> = next.iter().flat_map(|m| m.iter().copied()).collect();
+    for cut in 1..first.len() {
+        let mut codec = FramedCodec::new();
+        let mut buf = BytesMut::from(&first[..cut]);
+        assert!(codec.decode(&mut buf).unwrap().is_none());
+        let e = codec.decode_eof(&mut buf).unwrap_err();
+        assert!(matches!(e, Error::Truncated { .. }), "cut {cut}: {e:?}");
+        let frames = decode_stream(&mut codec, &next_stream).unwrap();
+        assert_eq!(frames, next.map(|m| m.to_vec()), "framed, cut {cut}");
+    }
+    let pack = |framed: &[u8]| {
+        let mut m = Message::new(SingleSegmentArena::new());
+        let r = m.read_from_bytes(framed, ReaderOptions::default()).unwrap();
+        let mut out = BytesMut::new();
+        PackedCodec::new().encode(&r, &mut out).unwrap();
+        out.to_vec()
+    };
+    let first_packed = pack(first);
+    let next_packed: Vec<u8> = next.iter().flat_map(|m| pack(m)).collect();
+    for cut in 1..first_packed.len() {
+        let mut codec = PackedCodec::new();
+        let mut buf = BytesMut::from(&first_packed[..cut]);
+        assert!(codec.decode(&mut buf).unwrap().is_none());
+        let e = codec.decode_eof(&mut buf).unwrap_err();
+        assert!(matches!(e, Error::Truncated { .. }), "cut {cut}: {e:?}");
+        let frames = decode_stream(&mut codec, &next_packed).unwrap();
+        assert_eq!(frames, next.map(|m| m.to_vec()), "packed, cut {cut}");
+    }
+}
+
+/// Issue 21: after `decode` fails (a limit, a packed run past the end),
+/// the stream is out of step with frames, so the codec refuses further
+/// input with `DecoderFailed`, even a well-formed message, and never
+/// returns one with `Ok`; `reset` makes it decode a new stream again.
+/// `main` went on decoding from wherever the failed frame left it.
+#[test]
+fn codec_refuses_input_after_an_error_until_reset() {
+    let msgs = messages();
+    let good = &msgs[3];
+    let mut codec = FramedCodec::new();
+    let mut buf = BytesMut::from(&[0xffu8, 0xff, 0, 0][..]);
+    let e = codec.decode(&mut buf).unwrap_err();
+    assert!(matches!(e, Error::SegmentLimitExceeded { .. }), "{e:?}");
+    let mut buf = BytesMut::from(&good[..]);
+    let e = codec.decode(&mut buf).unwrap_err();
+    assert!(matches!(e, Error::DecoderFailed), "{e:?}");
+    codec.reset();
+    assert_eq!(decode_stream(&mut codec, good).unwrap(), [good.to_vec()]);
+
+    // Packed: a zero run past the end of a 1-word message, then a good
+    // message in the same stream.
+    let mut m = Message::new(SingleSegmentArena::new());
+    data_message(&mut m, 300);
+    let mut packed = vec![0x10u8, 0x01, 0x00, 0x01];
+    m.append_packed_to(&mut packed);
+    let mut codec = PackedCodec::new();
+    let mut buf = BytesMut::from(&packed[..]);
+    let e = codec.decode(&mut buf).unwrap_err();
+    assert!(matches!(e, Error::Packed { .. }), "{e:?}");
+    for _ in 0..2 {
+        let e = codec.decode(&mut buf).unwrap_err();
+        assert!(matches!(e, Error::DecoderFailed), "{e:?}");
+    }
+    codec.reset();
+    let mut alone = Vec::new();
+    m.append_packed_to(&mut alone);
+    assert_eq!(decode_stream(&mut codec, &alone).unwrap(), [framed(&m)]);
+}
+
+/// Issue 21: a frame whose table declares 64 MiB (one segment of 8 Mi
+/// words) makes room in the read buffer as its bytes arrive, not for the
+/// declaration: after each decode the buffer's capacity is at most four
+/// times the bytes in plus 128 KiB. `main` reserved the whole 64 MiB as
+/// soon as the 8-byte table was in.
+#[test]
+fn framed_codec_reserves_by_bytes_received() {
+    let mut codec = FramedCodec::new();
+    let mut buf = BytesMut::new();
+    buf.put_slice(&[0, 0, 0, 0, 0, 0, 0x80, 0]);
+    for piece in [0, 1024, 64 * 1024, 1 << 20, 3 << 20] {
+        buf.put_bytes(0x5a, piece);
+        assert!(codec.decode(&mut buf).unwrap().is_none());
+        let received = buf.len();
+        assert!(
+            buf.capacity() <= 4 * received + (128 << 10),
+            "capacity {} for {received} bytes received",
+            buf.capacity()
+        );
+    }
+    let e = codec.decode_eof(&mut buf).unwrap_err();
+    assert!(
+        matches!(e, Error::Truncated { needed, available }
+            if needed == 8 + (64 << 20) && available == 8 + 1024 + (64 << 10) + (4 << 20)),
+        "{e:?}"
+    );
 }

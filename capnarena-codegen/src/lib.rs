@@ -64,11 +64,30 @@
 //! prints a field of a parameter's type as the type bound to it
 //! ([`Owned::write_text`](capnarena::typed::Owned::write_text)).
 //!
+//! # Limits
+//! A request is read as untrusted input: a malformed one is an [`Error`],
+//! never a panic, a stack overflow or memory out of proportion to its size.
+//! It is read with a traversal limit of its own size in words and a
+//! nesting limit of 1024 pointers. Then, before anything is generated:
+//! - nodes nest as a tree (nested nodes, groups and the parameter and
+//!   result structs of methods; no node reached twice, no loop), at most
+//!   32 levels deep below their file;
+//! - a type nests at most 16 levels (`List(List(...))`, and types bound as
+//!   generic arguments);
+//! - a node has at most 64 generic parameters with those of its scopes;
+//! - names are schema identifiers (1 to 256 ASCII letters, digits and
+//!   underscores); display names and file names are at most 4096 bytes,
+//!   with no control characters.
+//!
+//! Code generated within these limits is formatted on a 2 MiB thread
+//! (a build script's main thread), in debug builds too.
+//!
 //! [capnarena]: https://docs.rs/capnarena
 
 use std::collections::BTreeMap;
 
 mod emit;
+mod limits;
 mod load;
 mod model;
 mod names;
@@ -143,6 +162,39 @@ pub enum Error {
         /// What it is.
         what: String,
     },
+    /// The request goes past a limit the generator sets on its input, so
+    /// that the stack and memory generation takes stay bounded (see
+    /// `SECURITY.md`).
+    Limit {
+        /// What was counted.
+        what: &'static str,
+        /// The node where it was counted (0 for the request as a whole).
+        node: u64,
+        /// How many there were (at least; counting stops past the limit).
+        found: u64,
+        /// The most allowed.
+        limit: u64,
+    },
+    /// The request's nodes do not nest as a tree: `node` is reached a
+    /// second time through nested nodes, groups or method parameter
+    /// structs (nested twice, or in a loop), or its scopes loop.
+    BadNesting {
+        /// The node reached again.
+        node: u64,
+        /// How it was reached.
+        what: &'static str,
+    },
+    /// A name that generated code spells out is not a schema identifier
+    /// (1 to 256 ASCII letters, digits and underscores), or a display or
+    /// file name holds a control character.
+    BadName {
+        /// The node whose name it is (the file's, for a requested file).
+        node: u64,
+        /// Which name.
+        what: &'static str,
+        /// Its first 64 characters.
+        name: String,
+    },
     /// The generated code did not parse (a generator bug).
     Format {
         /// The schema file.
@@ -160,6 +212,21 @@ impl std::fmt::Display for Error {
             Error::Request(e) => write!(f, "reading the CodeGeneratorRequest: {e}"),
             Error::MissingNode { id } => write!(f, "the request has no node {id:#x}"),
             Error::Unsupported { what } => write!(f, "cannot generate {what}"),
+            Error::Limit {
+                what,
+                node,
+                found,
+                limit,
+            } => write!(
+                f,
+                "node {node:#x}: {what}: {found}, more than the limit of {limit}"
+            ),
+            Error::BadName { node, what, name } => {
+                write!(f, "node {node:#x}: bad name ({what}): {name:?}")
+            }
+            Error::BadNesting { node, what } => {
+                write!(f, "node {node:#x} {what}; the nodes do not nest as a tree")
+            }
             Error::Format { file, message, .. } => {
                 write!(f, "generated code for {file} does not parse: {message}")
             }
@@ -175,17 +242,29 @@ impl From<capnarena::Error> for Error {
     }
 }
 
+impl From<capnarena::typed::NotInSchema> for Error {
+    fn from(e: capnarena::typed::NotInSchema) -> Self {
+        Error::Request(e.into())
+    }
+}
+
 /// Generates Rust for every file the request asks for. `request` is the
 /// framed message as `capnp compile -o-` writes it.
 ///
+/// The request is read with a traversal limit of its own size in words
+/// (a request that reads as more than it holds reaches objects through
+/// several pointers), so what is loaded from it is in proportion to its
+/// size; its nodes must nest as a tree within the limits of
+/// [`limits`](crate#limits) before any code is generated.
+///
 /// # Errors
-/// The request is malformed or refers to nodes it does not hold.
+/// The request is malformed, refers to nodes it does not hold, or goes
+/// past a limit ([`Error::Limit`], [`Error::BadNesting`],
+/// [`Error::BadName`]).
 pub fn generate(request: &[u8], options: &Options) -> Result<Vec<GeneratedFile>, Error> {
     let words = capnarena::words_from_bytes(request)?;
-    let options_read = capnarena::ReaderOptions::new()
-        .traversal_limit_words(u64::MAX)
-        .nesting_limit(1024);
-    let reader = capnarena::MessageReader::from_words(&words, options_read)?;
+    let reader = capnarena::MessageReader::from_words(&words, limits::reader_options(&words))?;
     let schema = load::load(&reader)?;
+    limits::check(&schema)?;
     emit::Generator::new(&schema, options)?.files()
 }

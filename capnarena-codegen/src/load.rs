@@ -1,9 +1,13 @@
 //! Loads the CodeGeneratorRequest into the plain model, reading it with the
 //! crate's own generated `schema.capnp` bindings.
 
-use capnarena::{Message, MessageReader, PointerReader, Result, SingleSegmentArena};
+use capnarena::{Message, MessageReader, PointerReader, SingleSegmentArena};
 
+use crate::Error;
+use crate::limits::MAX_TYPE_DEPTH;
 use crate::model::*;
+
+type Result<T> = std::result::Result<T, Error>;
 use crate::schema_capnp::{brand, code_generator_request, field, node, type_, value};
 
 /// A doc comment for the generated Rust, which must be UTF-8: the
@@ -30,8 +34,20 @@ fn pointer_words(p: &PointerReader<'_>) -> Result<Option<Vec<u64>>> {
         .map(|seg| seg.words().iter().map(|w| w.to_u64()).collect()))
 }
 
-fn load_type(t: type_::Reader<'_>) -> Result<Type> {
+/// The type `t`, `depth` levels down in a type of node `node` (0 for a
+/// field's or constant's own type): refused past [`MAX_TYPE_DEPTH`] before
+/// going down another level, so the recursion here, and in generating code
+/// for the type, stays shallow.
+fn load_type(t: type_::Reader<'_>, node: u64, depth: u32) -> Result<Type> {
     use type_::Which as W;
+    if depth > MAX_TYPE_DEPTH {
+        return Err(Error::Limit {
+            what: "levels of nesting in a type",
+            node,
+            found: u64::from(depth),
+            limit: u64::from(MAX_TYPE_DEPTH),
+        });
+    }
     Ok(match t.which()? {
         W::Void => Type::Void,
         W::Bool => Type::Bool,
@@ -47,9 +63,9 @@ fn load_type(t: type_::Reader<'_>) -> Result<Type> {
         W::Float64 => Type::Float64,
         W::Text => Type::Text,
         W::Data => Type::Data,
-        W::List(l) => Type::List(Box::new(load_type(l.get_element_type()?)?)),
+        W::List(l) => Type::List(Box::new(load_type(l.get_element_type()?, node, depth + 1)?)),
         W::Enum(e) => Type::Enum(e.get_type_id()),
-        W::Struct(s) => Type::Struct(s.get_type_id(), load_brand(s.get_brand()?)?),
+        W::Struct(s) => Type::Struct(s.get_type_id(), load_brand(s.get_brand()?, node, depth)?),
         W::Interface(i) => Type::Interface(i.get_type_id()),
         W::AnyPointer(a) => match a.which()? {
             type_::any_pointer::Which::Parameter(p) => Type::Param {
@@ -61,7 +77,9 @@ fn load_type(t: type_::Reader<'_>) -> Result<Type> {
     })
 }
 
-fn load_brand(b: brand::Reader<'_>) -> Result<Brand> {
+/// The brand of a struct type `depth` levels down: its bound types are a
+/// level further down.
+fn load_brand(b: brand::Reader<'_>, node: u64, depth: u32) -> Result<Brand> {
     let mut scopes = Vec::new();
     for scope in b.get_scopes()? {
         let bindings = match scope.which()? {
@@ -71,7 +89,7 @@ fn load_brand(b: brand::Reader<'_>) -> Result<Brand> {
                     .iter()
                     .map(|binding| match binding.which()? {
                         brand::binding::Which::Unbound => Ok(None),
-                        brand::binding::Which::Type(t) => Ok(Some(load_type(t?)?)),
+                        brand::binding::Which::Type(t) => Ok(Some(load_type(t?, node, depth + 1)?)),
                     })
                     .collect::<Result<Vec<_>>>()?,
             ),
@@ -104,7 +122,7 @@ fn load_value(v: value::Reader<'_>) -> Result<Value> {
     })
 }
 
-fn load_field(f: field::Reader<'_>) -> Result<Field> {
+fn load_field(f: field::Reader<'_>, node: u64) -> Result<Field> {
     let discriminant = f.get_discriminant_value();
     let kind = match f.which()? {
         field::Which::Group(g) => FieldKind::Group {
@@ -112,7 +130,7 @@ fn load_field(f: field::Reader<'_>) -> Result<Field> {
         },
         field::Which::Slot(s) => FieldKind::Slot {
             offset: s.get_offset(),
-            ty: load_type(s.get_type()?)?,
+            ty: load_type(s.get_type()?, node, 0)?,
             default: load_value(s.get_default_value()?)?,
         },
     };
@@ -126,6 +144,7 @@ fn load_field(f: field::Reader<'_>) -> Result<Field> {
 }
 
 fn load_node(n: node::Reader<'_>) -> Result<Node> {
+    let id = n.get_id();
     let nested = n
         .get_nested_nodes()?
         .iter()
@@ -142,7 +161,7 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
             fields: s
                 .get_fields()?
                 .iter()
-                .map(load_field)
+                .map(|f| load_field(f, id))
                 .collect::<Result<_>>()?,
         }),
         node::Which::Enum(e) => NodeKind::Enum(
@@ -169,13 +188,13 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
                 .collect::<Result<_>>()?,
         ),
         node::Which::Const(c) => NodeKind::Const {
-            ty: load_type(c.get_type()?)?,
+            ty: load_type(c.get_type()?, id, 0)?,
             value: load_value(c.get_value()?)?,
         },
         node::Which::Annotation(_) => NodeKind::Annotation,
     };
     Ok(Node {
-        id: n.get_id(),
+        id,
         display_name: n.get_display_name()?.to_string(),
         prefix_len: n.get_display_name_prefix_length(),
         scope_id: n.get_scope_id(),

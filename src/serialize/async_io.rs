@@ -5,8 +5,8 @@
 //! One core serves both trait families: the reader and the writer below
 //! work over [`PollSource`] and [`PollSink`], which each family's module
 //! implements for thin wrappers around its traits (a macro writes the two
-//! modules from one text). The segment table is parsed and checked by the
-//! same code as the codecs' ([`parse_prefix`]).
+//! modules from one text). A message is read by the same code as the
+//! blocking readers' ([`read_streamed!`]).
 
 use alloc::vec::Vec;
 use core::future::poll_fn;
@@ -17,10 +17,10 @@ use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::layout::SegmentSource;
 use crate::message::Message;
-use crate::read::{MessageReader, ReaderOptions, split_segments};
-use crate::serialize::frame::{Prefix, allocate_words, parse_prefix, words_at, words_at_mut};
+use crate::read::{MessageReader, ReaderOptions};
 use crate::serialize::frame::{STACK_TABLE_WORDS, table_words};
 use crate::serialize::packed::{MAX_ITEM_LEN, pack_prefix};
+use crate::serialize::read_streamed;
 use crate::word::Word;
 
 /// Where an async read of a message gets its framed bytes from.
@@ -66,65 +66,16 @@ async fn fill<S: PollSource>(src: &mut S, dst: &mut [u8]) -> Result<usize> {
     Ok(n)
 }
 
-/// Reads one message from `src` into `msg`'s arena: the segment table
-/// (checked against `options` as its bytes come in, by [`parse_prefix`]),
-/// then the segments in one allocation. The table is kept in the arena
-/// too. `Ok(None)` when the input ends before the message's first byte.
+/// Reads one message from `src` into `msg`'s arena with
+/// [`read_streamed!`], the blocking readers' code: the same checks, and
+/// memory taken as the bytes arrive. `Ok(None)` when the input ends
+/// before the message's first byte.
 pub(crate) async fn read_message<'m, A: Arena, S: PollSource>(
     msg: &'m mut Message<A>,
     src: &mut S,
     options: &ReaderOptions,
 ) -> Result<Option<MessageReader<'m>>> {
-    let arena = msg.arena_for_reading();
-    let mut first = [0u8; 8];
-    let got = fill(src, &mut first).await?;
-    if got == 0 && !src.consumed_any() {
-        return Ok(None);
-    }
-    // The count is checked as soon as it is in, even if the input ends next.
-    let prefix = parse_prefix(&first[..got], options)?;
-    if got < first.len() {
-        return Err(Error::Truncated {
-            needed: 8,
-            available: got as u64,
-        });
-    }
-    let header_bytes = match prefix {
-        Prefix::Need(n) => n,
-        Prefix::Table(layout) => layout.header_bytes,
-    };
-    let table_words = header_bytes as u64 / 8;
-    let table_at = allocate_words(arena, table_words)?;
-    let table = Word::slice_as_bytes_mut(words_at_mut(arena, table_at, table_words));
-    table[..8].copy_from_slice(&first);
-    let got = fill(src, &mut table[8..]).await?;
-    let mut consumed = 8 + got as u64;
-    let layout = match parse_prefix(&table[..8 + got], options)? {
-        Prefix::Table(layout) => layout,
-        Prefix::Need(needed) => {
-            return Err(Error::Truncated {
-                needed: needed as u64,
-                available: consumed,
-            });
-        }
-    };
-    let needed = layout.frame_bytes();
-    let body_at = allocate_words(arena, layout.body_words)?;
-    let body = Word::slice_as_bytes_mut(words_at_mut(arena, body_at, layout.body_words));
-    let got = fill(src, body).await?;
-    consumed += got as u64;
-    if consumed < needed {
-        return Err(Error::Truncated {
-            needed,
-            available: consumed,
-        });
-    }
-    src.end_of_message(needed)?;
-    let arena: &'m A = arena;
-    let table = Word::slice_as_bytes(words_at(arena, table_at, table_words));
-    let body = words_at(arena, body_at, layout.body_words);
-    let store = split_segments(body, table, layout.count)?;
-    Ok(Some(MessageReader::from_store(store, options)))
+    read_streamed!(msg, src, options, |dst| fill(src, dst).await?)
 }
 
 /// Writes all of `bufs`, advancing through them.
@@ -297,12 +248,13 @@ macro_rules! async_family {
             /// [`Message::read_from`](crate::Message::read_from) does for
             /// a blocking reader: the segment table is checked against
             /// `options` before anything is allocated for the segments,
-            /// exactly the message's bytes are read, and a warmed arena
-            /// allocates nothing. The segment table is kept in the arena
-            /// too, and the segments are read into one allocation.
+            /// exactly the message's bytes are read, a warmed arena
+            /// allocates nothing, and memory is taken as the bytes arrive
+            /// (a table declaring 64 MiB followed by 8 bytes costs about
+            /// 64 KiB), by the same code.
             ///
-            /// It reads the table's first word, the rest of the table, then
-            /// the segments: wrap an unbuffered `r` in a buffered reader
+            /// It reads the table a word at a time, then each segment in
+            /// pieces of growing size: wrap an unbuffered `r` in a buffered reader
             /// when messages are small. The future is cancel-safe only in
             /// that a cancelled read leaves `r` inside a message.
             ///

@@ -10,7 +10,10 @@
 //! allocators); otherwise [`Frame::reader_or_copy`] copies it once into a
 //! message whose arena is reused. The segment table is checked against
 //! the [`ReaderOptions`] and the codec's frame limit as soon as its bytes
-//! are in, before anything is reserved for the rest of the frame. Once
+//! are in, before anything is reserved for the rest of the frame; then
+//! room is made as the bytes arrive, by the rule of the blocking readers
+//! (64 KiB at first, then as much again as arrived), so a frame that
+//! declares more than is sent costs memory in proportion to what is. Once
 //! the frames handed out are dropped, the read buffer's memory is reused,
 //! so decoding allocates nothing per message after warm-up; neither does
 //! encoding into the write buffer.
@@ -48,6 +51,7 @@ use crate::serialize::buf::{extend_packed, put_framed};
 use crate::serialize::frame::{FrameLayout, Prefix, check_frame_limit, parse_prefix};
 use crate::serialize::frame::{ReaderSegments, framed_len, packed_end_of_message};
 use crate::serialize::packed::Unpacker;
+use crate::serialize::{FIRST_CHUNK_BYTES, next_room};
 
 /// The default frame limit of the codecs: 64 MiB (the default traversal
 /// limit's worth of words) and 4 KiB for a segment table of up to 512
@@ -154,16 +158,24 @@ fn cut(needed: usize, available: usize) -> Error {
 /// [`MessageReader`]'s segments or a [`Frame`].
 ///
 /// The decoder returns `Ok(None)` while a frame is incomplete, and
-/// reserves room in the read buffer for the rest of it once the segment
-/// table has passed the limits. A stream that ends inside a frame is
-/// [`Error::Truncated`]. After an error the stream is not in step with
-/// frames any more: drop the connection.
+/// reserves room in the read buffer for more of it (as much as has
+/// arrived, at least 64 KiB) once the segment table has passed the
+/// limits. A stream that ends inside a frame is [`Error::Truncated`].
+///
+/// After an error from [`decode`](Decoder::decode) the stream is not in
+/// step with frames any more: the codec refuses further input with
+/// [`Error::DecoderFailed`] until [`reset`](Self::reset) (drop the
+/// connection). [`decode_eof`](Decoder::decode_eof) ends the stream: the
+/// codec is clean after it whatever it returns (the bytes of a cut frame
+/// are consumed), ready for another stream.
 #[derive(Clone, Debug)]
 pub struct FramedCodec {
     options: ReaderOptions,
     max_frame_bytes: usize,
     /// Bytes of the frame being decoded, once its table has been read.
     frame_len: Option<usize>,
+    /// Whether `decode` failed since the last reset.
+    failed: bool,
 }
 
 impl Default for FramedCodec {
@@ -185,7 +197,15 @@ impl FramedCodec {
             options,
             max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
             frame_len: None,
+            failed: false,
         }
+    }
+
+    /// Forgets the frame in progress and any earlier error: the codec
+    /// decodes a new stream from its first byte.
+    pub fn reset(&mut self) {
+        self.frame_len = None;
+        self.failed = false;
     }
 
     /// Sets the largest frame (segment table and segments, in bytes) the
@@ -217,7 +237,7 @@ fn frame_len_from(
                     limit: max as u64,
                 });
             }
-            src.reserve(n - src.len());
+            reserve_more(src, n);
             Ok(None)
         }
         Prefix::Table(layout) => {
@@ -227,12 +247,18 @@ fn frame_len_from(
     }
 }
 
-impl Decoder for FramedCodec {
-    type Item = Frame;
-    type Error = Error;
+/// Makes room in `src` for more of a frame of `len` bytes, as much as has
+/// arrived (at least [`FIRST_CHUNK_BYTES`]): the growth rule of the
+/// blocking readers, so memory follows the bytes received.
+#[inline]
+fn reserve_more(src: &mut BytesMut, len: usize) {
+    let more = next_room(src.len() as u64, len as u64, FIRST_CHUNK_BYTES);
+    src.reserve(more as usize);
+}
 
+impl FramedCodec {
     #[inline]
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+    fn decode_frame(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
         let len = match self.frame_len {
             Some(n) => n,
             None => match frame_len_from(src, &self.options, self.max_frame_bytes)? {
@@ -242,7 +268,7 @@ impl Decoder for FramedCodec {
         };
         if src.len() < len {
             self.frame_len = Some(len);
-            src.reserve(len - src.len());
+            reserve_more(src, len);
             return Ok(None);
         }
         self.frame_len = None;
@@ -252,7 +278,9 @@ impl Decoder for FramedCodec {
         }))
     }
 
-    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+    /// At the end of the input: the next frame, or `Ok(None)` when none
+    /// was begun, or why not.
+    fn decode_last(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
         if let Some(frame) = self.decode(src)? {
             return Ok(Some(frame));
         }
@@ -267,6 +295,36 @@ impl Decoder for FramedCodec {
             },
         };
         Err(cut(needed, src.len()))
+    }
+}
+
+impl Decoder for FramedCodec {
+    type Item = Frame;
+    type Error = Error;
+
+    #[inline]
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        if self.failed {
+            return Err(Error::DecoderFailed);
+        }
+        let r = self.decode_frame(src);
+        if r.is_err() {
+            self.frame_len = None;
+            self.failed = true;
+        }
+        r
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        let r = self.decode_last(src);
+        if r.is_err() {
+            // The stream is over: what is left of it was a cut frame.
+            src.clear();
+        }
+        if !matches!(r, Ok(Some(_))) {
+            self.reset();
+        }
+        r
     }
 }
 
@@ -318,22 +376,29 @@ impl Encoder<Frame> for FramedCodec {
 /// The decoder unpacks as the input arrives, with the resumable
 /// [`Unpacker`], into a buffer of its own that frames are split off (so
 /// their memory is reused once they are dropped). The unpacked segment
-/// table is checked against the limits as soon as it is in, before room
-/// for the rest is reserved. No zero or literal run may go on past a
-/// message's end. A stream that ends inside a message is
-/// [`Error::Truncated`] (counting unpacked bytes).
+/// table is checked against the limits as soon as it is in; then the
+/// buffer grows as the unpacked bytes come (64 KiB at first, then as much
+/// again as came), not to the size the table declares. No zero or literal
+/// run may go on past a message's end. A stream that ends inside a message
+/// is [`Error::Truncated`] (counting unpacked bytes).
+///
+/// After an error, as for [`FramedCodec`]: `decode` refuses further input
+/// with [`Error::DecoderFailed`] until [`reset`](Self::reset), and
+/// `decode_eof` leaves the codec clean for another stream.
 #[derive(Debug)]
 pub struct PackedCodec {
     options: ReaderOptions,
     max_frame_bytes: usize,
     unpacker: Unpacker,
     /// The unpacked frame being decoded: `out[..filled]` are its bytes so
-    /// far; `out.len()` is how many are wanted next (8, the table, or the
-    /// frame).
+    /// far; `out.len()` is the room made for it (at most its size, as far
+    /// as it is known).
     out: BytesMut,
     filled: usize,
     /// The frame's layout, once its table is in.
     layout: Option<FrameLayout>,
+    /// Whether `decode` failed since the last reset.
+    failed: bool,
 }
 
 impl Default for PackedCodec {
@@ -358,6 +423,7 @@ impl PackedCodec {
             out: BytesMut::new(),
             filled: 0,
             layout: None,
+            failed: false,
         }
     }
 
@@ -371,6 +437,17 @@ impl PackedCodec {
     /// The options frames are checked against.
     pub fn options(&self) -> ReaderOptions {
         self.options
+    }
+
+    /// Forgets the frame in progress (what was unpacked of it, and where
+    /// the unpacker was in an item) and any earlier error: the codec
+    /// decodes a new stream from its first byte.
+    pub fn reset(&mut self) {
+        self.unpacker = Unpacker::new();
+        self.out.clear();
+        self.filled = 0;
+        self.layout = None;
+        self.failed = false;
     }
 
     /// Bytes of the unpacked frame wanted next: from the table once it is
@@ -396,13 +473,8 @@ impl PackedCodec {
             }
         }
     }
-}
 
-impl Decoder for PackedCodec {
-    type Item = Frame;
-    type Error = Error;
-
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+    fn decode_frame(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
         loop {
             let target = self.target()?;
             if self.filled == target && self.layout.is_some() {
@@ -416,13 +488,13 @@ impl Decoder for PackedCodec {
                     options: self.options,
                 }));
             }
-            if self.out.len() < target {
-                // Zeroed once per frame part, then unpacked into.
-                self.out.resize(target, 0);
+            if self.out.len() == self.filled {
+                // Room for more, zeroed, then unpacked into.
+                let more = next_room(self.filled as u64, target as u64, FIRST_CHUNK_BYTES);
+                self.out.resize(self.filled + more as usize, 0);
             }
-            let p = self
-                .unpacker
-                .unpack(src, &mut self.out[self.filled..target]);
+            let end = self.out.len().min(target);
+            let p = self.unpacker.unpack(src, &mut self.out[self.filled..end]);
             src.advance(p.consumed);
             self.filled += p.written;
             if p.written == 0 && (src.is_empty() || p.consumed == 0) {
@@ -431,15 +503,46 @@ impl Decoder for PackedCodec {
         }
     }
 
-    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+    /// At the end of the input: the next frame, or `Ok(None)` when none
+    /// was begun, or why not.
+    fn decode_last(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
         if let Some(frame) = self.decode(src)? {
             return Ok(Some(frame));
         }
         if self.filled == 0 && self.unpacker.consumed() == 0 {
             return Ok(None);
         }
-        let needed = self.out.len().max(8);
+        let needed = self.target()?.max(8);
         Err(cut(needed, self.filled))
+    }
+}
+
+impl Decoder for PackedCodec {
+    type Item = Frame;
+    type Error = Error;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        if self.failed {
+            return Err(Error::DecoderFailed);
+        }
+        let r = self.decode_frame(src);
+        if r.is_err() {
+            self.reset();
+            self.failed = true;
+        }
+        r
+    }
+
+    fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
+        let r = self.decode_last(src);
+        if r.is_err() {
+            // The stream is over: what is left of it was a cut frame.
+            src.clear();
+        }
+        if !matches!(r, Ok(Some(_))) {
+            self.reset();
+        }
+        r
     }
 }
 

@@ -10,7 +10,6 @@
 
 use alloc::vec::Vec;
 
-use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, PackedFault, Result};
 use crate::layout::SegmentSource;
 use crate::read::{MessageReader, ReaderOptions, TableHeader, header_bytes, parse_count, size_at};
@@ -91,59 +90,6 @@ pub(crate) fn check_frame_limit(layout: &FrameLayout, limit: usize) -> Result<()
         });
     }
     Ok(())
-}
-
-/// `len` words allocated in `arena` for the caller to overwrite whole,
-/// as (segment, offset); `(0, 0)` for none. The arena's answer is checked:
-/// words outside the segment it reports are an [`Error::ArenaContract`].
-///
-/// # Errors
-/// The arena has no room ([`Error::Alloc`]), or broke its contract.
-pub(crate) fn allocate_words<A: Arena>(arena: &mut A, len: u64) -> Result<(u32, u32)> {
-    if len == 0 {
-        return Ok((0, 0));
-    }
-    let len32 = u32::try_from(len).map_err(|_| {
-        Error::Alloc(crate::arena::AllocError {
-            requested: len,
-            available: 0,
-        })
-    })?;
-    let hint = SegmentId(arena.segment_count().saturating_sub(1));
-    let (SegmentId(s), o) = arena.allocate_overwritten(len32, hint)?;
-    if (arena.segment(SegmentId(s)).len() as u64) < u64::from(o) + len {
-        return Err(Error::ArenaContract {
-            what: "allocated words lie outside the segment the arena reports",
-            segment: s,
-            offset: u64::from(o),
-            len,
-        });
-    }
-    Ok((s, o))
-}
-
-/// The `len` words at `place` (from [`allocate_words`]).
-pub(crate) fn words_at<A: Arena>(arena: &A, place: (u32, u32), len: u64) -> &[Word] {
-    if len == 0 {
-        return &[];
-    }
-    let (s, o) = (place.0, place.1 as usize);
-    arena
-        .segment(SegmentId(s))
-        .get(o..o + len as usize)
-        .unwrap_or(&[])
-}
-
-/// The `len` words at `place` (from [`allocate_words`]), mutably.
-pub(crate) fn words_at_mut<A: Arena>(arena: &mut A, place: (u32, u32), len: u64) -> &mut [Word] {
-    if len == 0 {
-        return &mut [];
-    }
-    let (s, o) = (place.0, place.1 as usize);
-    arena
-        .segment_mut(SegmentId(s))
-        .get_mut(o..o + len as usize)
-        .unwrap_or(&mut [])
 }
 
 /// The segments of a [`MessageReader`], to frame them again.

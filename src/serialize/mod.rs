@@ -93,51 +93,6 @@ impl Placements {
         self.push((s, o, len))
     }
 
-    /// Reads the next segment, of `len` words, from `src` into `arena` and
-    /// records it; returns the bytes `src` gave (fewer than `8 * len` only
-    /// when the input ended, and then nothing is recorded).
-    ///
-    /// Memory is taken as the words arrive, so that a segment table
-    /// declaring more than the input holds costs memory in proportion to
-    /// the input, not to the declaration: the first [`FIRST_CHUNK_WORDS`]
-    /// words are allocated before anything is read, then each time the
-    /// words allocated have arrived, as many again. Where the arena puts
-    /// the next words elsewhere than right after the last (a new segment),
-    /// what arrived moves to a place with room for four times as much.
-    #[inline(always)]
-    fn read_segment<A: Arena, S: Source>(
-        &mut self,
-        arena: &mut A,
-        src: &mut S,
-        len: u32,
-    ) -> Result<u64> {
-        if len == 0 {
-            self.push((0, 0, 0))?;
-            return Ok(0);
-        }
-        let first = len.min(FIRST_CHUNK_WORDS);
-        let (mut s, mut o) = allocate_checked(arena, first, SegmentId(self.len as u32))?;
-        let mut cap = first;
-        let mut have = 0u32;
-        let mut got_bytes = 0u64;
-        loop {
-            let dst = words_mut(arena, s, o + have, cap - have)?;
-            let dst = Word::slice_as_bytes_mut(dst);
-            let got = src.fill(dst)?;
-            got_bytes += got as u64;
-            if got < dst.len() {
-                return Ok(got_bytes);
-            }
-            have = cap;
-            if have == len {
-                break;
-            }
-            Self::grow(arena, &mut s, &mut o, &mut cap, have, len)?;
-        }
-        self.push((s, o, len))?;
-        Ok(got_bytes)
-    }
-
     /// Makes room for more of a segment of `len` words whose first `have`
     /// words (all that is allocated: `cap == have`) are at (`s`, `o`).
     #[cold]
@@ -150,7 +105,7 @@ impl Placements {
         have: u32,
         len: u32,
     ) -> Result<()> {
-        let more = (len - have).min(have);
+        let more = next_room(have.into(), len.into(), FIRST_CHUNK_WORDS.into()) as u32;
         let (s2, o2) = allocate_checked(arena, more, SegmentId(*s))?;
         if s2 == *s && u64::from(o2) == u64::from(*o) + u64::from(have) {
             *cap = have + more;
@@ -226,8 +181,23 @@ impl Placements {
 
 /// Words of a segment allocated before any of it is read: a segment no
 /// longer than this (64 KiB) is allocated whole, a longer one as its words
-/// arrive (see [`Placements::read_segment`]).
+/// arrive (see [`read_streamed!`]).
 const FIRST_CHUNK_WORDS: u32 = 8 * 1024;
+
+/// [`FIRST_CHUNK_WORDS`] in bytes: room made at once for the start of a
+/// frame by the codecs.
+#[cfg(feature = "tokio")]
+pub(crate) const FIRST_CHUNK_BYTES: u64 = FIRST_CHUNK_WORDS as u64 * 8;
+
+/// How much more room to make for a frame or segment of `len` units
+/// (words or bytes), `have` of which have arrived and filled the room
+/// made so far: all of the rest up to `first` units at the start, then as
+/// many as have arrived. So the room made is at most twice what arrived,
+/// or `first`: the one growth rule of every stream reader.
+#[inline(always)]
+pub(crate) fn next_room(have: u64, len: u64, first: u64) -> u64 {
+    (len - have).min(have.max(first))
+}
 
 /// `arena.allocate_overwritten(len, hint)`, checked to lie inside the
 /// segment as both `segment` (reads) and `segment_mut` (writes) report it.
@@ -468,83 +438,155 @@ impl<R: std::io::Read> Source for ReadSource<R> {
     }
 }
 
-/// Reads one message from `src` into `msg`'s arena: the segment table,
-/// checked against `options` before anything is allocated, then the
-/// segments. `Ok(None)` when the input ends before its first byte.
-/// The one reader of streamed segment tables, for framed and packed input.
+/// Reads one message from `src` into `msg`'s arena with
+/// [`read_streamed!`]. `Ok(None)` when the input ends before its first
+/// byte.
 #[inline(always)]
 pub(crate) fn read_message<'m, A: Arena, S: Source>(
     msg: &'m mut Message<A>,
     src: &mut S,
     options: &ReaderOptions,
 ) -> Result<Option<MessageReader<'m>>> {
-    msg.reset();
-    let mut first = [0u8; 8];
-    let got = src.fill(&mut first)?;
-    if got == 0 && !src.consumed_any() {
-        return Ok(None);
-    }
-    // The count is checked as soon as it is in, as the slice readers do:
-    // a count over the limit is that error even when the input ends next.
-    let header = (got >= 4).then(|| parse_count([first[0], first[1], first[2], first[3]], options));
-    let TableHeader {
-        count,
-        header_bytes,
-    } = match header {
-        Some(Ok(h)) if got == 8 => h,
-        Some(Err(e)) => return Err(e),
-        _ => {
-            return Err(Error::Truncated {
-                needed: 8,
-                available: got as u64,
-            });
-        }
-    };
-    // Sizes: the first is in `first`, the rest follow (then padding).
-    let mut sizes = SizeTable::new(count)?;
-    sizes.set(
-        0,
-        u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
-    );
-    let mut consumed = 8u64;
-    let mut i = 1usize;
-    while i < count as usize {
-        // Each further table word holds two sizes (or one and padding).
-        let mut buf = [0u8; 8];
-        let got = src.fill(&mut buf)?;
-        consumed += got as u64;
-        if got < buf.len() {
-            return Err(Error::Truncated {
-                needed: header_bytes as u64,
-                available: consumed,
-            });
-        }
-        sizes.set(i, u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]));
-        if i + 1 < count as usize {
-            sizes.set(i + 1, u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]));
-        }
-        i += 2;
-    }
-    let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
-    check_total(total, options)?;
-    let needed = header_bytes as u64 + total * 8;
-    let arena = msg.arena_for_reading();
-    let mut places = Placements::new();
-    for i in 0..count as usize {
-        let len = sizes.get(i);
-        let got = places.read_segment(arena, src, len)?;
-        consumed += got;
-        if got < u64::from(len) * 8 {
-            return Err(Error::Truncated {
-                needed,
-                available: consumed,
-            });
-        }
-    }
-    src.end_of_message(needed)?;
-    let store = places.store(arena)?;
-    Ok(Some(MessageReader::from_store(store, options)))
+    read_streamed!(msg, src, options, |dst| src.fill(dst)?)
 }
+
+/// The one reader of streamed segment tables: the body of every function
+/// that reads a framed message from a stream into an arena, for every
+/// source (`io::Read`; `BufRead` and byte slices, packed; `Buf`; and, with
+/// `.await` in `$fill`, the async readers). Written once as a macro so
+/// that the blocking readers run it as straight-line code, as fast as
+/// before the async readers shared it, and the async ones run the same
+/// text. `$fill` fills `$dst` (a `&mut [u8]`) from `$src` and gives the
+/// bytes it got, fewer only where the input ended; `$src` also has
+/// `consumed_any()` and `end_of_message(bytes)`. The expansion returns
+/// from the function it is in.
+///
+/// The segment table is checked against the [`ReaderOptions`] as its
+/// bytes come in (the count as soon as the first 4 bytes are in, even
+/// when the input ends next, as the slice readers do; the total once the
+/// table is), before anything is allocated for the segments. Then memory
+/// is taken as the words arrive, not as the table declares them, so that
+/// a table declaring more than the input holds costs memory in proportion
+/// to the input: the first [`FIRST_CHUNK_WORDS`] words of a segment are
+/// allocated before anything is read into it, then each time the words
+/// allocated have arrived, as many again ([`next_room`]). Where the arena
+/// puts the next words elsewhere than right after the last (a new
+/// segment), what arrived moves to a place with room for four times as
+/// much.
+macro_rules! read_streamed {
+    ($msg:expr, $src:ident, $options:expr, |$dst:ident| $fill:expr) => {{
+        let msg = $msg;
+        let options: &$crate::read::ReaderOptions = $options;
+        msg.reset();
+        let mut first = [0u8; 8];
+        let got: usize = {
+            let $dst: &mut [u8] = &mut first;
+            $fill
+        };
+        if got == 0 && !$src.consumed_any() {
+            return Ok(None);
+        }
+        let header = (got >= 4)
+            .then(|| $crate::read::parse_count([first[0], first[1], first[2], first[3]], options));
+        let $crate::read::TableHeader {
+            count,
+            header_bytes,
+        } = match header {
+            Some(Ok(h)) if got == 8 => h,
+            Some(Err(e)) => return Err(e),
+            _ => {
+                return Err($crate::error::Error::Truncated {
+                    needed: 8,
+                    available: got as u64,
+                });
+            }
+        };
+        // Sizes: the first is in `first`, the rest follow (then padding).
+        let mut sizes = $crate::serialize::SizeTable::new(count)?;
+        sizes.set(
+            0,
+            u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
+        );
+        let mut consumed = 8u64;
+        let mut i = 1usize;
+        while i < count as usize {
+            // Each further table word holds two sizes (or one and padding).
+            let mut buf = [0u8; 8];
+            let got: usize = {
+                let $dst: &mut [u8] = &mut buf;
+                $fill
+            };
+            consumed += got as u64;
+            if got < buf.len() {
+                return Err($crate::error::Error::Truncated {
+                    needed: header_bytes as u64,
+                    available: consumed,
+                });
+            }
+            sizes.set(i, u32::from_le_bytes([buf[0], buf[1], buf[2], buf[3]]));
+            if i + 1 < count as usize {
+                sizes.set(i + 1, u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]));
+            }
+            i += 2;
+        }
+        let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
+        $crate::serialize::check_total(total, options)?;
+        let needed = header_bytes as u64 + total * 8;
+        let arena = msg.arena_for_reading();
+        let mut places = $crate::serialize::Placements::new();
+        for i in 0..count as usize {
+            let len = sizes.get(i);
+            if len == 0 {
+                places.push((0, 0, 0))?;
+                continue;
+            }
+            let first = $crate::serialize::next_room(
+                0,
+                len.into(),
+                $crate::serialize::FIRST_CHUNK_WORDS.into(),
+            ) as u32;
+            let (mut s, mut o) = $crate::serialize::allocate_checked(
+                arena,
+                first,
+                $crate::arena::SegmentId(places.len as u32),
+            )?;
+            let mut cap = first;
+            let mut have = 0u32;
+            loop {
+                let dst = $crate::word::Word::slice_as_bytes_mut($crate::serialize::words_mut(
+                    arena,
+                    s,
+                    o + have,
+                    cap - have,
+                )?);
+                let want = dst.len();
+                let got: usize = {
+                    let $dst: &mut [u8] = dst;
+                    $fill
+                };
+                consumed += got as u64;
+                if got < want {
+                    return Err($crate::error::Error::Truncated {
+                        needed,
+                        available: consumed,
+                    });
+                }
+                have = cap;
+                if have == len {
+                    break;
+                }
+                $crate::serialize::Placements::grow(arena, &mut s, &mut o, &mut cap, have, len)?;
+            }
+            places.push((s, o, len))?;
+        }
+        $src.end_of_message(needed)?;
+        let store = places.store(arena)?;
+        Ok(Some($crate::read::MessageReader::from_store(
+            store, options,
+        )))
+    }};
+}
+pub(crate) use read_streamed;
 
 /// Segment sizes of a table being read from a stream: inline for a few
 /// segments, on the heap (with `alloc`) for more.
