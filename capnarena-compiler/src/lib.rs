@@ -38,7 +38,12 @@ pub use emit::CAPNP_VERSION;
 /// One error: where and what.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
-    /// The file, as the request names it (or as given when unreadable).
+    /// The file as the user named it, so that an editor can open it: the
+    /// starting directory it was found in spelled as given to
+    /// [`Compiler::src_prefix`] or [`Compiler::import_path`], then its
+    /// path inside (relative to the working directory when found there,
+    /// absolute when found under `/`), as the reference prints errors; a
+    /// file that could not be read, as given to [`Compiler::file`].
     pub file: String,
     /// 1-based line (0 when the error has no position).
     pub line: u32,
@@ -210,7 +215,7 @@ impl Compiler {
                 }
             }
         }
-        let mut loader = files::Loader::new(import_path);
+        let mut loader = files::Loader::new(import_path.clone());
         for (p, t) in &self.sources {
             loader
                 .overrides
@@ -221,6 +226,21 @@ impl Compiler {
             .iter()
             .map(|p| files::normalize(&cwd, p))
             .collect();
+        // How the user spelled each starting directory: a `--src-prefix`
+        // first (the order `capnarena-build` passes them to `capnp`), then
+        // `-I` and the standard directories.
+        let mut spellings: Vec<(PathBuf, String)> = Vec::new();
+        let given = self.src_prefixes.iter().chain(&self.import_paths);
+        for (abs, p) in prefixes.iter().chain(&import_path).zip(given) {
+            spellings.push((abs.clone(), p.display().to_string()));
+        }
+        for p in STANDARD_IMPORT_PATHS {
+            spellings.push((PathBuf::from(p), p.to_string()));
+        }
+        let spelled = Spelled {
+            cwd: cwd.clone(),
+            dirs: spellings,
+        };
         let mut requested = Vec::new();
         let mut general = Vec::new();
         for f in &self.files {
@@ -246,7 +266,7 @@ impl Compiler {
         let out = cx.request(&requested);
         let renamed = cx.renamed_files();
         if renamed.is_empty() {
-            return finish(&files, &cx, out, &requested, general, load_errors);
+            return finish(&files, &cx, out, &requested, general, load_errors, &spelled);
         }
         // A file reached by two paths takes the name of the path the
         // compile resolved first, as in the reference (whose loader is
@@ -257,11 +277,41 @@ impl Compiler {
         }
         let cx = compile::Ctx::new(&files);
         let out = cx.request(&requested);
-        finish(&files, &cx, out, &requested, general, load_errors)
+        finish(&files, &cx, out, &requested, general, load_errors, &spelled)
+    }
+}
+
+/// The starting directories as the user spelled them, for naming files in
+/// diagnostics.
+struct Spelled {
+    cwd: PathBuf,
+    /// (absolute normalized directory, as given); the first match wins.
+    dirs: Vec<(PathBuf, String)>,
+}
+
+impl Spelled {
+    /// How the reference names `file` in an error: the working directory
+    /// is left out, `/` is written as the root, any other starting
+    /// directory as the user gave it, with one `/` before the path inside.
+    fn name(&self, file: &files::SourceFile) -> String {
+        let rel = file.rel.join("/");
+        if file.base == self.cwd {
+            return rel;
+        }
+        let dir = match self.dirs.iter().find(|(abs, _)| *abs == file.base) {
+            Some((_, given)) => given.clone(),
+            None => file.base.display().to_string(),
+        };
+        if dir.ends_with('/') {
+            format!("{dir}{rel}")
+        } else {
+            format!("{dir}/{rel}")
+        }
     }
 }
 
 /// The request and warnings from a compile's nodes and errors.
+#[allow(clippy::too_many_arguments)]
 fn finish(
     files: &[files::SourceFile],
     cx: &compile::Ctx<'_>,
@@ -269,6 +319,7 @@ fn finish(
     requested: &[(usize, String)],
     general: Vec<Diagnostic>,
     load_errors: Vec<files::FileError>,
+    spelled: &Spelled,
 ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
     let warnings: Vec<Diagnostic> = cx
         .second_path()
@@ -290,7 +341,7 @@ fn finish(
         let f = &files[fi];
         let (line, column) = f.line_col(span.start);
         let d = Diagnostic {
-            file: f.name.clone(),
+            file: spelled.name(f),
             line,
             column,
             message: msg,
