@@ -278,11 +278,10 @@ impl<'s> Generator<'s> {
                 node.id
             );
             self.scope_items(&mut body, node, file.id, 0)?;
-            let formatted = format_rust(&body).map_err(|e| Error::Format {
-                file: file.filename.clone(),
-                message: e,
-                code: body.clone(),
-            })?;
+            let formatted = match format_rust(&body) {
+                Ok(f) => f,
+                Err(e) => return Err(self.format_error(file, node, &body, &e)),
+            };
             let mut text = String::new();
             let _ = writeln!(
                 text,
@@ -1974,9 +1973,120 @@ impl Generics {
 }
 
 /// Formats generated Rust like rustfmt would (parse, then print).
-fn format_rust(code: &str) -> Result<String, String> {
-    let file = syn::parse_file(code).map_err(|e| e.to_string())?;
+fn format_rust(code: &str) -> Result<String, syn::Error> {
+    let file = syn::parse_file(code)?;
     Ok(prettyplease::unparse(&file))
+}
+
+/// Finding what made a file's code unparsable (a generator bug): the
+/// innermost node whose code does not parse on its own and, in a struct,
+/// the field without which it does. Runs only after a failure.
+impl Generator<'_> {
+    /// The error for a file whose `code` does not parse: the schema file,
+    /// node and field, the parser's message and the generated line it
+    /// points at (never the whole code, which may be megabytes).
+    fn format_error(
+        &self,
+        file: &RequestedFile,
+        file_node: &Node,
+        code: &str,
+        err: &syn::Error,
+    ) -> Error {
+        let mut culprit = None;
+        let mut scope = file_node;
+        while let Some((child, child_err, child_code)) = self
+            .children(scope)
+            .into_iter()
+            .find_map(|c| self.unparsable(c, file.id).map(|(e, t)| (c, e, t)))
+        {
+            culprit = Some((child, child_err, child_code));
+            scope = child;
+        }
+        let (node, field, message, near) = match &culprit {
+            Some((node, e, text)) => (
+                Some(node.display_name.clone()),
+                self.culprit_field(node, file.id),
+                e.to_string(),
+                excerpt(text, e),
+            ),
+            None => (None, None, err.to_string(), excerpt(code, err)),
+        };
+        Error::Format {
+            file: file.filename.clone(),
+            node,
+            field,
+            message,
+            near,
+        }
+    }
+
+    /// The nodes whose items sit in `scope`'s module (as `scope_items`
+    /// writes them).
+    fn children(&self, scope: &Node) -> Vec<&'_ Node> {
+        let mut ids: Vec<u64> = scope.nested.iter().map(|(_, id)| *id).collect();
+        if let NodeKind::Struct(s) = &scope.kind {
+            ids.extend(s.fields.iter().filter_map(|f| match f.kind {
+                FieldKind::Group { type_id } => Some(type_id),
+                FieldKind::Slot { .. } => None,
+            }));
+        }
+        ids.extend(
+            self.implicit
+                .iter()
+                .filter(|(_, (iface, _))| *iface == scope.id)
+                .map(|(id, _)| *id),
+        );
+        ids.iter()
+            .filter_map(|id| self.schema.nodes.get(id))
+            .collect()
+    }
+
+    /// `node`'s item on its own, with the parser's error, when it does
+    /// not parse.
+    fn unparsable(&self, node: &Node, file: u64) -> Option<(syn::Error, String)> {
+        let mut text = String::new();
+        self.item(&mut text, node, file, 0).ok()?;
+        syn::parse_file(&text).err().map(|e| (e, text))
+    }
+
+    /// The field of struct `node` without which its item parses.
+    fn culprit_field(&self, node: &Node, file: u64) -> Option<String> {
+        let NodeKind::Struct(s) = &node.kind else {
+            return None;
+        };
+        s.fields.iter().enumerate().find_map(|(i, f)| {
+            let mut without = s.clone();
+            without.fields.remove(i);
+            let trial = Node {
+                kind: NodeKind::Struct(without),
+                ..node.clone()
+            };
+            self.unparsable(&trial, file)
+                .is_none()
+                .then(|| f.name.clone())
+        })
+    }
+}
+
+/// The line of `code` that `err` points at, trimmed and cut to at most
+/// 160 characters around the error's column.
+fn excerpt(code: &str, err: &syn::Error) -> String {
+    const WIDTH: usize = 160;
+    let at = err.span().start();
+    let Some(line) = code.lines().nth(at.line.saturating_sub(1)) else {
+        return String::new();
+    };
+    let chars: Vec<char> = line.chars().collect();
+    let start = at.column.saturating_sub(WIDTH / 2).min(chars.len());
+    let end = (start + WIDTH).min(chars.len());
+    let cut: String = chars[start..end].iter().collect();
+    let cut = cut.trim();
+    match (start > 0, end < chars.len()) {
+        (false, false) => cut.to_string(),
+        (true, false) => format!("...{cut}"),
+        (false, true) => format!("{cut}..."),
+        (true, true) => format!("...{cut}..."),
+    }
 }
 
 #[cfg(test)]
@@ -2015,6 +2125,54 @@ mod tests {
         let mut plain = String::new();
         doc_attr(&mut plain, Some("Just text.\nMore."));
         assert_eq!(plain.lines().count(), 2);
+    }
+
+    /// Code that does not parse (a generator bug, here a field name with a
+    /// line break, which a doc comment line takes as is) is reported with its schema file, node and
+    /// field and the generated line at fault, in a short error
+    /// (regression, issue 23: the error named no node or field and its
+    /// Debug carried the whole generated file).
+    #[test]
+    fn unparsable_code_names_node_and_field() {
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/requests/addressbook.bin"
+        ))
+        .expect("request");
+        let words = capnarena::words_from_bytes(&bytes).expect("words");
+        let reader = capnarena::MessageReader::from_words(&words, capnarena::ReaderOptions::new())
+            .expect("request");
+        let mut schema = crate::load::load(&reader).expect("load");
+        let person = schema
+            .nodes
+            .values_mut()
+            .find(|n| n.display_name.ends_with(":Person"))
+            .expect("Person");
+        let NodeKind::Struct(s) = &mut person.kind else {
+            panic!("Person is a struct");
+        };
+        let email = s
+            .fields
+            .iter_mut()
+            .find(|f| f.name == "email")
+            .expect("email");
+        email.name = "e\nmail".into();
+        let options = Options::default();
+        let err = Generator::new(&schema, &options)
+            .expect("generator")
+            .files()
+            .expect_err("unparsable code");
+        let text = err.to_string();
+        for want in [
+            "addressbook.capnp does not parse",
+            "addressbook.capnp:Person",
+            "field e\\nmail",
+            "near `mail` field",
+        ] {
+            assert!(text.contains(want), "{want:?} missing from {text}");
+        }
+        let debug = format!("{err:?}");
+        assert!(debug.len() < 1000, "{} bytes: {debug}", debug.len());
     }
 
     /// The complexity bound passes the allow threshold for a type clippy

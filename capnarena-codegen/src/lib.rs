@@ -145,12 +145,20 @@ pub enum Error {
     },
     /// The generated code did not parse (a generator bug).
     Format {
-        /// The schema file.
+        /// The schema file, as the request names it.
         file: String,
+        /// The display name of the innermost node whose code does not
+        /// parse on its own, when one does not.
+        node: Option<String>,
+        /// The field of that node (a struct) without which its code
+        /// parses, when there is one.
+        field: Option<String>,
         /// The parser's message.
         message: String,
-        /// The code.
-        code: String,
+        /// The generated line the parser points at, cut to 160
+        /// characters (the whole code is never kept: it may be
+        /// megabytes).
+        near: String,
     },
 }
 
@@ -160,8 +168,28 @@ impl std::fmt::Display for Error {
             Error::Request(e) => write!(f, "reading the CodeGeneratorRequest: {e}"),
             Error::MissingNode { id } => write!(f, "the request has no node {id:#x}"),
             Error::Unsupported { what } => write!(f, "cannot generate {what}"),
-            Error::Format { file, message, .. } => {
-                write!(f, "generated code for {file} does not parse: {message}")
+            Error::Format {
+                file,
+                node,
+                field,
+                message,
+                near,
+            } => {
+                write!(
+                    f,
+                    "generated code for {file} does not parse (a generator bug)"
+                )?;
+                if let Some(node) = node {
+                    write!(f, ", in the code of {}", node.escape_debug())?;
+                }
+                if let Some(field) = field {
+                    write!(f, ", field {}", field.escape_debug())?;
+                }
+                write!(f, ": {message}")?;
+                if !near.is_empty() {
+                    write!(f, ", near `{}`", near.escape_debug())?;
+                }
+                Ok(())
             }
         }
     }
