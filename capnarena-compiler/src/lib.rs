@@ -171,8 +171,18 @@ impl Compiler {
     /// # Errors
     /// As [`compile`](Self::compile); the warnings are returned either way.
     pub fn compile_with_warnings(&self) -> (Result<Vec<u8>, Diagnostics>, Vec<Diagnostic>) {
-        let (request, warnings) = self.compile_request_with_warnings();
-        let bytes = request.and_then(|req| {
+        let report = self.compile_report();
+        (report.request, report.warnings)
+    }
+
+    /// As [`compile_with_warnings`](Self::compile_with_warnings), with
+    /// every file the compile read from disk as well (the schemas, their
+    /// imports and embedded files; not [`source`](Self::source) texts),
+    /// for a build tool to watch: a change to any of them may change the
+    /// request. Paths are absolute and normalized.
+    pub fn compile_report(&self) -> Report {
+        let (request, warnings, files_read) = self.compile_request_full();
+        let request = request.and_then(|req| {
             emit::emit(&req).map_err(|e| {
                 Diagnostics(vec![Diagnostic {
                     file: String::new(),
@@ -182,7 +192,11 @@ impl Compiler {
                 }])
             })
         });
-        (bytes, warnings)
+        Report {
+            request,
+            warnings,
+            files_read,
+        }
     }
 
     /// Compiles the files into the request's content.
@@ -197,6 +211,19 @@ impl Compiler {
     fn compile_request_with_warnings(
         &self,
     ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
+        let (request, warnings, _) = self.compile_request_full();
+        (request, warnings)
+    }
+
+    /// The request, the warnings and the files read.
+    #[allow(clippy::type_complexity)]
+    fn compile_request_full(
+        &self,
+    ) -> (
+        Result<schema::Request, Diagnostics>,
+        Vec<Diagnostic>,
+        Vec<PathBuf>,
+    ) {
         let cwd = self
             .cwd
             .clone()
@@ -262,11 +289,14 @@ impl Compiler {
         }
         let mut files = std::mem::take(&mut loader.files);
         let load_errors = std::mem::take(&mut loader.errors);
+        let read = std::mem::take(&mut loader.read_paths);
         let cx = compile::Ctx::new(&files);
         let out = cx.request(&requested);
         let renamed = cx.renamed_files();
         if renamed.is_empty() {
-            return finish(&files, &cx, out, &requested, general, load_errors, &spelled);
+            let (request, warnings) =
+                finish(&files, &cx, out, &requested, general, load_errors, &spelled);
+            return (request, warnings, read);
         }
         // A file reached by two paths takes the name of the path the
         // compile resolved first, as in the reference (whose loader is
@@ -277,8 +307,23 @@ impl Compiler {
         }
         let cx = compile::Ctx::new(&files);
         let out = cx.request(&requested);
-        finish(&files, &cx, out, &requested, general, load_errors, &spelled)
+        let (request, warnings) =
+            finish(&files, &cx, out, &requested, general, load_errors, &spelled);
+        (request, warnings, read)
     }
+}
+
+/// What a compile gives a build tool: the request or the errors, the
+/// warnings, and the files it read.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The framed CodeGeneratorRequest, or every error found.
+    pub request: Result<Vec<u8>, Diagnostics>,
+    /// The warnings (see [`Compiler::compile_with_warnings`]).
+    pub warnings: Vec<Diagnostic>,
+    /// Every file read from disk: the schemas, their imports and
+    /// embedded files, absolute and normalized, each once.
+    pub files_read: Vec<PathBuf>,
 }
 
 /// The starting directories as the user spelled them, for naming files in
