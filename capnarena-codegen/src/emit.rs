@@ -424,9 +424,19 @@ impl<'s> Generator<'s> {
             (Type::Void, _) => {
                 let _ = writeln!(out, "pub const {name}: () = ();");
             }
-            (Type::Text, Value::Text(t)) => {
-                let _ = writeln!(out, "pub const {name}: &str = {t:?};");
-            }
+            (Type::Text, Value::Text(t)) => match std::str::from_utf8(t) {
+                Ok(t) => {
+                    let _ = writeln!(out, "pub const {name}: &str = {t:?};");
+                }
+                // Not UTF-8 (the reference accepts it and keeps the
+                // bytes): the bytes as they are.
+                Err(_) => {
+                    let _ = writeln!(
+                        out,
+                        "#[doc = \"\"]\n#[doc = \" Not UTF-8: the text's bytes as the schema writes them.\"]\npub const {name}: &[u8] = &{t:?};"
+                    );
+                }
+            },
             (Type::Data, Value::Data(d)) => {
                 let _ = writeln!(out, "pub const {name}: &[u8] = &{d:?};");
             }
@@ -1185,9 +1195,23 @@ impl<'s> Generator<'s> {
                 let owned = self.owned_ty(ty, file, d)?;
                 let rty = self.reader_ty(ty, file, d)?;
                 let bty = self.builder_ty(ty, file, d)?;
+                // A text default that is not UTF-8 is kept as its words,
+                // read as any pointer default: the getter gives the
+                // runtime's UTF-8 error, the bytes getter and the builder
+                // the bytes as they are.
+                let as_words;
+                let default = match (ty, default) {
+                    (Type::Text, Value::Text(t)) if std::str::from_utf8(t).is_err() => {
+                        as_words = Value::Pointer(Some(text_words(t)));
+                        &as_words
+                    }
+                    _ => default,
+                };
                 // A schema default for the pointer, as text, data, or words.
                 let default_words = match (ty, default) {
-                    (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!("{t:?}")),
+                    (Type::Text, Value::Text(t)) if !t.is_empty() => {
+                        Some(format!("{:?}", String::from_utf8_lossy(t)))
+                    }
                     (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!("&{b:?}")),
                     (_, Value::Pointer(Some(words))) => {
                         let st = format!("{}__DEFAULT", n.to_ascii_uppercase());
@@ -1200,7 +1224,8 @@ impl<'s> Generator<'s> {
                     }
                     _ => None,
                 };
-                let is_blob = matches!(ty, Type::Text | Type::Data);
+                let is_blob = matches!(ty, Type::Text | Type::Data)
+                    && !matches!(default, Value::Pointer(Some(_)));
                 // Reader.
                 let read = match (&default_words, is_blob) {
                     (Some(lit), true) => format!(
@@ -1224,11 +1249,14 @@ impl<'s> Generator<'s> {
                 // Left out when another field would take the name.
                 let bytes_name = self.names_of(f).method(("", "_bytes"));
                 if matches!(ty, Type::Text) && !member {
-                    let read = match &default_words {
-                        Some(lit) => format!(
+                    let read = match (&default_words, is_blob) {
+                        (Some(lit), true) => format!(
                             "let p = self.reader.pointer({offset}); if p.is_null() {{ Ok({lit}.as_bytes()) }} else {{ p.get_text_bytes() }}"
                         ),
-                        None => format!("self.reader.pointer({offset}).get_text_bytes()"),
+                        (Some(st), false) => format!(
+                            "{rt}::typed::or_default(self.reader.pointer({offset}), &{st})?.get_text_bytes()"
+                        ),
+                        (None, _) => format!("self.reader.pointer({offset}).get_text_bytes()"),
                     };
                     let _ = writeln!(
                         reader,
@@ -1404,13 +1432,24 @@ impl<'s> Generator<'s> {
                 FieldKind::Group { .. } => {
                     format!("v.field({name:?}); self.get_{n}().write_text(v);")
                 }
-                FieldKind::Slot { offset, ty, .. } => {
+                FieldKind::Slot {
+                    offset,
+                    ty,
+                    default,
+                } => {
                     // A null pointer prints only as the active member of a
                     // union whose discriminant is not 0.
                     if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
                         conds.push(format!("self.reader.has_pointer({offset})"));
                     }
-                    let value = self.text_slot(ty, *offset, &n, file, d)?;
+                    let value = match (ty, default) {
+                        // A default that is not UTF-8 prints as its bytes.
+                        (Type::Text, Value::Text(t)) if std::str::from_utf8(t).is_err() => format!(
+                            "match {rt}::typed::or_default(self.reader.pointer({offset}), &{}__DEFAULT).and_then(|p| p.get_text_bytes()) {{ Ok(b) => v.text(b), Err(e) => v.error(e) }}",
+                            n.to_ascii_uppercase()
+                        ),
+                        _ => self.text_slot(ty, *offset, &n, file, d)?,
+                    };
                     format!("v.field({name:?}); {value}")
                 }
             };
@@ -1853,8 +1892,16 @@ impl<'s> Generator<'s> {
     ) -> Option<String> {
         let rt = &self.rt;
         match (ty, default) {
+            (Type::Text, Value::Text(t)) if !t.is_empty() && std::str::from_utf8(t).is_ok() => {
+                Some(format!(
+                    "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), {:?}) }})",
+                    String::from_utf8_lossy(t)
+                ))
+            }
+            // Not UTF-8: kept as words by `field`, as pointer defaults are.
             (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!(
-                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), {t:?}) }})"
+                "{rt}::typed::fill_default(&mut self.builder.pointer({offset}), &{}__DEFAULT)",
+                self.stem(f).to_ascii_uppercase()
             )),
             (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!(
                 "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), &{b:?}) }})"
@@ -1970,6 +2017,24 @@ impl Generics {
         }
         g
     }
+}
+
+/// The words of a one-segment message whose root is the text `bytes`:
+/// a list pointer to byte elements (the bytes and the NUL terminator),
+/// then the bytes padded to a word.
+fn text_words(bytes: &[u8]) -> Vec<u64> {
+    let len = bytes.len() as u64 + 1;
+    // Offset 0, element size 2 (one byte), count `len`.
+    let mut words = vec![1 | (2 << 32) | (len << 35)];
+    for chunk in bytes.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        words.push(u64::from_le_bytes(w));
+    }
+    if bytes.len() % 8 == 0 {
+        words.push(0);
+    }
+    words
 }
 
 /// Formats generated Rust like rustfmt would (parse, then print).
