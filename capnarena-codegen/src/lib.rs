@@ -180,14 +180,14 @@ impl std::fmt::Display for Error {
                     "generated code for {file} does not parse (a generator bug)"
                 )?;
                 if let Some(node) = node {
-                    write!(f, ", in the code of {}", node.escape_debug())?;
+                    write!(f, ", in the code of {}", one_line(node))?;
                 }
                 if let Some(field) = field {
-                    write!(f, ", field {}", field.escape_debug())?;
+                    write!(f, ", field {}", one_line(field))?;
                 }
                 write!(f, ": {message}")?;
                 if !near.is_empty() {
-                    write!(f, ", near `{}`", near.escape_debug())?;
+                    write!(f, ", near `{}`", one_line(near))?;
                 }
                 Ok(())
             }
@@ -196,6 +196,20 @@ impl std::fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`), so that
+/// an error message stays one line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
 
 impl From<capnarena::Error> for Error {
     fn from(e: capnarena::Error) -> Self {
