@@ -33,6 +33,11 @@ const TARGETS: &[(&str, &[&str], &[Output])] = &[
         &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
     ),
     (
+        "tests/schemas",
+        &["tests/schemas/nonutf8.capnp"],
+        &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
+    ),
+    (
         "examples/addressbook/schema",
         &["examples/addressbook/schema/addressbook.capnp"],
         &[(

@@ -278,11 +278,10 @@ impl<'s> Generator<'s> {
                 node.id
             );
             self.scope_items(&mut body, node, file.id, 0)?;
-            let formatted = format_rust(&body).map_err(|e| Error::Format {
-                file: file.filename.clone(),
-                message: e,
-                code: body.clone(),
-            })?;
+            let formatted = match format_rust(&body) {
+                Ok(f) => f,
+                Err(e) => return Err(self.format_error(file, node, &body, &e)),
+            };
             let mut text = String::new();
             let _ = writeln!(
                 text,
@@ -425,9 +424,19 @@ impl<'s> Generator<'s> {
             (Type::Void, _) => {
                 let _ = writeln!(out, "pub const {name}: () = ();");
             }
-            (Type::Text, Value::Text(t)) => {
-                let _ = writeln!(out, "pub const {name}: &str = {t:?};");
-            }
+            (Type::Text, Value::Text(t)) => match std::str::from_utf8(t) {
+                Ok(t) => {
+                    let _ = writeln!(out, "pub const {name}: &str = {t:?};");
+                }
+                // Not UTF-8 (the reference accepts it and keeps the
+                // bytes): the bytes as they are.
+                Err(_) => {
+                    let _ = writeln!(
+                        out,
+                        "#[doc = \"\"]\n#[doc = \" Not UTF-8: the text's bytes as the schema writes them.\"]\npub const {name}: &[u8] = &{t:?};"
+                    );
+                }
+            },
             (Type::Data, Value::Data(d)) => {
                 let _ = writeln!(out, "pub const {name}: &[u8] = &{d:?};");
             }
@@ -1186,9 +1195,23 @@ impl<'s> Generator<'s> {
                 let owned = self.owned_ty(ty, file, d)?;
                 let rty = self.reader_ty(ty, file, d)?;
                 let bty = self.builder_ty(ty, file, d)?;
+                // A text default that is not UTF-8 is kept as its words,
+                // read as any pointer default: the getter gives the
+                // runtime's UTF-8 error, the bytes getter and the builder
+                // the bytes as they are.
+                let as_words;
+                let default = match (ty, default) {
+                    (Type::Text, Value::Text(t)) if std::str::from_utf8(t).is_err() => {
+                        as_words = Value::Pointer(Some(text_words(t)));
+                        &as_words
+                    }
+                    _ => default,
+                };
                 // A schema default for the pointer, as text, data, or words.
                 let default_words = match (ty, default) {
-                    (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!("{t:?}")),
+                    (Type::Text, Value::Text(t)) if !t.is_empty() => {
+                        Some(format!("{:?}", String::from_utf8_lossy(t)))
+                    }
                     (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!("&{b:?}")),
                     (_, Value::Pointer(Some(words))) => {
                         let st = format!("{}__DEFAULT", n.to_ascii_uppercase());
@@ -1201,7 +1224,8 @@ impl<'s> Generator<'s> {
                     }
                     _ => None,
                 };
-                let is_blob = matches!(ty, Type::Text | Type::Data);
+                let is_blob = matches!(ty, Type::Text | Type::Data)
+                    && !matches!(default, Value::Pointer(Some(_)));
                 // Reader.
                 let read = match (&default_words, is_blob) {
                     (Some(lit), true) => format!(
@@ -1225,11 +1249,14 @@ impl<'s> Generator<'s> {
                 // Left out when another field would take the name.
                 let bytes_name = self.names_of(f).method(("", "_bytes"));
                 if matches!(ty, Type::Text) && !member {
-                    let read = match &default_words {
-                        Some(lit) => format!(
+                    let read = match (&default_words, is_blob) {
+                        (Some(lit), true) => format!(
                             "let p = self.reader.pointer({offset}); if p.is_null() {{ Ok({lit}.as_bytes()) }} else {{ p.get_text_bytes() }}"
                         ),
-                        None => format!("self.reader.pointer({offset}).get_text_bytes()"),
+                        (Some(st), false) => format!(
+                            "{rt}::typed::or_default(self.reader.pointer({offset}), &{st})?.get_text_bytes()"
+                        ),
+                        (None, _) => format!("self.reader.pointer({offset}).get_text_bytes()"),
                     };
                     let _ = writeln!(
                         reader,
@@ -1405,13 +1432,24 @@ impl<'s> Generator<'s> {
                 FieldKind::Group { .. } => {
                     format!("v.field({name:?}); self.get_{n}().write_text(v);")
                 }
-                FieldKind::Slot { offset, ty, .. } => {
+                FieldKind::Slot {
+                    offset,
+                    ty,
+                    default,
+                } => {
                     // A null pointer prints only as the active member of a
                     // union whose discriminant is not 0.
                     if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
                         conds.push(format!("self.reader.has_pointer({offset})"));
                     }
-                    let value = self.text_slot(ty, *offset, &n, file, d)?;
+                    let value = match (ty, default) {
+                        // A default that is not UTF-8 prints as its bytes.
+                        (Type::Text, Value::Text(t)) if std::str::from_utf8(t).is_err() => format!(
+                            "match {rt}::typed::or_default(self.reader.pointer({offset}), &{}__DEFAULT).and_then(|p| p.get_text_bytes()) {{ Ok(b) => v.text(b), Err(e) => v.error(e) }}",
+                            n.to_ascii_uppercase()
+                        ),
+                        _ => self.text_slot(ty, *offset, &n, file, d)?,
+                    };
                     format!("v.field({name:?}); {value}")
                 }
             };
@@ -1854,8 +1892,16 @@ impl<'s> Generator<'s> {
     ) -> Option<String> {
         let rt = &self.rt;
         match (ty, default) {
+            (Type::Text, Value::Text(t)) if !t.is_empty() && std::str::from_utf8(t).is_ok() => {
+                Some(format!(
+                    "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), {:?}) }})",
+                    String::from_utf8_lossy(t)
+                ))
+            }
+            // Not UTF-8: kept as words by `field`, as pointer defaults are.
             (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!(
-                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), {t:?}) }})"
+                "{rt}::typed::fill_default(&mut self.builder.pointer({offset}), &{}__DEFAULT)",
+                self.stem(f).to_ascii_uppercase()
             )),
             (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!(
                 "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), &{b:?}) }})"
@@ -1973,10 +2019,139 @@ impl Generics {
     }
 }
 
+/// The words of a one-segment message whose root is the text `bytes`:
+/// a list pointer to byte elements (the bytes and the NUL terminator),
+/// then the bytes padded to a word.
+fn text_words(bytes: &[u8]) -> Vec<u64> {
+    let len = bytes.len() as u64 + 1;
+    // Offset 0, element size 2 (one byte), count `len`.
+    let mut words = vec![1 | (2 << 32) | (len << 35)];
+    for chunk in bytes.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        words.push(u64::from_le_bytes(w));
+    }
+    if bytes.len() % 8 == 0 {
+        words.push(0);
+    }
+    words
+}
+
 /// Formats generated Rust like rustfmt would (parse, then print).
-fn format_rust(code: &str) -> Result<String, String> {
-    let file = syn::parse_file(code).map_err(|e| e.to_string())?;
+fn format_rust(code: &str) -> Result<String, syn::Error> {
+    let file = syn::parse_file(code)?;
     Ok(prettyplease::unparse(&file))
+}
+
+/// Finding what made a file's code unparsable (a generator bug): the
+/// innermost node whose code does not parse on its own and, in a struct,
+/// the field without which it does. Runs only after a failure.
+impl Generator<'_> {
+    /// The error for a file whose `code` does not parse: the schema file,
+    /// node and field, the parser's message and the generated line it
+    /// points at (never the whole code, which may be megabytes).
+    fn format_error(
+        &self,
+        file: &RequestedFile,
+        file_node: &Node,
+        code: &str,
+        err: &syn::Error,
+    ) -> Error {
+        let mut culprit = None;
+        let mut scope = file_node;
+        while let Some((child, child_err, child_code)) = self
+            .children(scope)
+            .into_iter()
+            .find_map(|c| self.unparsable(c, file.id).map(|(e, t)| (c, e, t)))
+        {
+            culprit = Some((child, child_err, child_code));
+            scope = child;
+        }
+        let (node, field, message, near) = match &culprit {
+            Some((node, e, text)) => (
+                Some(node.display_name.clone()),
+                self.culprit_field(node, file.id),
+                e.to_string(),
+                excerpt(text, e),
+            ),
+            None => (None, None, err.to_string(), excerpt(code, err)),
+        };
+        Error::Format {
+            file: file.filename.clone(),
+            node,
+            field,
+            message,
+            near,
+        }
+    }
+
+    /// The nodes whose items sit in `scope`'s module (as `scope_items`
+    /// writes them).
+    fn children(&self, scope: &Node) -> Vec<&'_ Node> {
+        let mut ids: Vec<u64> = scope.nested.iter().map(|(_, id)| *id).collect();
+        if let NodeKind::Struct(s) = &scope.kind {
+            ids.extend(s.fields.iter().filter_map(|f| match f.kind {
+                FieldKind::Group { type_id } => Some(type_id),
+                FieldKind::Slot { .. } => None,
+            }));
+        }
+        ids.extend(
+            self.implicit
+                .iter()
+                .filter(|(_, (iface, _))| *iface == scope.id)
+                .map(|(id, _)| *id),
+        );
+        ids.iter()
+            .filter_map(|id| self.schema.nodes.get(id))
+            .collect()
+    }
+
+    /// `node`'s item on its own, with the parser's error, when it does
+    /// not parse.
+    fn unparsable(&self, node: &Node, file: u64) -> Option<(syn::Error, String)> {
+        let mut text = String::new();
+        self.item(&mut text, node, file, 0).ok()?;
+        syn::parse_file(&text).err().map(|e| (e, text))
+    }
+
+    /// The field of struct `node` without which its item parses.
+    fn culprit_field(&self, node: &Node, file: u64) -> Option<String> {
+        let NodeKind::Struct(s) = &node.kind else {
+            return None;
+        };
+        s.fields.iter().enumerate().find_map(|(i, f)| {
+            let mut without = s.clone();
+            without.fields.remove(i);
+            let trial = Node {
+                kind: NodeKind::Struct(without),
+                ..node.clone()
+            };
+            self.unparsable(&trial, file)
+                .is_none()
+                .then(|| f.name.clone())
+        })
+    }
+}
+
+/// The line of `code` that `err` points at, trimmed and cut to at most
+/// 160 characters around the error's column.
+fn excerpt(code: &str, err: &syn::Error) -> String {
+    const WIDTH: usize = 160;
+    let at = err.span().start();
+    let Some(line) = code.lines().nth(at.line.saturating_sub(1)) else {
+        return String::new();
+    };
+    let chars: Vec<char> = line.chars().collect();
+    let start = at.column.saturating_sub(WIDTH / 2).min(chars.len());
+    let end = (start + WIDTH).min(chars.len());
+    let cut: String = chars[start..end].iter().collect();
+    let cut = cut.trim();
+    match (start > 0, end < chars.len()) {
+        (false, false) => cut.to_string(),
+        (true, false) => format!("...{cut}"),
+        (false, true) => format!("{cut}..."),
+        (true, true) => format!("...{cut}..."),
+    }
 }
 
 #[cfg(test)]
@@ -2015,6 +2190,54 @@ mod tests {
         let mut plain = String::new();
         doc_attr(&mut plain, Some("Just text.\nMore."));
         assert_eq!(plain.lines().count(), 2);
+    }
+
+    /// Code that does not parse (a generator bug, here a field name with a
+    /// line break, which a doc comment line takes as is) is reported with its schema file, node and
+    /// field and the generated line at fault, in a short error
+    /// (regression, issue 23: the error named no node or field and its
+    /// Debug carried the whole generated file).
+    #[test]
+    fn unparsable_code_names_node_and_field() {
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/requests/addressbook.bin"
+        ))
+        .expect("request");
+        let words = capnarena::words_from_bytes(&bytes).expect("words");
+        let reader = capnarena::MessageReader::from_words(&words, capnarena::ReaderOptions::new())
+            .expect("request");
+        let mut schema = crate::load::load(&reader).expect("load");
+        let person = schema
+            .nodes
+            .values_mut()
+            .find(|n| n.display_name.ends_with(":Person"))
+            .expect("Person");
+        let NodeKind::Struct(s) = &mut person.kind else {
+            panic!("Person is a struct");
+        };
+        let email = s
+            .fields
+            .iter_mut()
+            .find(|f| f.name == "email")
+            .expect("email");
+        email.name = "e\nmail".into();
+        let options = Options::default();
+        let err = Generator::new(&schema, &options)
+            .expect("generator")
+            .files()
+            .expect_err("unparsable code");
+        let text = err.to_string();
+        for want in [
+            "addressbook.capnp does not parse",
+            "addressbook.capnp:Person",
+            "field e\\nmail",
+            "near `mail` field",
+        ] {
+            assert!(text.contains(want), "{want:?} missing from {text}");
+        }
+        let debug = format!("{err:?}");
+        assert!(debug.len() < 1000, "{} bytes: {debug}", debug.len());
     }
 
     /// The complexity bound passes the allow threshold for a type clippy

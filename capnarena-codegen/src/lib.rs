@@ -197,12 +197,20 @@ pub enum Error {
     },
     /// The generated code did not parse (a generator bug).
     Format {
-        /// The schema file.
+        /// The schema file, as the request names it.
         file: String,
+        /// The display name of the innermost node whose code does not
+        /// parse on its own, when one does not.
+        node: Option<String>,
+        /// The field of that node (a struct) without which its code
+        /// parses, when there is one.
+        field: Option<String>,
         /// The parser's message.
         message: String,
-        /// The code.
-        code: String,
+        /// The generated line the parser points at, cut to 160
+        /// characters (the whole code is never kept: it may be
+        /// megabytes).
+        near: String,
     },
 }
 
@@ -227,14 +235,48 @@ impl std::fmt::Display for Error {
             Error::BadNesting { node, what } => {
                 write!(f, "node {node:#x} {what}; the nodes do not nest as a tree")
             }
-            Error::Format { file, message, .. } => {
-                write!(f, "generated code for {file} does not parse: {message}")
+            Error::Format {
+                file,
+                node,
+                field,
+                message,
+                near,
+            } => {
+                write!(
+                    f,
+                    "generated code for {file} does not parse (a generator bug)"
+                )?;
+                if let Some(node) = node {
+                    write!(f, ", in the code of {}", one_line(node))?;
+                }
+                if let Some(field) = field {
+                    write!(f, ", field {}", one_line(field))?;
+                }
+                write!(f, ": {message}")?;
+                if !near.is_empty() {
+                    write!(f, ", near `{}`", one_line(near))?;
+                }
+                Ok(())
             }
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`), so that
+/// an error message stays one line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
 
 impl From<capnarena::Error> for Error {
     fn from(e: capnarena::Error) -> Self {

@@ -114,7 +114,9 @@ fn load_value(v: value::Reader<'_>) -> Result<Value> {
         W::Uint64(x) => Value::Int(x),
         W::Float32(x) => Value::Float32(x.to_bits()),
         W::Float64(x) => Value::Float64(x.to_bits()),
-        W::Text(t) => Value::Text(t?.to_string()),
+        // The bytes as they are, UTF-8 or not (the reference accepts and
+        // writes either): the union's one pointer, read without the check.
+        W::Text(_) => Value::Text(v.as_struct_reader().pointer(0).get_text_bytes()?.to_vec()),
         W::Data(d) => Value::Data(d?.to_vec()),
         W::List(p) | W::Struct(p) | W::AnyPointer(p) => Value::Pointer(pointer_words(&p)?),
         W::Enum(e) => Value::Enum(e),

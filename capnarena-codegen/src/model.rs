@@ -65,7 +65,8 @@ pub enum Value {
     Float32(u32),
     Float64(u64),
     Enum(u16),
-    Text(String),
+    /// A text's bytes (without the terminator), UTF-8 or not.
+    Text(Vec<u8>),
     Data(Vec<u8>),
     /// A struct, list or any-pointer value: the words of a single-segment
     /// message whose root pointer (word 0) points to it; `None` when null.

@@ -88,6 +88,11 @@ const TARGETS: &[Target] = &[
         outputs: &[("names_capnp.rs", "tests/generated/names_capnp.rs")],
     },
     Target {
+        request: "nonutf8.bin",
+        args: &["--src-prefix=tests/schemas", "tests/schemas/nonutf8.capnp"],
+        outputs: &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
+    },
+    Target {
         request: "addressbook.bin",
         args: &[
             "--src-prefix=examples/addressbook/schema",

@@ -272,6 +272,9 @@ pub struct Loader {
     pub errors: Vec<FileError>,
     /// Source text overrides (for tests and fuzzing): path -> text.
     pub overrides: HashMap<PathBuf, Vec<u8>>,
+    /// Every file read from disk (schemas and embeds, not overrides), in
+    /// the order read, each once.
+    pub read_paths: Vec<PathBuf>,
 }
 
 /// A file being loaded: its index and the imports not yet followed.
@@ -292,6 +295,7 @@ impl Loader {
             read_bytes: 0,
             errors: Vec::new(),
             overrides: HashMap::new(),
+            read_paths: Vec::new(),
         }
     }
 
@@ -306,7 +310,13 @@ impl Loader {
                 });
             }
             Some(t) => t.clone(),
-            None => read_regular(path, limit)?,
+            None => {
+                let bytes = read_regular(path, limit)?;
+                if !self.read_paths.iter().any(|p| p == path) {
+                    self.read_paths.push(path.to_path_buf());
+                }
+                bytes
+            }
         };
         let size = bytes.len() as u64;
         if self.read_bytes + size > limits::MAX_INPUT_BYTES {

@@ -39,7 +39,12 @@ pub use emit::CAPNP_VERSION;
 /// One error: where and what.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
-    /// The file, as the request names it (or as given when unreadable).
+    /// The file as the user named it, so that an editor can open it: the
+    /// starting directory it was found in spelled as given to
+    /// [`Compiler::src_prefix`] or [`Compiler::import_path`], then its
+    /// path inside (relative to the working directory when found there,
+    /// absolute when found under `/`), as the reference prints errors; a
+    /// file that could not be read, as given to [`Compiler::file`].
     pub file: String,
     /// 1-based line (0 when the error has no position).
     pub line: u32,
@@ -167,8 +172,18 @@ impl Compiler {
     /// # Errors
     /// As [`compile`](Self::compile); the warnings are returned either way.
     pub fn compile_with_warnings(&self) -> (Result<Vec<u8>, Diagnostics>, Vec<Diagnostic>) {
-        let (request, warnings) = self.compile_request_with_warnings();
-        let bytes = request.and_then(|req| {
+        let report = self.compile_report();
+        (report.request, report.warnings)
+    }
+
+    /// As [`compile_with_warnings`](Self::compile_with_warnings), with
+    /// every file the compile read from disk as well (the schemas, their
+    /// imports and embedded files; not [`source`](Self::source) texts),
+    /// for a build tool to watch: a change to any of them may change the
+    /// request. Paths are absolute and normalized.
+    pub fn compile_report(&self) -> Report {
+        let (request, warnings, files_read) = self.compile_request_full();
+        let request = request.and_then(|req| {
             emit::emit(&req).map_err(|e| {
                 Diagnostics(vec![Diagnostic {
                     file: String::new(),
@@ -178,7 +193,11 @@ impl Compiler {
                 }])
             })
         });
-        (bytes, warnings)
+        Report {
+            request,
+            warnings,
+            files_read,
+        }
     }
 
     /// Compiles the files into the request's content.
@@ -193,6 +212,19 @@ impl Compiler {
     fn compile_request_with_warnings(
         &self,
     ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
+        let (request, warnings, _) = self.compile_request_full();
+        (request, warnings)
+    }
+
+    /// The request, the warnings and the files read.
+    #[allow(clippy::type_complexity)]
+    fn compile_request_full(
+        &self,
+    ) -> (
+        Result<schema::Request, Diagnostics>,
+        Vec<Diagnostic>,
+        Vec<PathBuf>,
+    ) {
         let cwd = self
             .cwd
             .clone()
@@ -211,7 +243,7 @@ impl Compiler {
                 }
             }
         }
-        let mut loader = files::Loader::new(import_path);
+        let mut loader = files::Loader::new(import_path.clone());
         for (p, t) in &self.sources {
             loader
                 .overrides
@@ -222,6 +254,21 @@ impl Compiler {
             .iter()
             .map(|p| files::normalize(&cwd, p))
             .collect();
+        // How the user spelled each starting directory: a `--src-prefix`
+        // first (the order `capnarena-build` passes them to `capnp`), then
+        // `-I` and the standard directories.
+        let mut spellings: Vec<(PathBuf, String)> = Vec::new();
+        let given = self.src_prefixes.iter().chain(&self.import_paths);
+        for (abs, p) in prefixes.iter().chain(&import_path).zip(given) {
+            spellings.push((abs.clone(), p.display().to_string()));
+        }
+        for p in STANDARD_IMPORT_PATHS {
+            spellings.push((PathBuf::from(p), p.to_string()));
+        }
+        let spelled = Spelled {
+            cwd: cwd.clone(),
+            dirs: spellings,
+        };
         let mut requested = Vec::new();
         let mut general = Vec::new();
         for f in &self.files {
@@ -243,11 +290,14 @@ impl Compiler {
         }
         let mut files = std::mem::take(&mut loader.files);
         let load_errors = std::mem::take(&mut loader.errors);
+        let read = std::mem::take(&mut loader.read_paths);
         let cx = compile::Ctx::new(&files);
         let out = cx.request(&requested);
         let renamed = cx.renamed_files();
         if renamed.is_empty() {
-            return finish(&files, &cx, out, &requested, general, load_errors);
+            let (request, warnings) =
+                finish(&files, &cx, out, &requested, general, load_errors, &spelled);
+            return (request, warnings, read);
         }
         // A file reached by two paths takes the name of the path the
         // compile resolved first, as in the reference (whose loader is
@@ -258,11 +308,56 @@ impl Compiler {
         }
         let cx = compile::Ctx::new(&files);
         let out = cx.request(&requested);
-        finish(&files, &cx, out, &requested, general, load_errors)
+        let (request, warnings) =
+            finish(&files, &cx, out, &requested, general, load_errors, &spelled);
+        (request, warnings, read)
+    }
+}
+
+/// What a compile gives a build tool: the request or the errors, the
+/// warnings, and the files it read.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The framed CodeGeneratorRequest, or every error found.
+    pub request: Result<Vec<u8>, Diagnostics>,
+    /// The warnings (see [`Compiler::compile_with_warnings`]).
+    pub warnings: Vec<Diagnostic>,
+    /// Every file read from disk: the schemas, their imports and
+    /// embedded files, absolute and normalized, each once.
+    pub files_read: Vec<PathBuf>,
+}
+
+/// The starting directories as the user spelled them, for naming files in
+/// diagnostics.
+struct Spelled {
+    cwd: PathBuf,
+    /// (absolute normalized directory, as given); the first match wins.
+    dirs: Vec<(PathBuf, String)>,
+}
+
+impl Spelled {
+    /// How the reference names `file` in an error: the working directory
+    /// is left out, `/` is written as the root, any other starting
+    /// directory as the user gave it, with one `/` before the path inside.
+    fn name(&self, file: &files::SourceFile) -> String {
+        let rel = file.rel.join("/");
+        if file.base == self.cwd {
+            return rel;
+        }
+        let dir = match self.dirs.iter().find(|(abs, _)| *abs == file.base) {
+            Some((_, given)) => given.clone(),
+            None => file.base.display().to_string(),
+        };
+        if dir.ends_with('/') {
+            format!("{dir}{rel}")
+        } else {
+            format!("{dir}/{rel}")
+        }
     }
 }
 
 /// The request and warnings from a compile's nodes and errors.
+#[allow(clippy::too_many_arguments)]
 fn finish(
     files: &[files::SourceFile],
     cx: &compile::Ctx<'_>,
@@ -270,6 +365,7 @@ fn finish(
     requested: &[(usize, String)],
     general: Vec<Diagnostic>,
     load_errors: Vec<files::FileError>,
+    spelled: &Spelled,
 ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
     let warnings: Vec<Diagnostic> = cx
         .second_path()
@@ -291,7 +387,7 @@ fn finish(
         let f = &files[fi];
         let (line, column) = f.line_col(span.start);
         let d = Diagnostic {
-            file: f.name.clone(),
+            file: spelled.name(f),
             line,
             column,
             message: msg,

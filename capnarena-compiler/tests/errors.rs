@@ -738,3 +738,135 @@ fn duplicate_parameter_name_is_rejected() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Errors name each file as the user named it, as the reference does, so
+/// an editor can open it: the `--src-prefix` or `-I` directory as given
+/// (not stripped: `capnarena-build` printed `a.capnp` for
+/// `schema/a.capnp` under `--src-prefix=schema`, and `lib/c.capnp` for a
+/// file found under `-I inc`), relative to the working directory for a
+/// file found there, absolute for one found under `/`. Each case's
+/// expected names are what `capnp compile` 0.9.2 printed for it, and are
+/// checked against the reference when it is installed.
+#[test]
+fn files_are_named_as_the_user_named_them() {
+    let dir = scratch_dir("display");
+    let d = dir.display().to_string();
+    std::fs::create_dir_all(dir.join("schema/sub")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("inc/lib")).expect("mkdir");
+    let write = |p: &str, text: &str| std::fs::write(dir.join(p), text).expect("write");
+    write(
+        "schema/a.capnp",
+        "@0xd4c9b2f6a1e0c3b8;\nusing B = import \"sub/b.capnp\";\nusing C = import \"/lib/c.capnp\";\nstruct A { x @0 :Nope; b @1 :B.B; c @2 :C.C; }\n",
+    );
+    write(
+        "schema/sub/b.capnp",
+        "@0xd4c9b2f6a1e0c3b9;\nstruct B { x @0 :Nope2; }\n",
+    );
+    write(
+        "inc/lib/c.capnp",
+        "@0xd4c9b2f6a1e0c3ba;\nstruct C { x @0 :Nope3; }\n",
+    );
+    // (working directory under the scratch one, --src-prefix, -I, file,
+    // the three files' names in errors)
+    type Layout = (&'static str, Option<String>, String, String, [String; 3]);
+    let cases: [Layout; 5] = [
+        (
+            "",
+            Some("schema".into()),
+            "inc".into(),
+            "schema/a.capnp".into(),
+            [
+                "schema/a.capnp".into(),
+                "schema/sub/b.capnp".into(),
+                "inc/lib/c.capnp".into(),
+            ],
+        ),
+        (
+            "",
+            None,
+            "./inc/".into(),
+            "./schema/a.capnp".into(),
+            [
+                "schema/a.capnp".into(),
+                "schema/sub/b.capnp".into(),
+                "./inc/lib/c.capnp".into(),
+            ],
+        ),
+        (
+            "schema",
+            None,
+            "../inc".into(),
+            "../schema/a.capnp".into(),
+            [
+                "a.capnp".into(),
+                "sub/b.capnp".into(),
+                "../inc/lib/c.capnp".into(),
+            ],
+        ),
+        (
+            "",
+            Some(format!("{d}/schema/")),
+            format!("{d}/inc"),
+            format!("{d}/schema/a.capnp"),
+            [
+                format!("{d}/schema/a.capnp"),
+                format!("{d}/schema/sub/b.capnp"),
+                format!("{d}/inc/lib/c.capnp"),
+            ],
+        ),
+        (
+            "inc",
+            None,
+            ".".into(),
+            "../schema/a.capnp".into(),
+            [
+                format!("{d}/schema/a.capnp"),
+                format!("{d}/schema/sub/b.capnp"),
+                "lib/c.capnp".into(),
+            ],
+        ),
+    ];
+    let capnp = peer::peer();
+    for (cwd, prefix, inc, file, names) in cases {
+        let cwd = dir.join(cwd);
+        let mut c = Compiler::new()
+            .no_standard_import()
+            .working_dir(&cwd)
+            .import_path(&inc);
+        if let Some(p) = &prefix {
+            c = c.src_prefix(p);
+        }
+        let diags = c.file(&file).compile().expect_err("broken");
+        let want = [
+            format!("{}:4:18: error: Not defined: Nope", names[0]),
+            format!("{}:2:18: error: Not defined: Nope2", names[1]),
+            format!("{}:2:18: error: Not defined: Nope3", names[2]),
+        ];
+        let got: Vec<String> = diags.0.iter().map(|d| d.to_string()).collect();
+        assert_eq!(got, want, "{file} in {}", cwd.display());
+        if let Some(capnp) = &capnp {
+            let mut cmd = Command::new(capnp);
+            cmd.current_dir(&cwd)
+                .args(["compile", "-o-", "--no-standard-import"]);
+            if let Some(p) = &prefix {
+                cmd.arg(format!("--src-prefix={p}"));
+            }
+            let out = cmd
+                .arg(format!("-I{inc}"))
+                .arg(&file)
+                .output()
+                .expect("run capnp");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let theirs: Vec<&str> = stderr.lines().collect();
+            for (w, name) in want.iter().zip(&names) {
+                let (line, _) = w[name.len() + 1..].split_once(':').expect("line");
+                let at = format!("{name}:{line}:");
+                assert!(
+                    theirs.iter().any(|l| l.starts_with(&at)),
+                    "the reference does not name {at}:\n{stderr}"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
