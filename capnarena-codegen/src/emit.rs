@@ -2039,8 +2039,41 @@ fn text_words(bytes: &[u8]) -> Vec<u64> {
 
 /// Formats generated Rust like rustfmt would (parse, then print).
 fn format_rust(code: &str) -> Result<String, syn::Error> {
-    let file = syn::parse_file(code)?;
-    Ok(prettyplease::unparse(&file))
+    on_parser_stack(|| {
+        let file = syn::parse_file(code)?;
+        Ok(prettyplease::unparse(&file))
+    })
+    .unwrap_or_else(|e| {
+        Err(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            format!("cannot start a thread to format the generated code: {e}"),
+        ))
+    })
+}
+
+/// Stack for parsing and printing generated code: syn and prettyplease
+/// recurse once per level of nesting (tens of KiB a level in a debug
+/// build, more in some syn versions than in others), and the deepest
+/// nesting the generator accepts (`limits.rs`) must not depend on the
+/// stack of the thread that calls it (a build script's main thread).
+const PARSER_STACK_BYTES: usize = 64 << 20;
+
+/// Runs `f` on a thread of its own with [`PARSER_STACK_BYTES`] of stack
+/// (reserved address space; only what is touched takes memory).
+///
+/// # Errors
+/// The thread could not be started.
+fn on_parser_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::io::Result<T> {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("capnarena-codegen format".into())
+            .stack_size(PARSER_STACK_BYTES)
+            .spawn_scoped(scope, f)?;
+        match handle.join() {
+            Ok(value) => Ok(value),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 /// Finding what made a file's code unparsable (a generator bug): the
@@ -2111,7 +2144,10 @@ impl Generator<'_> {
     fn unparsable(&self, node: &Node, file: u64) -> Option<(syn::Error, String)> {
         let mut text = String::new();
         self.item(&mut text, node, file, 0).ok()?;
-        syn::parse_file(&text).err().map(|e| (e, text))
+        on_parser_stack(|| syn::parse_file(&text).err())
+            .ok()
+            .flatten()
+            .map(|e| (e, text))
     }
 
     /// The field of struct `node` without which its item parses.
