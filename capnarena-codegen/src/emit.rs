@@ -2038,17 +2038,49 @@ fn text_words(bytes: &[u8]) -> Vec<u64> {
 }
 
 /// Formats generated Rust like rustfmt would (parse, then print).
-fn format_rust(code: &str) -> Result<String, syn::Error> {
+fn format_rust(code: &str) -> Result<String, ParseFailure> {
     on_parser_stack(|| {
-        let file = syn::parse_file(code)?;
+        let file = parse_generated(code).map_err(|e| ParseFailure::new(&e))?;
         Ok(prettyplease::unparse(&file))
     })
     .unwrap_or_else(|e| {
-        Err(syn::Error::new(
-            proc_macro2::Span::call_site(),
-            format!("cannot start a thread to format the generated code: {e}"),
-        ))
+        Err(ParseFailure {
+            message: format!("cannot start a thread to format the generated code: {e}"),
+            line: 0,
+            column: 0,
+        })
     })
+}
+
+/// Why generated code did not parse, and where (1-based line, 0-based
+/// column; line 0 when unknown). Made on the thread that parsed: a span's
+/// place is kept in a per-thread table, so it cannot be asked elsewhere.
+#[derive(Debug)]
+struct ParseFailure {
+    message: String,
+    line: usize,
+    column: usize,
+}
+
+impl ParseFailure {
+    fn new(err: &syn::Error) -> Self {
+        let at = err.span().start();
+        ParseFailure {
+            message: err.to_string(),
+            line: at.line,
+            column: at.column,
+        }
+    }
+}
+
+/// Parses generated code as a file. Tokens are read first with
+/// proc-macro2, whose lexing error carries the place it stopped (syn's
+/// own `parse_file` reports a lexing error at the start of the file).
+fn parse_generated(code: &str) -> syn::Result<syn::File> {
+    let tokens: proc_macro2::TokenStream = code
+        .parse()
+        .map_err(|e: proc_macro2::LexError| syn::Error::new(e.span(), e))?;
+    syn::parse2(tokens)
 }
 
 /// Stack for parsing and printing generated code: syn and prettyplease
@@ -2088,7 +2120,7 @@ impl Generator<'_> {
         file: &RequestedFile,
         file_node: &Node,
         code: &str,
-        err: &syn::Error,
+        err: &ParseFailure,
     ) -> Error {
         let mut culprit = None;
         let mut scope = file_node;
@@ -2104,10 +2136,10 @@ impl Generator<'_> {
             Some((node, e, text)) => (
                 Some(node.display_name.clone()),
                 self.culprit_field(node, file.id),
-                e.to_string(),
+                e.message.clone(),
                 excerpt(text, e),
             ),
-            None => (None, None, err.to_string(), excerpt(code, err)),
+            None => (None, None, err.message.clone(), excerpt(code, err)),
         };
         Error::Format {
             file: file.filename.clone(),
@@ -2141,10 +2173,10 @@ impl Generator<'_> {
 
     /// `node`'s item on its own, with the parser's error, when it does
     /// not parse.
-    fn unparsable(&self, node: &Node, file: u64) -> Option<(syn::Error, String)> {
+    fn unparsable(&self, node: &Node, file: u64) -> Option<(ParseFailure, String)> {
         let mut text = String::new();
         self.item(&mut text, node, file, 0).ok()?;
-        on_parser_stack(|| syn::parse_file(&text).err())
+        on_parser_stack(|| parse_generated(&text).err().map(|e| ParseFailure::new(&e)))
             .ok()
             .flatten()
             .map(|e| (e, text))
@@ -2171,14 +2203,16 @@ impl Generator<'_> {
 
 /// The line of `code` that `err` points at, trimmed and cut to at most
 /// 160 characters around the error's column.
-fn excerpt(code: &str, err: &syn::Error) -> String {
+fn excerpt(code: &str, err: &ParseFailure) -> String {
     const WIDTH: usize = 160;
-    let at = err.span().start();
-    let Some(line) = code.lines().nth(at.line.saturating_sub(1)) else {
+    if err.line == 0 {
+        return String::new();
+    }
+    let Some(line) = code.lines().nth(err.line - 1) else {
         return String::new();
     };
     let chars: Vec<char> = line.chars().collect();
-    let start = at.column.saturating_sub(WIDTH / 2).min(chars.len());
+    let start = err.column.saturating_sub(WIDTH / 2).min(chars.len());
     let end = (start + WIDTH).min(chars.len());
     let cut: String = chars[start..end].iter().collect();
     let cut = cut.trim();
