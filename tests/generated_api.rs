@@ -871,6 +871,83 @@ fn init_group_resets_its_fields() {
     assert!(sq.get_filled());
 }
 
+/// `has_x()` of a union's pointer member is true only while that member is
+/// the active one, on readers and builders, as the reference's `hasX()`:
+/// `label` (text) and `point` (struct) share one pointer slot, so setting
+/// one used to make the other's `has_` true (issue 20).
+#[test]
+fn has_is_false_for_inactive_union_members() {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    for member in 0..6 {
+        msg.reset();
+        build_shapes(&mut msg, member).unwrap();
+        let (label, point) = (member == 3, member == 4);
+        let named = member % 3 == 1;
+        let mut b = msg.get_root::<shapes::Builder<_>>().unwrap();
+        assert_eq!(
+            (b.has_label(), b.has_point()),
+            (label, point),
+            "builder, member {member}"
+        );
+        assert_eq!(
+            b.get_style().get_color().has_named(),
+            named,
+            "member {member}"
+        );
+        let reader = msg.reader();
+        let r = reader.get_root::<shapes::Reader>().unwrap();
+        assert_eq!(
+            (r.has_label(), r.has_point()),
+            (label, point),
+            "reader, member {member}"
+        );
+        assert_eq!(
+            r.get_style().get_color().has_named(),
+            named,
+            "member {member}"
+        );
+    }
+}
+
+/// A builder's `which()` reports the active member with a builder of its
+/// value (scalars as values), and what is built through it reads back.
+#[test]
+fn builder_which_gives_the_active_member() {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    for member in 0..6 {
+        msg.reset();
+        build_shapes(&mut msg, member).unwrap();
+        let mut b = msg.get_root::<shapes::Builder<_>>().unwrap();
+        match (member, b.which().unwrap()) {
+            (0, shapes::WhichBuilder::Circle(r)) => assert_eq!(r, 2.5),
+            (1, shapes::WhichBuilder::Square(mut sq)) => {
+                assert_eq!(sq.get_side(), 4.0);
+                sq.set_side(5.0);
+            }
+            (2, shapes::WhichBuilder::Empty) => {}
+            (3, shapes::WhichBuilder::Label(l)) => assert_eq!(l.unwrap(), b"label"),
+            (4, shapes::WhichBuilder::Point(p)) => p.unwrap().set_y(-4),
+            (5, shapes::WhichBuilder::Kind(k)) => assert_eq!(k.unwrap(), Kind::Beta),
+            (m, _) => panic!("member {m} not reported by the builder's which()"),
+        }
+        let mut style = b.get_style();
+        let mut color = style.get_color();
+        match (member % 3, color.which().unwrap()) {
+            (0, shapes::style::color::WhichBuilder::Rgb(c)) => assert_eq!(c, 0x00ff_8800),
+            (1, shapes::style::color::WhichBuilder::Named(n)) => assert_eq!(n.unwrap(), b"teal"),
+            (2, shapes::style::color::WhichBuilder::None) => {}
+            (m, _) => panic!("color member {m} not reported"),
+        }
+        let reader = msg.reader();
+        let r = reader.get_root::<shapes::Reader>().unwrap();
+        match r.which().unwrap() {
+            shapes::Which::Square(sq) => assert_eq!(sq.get_side(), 5.0),
+            shapes::Which::Point(p) => assert_eq!(p.unwrap().get_y(), -4),
+            _ => {}
+        }
+    }
+}
+
 /// A discriminant the schema does not list, and an enum value it does not
 /// list, are errors that carry the number, not panics.
 #[test]
@@ -1170,8 +1247,9 @@ fn typed_reader_owns_its_message() {
 /// by nested structs, groups and lists of the generic type
 /// (`Tree(Imported.Point).Node`, `List(Tree(T))`), bound through an
 /// interface's scope (`Store(Data).Entry`); union members of a parameter's
-/// type read as any pointers in `Which`; `Debug` prints them opaque, as the
-/// reference does.
+/// type read as any pointers in `Which`; `Debug` prints fields of a bound
+/// parameter's type as the reference does (the bound type's value, not
+/// `<opaque pointer>`).
 #[test]
 fn generic_structs_take_their_brands() {
     use codegen_capnp::{store, tree};
@@ -1208,7 +1286,17 @@ fn generic_structs_take_their_brands() {
     let entry: store::entry::Reader<'_, capnarena::typed::Data> = r.get_entry().unwrap();
     assert_eq!(entry.get_key().unwrap(), b"\x01\x02");
     let shown = format!("{t:?}");
-    assert!(shown.starts_with("(value = <opaque pointer>, "), "{shown}");
+    assert!(shown.starts_with("(value = \"root\", "), "{shown}");
+    let Some(capnp) = peer::peer() else { return };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas");
+    let mut framed = Vec::new();
+    msg.append_to(&mut framed);
+    let reader = msg.reader();
+    let r = reader.get_root::<holder::Reader>().unwrap();
+    assert_eq!(
+        format!("{r:?}"),
+        render_with(&capnp, &dir, "codegen.capnp", "Holder", &framed, true)
+    );
 }
 
 // ---------------------------------------------------------------- bulk

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use crate::model::*;
-use crate::names::{file_module, pascal, screaming, snake, snake_raw};
+use crate::names::{file_module, pascal, screaming, snake, snake_raw, type_param};
 use crate::{Error, Options};
 
 /// Where a node's Rust item lives: its file and its path from the file's
@@ -62,15 +62,18 @@ fn scalar_accessors(
     disc: &str,
 ) {
     doc_attr(reader, doc);
+    let vis = if disc.is_empty() { "pub " } else { "" };
     let _ = writeln!(
         reader,
-        "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.reader.{get} }}"
+        "#[inline] {vis}fn get_{n}(&self) -> {rust} {{ self.reader.{get} }}"
     );
-    doc_attr(builder, doc);
-    let _ = writeln!(
-        builder,
-        "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.builder.{get} }}"
-    );
+    if disc.is_empty() {
+        doc_attr(builder, doc);
+        let _ = writeln!(
+            builder,
+            "#[inline] pub fn get_{n}(&self) -> {rust} {{ self.builder.{get} }}"
+        );
+    }
     doc_attr(builder, doc);
     let _ = writeln!(
         builder,
@@ -352,7 +355,7 @@ impl<'s> Generator<'s> {
         let _ = writeln!(out, "v => Err({rt}::typed::NotInSchema(v)), }} }} }}");
         let _ = writeln!(
             out,
-            "impl ::core::convert::From<{name}> for u16 {{ fn from(value: {name}) -> u16 {{ value as u16 }} }}\nimpl {rt}::typed::Enum for {name} {{}}"
+            "impl ::core::convert::From<{name}> for u16 {{ fn from(value: {name}) -> u16 {{ value as u16 }} }}\nimpl {rt}::typed::Enum for {name} {{ const NAMES: &'static [&'static str] = {name}::NAMES; }}"
         );
     }
 
@@ -467,11 +470,8 @@ impl<'s> Generator<'s> {
         let mut out: Vec<(u64, u16, String)> = Vec::new();
         for node in chain.iter().rev() {
             for (i, name) in node.parameters.iter().enumerate() {
-                let mut rust = pascal(name);
-                if out.iter().any(|(_, _, n)| *n == rust) {
-                    rust = format!("{rust}{}", out.len());
-                }
-                out.push((node.id, i as u16, rust));
+                let taken: Vec<&str> = out.iter().map(|(_, _, n)| n.as_str()).collect();
+                out.push((node.id, i as u16, type_param(name, &taken)));
             }
         }
         out
@@ -487,13 +487,21 @@ impl<'s> Generator<'s> {
             .map(|(_, _, n)| n.clone())
     }
 
-    /// `<A1, A2>`: the generic arguments of a use of struct `id` with
-    /// `brand`, or "" for a struct that is not generic.
-    fn brand_args(&self, id: u64, brand: &Brand, file: u64, depth: usize) -> Result<String, Error> {
+    /// The generic arguments of a use of struct `id` with `brand`, one
+    /// per parameter of the struct and of its scopes (none for a struct
+    /// that is not generic). As schema.capnp says: a scope the brand binds
+    /// gives its bindings (an unbound one is `AnyPointer`), a scope it
+    /// inherits gives the parameters in scope where the use is, and a
+    /// scope it does not name is all `AnyPointer` (`Foo` named without
+    /// parameters).
+    fn brand_arg_list(
+        &self,
+        id: u64,
+        brand: &Brand,
+        file: u64,
+        depth: usize,
+    ) -> Result<Vec<String>, Error> {
         let target = self.scope_params(id);
-        if target.is_empty() {
-            return Ok(String::new());
-        }
         let any = format!("{}::typed::AnyPointer", self.rt);
         let mut args = Vec::new();
         for (scope, index, _) in &target {
@@ -503,11 +511,23 @@ impl<'s> Generator<'s> {
                     Some(Some(ty)) => self.owned_ty(ty, file, depth)?,
                     _ => any.clone(),
                 },
-                _ => self.param(*scope, *index).unwrap_or_else(|| any.clone()),
+                Some((_, None)) => self.param(*scope, *index).unwrap_or_else(|| any.clone()),
+                None => any.clone(),
             };
             args.push(arg);
         }
-        Ok(format!("<{}>", args.join(", ")))
+        Ok(args)
+    }
+
+    /// `<A1, A2>`: [`Self::brand_arg_list`] as a generic argument list, or
+    /// "" for a struct that is not generic.
+    fn brand_args(&self, id: u64, brand: &Brand, file: u64, depth: usize) -> Result<String, Error> {
+        let args = self.brand_arg_list(id, brand, file, depth)?;
+        Ok(if args.is_empty() {
+            String::new()
+        } else {
+            format!("<{}>", args.join(", "))
+        })
     }
 
     /// `ty` with generic parameters that are not in scope (a method's
@@ -582,10 +602,11 @@ impl<'s> Generator<'s> {
             Type::Text => "&'a str".into(),
             Type::Data => "&'a [u8]".into(),
             Type::Struct(id, brand) => {
-                let args = self.brand_args(*id, brand, file, depth)?;
-                let args = args
-                    .strip_prefix('<')
-                    .map_or(String::new(), |a| format!(", {}", a.trim_end_matches('>')));
+                let args: String = self
+                    .brand_arg_list(*id, brand, file, depth)?
+                    .iter()
+                    .map(|a| format!(", {a}"))
+                    .collect();
                 format!("{}::Reader<'a{args}>", self.path_to(*id, file, depth)?)
             }
             Type::Param { scope, index } => match self.param(*scope, *index) {
@@ -612,10 +633,11 @@ impl<'s> Generator<'s> {
         Ok(match ty {
             Type::Text | Type::Data => "&'b mut [u8]".into(),
             Type::Struct(id, brand) => {
-                let args = self.brand_args(*id, brand, file, depth)?;
-                let args = args
-                    .strip_prefix('<')
-                    .map_or(String::new(), |a| format!(", {}", a.trim_end_matches('>')));
+                let args: String = self
+                    .brand_arg_list(*id, brand, file, depth)?
+                    .iter()
+                    .map(|a| format!(", {a}"))
+                    .collect();
                 format!("{}::Builder<'b, A{args}>", self.path_to(*id, file, depth)?)
             }
             Type::Param { scope, index } => match self.param(*scope, *index) {
@@ -675,12 +697,14 @@ impl<'s> Generator<'s> {
         } else {
             let _ = writeln!(
                 out,
-                "/// Reads a `{0}`.\npub struct Reader<'a{td}> {{ pub(super) reader: {rt}::StructReader<'a>, pub(super) marker: ::core::marker::PhantomData<fn() -> ({tl_tuple})> }}\n\
+                "/// The generic parameters, as the type of a handle's marker field.\ntype Params<{tl_bare}> = ::core::marker::PhantomData<fn() -> ({tl_tuple})>;\n\
+                 /// Reads a `{0}`.\npub struct Reader<'a{td}> {{ pub(super) reader: {rt}::StructReader<'a>, pub(super) marker: Params<{tl_bare}> }}\n\
                  impl<{tb_bare}> Clone for Reader<'_{tl}> {{ fn clone(&self) -> Self {{ *self }} }}\n\
                  impl<{tb_bare}> Copy for Reader<'_{tl}> {{}}\n\
-                 /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized{td}> {{ pub(super) builder: {rt}::StructBuilder<'a, A>, pub(super) marker: ::core::marker::PhantomData<fn() -> ({tl_tuple})> }}",
+                 /// Builds a `{0}`.\npub struct Builder<'a, A: {rt}::Arena + ?Sized{td}> {{ pub(super) builder: {rt}::StructBuilder<'a, A>, pub(super) marker: Params<{tl_bare}> }}",
                 node.short_name(),
                 tl_tuple = g.tuple,
+                tl_bare = tl.trim_start_matches(", "),
                 tb_bare = g.bounds.trim_start_matches(", "),
             );
         }
@@ -689,9 +713,9 @@ impl<'s> Generator<'s> {
                 "pub struct Owned;".to_string()
             } else {
                 format!(
-                    "pub struct Owned<{}>(::core::marker::PhantomData<fn() -> ({})>);",
+                    "pub struct Owned<{}>(Params<{}>);",
                     td.trim_start_matches(", "),
-                    g.tuple
+                    tl.trim_start_matches(", ")
                 )
             };
             let owned_impl = if params.is_empty() {
@@ -715,6 +739,7 @@ impl<'s> Generator<'s> {
                    #[inline] fn wrap_reader(reader: {rt}::StructReader<'_>) -> Reader<'_{tl}> {{ Reader {{ reader{mk} }} }}\n\
                    #[inline] fn wrap_builder<A: {rt}::Arena + ?Sized>(builder: {rt}::StructBuilder<'_, A>) -> Builder<'_, A{tl}> {{ Builder {{ builder{mk} }} }}\n\
                    #[inline] fn struct_reader<'a>(r: &Self::Reader<'a>) -> {rt}::StructReader<'a> {{ r.reader }}\n\
+                   fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn {rt}::typed::TextVisitor<'a>) {{ r.write_text(v) }}\n\
                  }}\n\
                  impl<'a{tb}> {rt}::typed::FromStructReader<'a> for Reader<'a{tl}> {{\n\
                    #[inline] fn from_struct_reader(reader: {rt}::StructReader<'a>) -> Self {{ Reader {{ reader{mk} }} }}\n\
@@ -755,11 +780,29 @@ impl<'s> Generator<'s> {
         }
 
         for f in &fields {
+            let (r0, b0) = (reader.len(), builder.len());
             self.field(&mut reader, &mut builder, &mut statics, s, f, file, d, &g)?;
+            // A deeply nested type (lists of lists of generic structs)
+            // spells out too long for clippy's `type_complexity`; a type
+            // alias per field would add names that could collide, so the
+            // field's accessors allow it instead.
+            if let FieldKind::Slot { ty, .. } = &f.kind {
+                if type_depth(ty) >= COMPLEX_DEPTH {
+                    for (text, start) in [(&mut reader, r0), (&mut builder, b0)] {
+                        let tail = text.split_off(start);
+                        text.push_str(
+                            &tail.replace(
+                                "#[inline] ",
+                                "#[allow(clippy::type_complexity)] #[inline] ",
+                            ),
+                        );
+                    }
+                }
+            }
         }
 
         if s.discriminant_count > 0 {
-            self.which(&mut reader, out, s, &fields, file, d)?;
+            self.which(&mut reader, &mut builder, out, s, &fields, file, d)?;
         }
         self.write_text(&mut reader, s, file, d)?;
         let _ = writeln!(
@@ -819,6 +862,19 @@ impl<'s> Generator<'s> {
         let fallback = format!("The `{}` field.", f.name);
         let doc = Some(f.doc.as_deref().unwrap_or(&fallback));
         let disc = self.set_disc(s, f);
+        // Union members: the reader's getter is private (`which()` and
+        // `write_text` use it), the builder has none, and `has_` is false
+        // unless the member is the active one. See the module docs.
+        let member = f.discriminant.is_some();
+        let vis = if member { "" } else { "pub " };
+        let active = match f.discriminant {
+            Some(k) => format!(
+                "self.reader.get::<u16>({}) == {k} && ",
+                s.discriminant_offset
+            ),
+            None => String::new(),
+        };
+        let active_b = active.replace("self.reader", "self.builder");
         let (offset, ty, default) = match &f.kind {
             FieldKind::Group { type_id } => {
                 let module = self
@@ -829,13 +885,15 @@ impl<'s> Generator<'s> {
                 doc_attr(reader, doc);
                 let _ = writeln!(
                     reader,
-                    "#[inline] pub fn get_{n}(&self) -> {module}::Reader<'a{tl}> {{ {module}::Reader {{ reader: self.reader{mk} }} }}"
+                    "#[inline] {vis}fn get_{n}(&self) -> {module}::Reader<'a{tl}> {{ {module}::Reader {{ reader: self.reader{mk} }} }}"
                 );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "#[inline] pub fn get_{n}(&mut self) -> {module}::Builder<'_, A{tl}> {{ {module}::Builder {{ builder: self.builder.reborrow(){mk} }} }}"
-                );
+                if !member {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "#[inline] pub fn get_{n}(&mut self) -> {module}::Builder<'_, A{tl}> {{ {module}::Builder {{ builder: self.builder.reborrow(){mk} }} }}"
+                    );
+                }
                 let mut clear = String::new();
                 self.clear_group(&mut clear, *type_id)?;
                 doc_attr(builder, doc);
@@ -859,8 +917,10 @@ impl<'s> Generator<'s> {
         };
         match &ty {
             Type::Void => {
-                doc_attr(reader, doc);
-                let _ = writeln!(reader, "#[inline] pub fn get_{n}(&self) {{}}");
+                if !member {
+                    doc_attr(reader, doc);
+                    let _ = writeln!(reader, "#[inline] pub fn get_{n}(&self) {{}}");
+                }
                 doc_attr(builder, doc);
                 let _ = writeln!(builder, "#[inline] pub fn set_{n}(&mut self) {{ {disc} }}");
             }
@@ -889,14 +949,16 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// # Errors\n/// The value on the wire is not in the schema.\n\
-                     #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.reader.get_or::<u16>({offset}, {dv})) }}"
+                     #[inline] {vis}fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.reader.get_or::<u16>({offset}, {dv})) }}"
                 );
-                doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "/// # Errors\n/// The value in the message is not in the schema.\n\
-                     #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {dv})) }}"
-                );
+                if !member {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// # Errors\n/// The value in the message is not in the schema.\n\
+                         #[inline] pub fn get_{n}(&self) -> ::core::result::Result<{path}, {rt}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {dv})) }}"
+                    );
+                }
                 doc_attr(builder, doc);
                 let _ = writeln!(
                     builder,
@@ -928,12 +990,17 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// The capability's index in the message's capability table.\n/// # Errors\n/// The pointer is not a capability.\n\
-                     #[inline] pub fn get_{n}(&self) -> {rt}::Result<u32> {{ self.reader.pointer({offset}).get_capability() }}"
+                     #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<u32> {{ self.reader.pointer({offset}).get_capability() }}"
                 );
                 let _ = writeln!(
                     reader,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active}self.reader.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
                 doc_attr(builder, doc);
                 let _ = writeln!(
@@ -943,8 +1010,13 @@ impl<'s> Generator<'s> {
                 );
                 let _ = writeln!(
                     builder,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active_b}self.builder.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
             }
             Type::AnyPointer => {
@@ -952,19 +1024,32 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// The untyped pointer; read it as a type with `get_as::<T>()`.\n\
-                     #[inline] pub fn get_{n}(&self) -> {rt}::PointerReader<'a> {{ self.reader.pointer({offset}) }}"
+                     #[inline] {vis}fn get_{n}(&self) -> {rt}::PointerReader<'a> {{ self.reader.pointer({offset}) }}"
                 );
                 let _ = writeln!(
                     reader,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active}self.reader.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
                 doc_attr(builder, doc);
-                let _ = writeln!(
-                    builder,
-                    "/// The untyped slot; build a value in it with `init_as::<T>(len)`.\n\
-                     #[inline] pub fn get_{n}(&mut self) -> {rt}::PointerBuilder<'_, A> {{ {disc}self.builder.pointer({offset}) }}"
-                );
+                if member {
+                    let _ = writeln!(
+                        builder,
+                        "/// Makes the member the union's active one and returns its slot, cleared; build a value in it with `init_as::<T>(len)`.\n\
+                         #[inline] pub fn init_{n}(&mut self) -> {rt}::PointerBuilder<'_, A> {{ {disc}let mut p = self.builder.pointer({offset}); p.clear(); p }}"
+                    );
+                } else {
+                    let _ = writeln!(
+                        builder,
+                        "/// The untyped slot; build a value in it with `init_as::<T>(len)`.\n\
+                         #[inline] pub fn get_{n}(&mut self) -> {rt}::PointerBuilder<'_, A> {{ self.builder.pointer({offset}) }}"
+                    );
+                }
                 doc_attr(builder, doc);
                 let _ = writeln!(
                     builder,
@@ -973,8 +1058,13 @@ impl<'s> Generator<'s> {
                 );
                 let _ = writeln!(
                     builder,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active_b}self.builder.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
             }
             ty => {
@@ -1013,13 +1103,14 @@ impl<'s> Generator<'s> {
                 let _ = writeln!(
                     reader,
                     "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
-                     #[inline] pub fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
+                     #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
                 );
                 // Text: its bytes as well, without the UTF-8 check (what
                 // the wire holds; capnp's own readers check on demand too).
                 // Left out when another field would take the name.
                 let bytes_name = format!("{n}_bytes");
                 if matches!(ty, Type::Text)
+                    && !member
                     && !s.fields.iter().any(|g| snake_raw(&g.name) == bytes_name)
                 {
                     let read = match &default_words {
@@ -1038,8 +1129,13 @@ impl<'s> Generator<'s> {
                 }
                 let _ = writeln!(
                     reader,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.reader.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active}self.reader.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
                 // Builder: set, init, get, has.
                 let set_arg = match ty {
@@ -1135,16 +1231,23 @@ impl<'s> Generator<'s> {
                     ),
                     (None, _) => String::new(),
                 };
-                doc_attr(builder, doc);
+                if !member {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// The field's value as a builder (its default, copied in, when unset).\n/// # Errors\n/// The pointer holds something else, or the arena has no room.\n\
+                         #[inline] pub fn get_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {fill}<{owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})) }}"
+                    );
+                }
                 let _ = writeln!(
                     builder,
-                    "/// The field's value as a builder (its default, copied in, when unset).\n/// # Errors\n/// The pointer holds something else, or the arena has no room.\n\
-                     #[inline] pub fn get_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {fill}<{owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})) }}"
-                );
-                let _ = writeln!(
-                    builder,
-                    "/// Whether the `{}` field is set (its pointer is not null).\n#[inline] pub fn has_{n}(&self) -> bool {{ self.builder.has_pointer({offset}) }}",
-                    f.name
+                    "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{n}(&self) -> bool {{ {active_b}self.builder.has_pointer({offset}) }}",
+                    f.name,
+                    if member {
+                        " and the member is the union's active one"
+                    } else {
+                        ""
+                    }
                 );
             }
         }
@@ -1241,7 +1344,15 @@ impl<'s> Generator<'s> {
             Type::Struct(..) => {
                 format!("match self.get_{n}() {{ Ok(s) => s.write_text(v), Err(e) => v.error(e) }}")
             }
-            Type::AnyPointer | Type::Param { .. } => "v.any_pointer();".into(),
+            Type::Param { scope, index } => match self.param(*scope, *index) {
+                // A parameter in scope prints as the type it is bound to.
+                Some(p) => format!(
+                    "match self.get_{n}() {{ Ok(x) => <{p} as {}::typed::Owned>::write_text(x, v), Err(e) => v.error(e) }}",
+                    self.rt
+                ),
+                None => "v.any_pointer();".into(),
+            },
+            Type::AnyPointer => "v.any_pointer();".into(),
             Type::Interface(_) => "v.capability();".into(),
             Type::List(elem) => self.text_list(elem, &format!("self.get_{n}()"), file, d)?,
         })
@@ -1265,14 +1376,21 @@ impl<'s> Generator<'s> {
             Type::Text => "match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }".into(),
             Type::Data => "match e { Ok(b) => v.data(b), Err(e) => v.error(e) }".into(),
             Type::Struct(..) => "e.write_text(v);".into(),
-            Type::AnyPointer | Type::Param { .. } => "v.any_pointer();".into(),
+            Type::Param { scope, index } => match self.param(*scope, *index) {
+                Some(p) => format!(
+                    "match e {{ Ok(x) => <{p} as {}::typed::Owned>::write_text(x, v), Err(e) => v.error(e) }}",
+                    self.rt
+                ),
+                None => "v.any_pointer();".into(),
+            },
+            Type::AnyPointer => "v.any_pointer();".into(),
             Type::Interface(_) => "v.capability();".into(),
             Type::List(inner) => self.text_list(inner, "e", file, d)?,
         };
         // Elements whose value does not print are not bound.
         let binding = if matches!(
-            elem,
-            Type::Void | Type::AnyPointer | Type::Interface(_) | Type::Param { .. }
+            self.resolve(elem),
+            Type::Void | Type::AnyPointer | Type::Interface(_)
         ) {
             "_"
         } else {
@@ -1323,10 +1441,14 @@ impl<'s> Generator<'s> {
         Ok(())
     }
 
-    /// The union's `Which` enum and the reader's `which()`.
+    /// The union's `Which` enum and the reader's `which()`; the builder's
+    /// `which()` and, when a member's value is a builder, its
+    /// `WhichBuilder`.
+    #[allow(clippy::too_many_arguments)]
     fn which(
         &self,
         reader: &mut String,
+        builder: &mut String,
         out: &mut String,
         s: &StructNode,
         fields: &[&Field],
@@ -1339,7 +1461,12 @@ impl<'s> Generator<'s> {
         members.sort_by_key(|f| f.discriminant);
         let mut variants = String::new();
         let mut arms = String::new();
+        let mut b_variants = String::new();
+        let mut b_arms = String::new();
         let mut needs_lifetime = false;
+        // The builder's payloads borrow for 'b (pointers) and name the
+        // arena type A (struct, list, group and any-pointer builders).
+        let (mut b_lifetime, mut b_arena) = (false, false);
         // `Which` takes no type parameters: members whose type uses the
         // struct's generic parameters are given with those erased to
         // AnyPointer.
@@ -1349,76 +1476,175 @@ impl<'s> Generator<'s> {
             let v = pascal(&f.name);
             let n = snake_raw(&f.name);
             let disc = f.discriminant.unwrap_or(0);
-            // (payload type, the expression that makes it)
-            let payload: Option<(String, String)> = match &f.kind {
+            // (payload type, the expression that makes it), for the reader
+            // and for the builder.
+            let (payload, b_payload): (Option<Payload>, Option<Payload>) = match &f.kind {
                 FieldKind::Group { type_id } => {
                     needs_lifetime = true;
+                    b_lifetime = true;
+                    b_arena = true;
                     let module = self
                         .places
                         .get(type_id)
                         .and_then(|p| p.path.last().cloned())
                         .unwrap_or_default();
-                    if nparams == 0 {
-                        Some((format!("{module}::Reader<'a>"), format!("self.get_{n}()")))
+                    let args: String = (0..nparams).map(|_| format!(", {any}")).collect();
+                    let mk = if nparams == 0 {
+                        ""
                     } else {
-                        let args: String = (0..nparams).map(|_| format!(", {any}")).collect();
-                        Some((
-                            format!("{module}::Reader<'a{args}>"),
-                            format!(
-                                "{module}::Reader {{ reader: self.reader, marker: ::core::marker::PhantomData }}"
-                            ),
-                        ))
+                        ", marker: ::core::marker::PhantomData"
+                    };
+                    let b = Some((
+                        format!("{module}::Builder<'b, A{args}>"),
+                        format!("{module}::Builder {{ builder: self.builder.reborrow(){mk} }}"),
+                    ));
+                    if nparams == 0 {
+                        (
+                            Some((format!("{module}::Reader<'a>"), format!("self.get_{n}()"))),
+                            b,
+                        )
+                    } else {
+                        (
+                            Some((
+                                format!("{module}::Reader<'a{args}>"),
+                                format!("{module}::Reader {{ reader: self.reader{mk} }}"),
+                            )),
+                            b,
+                        )
                     }
                 }
-                FieldKind::Slot { ty, offset, .. } => {
+                FieldKind::Slot {
+                    ty,
+                    offset,
+                    default,
+                } => {
                     let ty = self.resolve(ty);
                     let get = format!("self.get_{n}()");
                     match &ty {
-                        Type::Void => None,
-                        Type::Bool => Some(("bool".into(), get)),
-                        Type::Enum(id) => Some((
-                            format!(
-                                "::core::result::Result<{}, {rt}::typed::NotInSchema>",
-                                self.path_to(*id, file, d)?
-                            ),
-                            get,
-                        )),
+                        Type::Void => (None, None),
+                        Type::Bool => {
+                            let get_b = match default {
+                                Value::Bool(true) => {
+                                    format!("self.builder.get_bool_or({offset}, true)")
+                                }
+                                _ => format!("self.builder.get_bool({offset})"),
+                            };
+                            (Some(("bool".into(), get)), Some(("bool".into(), get_b)))
+                        }
+                        Type::Enum(id) => {
+                            let path = self.path_to(*id, file, d)?;
+                            let dv = match default {
+                                Value::Enum(v) => *v,
+                                _ => 0,
+                            };
+                            let t =
+                                format!("::core::result::Result<{path}, {rt}::typed::NotInSchema>");
+                            (
+                                Some((t.clone(), get)),
+                                Some((
+                                    t,
+                                    format!(
+                                        "<{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {dv}))"
+                                    ),
+                                )),
+                            )
+                        }
                         Type::AnyPointer => {
                             needs_lifetime = true;
-                            Some((format!("{rt}::PointerReader<'a>"), get))
+                            b_lifetime = true;
+                            b_arena = true;
+                            (
+                                Some((format!("{rt}::PointerReader<'a>"), get)),
+                                Some((
+                                    format!("{rt}::PointerBuilder<'b, A>"),
+                                    format!("self.builder.pointer({offset})"),
+                                )),
+                            )
                         }
-                        Type::Interface(_) => Some((format!("{rt}::Result<u32>"), get)),
+                        Type::Interface(_) => (
+                            Some((format!("{rt}::Result<u32>"), get)),
+                            Some((
+                                format!("{rt}::Result<u32>"),
+                                format!(
+                                    "self.builder.with_reader(|r| r.pointer({offset}).get_capability())"
+                                ),
+                            )),
+                        ),
                         ty if ty.is_pointer() => {
                             needs_lifetime = true;
+                            b_lifetime = true;
+                            b_arena |= !matches!(ty, Type::Text | Type::Data);
                             let typed = self.reader_ty(ty, file, d)?;
                             let saved = self.params.replace(Vec::new());
                             let erased = self.resolve(ty);
                             let erased_ty = self.reader_ty(&erased, file, d);
+                            let erased_bty = self.builder_ty(&erased, file, d);
                             let erased_owned = self.owned_ty(&erased, file, d);
                             self.params.replace(saved);
-                            let (erased_ty, erased_owned) = (erased_ty?, erased_owned?);
-                            if erased_ty == typed {
-                                Some((format!("{rt}::Result<{typed}>"), get))
+                            let (erased_ty, erased_bty, erased_owned) =
+                                (erased_ty?, erased_bty?, erased_owned?);
+                            let fill = self.builder_fill(f, ty, *offset, default, &erased_owned);
+                            let b = if erased == Type::AnyPointer {
+                                (
+                                    format!("{rt}::Result<{rt}::PointerBuilder<'b, A>>"),
+                                    format!("Ok(self.builder.pointer({offset}))"),
+                                )
+                            } else {
+                                (
+                                    format!("{rt}::Result<{erased_bty}>"),
+                                    match fill {
+                                        Some(fill) => format!(
+                                            "{fill}.and_then(|()| <{erased_owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})))"
+                                        ),
+                                        None => format!(
+                                            "<{erased_owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset}))"
+                                        ),
+                                    },
+                                )
+                            };
+                            if erased == Type::AnyPointer {
+                                b_arena = true;
+                            }
+                            let r = if erased_ty == typed {
+                                (format!("{rt}::Result<{typed}>"), get)
                             } else if erased == Type::AnyPointer {
-                                Some((
+                                (
                                     format!("{rt}::Result<{erased_ty}>"),
                                     format!("Ok(self.reader.pointer({offset}))"),
-                                ))
+                                )
                             } else {
-                                Some((
+                                (
                                     format!("{rt}::Result<{erased_ty}>"),
                                     format!(
                                         "<{erased_owned} as {rt}::typed::Owned>::read(self.reader.pointer({offset}))"
                                     ),
-                                ))
-                            }
+                                )
+                            };
+                            (Some(r), Some(b))
                         }
-                        ty => Some((self.primitive(ty, &Value::Void)?.0.to_string(), get)),
+                        ty => {
+                            let (rust, lit) = self.primitive(ty, default)?;
+                            let zero = match default {
+                                Value::Int(v) | Value::Float64(v) => *v == 0,
+                                Value::Float32(v) => *v == 0,
+                                _ => true,
+                            };
+                            let get_b = if zero {
+                                format!("self.builder.get::<{rust}>({offset})")
+                            } else {
+                                format!("self.builder.get_or::<{rust}>({offset}, {lit})")
+                            };
+                            (
+                                Some((rust.to_string(), get)),
+                                Some((rust.to_string(), get_b)),
+                            )
+                        }
                     }
                 }
             };
             let fallback = format!("`{}` is set.", f.name);
             doc_attr(&mut variants, Some(f.doc.as_deref().unwrap_or(&fallback)));
+            doc_attr(&mut b_variants, Some(f.doc.as_deref().unwrap_or(&fallback)));
             match payload {
                 Some((p, make)) => {
                     let _ = writeln!(variants, "{v}({p}),");
@@ -1427,6 +1653,16 @@ impl<'s> Generator<'s> {
                 None => {
                     let _ = writeln!(variants, "{v},");
                     let _ = writeln!(arms, "{disc} => Ok(Which::{v}),");
+                }
+            }
+            match b_payload {
+                Some((p, make)) => {
+                    let _ = writeln!(b_variants, "{v}({p}),");
+                    let _ = writeln!(b_arms, "{disc} => Ok(WhichBuilder::{v}({make})),");
+                }
+                None => {
+                    let _ = writeln!(b_variants, "{v},");
+                    let _ = writeln!(b_arms, "{disc} => Ok(WhichBuilder::{v}),");
                 }
             }
         }
@@ -1441,9 +1677,89 @@ impl<'s> Generator<'s> {
              #[inline] pub fn which(&self) -> ::core::result::Result<Which{lt}, {rt}::typed::NotInSchema> {{ match self.reader.get::<u16>({}) {{ {arms} v => Err({rt}::typed::NotInSchema(v)) }} }}",
             s.discriminant_offset
         );
+        if !b_lifetime {
+            // Every member's value is a plain value: the builder's
+            // `which()` gives the reader's `Which`.
+            let b_arms = b_arms.replace("WhichBuilder::", "Which::");
+            let _ = writeln!(
+                builder,
+                "/// Which member of the union is set, with its value.\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+                 #[inline] pub fn which(&self) -> ::core::result::Result<Which, {rt}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {b_arms} v => Err({rt}::typed::NotInSchema(v)) }} }}",
+                s.discriminant_offset
+            );
+        } else {
+            let (decl, args) = if b_arena {
+                (format!("<'b, A: {rt}::Arena + ?Sized + 'b>"), "<'_, A>")
+            } else {
+                ("<'b>".to_string(), "<'_>")
+            };
+            let _ = writeln!(
+                out,
+                "/// The union's members, with a builder of the one that is set (a builder's `which()`).\npub enum WhichBuilder{decl} {{\n{b_variants}}}"
+            );
+            let _ = writeln!(
+                builder,
+                "/// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+                 #[inline] pub fn which(&mut self) -> ::core::result::Result<WhichBuilder{args}, {rt}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {b_arms} v => Err({rt}::typed::NotInSchema(v)) }} }}",
+                s.discriminant_offset
+            );
+        }
         Ok(())
     }
+
+    /// An expression (a `Result<()>`) that copies pointer field `f`'s
+    /// schema default into its slot when the slot is null, or `None` when
+    /// the field has no default.
+    fn builder_fill(
+        &self,
+        f: &Field,
+        ty: &Type,
+        offset: u32,
+        default: &Value,
+        owned: &str,
+    ) -> Option<String> {
+        let rt = &self.rt;
+        match (ty, default) {
+            (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!(
+                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), {t:?}) }})"
+            )),
+            (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!(
+                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {rt}::typed::Owned>::set(self.builder.pointer({offset}), &{b:?}) }})"
+            )),
+            (_, Value::Pointer(Some(_))) => Some(format!(
+                "{rt}::typed::fill_default(&mut self.builder.pointer({offset}), &{}__DEFAULT)",
+                snake_raw(&f.name).to_ascii_uppercase()
+            )),
+            _ => None,
+        }
+    }
 }
+
+/// The nesting of a type: 1 for a leaf, one more per list level or level
+/// of generic arguments.
+fn type_depth(ty: &Type) -> usize {
+    match ty {
+        Type::List(e) => 1 + type_depth(e),
+        Type::Struct(_, brand) => {
+            1 + brand
+                .0
+                .iter()
+                .flat_map(|(_, b)| b.iter().flatten().flatten())
+                .map(type_depth)
+                .max()
+                .unwrap_or(0)
+        }
+        _ => 1,
+    }
+}
+
+/// From this [`type_depth`] on, a field's accessors allow clippy's
+/// `type_complexity` (`List(List(List(Entry(K, V))))` is 5 and over
+/// clippy's limit; `List(List(Text))`, 3, is not).
+const COMPLEX_DEPTH: usize = 4;
+
+/// A `Which` variant's payload: its type and the expression that makes it.
+type Payload = (String, String);
 
 /// The pieces of generated code that carry a struct's generic parameters;
 /// all empty for a struct that is not generic.

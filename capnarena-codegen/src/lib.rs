@@ -24,13 +24,33 @@
 //! module may sit anywhere; another schema file's module is taken to be a
 //! sibling unless [`Options::module_path`] says where it is.
 //!
+//! # Unions
+//! A union member has no getter on the reader or the builder: `which()`
+//! (on both; a builder's gives `WhichBuilder`, with builders of pointer
+//! and group members, or `Which` when every member is a plain value) is
+//! the one way to a member's value. Members share the union's bits and
+//! pointer slots, so a getter of an inactive member would return another
+//! member's data; a getter that checked the discriminant would cost a
+//! compare on every call and answer with an error or a default that looks
+//! like data, so the question is asked once, as capnproto-rust does.
+//! Setters and `init_*` write the discriminant; `has_x()` of a pointer
+//! member is `false` unless the member is the active one (the reference's
+//! `hasX()`).
+//!
 //! Generic structs (`struct Pair(Key, Value)`) take their parameters, and
 //! those of the scopes around them, as type parameters of `Reader`,
 //! `Builder` and `Owned` (each an [`Owned`](capnarena::typed::Owned) type,
 //! defaulting to `AnyPointer`); a use such as `Pair(Text, Point)` names
-//! `pair::Owned<Text, point::Owned>`. A union's `Which` has no type
-//! parameters: members of a parameter's type appear in it as any pointers.
-//! A method's implicit parameters read as `AnyPointer`.
+//! `pair::Owned<Text, point::Owned>`; any type can be an argument (lists,
+//! lists of generics, generics of generics). A generic type named without
+//! arguments (`Pair`, or `Outer.Inner` inside `Outer(T)`) has its
+//! parameters bound to `AnyPointer`, as schema.capnp says of a brand that
+//! leaves a scope out; a nested type named plainly inside its generic
+//! scope (`Inner`) inherits the scope's parameters. A union's `Which` has
+//! no type parameters: members of a parameter's type appear in it as any
+//! pointers. A method's implicit parameters read as `AnyPointer`. `Debug`
+//! prints a field of a parameter's type as the type bound to it
+//! ([`Owned::write_text`](capnarena::typed::Owned::write_text)).
 //!
 //! [capnarena]: https://docs.rs/capnarena
 

@@ -23,6 +23,34 @@ pub fn escape(name: String) -> String {
     }
 }
 
+/// The type parameters the generated code declares itself (the arena
+/// `A`; `R` and `I` of `with_reader` and `set_*_from_iter`) and the types a
+/// struct's module names unqualified: a schema's generic parameter may not
+/// take these names.
+const RESERVED_TYPE_PARAMS: &[&str] = &[
+    "A",
+    "R",
+    "I",
+    "Reader",
+    "Builder",
+    "Owned",
+    "Which",
+    "WhichBuilder",
+    "Params",
+];
+
+/// The Rust name of generic parameter `name`, given the names the
+/// parameters of the scopes around it already took: `PascalCase`, with a
+/// trailing underscore while it is a keyword, a reserved type parameter
+/// or taken (`struct Triple(A, B, C)` names its first parameter `A_`).
+pub fn type_param(name: &str, taken: &[&str]) -> String {
+    let mut rust = pascal(name);
+    while RESERVED_TYPE_PARAMS.contains(&rust.as_str()) || taken.contains(&rust.as_str()) {
+        rust.push('_');
+    }
+    rust
+}
+
 /// Splits a camelCase or snake_case schema name into lower-case words.
 fn words(name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

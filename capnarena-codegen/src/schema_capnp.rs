@@ -37,6 +37,12 @@ pub mod node {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -66,6 +72,21 @@ pub mod node {
         Const(const_::Reader<'a>),
         /// `annotation` is set.
         Annotation(annotation::Reader<'a>),
+    }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// `file` is set.
+        File,
+        /// `struct` is set.
+        Struct(struct_::Builder<'b, A>),
+        /// `enum` is set.
+        Enum(enum_::Builder<'b, A>),
+        /// `interface` is set.
+        Interface(interface::Builder<'b, A>),
+        /// `const` is set.
+        Const(const_::Builder<'b, A>),
+        /// `annotation` is set.
+        Annotation(annotation::Builder<'b, A>),
     }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -189,40 +210,37 @@ pub mod node {
         pub fn has_annotations(&self) -> bool {
             self.reader.has_pointer(2)
         }
-        /// The `file` field.
-        #[inline]
-        pub fn get_file(&self) {}
         /// The `struct` field.
         #[inline]
-        pub fn get_struct(&self) -> struct_::Reader<'a> {
+        fn get_struct(&self) -> struct_::Reader<'a> {
             struct_::Reader {
                 reader: self.reader,
             }
         }
         /// The `enum` field.
         #[inline]
-        pub fn get_enum(&self) -> enum_::Reader<'a> {
+        fn get_enum(&self) -> enum_::Reader<'a> {
             enum_::Reader {
                 reader: self.reader,
             }
         }
         /// The `interface` field.
         #[inline]
-        pub fn get_interface(&self) -> interface::Reader<'a> {
+        fn get_interface(&self) -> interface::Reader<'a> {
             interface::Reader {
                 reader: self.reader,
             }
         }
         /// The `const` field.
         #[inline]
-        pub fn get_const(&self) -> const_::Reader<'a> {
+        fn get_const(&self) -> const_::Reader<'a> {
             const_::Reader {
                 reader: self.reader,
             }
         }
         /// The `annotation` field.
         #[inline]
-        pub fn get_annotation(&self) -> annotation::Reader<'a> {
+        fn get_annotation(&self) -> annotation::Reader<'a> {
             annotation::Reader {
                 reader: self.reader,
             }
@@ -615,13 +633,6 @@ pub mod node {
             self.builder.set::<u16>(6, 0);
         }
         /// The `struct` field.
-        #[inline]
-        pub fn get_struct(&mut self) -> struct_::Builder<'_, A> {
-            struct_::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `struct` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_struct(&mut self) -> struct_::Builder<'_, A> {
             self.builder.set::<u16>(6, 1);
@@ -637,25 +648,11 @@ pub mod node {
             }
         }
         /// The `enum` field.
-        #[inline]
-        pub fn get_enum(&mut self) -> enum_::Builder<'_, A> {
-            enum_::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `enum` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_enum(&mut self) -> enum_::Builder<'_, A> {
             self.builder.set::<u16>(6, 2);
             self.builder.pointer(3).clear();
             enum_::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `interface` field.
-        #[inline]
-        pub fn get_interface(&mut self) -> interface::Builder<'_, A> {
-            interface::Builder {
                 builder: self.builder.reborrow(),
             }
         }
@@ -670,26 +667,12 @@ pub mod node {
             }
         }
         /// The `const` field.
-        #[inline]
-        pub fn get_const(&mut self) -> const_::Builder<'_, A> {
-            const_::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `const` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_const(&mut self) -> const_::Builder<'_, A> {
             self.builder.set::<u16>(6, 4);
             self.builder.pointer(3).clear();
             self.builder.pointer(4).clear();
             const_::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `annotation` field.
-        #[inline]
-        pub fn get_annotation(&mut self) -> annotation::Builder<'_, A> {
-            annotation::Builder {
                 builder: self.builder.reborrow(),
             }
         }
@@ -712,6 +695,56 @@ pub mod node {
             self.builder.set_bool(123, false);
             annotation::Builder {
                 builder: self.builder.reborrow(),
+            }
+        }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(6) {
+                0 => Ok(WhichBuilder::File),
+                1 => {
+                    Ok(
+                        WhichBuilder::Struct(struct_::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                2 => {
+                    Ok(
+                        WhichBuilder::Enum(enum_::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                3 => {
+                    Ok(
+                        WhichBuilder::Interface(interface::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                4 => {
+                    Ok(
+                        WhichBuilder::Const(const_::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                5 => {
+                    Ok(
+                        WhichBuilder::Annotation(annotation::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
         /// Runs `f` on a reader of the struct as built so far.
@@ -757,6 +790,12 @@ pub mod node {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -940,6 +979,12 @@ pub mod node {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -1154,6 +1199,12 @@ pub mod node {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -1466,6 +1517,12 @@ pub mod node {
                     r: &Self::Reader<'a>,
                 ) -> ::capnarena::StructReader<'a> {
                     r.reader
+                }
+                fn write_text<'a>(
+                    r: &Self::Reader<'a>,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    r.write_text(v)
                 }
             }
             impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -2953,6 +3010,12 @@ pub mod field {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -2974,6 +3037,13 @@ pub mod field {
         Slot(slot::Reader<'a>),
         /// A group.
         Group(group::Reader<'a>),
+    }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// A regular, non-group, non-fixed-list field.
+        Slot(slot::Builder<'b, A>),
+        /// A group.
+        Group(group::Builder<'b, A>),
     }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -3050,14 +3120,14 @@ pub mod field {
         }
         /// A regular, non-group, non-fixed-list field.
         #[inline]
-        pub fn get_slot(&self) -> slot::Reader<'a> {
+        fn get_slot(&self) -> slot::Reader<'a> {
             slot::Reader {
                 reader: self.reader,
             }
         }
         /// A group.
         #[inline]
-        pub fn get_group(&self) -> group::Reader<'a> {
+        fn get_group(&self) -> group::Reader<'a> {
             group::Reader {
                 reader: self.reader,
             }
@@ -3272,13 +3342,6 @@ pub mod field {
             self.builder.set_or::<u16>(1, value, 65535);
         }
         /// A regular, non-group, non-fixed-list field.
-        #[inline]
-        pub fn get_slot(&mut self) -> slot::Builder<'_, A> {
-            slot::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// A regular, non-group, non-fixed-list field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_slot(&mut self) -> slot::Builder<'_, A> {
             self.builder.set::<u16>(4, 0);
@@ -3287,13 +3350,6 @@ pub mod field {
             self.builder.pointer(3).clear();
             self.builder.set_bool(128, false);
             slot::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// A group.
-        #[inline]
-        pub fn get_group(&mut self) -> group::Builder<'_, A> {
-            group::Builder {
                 builder: self.builder.reborrow(),
             }
         }
@@ -3320,6 +3376,34 @@ pub mod field {
             self.builder.set::<u16>(6, 0);
             ordinal::Builder {
                 builder: self.builder.reborrow(),
+            }
+        }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(4) {
+                0 => {
+                    Ok(
+                        WhichBuilder::Slot(slot::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                1 => {
+                    Ok(
+                        WhichBuilder::Group(group::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
         /// Runs `f` on a reader of the struct as built so far.
@@ -3695,15 +3779,12 @@ pub mod field {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
-            /// The `implicit` field.
-            #[inline]
-            pub fn get_implicit(&self) {}
             /// The original ordinal number given to the field.  You probably should NOT use this; if you need
             /// a numeric identifier for a field, use its position within the field array for its scope.
             /// The ordinal is given here mainly just so that the original schema text can be reproduced given
             /// the compiled version -- i.e. so that `capnp compile -ocapnp` can do its job.
             #[inline]
-            pub fn get_explicit(&self) -> u16 {
+            fn get_explicit(&self) -> u16 {
                 self.reader.get::<u16>(6)
             }
             /// Which member of the union is set, with its value.
@@ -3762,17 +3843,22 @@ pub mod field {
             /// The ordinal is given here mainly just so that the original schema text can be reproduced given
             /// the compiled version -- i.e. so that `capnp compile -ocapnp` can do its job.
             #[inline]
-            pub fn get_explicit(&self) -> u16 {
-                self.builder.get::<u16>(6)
-            }
-            /// The original ordinal number given to the field.  You probably should NOT use this; if you need
-            /// a numeric identifier for a field, use its position within the field array for its scope.
-            /// The ordinal is given here mainly just so that the original schema text can be reproduced given
-            /// the compiled version -- i.e. so that `capnp compile -ocapnp` can do its job.
-            #[inline]
             pub fn set_explicit(&mut self, value: u16) {
                 self.builder.set::<u16>(5, 1);
                 self.builder.set::<u16>(6, value);
+            }
+            /// Which member of the union is set, with its value.
+            /// # Errors
+            /// The discriminant names a member the schema does not have.
+            #[inline]
+            pub fn which(
+                &self,
+            ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+                match self.builder.get::<u16>(5) {
+                    0 => Ok(Which::Implicit),
+                    1 => Ok(Which::Explicit(self.builder.get::<u16>(6))),
+                    v => Err(::capnarena::typed::NotInSchema(v)),
+                }
             }
             /// Runs `f` on a reader of the group as built so far.
             #[inline]
@@ -3816,6 +3902,12 @@ pub mod enumerant {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -4093,6 +4185,12 @@ pub mod superclass {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -4280,6 +4378,12 @@ pub mod method {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -4824,6 +4928,12 @@ pub mod type_ {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -4880,6 +4990,47 @@ pub mod type_ {
         /// `anyPointer` is set.
         AnyPointer(any_pointer::Reader<'a>),
     }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// `void` is set.
+        Void,
+        /// `bool` is set.
+        Bool,
+        /// `int8` is set.
+        Int8,
+        /// `int16` is set.
+        Int16,
+        /// `int32` is set.
+        Int32,
+        /// `int64` is set.
+        Int64,
+        /// `uint8` is set.
+        Uint8,
+        /// `uint16` is set.
+        Uint16,
+        /// `uint32` is set.
+        Uint32,
+        /// `uint64` is set.
+        Uint64,
+        /// `float32` is set.
+        Float32,
+        /// `float64` is set.
+        Float64,
+        /// `text` is set.
+        Text,
+        /// `data` is set.
+        Data,
+        /// `list` is set.
+        List(list::Builder<'b, A>),
+        /// `enum` is set.
+        Enum(enum_::Builder<'b, A>),
+        /// `struct` is set.
+        Struct(struct_::Builder<'b, A>),
+        /// `interface` is set.
+        Interface(interface::Builder<'b, A>),
+        /// `anyPointer` is set.
+        AnyPointer(any_pointer::Builder<'b, A>),
+    }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -4898,79 +5049,37 @@ pub mod type_ {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
-        /// The `void` field.
-        #[inline]
-        pub fn get_void(&self) {}
-        /// The `bool` field.
-        #[inline]
-        pub fn get_bool(&self) {}
-        /// The `int8` field.
-        #[inline]
-        pub fn get_int8(&self) {}
-        /// The `int16` field.
-        #[inline]
-        pub fn get_int16(&self) {}
-        /// The `int32` field.
-        #[inline]
-        pub fn get_int32(&self) {}
-        /// The `int64` field.
-        #[inline]
-        pub fn get_int64(&self) {}
-        /// The `uint8` field.
-        #[inline]
-        pub fn get_uint8(&self) {}
-        /// The `uint16` field.
-        #[inline]
-        pub fn get_uint16(&self) {}
-        /// The `uint32` field.
-        #[inline]
-        pub fn get_uint32(&self) {}
-        /// The `uint64` field.
-        #[inline]
-        pub fn get_uint64(&self) {}
-        /// The `float32` field.
-        #[inline]
-        pub fn get_float32(&self) {}
-        /// The `float64` field.
-        #[inline]
-        pub fn get_float64(&self) {}
-        /// The `text` field.
-        #[inline]
-        pub fn get_text(&self) {}
-        /// The `data` field.
-        #[inline]
-        pub fn get_data(&self) {}
         /// The `list` field.
         #[inline]
-        pub fn get_list(&self) -> list::Reader<'a> {
+        fn get_list(&self) -> list::Reader<'a> {
             list::Reader {
                 reader: self.reader,
             }
         }
         /// The `enum` field.
         #[inline]
-        pub fn get_enum(&self) -> enum_::Reader<'a> {
+        fn get_enum(&self) -> enum_::Reader<'a> {
             enum_::Reader {
                 reader: self.reader,
             }
         }
         /// The `struct` field.
         #[inline]
-        pub fn get_struct(&self) -> struct_::Reader<'a> {
+        fn get_struct(&self) -> struct_::Reader<'a> {
             struct_::Reader {
                 reader: self.reader,
             }
         }
         /// The `interface` field.
         #[inline]
-        pub fn get_interface(&self) -> interface::Reader<'a> {
+        fn get_interface(&self) -> interface::Reader<'a> {
             interface::Reader {
                 reader: self.reader,
             }
         }
         /// The `anyPointer` field.
         #[inline]
-        pub fn get_any_pointer(&self) -> any_pointer::Reader<'a> {
+        fn get_any_pointer(&self) -> any_pointer::Reader<'a> {
             any_pointer::Reader {
                 reader: self.reader,
             }
@@ -5184,25 +5293,11 @@ pub mod type_ {
             self.builder.set::<u16>(0, 13);
         }
         /// The `list` field.
-        #[inline]
-        pub fn get_list(&mut self) -> list::Builder<'_, A> {
-            list::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `list` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_list(&mut self) -> list::Builder<'_, A> {
             self.builder.set::<u16>(0, 14);
             self.builder.pointer(0).clear();
             list::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `enum` field.
-        #[inline]
-        pub fn get_enum(&mut self) -> enum_::Builder<'_, A> {
-            enum_::Builder {
                 builder: self.builder.reborrow(),
             }
         }
@@ -5217,26 +5312,12 @@ pub mod type_ {
             }
         }
         /// The `struct` field.
-        #[inline]
-        pub fn get_struct(&mut self) -> struct_::Builder<'_, A> {
-            struct_::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `struct` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_struct(&mut self) -> struct_::Builder<'_, A> {
             self.builder.set::<u16>(0, 16);
             self.builder.set::<u64>(1, 0);
             self.builder.pointer(0).clear();
             struct_::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `interface` field.
-        #[inline]
-        pub fn get_interface(&mut self) -> interface::Builder<'_, A> {
-            interface::Builder {
                 builder: self.builder.reborrow(),
             }
         }
@@ -5251,13 +5332,6 @@ pub mod type_ {
             }
         }
         /// The `anyPointer` field.
-        #[inline]
-        pub fn get_any_pointer(&mut self) -> any_pointer::Builder<'_, A> {
-            any_pointer::Builder {
-                builder: self.builder.reborrow(),
-            }
-        }
-        /// The `anyPointer` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_any_pointer(&mut self) -> any_pointer::Builder<'_, A> {
             self.builder.set::<u16>(0, 18);
@@ -5268,6 +5342,69 @@ pub mod type_ {
             self.builder.set::<u16>(5, 0);
             any_pointer::Builder {
                 builder: self.builder.reborrow(),
+            }
+        }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(0) {
+                0 => Ok(WhichBuilder::Void),
+                1 => Ok(WhichBuilder::Bool),
+                2 => Ok(WhichBuilder::Int8),
+                3 => Ok(WhichBuilder::Int16),
+                4 => Ok(WhichBuilder::Int32),
+                5 => Ok(WhichBuilder::Int64),
+                6 => Ok(WhichBuilder::Uint8),
+                7 => Ok(WhichBuilder::Uint16),
+                8 => Ok(WhichBuilder::Uint32),
+                9 => Ok(WhichBuilder::Uint64),
+                10 => Ok(WhichBuilder::Float32),
+                11 => Ok(WhichBuilder::Float64),
+                12 => Ok(WhichBuilder::Text),
+                13 => Ok(WhichBuilder::Data),
+                14 => {
+                    Ok(
+                        WhichBuilder::List(list::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                15 => {
+                    Ok(
+                        WhichBuilder::Enum(enum_::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                16 => {
+                    Ok(
+                        WhichBuilder::Struct(struct_::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                17 => {
+                    Ok(
+                        WhichBuilder::Interface(interface::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                18 => {
+                    Ok(
+                        WhichBuilder::AnyPointer(any_pointer::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
         /// Runs `f` on a reader of the struct as built so far.
@@ -5870,6 +6007,20 @@ pub mod type_ {
             /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
             ImplicitMethodParameter(implicit_method_parameter::Reader<'a>),
         }
+        /// The union's members, with a builder of the one that is set (a builder's `which()`).
+        pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+            /// A regular AnyPointer.
+            ///
+            /// The name "unconstrained" means as opposed to constraining it to match a type parameter.
+            /// In retrospect this name is probably a poor choice given that it may still be constrained
+            /// to be a struct, list, or capability.
+            Unconstrained(unconstrained::Builder<'b, A>),
+            /// This is actually a reference to a type parameter defined within this scope.
+            Parameter(parameter::Builder<'b, A>),
+            /// This is actually a reference to an implicit (generic) parameter of a method. The only
+            /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
+            ImplicitMethodParameter(implicit_method_parameter::Builder<'b, A>),
+        }
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -5894,14 +6045,14 @@ pub mod type_ {
             /// In retrospect this name is probably a poor choice given that it may still be constrained
             /// to be a struct, list, or capability.
             #[inline]
-            pub fn get_unconstrained(&self) -> unconstrained::Reader<'a> {
+            fn get_unconstrained(&self) -> unconstrained::Reader<'a> {
                 unconstrained::Reader {
                     reader: self.reader,
                 }
             }
             /// This is actually a reference to a type parameter defined within this scope.
             #[inline]
-            pub fn get_parameter(&self) -> parameter::Reader<'a> {
+            fn get_parameter(&self) -> parameter::Reader<'a> {
                 parameter::Reader {
                     reader: self.reader,
                 }
@@ -5909,7 +6060,7 @@ pub mod type_ {
             /// This is actually a reference to an implicit (generic) parameter of a method. The only
             /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
             #[inline]
-            pub fn get_implicit_method_parameter(
+            fn get_implicit_method_parameter(
                 &self,
             ) -> implicit_method_parameter::Reader<'a> {
                 implicit_method_parameter::Reader {
@@ -5978,29 +6129,11 @@ pub mod type_ {
             /// The name "unconstrained" means as opposed to constraining it to match a type parameter.
             /// In retrospect this name is probably a poor choice given that it may still be constrained
             /// to be a struct, list, or capability.
-            #[inline]
-            pub fn get_unconstrained(&mut self) -> unconstrained::Builder<'_, A> {
-                unconstrained::Builder {
-                    builder: self.builder.reborrow(),
-                }
-            }
-            /// A regular AnyPointer.
-            ///
-            /// The name "unconstrained" means as opposed to constraining it to match a type parameter.
-            /// In retrospect this name is probably a poor choice given that it may still be constrained
-            /// to be a struct, list, or capability.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
             pub fn init_unconstrained(&mut self) -> unconstrained::Builder<'_, A> {
                 self.builder.set::<u16>(4, 0);
                 self.builder.set::<u16>(5, 0);
                 unconstrained::Builder {
-                    builder: self.builder.reborrow(),
-                }
-            }
-            /// This is actually a reference to a type parameter defined within this scope.
-            #[inline]
-            pub fn get_parameter(&mut self) -> parameter::Builder<'_, A> {
-                parameter::Builder {
                     builder: self.builder.reborrow(),
                 }
             }
@@ -6016,16 +6149,6 @@ pub mod type_ {
             }
             /// This is actually a reference to an implicit (generic) parameter of a method. The only
             /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
-            #[inline]
-            pub fn get_implicit_method_parameter(
-                &mut self,
-            ) -> implicit_method_parameter::Builder<'_, A> {
-                implicit_method_parameter::Builder {
-                    builder: self.builder.reborrow(),
-                }
-            }
-            /// This is actually a reference to an implicit (generic) parameter of a method. The only
-            /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
             pub fn init_implicit_method_parameter(
                 &mut self,
@@ -6034,6 +6157,41 @@ pub mod type_ {
                 self.builder.set::<u16>(5, 0);
                 implicit_method_parameter::Builder {
                     builder: self.builder.reborrow(),
+                }
+            }
+            /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+            /// # Errors
+            /// The discriminant names a member the schema does not have.
+            #[inline]
+            pub fn which(
+                &mut self,
+            ) -> ::core::result::Result<
+                WhichBuilder<'_, A>,
+                ::capnarena::typed::NotInSchema,
+            > {
+                match self.builder.get::<u16>(4) {
+                    0 => {
+                        Ok(
+                            WhichBuilder::Unconstrained(unconstrained::Builder {
+                                builder: self.builder.reborrow(),
+                            }),
+                        )
+                    }
+                    1 => {
+                        Ok(
+                            WhichBuilder::Parameter(parameter::Builder {
+                                builder: self.builder.reborrow(),
+                            }),
+                        )
+                    }
+                    2 => {
+                        Ok(
+                            WhichBuilder::ImplicitMethodParameter(implicit_method_parameter::Builder {
+                                builder: self.builder.reborrow(),
+                            }),
+                        )
+                    }
+                    v => Err(::capnarena::typed::NotInSchema(v)),
                 }
             }
             /// Runs `f` on a reader of the group as built so far.
@@ -6094,18 +6252,6 @@ pub mod type_ {
                 pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                     self.reader
                 }
-                /// truly AnyPointer
-                #[inline]
-                pub fn get_any_kind(&self) {}
-                /// AnyStruct
-                #[inline]
-                pub fn get_struct(&self) {}
-                /// AnyList
-                #[inline]
-                pub fn get_list(&self) {}
-                /// Capability
-                #[inline]
-                pub fn get_capability(&self) {}
                 /// Which member of the union is set, with its value.
                 /// # Errors
                 /// The discriminant names a member the schema does not have.
@@ -6186,6 +6332,21 @@ pub mod type_ {
                 #[inline]
                 pub fn set_capability(&mut self) {
                     self.builder.set::<u16>(5, 3);
+                }
+                /// Which member of the union is set, with its value.
+                /// # Errors
+                /// The discriminant names a member the schema does not have.
+                #[inline]
+                pub fn which(
+                    &self,
+                ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+                    match self.builder.get::<u16>(5) {
+                        0 => Ok(Which::AnyKind),
+                        1 => Ok(Which::Struct),
+                        2 => Ok(Which::List),
+                        3 => Ok(Which::Capability),
+                        v => Err(::capnarena::typed::NotInSchema(v)),
+                    }
                 }
                 /// Runs `f` on a reader of the group as built so far.
                 #[inline]
@@ -6442,6 +6603,12 @@ pub mod brand {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -6636,6 +6803,12 @@ pub mod brand {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -6660,6 +6833,35 @@ pub mod brand {
                 ::capnarena::Result<
                     ::capnarena::typed::StructListReader<
                         'a,
+                        super::super::brand::binding::Owned,
+                    >,
+                >,
+            ),
+            /// The place where the Brand appears is within this scope or a sub-scope, and bindings
+            /// for this scope are deferred to later Brand applications. This is equivalent to a
+            /// pass-through binding list, where each of this scope's parameters is bound to itself.
+            /// For example:
+            ///
+            ///   struct Outer(T) {
+            ///     struct Inner {
+            ///       value @0 :T;
+            ///     }
+            ///     innerInherit @0 :Inner;            # Outer Brand.Scope is `inherit`.
+            ///     innerBindSelf @1 :Outer(T).Inner;  # Outer Brand.Scope explicitly binds T to T.
+            ///   }
+            ///
+            /// The innerInherit and innerBindSelf fields have equivalent types, but different Brand
+            /// styles.
+            Inherit,
+        }
+        /// The union's members, with a builder of the one that is set (a builder's `which()`).
+        pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+            /// List of parameter bindings.
+            Bind(
+                ::capnarena::Result<
+                    ::capnarena::typed::StructListBuilder<
+                        'b,
+                        A,
                         super::super::brand::binding::Owned,
                     >,
                 >,
@@ -6708,7 +6910,7 @@ pub mod brand {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_bind(
+            fn get_bind(
                 &self,
             ) -> ::capnarena::Result<
                 ::capnarena::typed::StructListReader<
@@ -6720,28 +6922,11 @@ pub mod brand {
                     super::super::brand::binding::Owned,
                 > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
             }
-            /// Whether the `bind` field is set (its pointer is not null).
+            /// Whether the `bind` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_bind(&self) -> bool {
-                self.reader.has_pointer(0)
+                self.reader.get::<u16>(4) == 0 && self.reader.has_pointer(0)
             }
-            /// The place where the Brand appears is within this scope or a sub-scope, and bindings
-            /// for this scope are deferred to later Brand applications. This is equivalent to a
-            /// pass-through binding list, where each of this scope's parameters is bound to itself.
-            /// For example:
-            ///
-            ///   struct Outer(T) {
-            ///     struct Inner {
-            ///       value @0 :T;
-            ///     }
-            ///     innerInherit @0 :Inner;            # Outer Brand.Scope is `inherit`.
-            ///     innerBindSelf @1 :Outer(T).Inner;  # Outer Brand.Scope explicitly binds T to T.
-            ///   }
-            ///
-            /// The innerInherit and innerBindSelf fields have equivalent types, but different Brand
-            /// styles.
-            #[inline]
-            pub fn get_inherit(&self) {}
             /// Which member of the union is set, with its value.
             /// # Errors
             /// The discriminant names a member the schema does not have.
@@ -6853,28 +7038,10 @@ pub mod brand {
                     super::super::brand::binding::Owned,
                 > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
             }
-            /// List of parameter bindings.
-            /// The field's value as a builder (its default, copied in, when unset).
-            /// # Errors
-            /// The pointer holds something else, or the arena has no room.
-            #[inline]
-            pub fn get_bind(
-                &mut self,
-            ) -> ::capnarena::Result<
-                ::capnarena::typed::StructListBuilder<
-                    '_,
-                    A,
-                    super::super::brand::binding::Owned,
-                >,
-            > {
-                <::capnarena::typed::StructList<
-                    super::super::brand::binding::Owned,
-                > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
-            }
-            /// Whether the `bind` field is set (its pointer is not null).
+            /// Whether the `bind` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_bind(&self) -> bool {
-                self.builder.has_pointer(0)
+                self.builder.get::<u16>(4) == 0 && self.builder.has_pointer(0)
             }
             /// The place where the Brand appears is within this scope or a sub-scope, and bindings
             /// for this scope are deferred to later Brand applications. This is equivalent to a
@@ -6894,6 +7061,32 @@ pub mod brand {
             #[inline]
             pub fn set_inherit(&mut self) {
                 self.builder.set::<u16>(4, 1);
+            }
+            /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+            /// # Errors
+            /// The discriminant names a member the schema does not have.
+            #[inline]
+            pub fn which(
+                &mut self,
+            ) -> ::core::result::Result<
+                WhichBuilder<'_, A>,
+                ::capnarena::typed::NotInSchema,
+            > {
+                match self.builder.get::<u16>(4) {
+                    0 => {
+                        Ok(
+                            WhichBuilder::Bind(
+                                <::capnarena::typed::StructList<
+                                    super::super::brand::binding::Owned,
+                                > as ::capnarena::typed::Owned>::get(
+                                    self.builder.pointer(0),
+                                ),
+                            ),
+                        )
+                    }
+                    1 => Ok(WhichBuilder::Inherit),
+                    v => Err(::capnarena::typed::NotInSchema(v)),
+                }
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -6940,6 +7133,12 @@ pub mod brand {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -6964,6 +7163,13 @@ pub mod brand {
             /// `type` is set.
             Type(::capnarena::Result<super::super::type_::Reader<'a>>),
         }
+        /// The union's members, with a builder of the one that is set (a builder's `which()`).
+        pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+            /// `unbound` is set.
+            Unbound,
+            /// `type` is set.
+            Type(::capnarena::Result<super::super::type_::Builder<'b, A>>),
+        }
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -6982,24 +7188,19 @@ pub mod brand {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
-            /// The `unbound` field.
-            #[inline]
-            pub fn get_unbound(&self) {}
             /// The `type` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_type(
-                &self,
-            ) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
+            fn get_type(&self) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
             }
-            /// Whether the `type` field is set (its pointer is not null).
+            /// Whether the `type` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_type(&self) -> bool {
-                self.reader.has_pointer(0)
+                self.reader.get::<u16>(0) == 1 && self.reader.has_pointer(0)
             }
             /// Which member of the union is set, with its value.
             /// # Errors
@@ -7091,22 +7292,34 @@ pub mod brand {
                     0,
                 )
             }
-            /// The `type` field.
-            /// The field's value as a builder (its default, copied in, when unset).
-            /// # Errors
-            /// The pointer holds something else, or the arena has no room.
-            #[inline]
-            pub fn get_type(
-                &mut self,
-            ) -> ::capnarena::Result<super::super::type_::Builder<'_, A>> {
-                <super::super::type_::Owned as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(0),
-                )
-            }
-            /// Whether the `type` field is set (its pointer is not null).
+            /// Whether the `type` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_type(&self) -> bool {
-                self.builder.has_pointer(0)
+                self.builder.get::<u16>(0) == 1 && self.builder.has_pointer(0)
+            }
+            /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+            /// # Errors
+            /// The discriminant names a member the schema does not have.
+            #[inline]
+            pub fn which(
+                &mut self,
+            ) -> ::core::result::Result<
+                WhichBuilder<'_, A>,
+                ::capnarena::typed::NotInSchema,
+            > {
+                match self.builder.get::<u16>(0) {
+                    0 => Ok(WhichBuilder::Unbound),
+                    1 => {
+                        Ok(
+                            WhichBuilder::Type(
+                                <super::super::type_::Owned as ::capnarena::typed::Owned>::get(
+                                    self.builder.pointer(0),
+                                ),
+                            ),
+                        )
+                    }
+                    v => Err(::capnarena::typed::NotInSchema(v)),
+                }
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -7150,6 +7363,12 @@ pub mod value {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -7208,6 +7427,48 @@ pub mod value {
         /// `anyPointer` is set.
         AnyPointer(::capnarena::PointerReader<'a>),
     }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// `void` is set.
+        Void,
+        /// `bool` is set.
+        Bool(bool),
+        /// `int8` is set.
+        Int8(i8),
+        /// `int16` is set.
+        Int16(i16),
+        /// `int32` is set.
+        Int32(i32),
+        /// `int64` is set.
+        Int64(i64),
+        /// `uint8` is set.
+        Uint8(u8),
+        /// `uint16` is set.
+        Uint16(u16),
+        /// `uint32` is set.
+        Uint32(u32),
+        /// `uint64` is set.
+        Uint64(u64),
+        /// `float32` is set.
+        Float32(f32),
+        /// `float64` is set.
+        Float64(f64),
+        /// `text` is set.
+        Text(::capnarena::Result<&'b mut [u8]>),
+        /// `data` is set.
+        Data(::capnarena::Result<&'b mut [u8]>),
+        /// `list` is set.
+        List(::capnarena::PointerBuilder<'b, A>),
+        /// `enum` is set.
+        Enum(u16),
+        /// `struct` is set.
+        Struct(::capnarena::PointerBuilder<'b, A>),
+        /// The only interface value that can be represented statically is "null", whose methods always
+        /// throw exceptions.
+        Interface,
+        /// `anyPointer` is set.
+        AnyPointer(::capnarena::PointerBuilder<'b, A>),
+    }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -7226,140 +7487,126 @@ pub mod value {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
-        /// The `void` field.
-        #[inline]
-        pub fn get_void(&self) {}
         /// The `bool` field.
         #[inline]
-        pub fn get_bool(&self) -> bool {
+        fn get_bool(&self) -> bool {
             self.reader.get_bool(16)
         }
         /// The `int8` field.
         #[inline]
-        pub fn get_int8(&self) -> i8 {
+        fn get_int8(&self) -> i8 {
             self.reader.get::<i8>(2)
         }
         /// The `int16` field.
         #[inline]
-        pub fn get_int16(&self) -> i16 {
+        fn get_int16(&self) -> i16 {
             self.reader.get::<i16>(1)
         }
         /// The `int32` field.
         #[inline]
-        pub fn get_int32(&self) -> i32 {
+        fn get_int32(&self) -> i32 {
             self.reader.get::<i32>(1)
         }
         /// The `int64` field.
         #[inline]
-        pub fn get_int64(&self) -> i64 {
+        fn get_int64(&self) -> i64 {
             self.reader.get::<i64>(1)
         }
         /// The `uint8` field.
         #[inline]
-        pub fn get_uint8(&self) -> u8 {
+        fn get_uint8(&self) -> u8 {
             self.reader.get::<u8>(2)
         }
         /// The `uint16` field.
         #[inline]
-        pub fn get_uint16(&self) -> u16 {
+        fn get_uint16(&self) -> u16 {
             self.reader.get::<u16>(1)
         }
         /// The `uint32` field.
         #[inline]
-        pub fn get_uint32(&self) -> u32 {
+        fn get_uint32(&self) -> u32 {
             self.reader.get::<u32>(1)
         }
         /// The `uint64` field.
         #[inline]
-        pub fn get_uint64(&self) -> u64 {
+        fn get_uint64(&self) -> u64 {
             self.reader.get::<u64>(1)
         }
         /// The `float32` field.
         #[inline]
-        pub fn get_float32(&self) -> f32 {
+        fn get_float32(&self) -> f32 {
             self.reader.get::<f32>(1)
         }
         /// The `float64` field.
         #[inline]
-        pub fn get_float64(&self) -> f64 {
+        fn get_float64(&self) -> f64 {
             self.reader.get::<f64>(1)
         }
         /// The `text` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_text(&self) -> ::capnarena::Result<&'a str> {
+        fn get_text(&self) -> ::capnarena::Result<&'a str> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
         }
-        /// The `text` field's bytes as stored (terminator excluded), without the UTF-8 check `get_text` makes.
-        /// # Errors
-        /// The pointer holds something else, or is out of bounds or over a limit.
-        #[inline]
-        pub fn get_text_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-            self.reader.pointer(0).get_text_bytes()
-        }
-        /// Whether the `text` field is set (its pointer is not null).
+        /// Whether the `text` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_text(&self) -> bool {
-            self.reader.has_pointer(0)
+            self.reader.get::<u16>(0) == 12 && self.reader.has_pointer(0)
         }
         /// The `data` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_data(&self) -> ::capnarena::Result<&'a [u8]> {
+        fn get_data(&self) -> ::capnarena::Result<&'a [u8]> {
             <::capnarena::typed::Data as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
         }
-        /// Whether the `data` field is set (its pointer is not null).
+        /// Whether the `data` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_data(&self) -> bool {
-            self.reader.has_pointer(0)
+            self.reader.get::<u16>(0) == 13 && self.reader.has_pointer(0)
         }
         /// The `list` field.
         /// The untyped pointer; read it as a type with `get_as::<T>()`.
         #[inline]
-        pub fn get_list(&self) -> ::capnarena::PointerReader<'a> {
+        fn get_list(&self) -> ::capnarena::PointerReader<'a> {
             self.reader.pointer(0)
         }
-        /// Whether the `list` field is set (its pointer is not null).
+        /// Whether the `list` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_list(&self) -> bool {
-            self.reader.has_pointer(0)
+            self.reader.get::<u16>(0) == 14 && self.reader.has_pointer(0)
         }
         /// The `enum` field.
         #[inline]
-        pub fn get_enum(&self) -> u16 {
+        fn get_enum(&self) -> u16 {
             self.reader.get::<u16>(1)
         }
         /// The `struct` field.
         /// The untyped pointer; read it as a type with `get_as::<T>()`.
         #[inline]
-        pub fn get_struct(&self) -> ::capnarena::PointerReader<'a> {
+        fn get_struct(&self) -> ::capnarena::PointerReader<'a> {
             self.reader.pointer(0)
         }
-        /// Whether the `struct` field is set (its pointer is not null).
+        /// Whether the `struct` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_struct(&self) -> bool {
-            self.reader.has_pointer(0)
+            self.reader.get::<u16>(0) == 16 && self.reader.has_pointer(0)
         }
-        /// The only interface value that can be represented statically is "null", whose methods always
-        /// throw exceptions.
-        #[inline]
-        pub fn get_interface(&self) {}
         /// The `anyPointer` field.
         /// The untyped pointer; read it as a type with `get_as::<T>()`.
         #[inline]
-        pub fn get_any_pointer(&self) -> ::capnarena::PointerReader<'a> {
+        fn get_any_pointer(&self) -> ::capnarena::PointerReader<'a> {
             self.reader.pointer(0)
         }
-        /// Whether the `anyPointer` field is set (its pointer is not null).
+        /// Whether the `anyPointer` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_any_pointer(&self) -> bool {
-            self.reader.has_pointer(0)
+            self.reader.get::<u16>(0) == 18 && self.reader.has_pointer(0)
         }
         /// Which member of the union is set, with its value.
         /// # Errors
@@ -7519,19 +7766,9 @@ pub mod value {
         }
         /// The `bool` field.
         #[inline]
-        pub fn get_bool(&self) -> bool {
-            self.builder.get_bool(16)
-        }
-        /// The `bool` field.
-        #[inline]
         pub fn set_bool(&mut self, value: bool) {
             self.builder.set::<u16>(0, 1);
             self.builder.set_bool(16, value);
-        }
-        /// The `int8` field.
-        #[inline]
-        pub fn get_int8(&self) -> i8 {
-            self.builder.get::<i8>(2)
         }
         /// The `int8` field.
         #[inline]
@@ -7541,19 +7778,9 @@ pub mod value {
         }
         /// The `int16` field.
         #[inline]
-        pub fn get_int16(&self) -> i16 {
-            self.builder.get::<i16>(1)
-        }
-        /// The `int16` field.
-        #[inline]
         pub fn set_int16(&mut self, value: i16) {
             self.builder.set::<u16>(0, 3);
             self.builder.set::<i16>(1, value);
-        }
-        /// The `int32` field.
-        #[inline]
-        pub fn get_int32(&self) -> i32 {
-            self.builder.get::<i32>(1)
         }
         /// The `int32` field.
         #[inline]
@@ -7563,19 +7790,9 @@ pub mod value {
         }
         /// The `int64` field.
         #[inline]
-        pub fn get_int64(&self) -> i64 {
-            self.builder.get::<i64>(1)
-        }
-        /// The `int64` field.
-        #[inline]
         pub fn set_int64(&mut self, value: i64) {
             self.builder.set::<u16>(0, 5);
             self.builder.set::<i64>(1, value);
-        }
-        /// The `uint8` field.
-        #[inline]
-        pub fn get_uint8(&self) -> u8 {
-            self.builder.get::<u8>(2)
         }
         /// The `uint8` field.
         #[inline]
@@ -7585,19 +7802,9 @@ pub mod value {
         }
         /// The `uint16` field.
         #[inline]
-        pub fn get_uint16(&self) -> u16 {
-            self.builder.get::<u16>(1)
-        }
-        /// The `uint16` field.
-        #[inline]
         pub fn set_uint16(&mut self, value: u16) {
             self.builder.set::<u16>(0, 7);
             self.builder.set::<u16>(1, value);
-        }
-        /// The `uint32` field.
-        #[inline]
-        pub fn get_uint32(&self) -> u32 {
-            self.builder.get::<u32>(1)
         }
         /// The `uint32` field.
         #[inline]
@@ -7607,30 +7814,15 @@ pub mod value {
         }
         /// The `uint64` field.
         #[inline]
-        pub fn get_uint64(&self) -> u64 {
-            self.builder.get::<u64>(1)
-        }
-        /// The `uint64` field.
-        #[inline]
         pub fn set_uint64(&mut self, value: u64) {
             self.builder.set::<u16>(0, 9);
             self.builder.set::<u64>(1, value);
         }
         /// The `float32` field.
         #[inline]
-        pub fn get_float32(&self) -> f32 {
-            self.builder.get::<f32>(1)
-        }
-        /// The `float32` field.
-        #[inline]
         pub fn set_float32(&mut self, value: f32) {
             self.builder.set::<u16>(0, 10);
             self.builder.set::<f32>(1, value);
-        }
-        /// The `float64` field.
-        #[inline]
-        pub fn get_float64(&self) -> f64 {
-            self.builder.get::<f64>(1)
         }
         /// The `float64` field.
         #[inline]
@@ -7662,20 +7854,10 @@ pub mod value {
                 len,
             )
         }
-        /// The `text` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_text(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
-        }
-        /// Whether the `text` field is set (its pointer is not null).
+        /// Whether the `text` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_text(&self) -> bool {
-            self.builder.has_pointer(0)
+            self.builder.get::<u16>(0) == 12 && self.builder.has_pointer(0)
         }
         /// The `data` field.
         /// Points the field at a copy of `value`.
@@ -7701,27 +7883,19 @@ pub mod value {
                 len,
             )
         }
-        /// The `data` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_data(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
-        }
-        /// Whether the `data` field is set (its pointer is not null).
+        /// Whether the `data` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_data(&self) -> bool {
-            self.builder.has_pointer(0)
+            self.builder.get::<u16>(0) == 13 && self.builder.has_pointer(0)
         }
         /// The `list` field.
-        /// The untyped slot; build a value in it with `init_as::<T>(len)`.
+        /// Makes the member the union's active one and returns its slot, cleared; build a value in it with `init_as::<T>(len)`.
         #[inline]
-        pub fn get_list(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
+        pub fn init_list(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
             self.builder.set::<u16>(0, 14);
-            self.builder.pointer(0)
+            let mut p = self.builder.pointer(0);
+            p.clear();
+            p
         }
         /// The `list` field.
         /// Points the field at a deep copy of `value`.
@@ -7735,15 +7909,10 @@ pub mod value {
             self.builder.set::<u16>(0, 14);
             self.builder.pointer(0).set_from(&value)
         }
-        /// Whether the `list` field is set (its pointer is not null).
+        /// Whether the `list` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_list(&self) -> bool {
-            self.builder.has_pointer(0)
-        }
-        /// The `enum` field.
-        #[inline]
-        pub fn get_enum(&self) -> u16 {
-            self.builder.get::<u16>(1)
+            self.builder.get::<u16>(0) == 14 && self.builder.has_pointer(0)
         }
         /// The `enum` field.
         #[inline]
@@ -7752,11 +7921,13 @@ pub mod value {
             self.builder.set::<u16>(1, value);
         }
         /// The `struct` field.
-        /// The untyped slot; build a value in it with `init_as::<T>(len)`.
+        /// Makes the member the union's active one and returns its slot, cleared; build a value in it with `init_as::<T>(len)`.
         #[inline]
-        pub fn get_struct(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
+        pub fn init_struct(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
             self.builder.set::<u16>(0, 16);
-            self.builder.pointer(0)
+            let mut p = self.builder.pointer(0);
+            p.clear();
+            p
         }
         /// The `struct` field.
         /// Points the field at a deep copy of `value`.
@@ -7770,10 +7941,10 @@ pub mod value {
             self.builder.set::<u16>(0, 16);
             self.builder.pointer(0).set_from(&value)
         }
-        /// Whether the `struct` field is set (its pointer is not null).
+        /// Whether the `struct` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_struct(&self) -> bool {
-            self.builder.has_pointer(0)
+            self.builder.get::<u16>(0) == 16 && self.builder.has_pointer(0)
         }
         /// The only interface value that can be represented statically is "null", whose methods always
         /// throw exceptions.
@@ -7782,11 +7953,13 @@ pub mod value {
             self.builder.set::<u16>(0, 17);
         }
         /// The `anyPointer` field.
-        /// The untyped slot; build a value in it with `init_as::<T>(len)`.
+        /// Makes the member the union's active one and returns its slot, cleared; build a value in it with `init_as::<T>(len)`.
         #[inline]
-        pub fn get_any_pointer(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
+        pub fn init_any_pointer(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
             self.builder.set::<u16>(0, 18);
-            self.builder.pointer(0)
+            let mut p = self.builder.pointer(0);
+            p.clear();
+            p
         }
         /// The `anyPointer` field.
         /// Points the field at a deep copy of `value`.
@@ -7800,10 +7973,59 @@ pub mod value {
             self.builder.set::<u16>(0, 18);
             self.builder.pointer(0).set_from(&value)
         }
-        /// Whether the `anyPointer` field is set (its pointer is not null).
+        /// Whether the `anyPointer` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_any_pointer(&self) -> bool {
-            self.builder.has_pointer(0)
+            self.builder.get::<u16>(0) == 18 && self.builder.has_pointer(0)
+        }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(0) {
+                0 => Ok(WhichBuilder::Void),
+                1 => Ok(WhichBuilder::Bool(self.builder.get_bool(16))),
+                2 => Ok(WhichBuilder::Int8(self.builder.get::<i8>(2))),
+                3 => Ok(WhichBuilder::Int16(self.builder.get::<i16>(1))),
+                4 => Ok(WhichBuilder::Int32(self.builder.get::<i32>(1))),
+                5 => Ok(WhichBuilder::Int64(self.builder.get::<i64>(1))),
+                6 => Ok(WhichBuilder::Uint8(self.builder.get::<u8>(2))),
+                7 => Ok(WhichBuilder::Uint16(self.builder.get::<u16>(1))),
+                8 => Ok(WhichBuilder::Uint32(self.builder.get::<u32>(1))),
+                9 => Ok(WhichBuilder::Uint64(self.builder.get::<u64>(1))),
+                10 => Ok(WhichBuilder::Float32(self.builder.get::<f32>(1))),
+                11 => Ok(WhichBuilder::Float64(self.builder.get::<f64>(1))),
+                12 => {
+                    Ok(
+                        WhichBuilder::Text(
+                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(0),
+                            ),
+                        ),
+                    )
+                }
+                13 => {
+                    Ok(
+                        WhichBuilder::Data(
+                            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(0),
+                            ),
+                        ),
+                    )
+                }
+                14 => Ok(WhichBuilder::List(self.builder.pointer(0))),
+                15 => Ok(WhichBuilder::Enum(self.builder.get::<u16>(1))),
+                16 => Ok(WhichBuilder::Struct(self.builder.pointer(0))),
+                17 => Ok(WhichBuilder::Interface),
+                18 => Ok(WhichBuilder::AnyPointer(self.builder.pointer(0))),
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
@@ -7847,6 +8069,12 @@ pub mod annotation {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -8147,7 +8375,9 @@ impl ::core::convert::From<ElementSize> for u16 {
         value as u16
     }
 }
-impl ::capnarena::typed::Enum for ElementSize {}
+impl ::capnarena::typed::Enum for ElementSize {
+    const NAMES: &'static [&'static str] = ElementSize::NAMES;
+}
 /// The `CapnpVersion` struct.
 pub mod capnp_version {
     /// Id of the struct.
@@ -8182,6 +8412,12 @@ pub mod capnp_version {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -8339,6 +8575,12 @@ pub mod code_generator_request {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -8794,6 +9036,12 @@ pub mod code_generator_request {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -9093,6 +9341,12 @@ pub mod code_generator_request {
                     r: &Self::Reader<'a>,
                 ) -> ::capnarena::StructReader<'a> {
                     r.reader
+                }
+                fn write_text<'a>(
+                    r: &Self::Reader<'a>,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    r.write_text(v)
                 }
             }
             impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {

@@ -55,6 +55,11 @@ const TARGETS: &[Target] = &[
         outputs: &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
     },
     Target {
+        request: "generics.bin",
+        args: &["--src-prefix=tests/schemas", "tests/schemas/generics.capnp"],
+        outputs: &[("generics_capnp.rs", "tests/generated/generics_capnp.rs")],
+    },
+    Target {
         request: "addressbook.bin",
         args: &[
             "--src-prefix=examples/addressbook/schema",

@@ -37,6 +37,12 @@ pub mod person {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -421,6 +427,12 @@ pub mod person {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -652,7 +664,9 @@ pub mod person {
                 value as u16
             }
         }
-        impl ::capnarena::typed::Enum for Type {}
+        impl ::capnarena::typed::Enum for Type {
+            const NAMES: &'static [&'static str] = Type::NAMES;
+        }
     }
     /// The `employment` group.
     pub mod employment {
@@ -678,6 +692,17 @@ pub mod person {
             /// `selfEmployed` is set.
             SelfEmployed,
         }
+        /// The union's members, with a builder of the one that is set (a builder's `which()`).
+        pub enum WhichBuilder<'b> {
+            /// `unemployed` is set.
+            Unemployed,
+            /// `employer` is set.
+            Employer(::capnarena::Result<&'b mut [u8]>),
+            /// `school` is set.
+            School(::capnarena::Result<&'b mut [u8]>),
+            /// `selfEmployed` is set.
+            SelfEmployed,
+        }
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -696,54 +721,34 @@ pub mod person {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
-            /// The `unemployed` field.
-            #[inline]
-            pub fn get_unemployed(&self) {}
             /// The `employer` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_employer(&self) -> ::capnarena::Result<&'a str> {
+            fn get_employer(&self) -> ::capnarena::Result<&'a str> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(3),
                 )
             }
-            /// The `employer` field's bytes as stored (terminator excluded), without the UTF-8 check `get_employer` makes.
-            /// # Errors
-            /// The pointer holds something else, or is out of bounds or over a limit.
-            #[inline]
-            pub fn get_employer_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-                self.reader.pointer(3).get_text_bytes()
-            }
-            /// Whether the `employer` field is set (its pointer is not null).
+            /// Whether the `employer` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_employer(&self) -> bool {
-                self.reader.has_pointer(3)
+                self.reader.get::<u16>(2) == 1 && self.reader.has_pointer(3)
             }
             /// The `school` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_school(&self) -> ::capnarena::Result<&'a str> {
+            fn get_school(&self) -> ::capnarena::Result<&'a str> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(3),
                 )
             }
-            /// The `school` field's bytes as stored (terminator excluded), without the UTF-8 check `get_school` makes.
-            /// # Errors
-            /// The pointer holds something else, or is out of bounds or over a limit.
-            #[inline]
-            pub fn get_school_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-                self.reader.pointer(3).get_text_bytes()
-            }
-            /// Whether the `school` field is set (its pointer is not null).
+            /// Whether the `school` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_school(&self) -> bool {
-                self.reader.has_pointer(3)
+                self.reader.get::<u16>(2) == 2 && self.reader.has_pointer(3)
             }
-            /// The `selfEmployed` field.
-            #[inline]
-            pub fn get_self_employed(&self) {}
             /// Which member of the union is set, with its value.
             /// # Errors
             /// The discriminant names a member the schema does not have.
@@ -852,20 +857,10 @@ pub mod person {
                     len,
                 )
             }
-            /// The `employer` field.
-            /// The field's value as a builder (its default, copied in, when unset).
-            /// # Errors
-            /// The pointer holds something else, or the arena has no room.
-            #[inline]
-            pub fn get_employer(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(3),
-                )
-            }
-            /// Whether the `employer` field is set (its pointer is not null).
+            /// Whether the `employer` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_employer(&self) -> bool {
-                self.builder.has_pointer(3)
+                self.builder.get::<u16>(2) == 1 && self.builder.has_pointer(3)
             }
             /// The `school` field.
             /// Points the field at a copy of `value`.
@@ -894,25 +889,49 @@ pub mod person {
                     len,
                 )
             }
-            /// The `school` field.
-            /// The field's value as a builder (its default, copied in, when unset).
-            /// # Errors
-            /// The pointer holds something else, or the arena has no room.
-            #[inline]
-            pub fn get_school(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(3),
-                )
-            }
-            /// Whether the `school` field is set (its pointer is not null).
+            /// Whether the `school` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_school(&self) -> bool {
-                self.builder.has_pointer(3)
+                self.builder.get::<u16>(2) == 2 && self.builder.has_pointer(3)
             }
             /// The `selfEmployed` field.
             #[inline]
             pub fn set_self_employed(&mut self) {
                 self.builder.set::<u16>(2, 3);
+            }
+            /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+            /// # Errors
+            /// The discriminant names a member the schema does not have.
+            #[inline]
+            pub fn which(
+                &mut self,
+            ) -> ::core::result::Result<
+                WhichBuilder<'_>,
+                ::capnarena::typed::NotInSchema,
+            > {
+                match self.builder.get::<u16>(2) {
+                    0 => Ok(WhichBuilder::Unemployed),
+                    1 => {
+                        Ok(
+                            WhichBuilder::Employer(
+                                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                    self.builder.pointer(3),
+                                ),
+                            ),
+                        )
+                    }
+                    2 => {
+                        Ok(
+                            WhichBuilder::School(
+                                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                    self.builder.pointer(3),
+                                ),
+                            ),
+                        )
+                    }
+                    3 => Ok(WhichBuilder::SelfEmployed),
+                    v => Err(::capnarena::typed::NotInSchema(v)),
+                }
             }
             /// Runs `f` on a reader of the group as built so far.
             #[inline]
@@ -956,6 +975,12 @@ pub mod address_book {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {

@@ -8,7 +8,7 @@
 
 use core::marker::PhantomData;
 
-use super::{Enum, NotInSchema, Owned, StructOwned};
+use super::{Enum, NotInSchema, Owned, StructOwned, TextVisitor};
 use crate::arena::Arena;
 use crate::error::Result;
 use crate::layout::{
@@ -76,6 +76,34 @@ const fn primitive_size<T: Primitive>() -> ElementSize {
     }
 }
 
+/// Feeds a primitive list element to `v` as the text format prints its
+/// type: floats as floats, signed integers sign-extended, the rest as
+/// unsigned. `Primitive` does not say whether a type is signed or a
+/// float, so the type is told apart by its `TypeId` (a constant per
+/// monomorphized copy; the comparisons fold away).
+fn write_primitive<'a, T: Primitive + 'static>(e: T, v: &mut dyn TextVisitor<'a>) {
+    use core::any::TypeId;
+    let t = TypeId::of::<T>();
+    let bits = e.to_bits();
+    if t == TypeId::of::<f32>() {
+        v.float32(f32::from_bits(bits as u32));
+    } else if t == TypeId::of::<f64>() {
+        v.float64(f64::from_bits(bits));
+    } else if [
+        TypeId::of::<i8>(),
+        TypeId::of::<i16>(),
+        TypeId::of::<i32>(),
+        TypeId::of::<i64>(),
+    ]
+    .contains(&t)
+    {
+        let shift = 64 - 8 * T::BYTES as u32;
+        v.int(((bits << shift) as i64) >> shift);
+    } else {
+        v.uint(bits);
+    }
+}
+
 /// Defines a typed list: reader, builder and marker, with the shared
 /// methods; the element accessors are written per type below.
 macro_rules! typed_list {
@@ -86,7 +114,8 @@ macro_rules! typed_list {
         size = $size:expr,
         item<$l:lifetime> = $item:ty,
         |$r:ident, $i:ident| $get:expr,
-        init = |$p:ident, $len:ident| $init:expr
+        init = |$p:ident, $len:ident| $init:expr,
+        text = |$e:pat_param, $v:ident| $text:expr
     ) => {
         $(#[$doc])*
         pub struct $marker<$($gen),*>(PhantomData<fn() -> ($($gen,)*)>);
@@ -228,6 +257,13 @@ macro_rules! typed_list {
             fn set<A: Arena + ?Sized>(mut p: PointerBuilder<'_, A>, value: Self::Reader<'_>) -> Result<()> {
                 p.set_list(&value.list)
             }
+            fn write_text<'a>(value: Self::Reader<'a>, $v: &mut dyn TextVisitor<'a>) {
+                $v.begin_list();
+                for $e in value.iter() {
+                    $text;
+                }
+                $v.end_list();
+            }
         }
     };
 }
@@ -238,7 +274,8 @@ typed_list!(
     size = ElementSize::Void,
     item<'b> = (),
     |_r, _i| (),
-    init = |p, len| p.init_list(ElementSize::Void, len)
+    init = |p, len| p.init_list(ElementSize::Void, len),
+    text = |_, v| v.void()
 );
 
 typed_list!(
@@ -247,7 +284,8 @@ typed_list!(
     size = primitive_size::<T>(),
     item<'b> = T,
     |r, i| r.get::<T>(i),
-    init = |p, len| p.init_list(primitive_size::<T>(), len)
+    init = |p, len| p.init_list(primitive_size::<T>(), len),
+    text = |e, v| write_primitive(e, v)
 );
 
 typed_list!(
@@ -256,7 +294,8 @@ typed_list!(
     size = ElementSize::Bit,
     item<'b> = bool,
     |r, i| r.get_bool(i),
-    init = |p, len| p.init_list(ElementSize::Bit, len)
+    init = |p, len| p.init_list(ElementSize::Bit, len),
+    text = |e, v| v.bool(e)
 );
 
 typed_list!(
@@ -266,7 +305,8 @@ typed_list!(
     size = ElementSize::TwoBytes,
     item<'b> = core::result::Result<E, NotInSchema>,
     |r, i| E::try_from(r.get::<u16>(i)),
-    init = |p, len| p.init_list(ElementSize::TwoBytes, len)
+    init = |p, len| p.init_list(ElementSize::TwoBytes, len),
+    text = |e, v| v.enumerant(match e { Ok(e) => e.into(), Err(e) => e.0 }, E::NAMES)
 );
 
 typed_list!(
@@ -275,7 +315,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = Result<&'a str>,
     |r, i| r.get_text(i),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    text = |e, v| match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }
 );
 
 typed_list!(
@@ -284,7 +325,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = Result<&'a [u8]>,
     |r, i| r.get_data(i),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    text = |e, v| match e { Ok(b) => v.data(b), Err(e) => v.error(e) }
 );
 
 typed_list!(
@@ -293,7 +335,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = PointerReader<'a>,
     |r, i| r.get_pointer(i),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    text = |_, v| v.any_pointer()
 );
 
 typed_list!(
@@ -302,7 +345,8 @@ typed_list!(
     size = ElementSize::InlineComposite,
     item<'a> = S::Reader<'a>,
     |r, i| S::wrap_reader(r.get_struct(i)),
-    init = |p, len| p.init_struct_list(len, S::STRUCT_SIZE)
+    init = |p, len| p.init_struct_list(len, S::STRUCT_SIZE),
+    text = |e, v| S::write_text(&e, v)
 );
 
 typed_list!(
@@ -311,7 +355,8 @@ typed_list!(
     size = ElementSize::Pointer,
     item<'a> = Result<L::Reader<'a>>,
     |r, i| L::read(r.get_pointer(i)),
-    init = |p, len| p.init_list(ElementSize::Pointer, len)
+    init = |p, len| p.init_list(ElementSize::Pointer, len),
+    text = |e, v| match e { Ok(l) => L::write_text(l, v), Err(e) => v.error(e) }
 );
 
 impl<A: Arena + ?Sized, T: Primitive> PrimitiveListBuilder<'_, A, T> {

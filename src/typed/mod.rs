@@ -47,7 +47,11 @@ impl From<NotInSchema> for Error {
 
 /// A schema enum: a `#[repr(u16)]` Rust enum whose values are the
 /// enumerants' ordinals.
-pub trait Enum: Copy + Into<u16> + TryFrom<u16, Error = NotInSchema> {}
+pub trait Enum: Copy + Into<u16> + TryFrom<u16, Error = NotInSchema> {
+    /// The enumerants' names as the schema spells them, by value (what
+    /// the text format prints).
+    const NAMES: &'static [&'static str];
+}
 
 /// A schema type that a pointer can hold (a struct, a list, text, data or
 /// any pointer), naming its reader and its builder.
@@ -86,6 +90,13 @@ pub trait Owned: 'static {
     /// # Errors
     /// The source is malformed or over a limit, or the arena has no room.
     fn set<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, value: Self::Reader<'_>) -> Result<()>;
+    /// Feeds `value` to `v` as the reference's text format prints it: how
+    /// generated `Debug` prints a field whose type is a generic parameter.
+    /// The default prints it opaque, as an `AnyPointer`.
+    fn write_text<'a>(value: Self::Reader<'a>, v: &mut dyn TextVisitor<'a>) {
+        let _ = value;
+        v.any_pointer();
+    }
 }
 
 /// A generated struct type: its size and how to wrap the untyped handles.
@@ -102,6 +113,9 @@ pub trait StructOwned: 'static {
     fn wrap_builder<A: Arena + ?Sized>(b: StructBuilder<'_, A>) -> Self::Builder<'_, A>;
     /// The untyped reader under a typed one.
     fn struct_reader<'a>(r: &Self::Reader<'a>) -> StructReader<'a>;
+    /// Feeds the struct to `v` as the reference's text format prints it
+    /// (the generated reader's `write_text`).
+    fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn TextVisitor<'a>);
 }
 
 impl<T: StructOwned> Owned for T {
@@ -127,6 +141,9 @@ impl<T: StructOwned> Owned for T {
     #[inline]
     fn set<A: Arena + ?Sized>(mut p: PointerBuilder<'_, A>, value: Self::Reader<'_>) -> Result<()> {
         p.set_struct(&T::struct_reader(&value))
+    }
+    fn write_text<'a>(value: Self::Reader<'a>, v: &mut dyn TextVisitor<'a>) {
+        T::write_text(&value, v);
     }
 }
 
@@ -227,6 +244,9 @@ impl Owned for Text {
     fn set<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, value: &str) -> Result<()> {
         p.set_text(value)
     }
+    fn write_text<'a>(value: &'a str, v: &mut dyn TextVisitor<'a>) {
+        v.text(value.as_bytes());
+    }
 }
 
 /// Data: a blob of bytes.
@@ -250,6 +270,9 @@ impl Owned for Data {
     #[inline]
     fn set<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, value: &[u8]) -> Result<()> {
         p.set_data(value)
+    }
+    fn write_text<'a>(value: &'a [u8], v: &mut dyn TextVisitor<'a>) {
+        v.data(value);
     }
 }
 

@@ -45,7 +45,9 @@ impl ::core::convert::From<Color> for u16 {
         value as u16
     }
 }
-impl ::capnarena::typed::Enum for Color {}
+impl ::capnarena::typed::Enum for Color {
+    const NAMES: &'static [&'static str] = Color::NAMES;
+}
 /// The `Point` struct.
 pub mod point {
     /// Id of the struct.
@@ -80,6 +82,12 @@ pub mod point {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -220,6 +228,12 @@ pub mod labeled {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -480,6 +494,12 @@ pub mod all_types {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -2629,6 +2649,17 @@ pub mod all_types {
             /// `point` is set.
             Point(::capnarena::Result<super::super::point::Reader<'a>>),
         }
+        /// The union's members, with a builder of the one that is set (a builder's `which()`).
+        pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+            /// `none` is set.
+            None,
+            /// `count` is set.
+            Count(u32),
+            /// `name` is set.
+            Name(::capnarena::Result<&'b mut [u8]>),
+            /// `point` is set.
+            Point(::capnarena::Result<super::super::point::Builder<'b, A>>),
+        }
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -2647,50 +2678,38 @@ pub mod all_types {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
-            /// The `none` field.
-            #[inline]
-            pub fn get_none(&self) {}
             /// The `count` field.
             #[inline]
-            pub fn get_count(&self) -> u32 {
+            fn get_count(&self) -> u32 {
                 self.reader.get::<u32>(12)
             }
             /// The `name` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
+            fn get_name(&self) -> ::capnarena::Result<&'a str> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(21),
                 )
             }
-            /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
-            /// # Errors
-            /// The pointer holds something else, or is out of bounds or over a limit.
-            #[inline]
-            pub fn get_name_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-                self.reader.pointer(21).get_text_bytes()
-            }
-            /// Whether the `name` field is set (its pointer is not null).
+            /// Whether the `name` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_name(&self) -> bool {
-                self.reader.has_pointer(21)
+                self.reader.get::<u16>(19) == 2 && self.reader.has_pointer(21)
             }
             /// The `point` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_point(
-                &self,
-            ) -> ::capnarena::Result<super::super::point::Reader<'a>> {
+            fn get_point(&self) -> ::capnarena::Result<super::super::point::Reader<'a>> {
                 <super::super::point::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(21),
                 )
             }
-            /// Whether the `point` field is set (its pointer is not null).
+            /// Whether the `point` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_point(&self) -> bool {
-                self.reader.has_pointer(21)
+                self.reader.get::<u16>(19) == 3 && self.reader.has_pointer(21)
             }
             /// Which member of the union is set, with its value.
             /// # Errors
@@ -2768,11 +2787,6 @@ pub mod all_types {
             }
             /// The `count` field.
             #[inline]
-            pub fn get_count(&self) -> u32 {
-                self.builder.get::<u32>(12)
-            }
-            /// The `count` field.
-            #[inline]
             pub fn set_count(&mut self, value: u32) {
                 self.builder.set::<u16>(19, 1);
                 self.builder.set::<u32>(12, value);
@@ -2801,20 +2815,10 @@ pub mod all_types {
                     len,
                 )
             }
-            /// The `name` field.
-            /// The field's value as a builder (its default, copied in, when unset).
-            /// # Errors
-            /// The pointer holds something else, or the arena has no room.
-            #[inline]
-            pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(21),
-                )
-            }
-            /// Whether the `name` field is set (its pointer is not null).
+            /// Whether the `name` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_name(&self) -> bool {
-                self.builder.has_pointer(21)
+                self.builder.get::<u16>(19) == 2 && self.builder.has_pointer(21)
             }
             /// The `point` field.
             /// Points the field at a copy of `value`.
@@ -2845,22 +2849,44 @@ pub mod all_types {
                     0,
                 )
             }
-            /// The `point` field.
-            /// The field's value as a builder (its default, copied in, when unset).
-            /// # Errors
-            /// The pointer holds something else, or the arena has no room.
-            #[inline]
-            pub fn get_point(
-                &mut self,
-            ) -> ::capnarena::Result<super::super::point::Builder<'_, A>> {
-                <super::super::point::Owned as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(21),
-                )
-            }
-            /// Whether the `point` field is set (its pointer is not null).
+            /// Whether the `point` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_point(&self) -> bool {
-                self.builder.has_pointer(21)
+                self.builder.get::<u16>(19) == 3 && self.builder.has_pointer(21)
+            }
+            /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+            /// # Errors
+            /// The discriminant names a member the schema does not have.
+            #[inline]
+            pub fn which(
+                &mut self,
+            ) -> ::core::result::Result<
+                WhichBuilder<'_, A>,
+                ::capnarena::typed::NotInSchema,
+            > {
+                match self.builder.get::<u16>(19) {
+                    0 => Ok(WhichBuilder::None),
+                    1 => Ok(WhichBuilder::Count(self.builder.get::<u32>(12))),
+                    2 => {
+                        Ok(
+                            WhichBuilder::Name(
+                                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                    self.builder.pointer(21),
+                                ),
+                            ),
+                        )
+                    }
+                    3 => {
+                        Ok(
+                            WhichBuilder::Point(
+                                <super::super::point::Owned as ::capnarena::typed::Owned>::get(
+                                    self.builder.pointer(21),
+                                ),
+                            ),
+                        )
+                    }
+                    v => Err(::capnarena::typed::NotInSchema(v)),
+                }
             }
             /// Runs `f` on a reader of the group as built so far.
             #[inline]
@@ -3056,6 +3082,12 @@ pub mod log {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -3239,6 +3271,12 @@ pub mod entry {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {

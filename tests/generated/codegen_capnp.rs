@@ -45,7 +45,9 @@ impl ::core::convert::From<Kind> for u16 {
         value as u16
     }
 }
-impl ::capnarena::typed::Enum for Kind {}
+impl ::capnarena::typed::Enum for Kind {
+    const NAMES: &'static [&'static str] = Kind::NAMES;
+}
 /// The `Defaults` struct.
 pub mod defaults {
     /// Id of the struct.
@@ -80,6 +82,12 @@ pub mod defaults {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -1376,6 +1384,12 @@ pub mod shapes {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -1403,6 +1417,21 @@ pub mod shapes {
         Label(::capnarena::Result<&'a str>),
         /// `point` is set.
         Point(::capnarena::Result<super::super::imported_capnp::point::Reader<'a>>),
+        /// `kind` is set.
+        Kind(::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema>),
+    }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// radius
+        Circle(f64),
+        /// `square` is set.
+        Square(square::Builder<'b, A>),
+        /// `empty` is set.
+        Empty,
+        /// `label` is set.
+        Label(::capnarena::Result<&'b mut [u8]>),
+        /// `point` is set.
+        Point(::capnarena::Result<super::super::imported_capnp::point::Builder<'b, A>>),
         /// `kind` is set.
         Kind(::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema>),
     }
@@ -1447,61 +1476,51 @@ pub mod shapes {
         }
         /// radius
         #[inline]
-        pub fn get_circle(&self) -> f64 {
+        fn get_circle(&self) -> f64 {
             self.reader.get::<f64>(0)
         }
         /// The `square` field.
         #[inline]
-        pub fn get_square(&self) -> square::Reader<'a> {
+        fn get_square(&self) -> square::Reader<'a> {
             square::Reader {
                 reader: self.reader,
             }
         }
-        /// The `empty` field.
-        #[inline]
-        pub fn get_empty(&self) {}
         /// The `label` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_label(&self) -> ::capnarena::Result<&'a str> {
+        fn get_label(&self) -> ::capnarena::Result<&'a str> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
         }
-        /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
-        /// # Errors
-        /// The pointer holds something else, or is out of bounds or over a limit.
-        #[inline]
-        pub fn get_label_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-            self.reader.pointer(1).get_text_bytes()
-        }
-        /// Whether the `label` field is set (its pointer is not null).
+        /// Whether the `label` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_label(&self) -> bool {
-            self.reader.has_pointer(1)
+            self.reader.get::<u16>(4) == 3 && self.reader.has_pointer(1)
         }
         /// The `point` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_point(
+        fn get_point(
             &self,
         ) -> ::capnarena::Result<super::super::imported_capnp::point::Reader<'a>> {
             <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
         }
-        /// Whether the `point` field is set (its pointer is not null).
+        /// Whether the `point` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_point(&self) -> bool {
-            self.reader.has_pointer(1)
+            self.reader.get::<u16>(4) == 4 && self.reader.has_pointer(1)
         }
         /// The `kind` field.
         /// # Errors
         /// The value on the wire is not in the schema.
         #[inline]
-        pub fn get_kind(
+        fn get_kind(
             &self,
         ) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
             <super::Kind as ::core::convert::TryFrom<
@@ -1748,21 +1767,9 @@ pub mod shapes {
         }
         /// radius
         #[inline]
-        pub fn get_circle(&self) -> f64 {
-            self.builder.get::<f64>(0)
-        }
-        /// radius
-        #[inline]
         pub fn set_circle(&mut self, value: f64) {
             self.builder.set::<u16>(4, 0);
             self.builder.set::<f64>(0, value);
-        }
-        /// The `square` field.
-        #[inline]
-        pub fn get_square(&mut self) -> square::Builder<'_, A> {
-            square::Builder {
-                builder: self.builder.reborrow(),
-            }
         }
         /// The `square` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
@@ -1803,20 +1810,10 @@ pub mod shapes {
                 len,
             )
         }
-        /// The `label` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_label(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
-        }
-        /// Whether the `label` field is set (its pointer is not null).
+        /// Whether the `label` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_label(&self) -> bool {
-            self.builder.has_pointer(1)
+            self.builder.get::<u16>(4) == 3 && self.builder.has_pointer(1)
         }
         /// The `point` field.
         /// Points the field at a copy of `value`.
@@ -1847,33 +1844,10 @@ pub mod shapes {
                 0,
             )
         }
-        /// The `point` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_point(
-            &mut self,
-        ) -> ::capnarena::Result<super::super::imported_capnp::point::Builder<'_, A>> {
-            <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
-        }
-        /// Whether the `point` field is set (its pointer is not null).
+        /// Whether the `point` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_point(&self) -> bool {
-            self.builder.has_pointer(1)
-        }
-        /// The `kind` field.
-        /// # Errors
-        /// The value in the message is not in the schema.
-        #[inline]
-        pub fn get_kind(
-            &self,
-        ) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
-            <super::Kind as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(0, 0))
+            self.builder.get::<u16>(4) == 4 && self.builder.has_pointer(1)
         }
         /// The `kind` field.
         #[inline]
@@ -2047,6 +2021,56 @@ pub mod shapes {
         pub fn has_inners(&self) -> bool {
             self.builder.has_pointer(5)
         }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(4) {
+                0 => Ok(WhichBuilder::Circle(self.builder.get::<f64>(0))),
+                1 => {
+                    Ok(
+                        WhichBuilder::Square(square::Builder {
+                            builder: self.builder.reborrow(),
+                        }),
+                    )
+                }
+                2 => Ok(WhichBuilder::Empty),
+                3 => {
+                    Ok(
+                        WhichBuilder::Label(
+                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(1),
+                            ),
+                        ),
+                    )
+                }
+                4 => {
+                    Ok(
+                        WhichBuilder::Point(
+                            <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(1),
+                            ),
+                        ),
+                    )
+                }
+                5 => {
+                    Ok(
+                        WhichBuilder::Kind(
+                            <super::Kind as ::core::convert::TryFrom<
+                                u16,
+                            >>::try_from(self.builder.get_or::<u16>(0, 0)),
+                        ),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
@@ -2090,6 +2114,12 @@ pub mod shapes {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -2260,7 +2290,9 @@ pub mod shapes {
                 value as u16
             }
         }
-        impl ::capnarena::typed::Enum for Mode {}
+        impl ::capnarena::typed::Enum for Mode {
+            const NAMES: &'static [&'static str] = Mode::NAMES;
+        }
     }
     /// The `square` group.
     pub mod square {
@@ -2484,6 +2516,15 @@ pub mod shapes {
                 /// `none` is set.
                 None,
             }
+            /// The union's members, with a builder of the one that is set (a builder's `which()`).
+            pub enum WhichBuilder<'b> {
+                /// `rgb` is set.
+                Rgb(u32),
+                /// `named` is set.
+                Named(::capnarena::Result<&'b mut [u8]>),
+                /// `none` is set.
+                None,
+            }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(
@@ -2510,33 +2551,23 @@ pub mod shapes {
                 }
                 /// The `rgb` field.
                 #[inline]
-                pub fn get_rgb(&self) -> u32 {
+                fn get_rgb(&self) -> u32 {
                     self.reader.get::<u32>(3)
                 }
                 /// The `named` field.
                 /// # Errors
                 /// The pointer holds something else, or is out of bounds or over a limit.
                 #[inline]
-                pub fn get_named(&self) -> ::capnarena::Result<&'a str> {
+                fn get_named(&self) -> ::capnarena::Result<&'a str> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
                         self.reader.pointer(2),
                     )
                 }
-                /// The `named` field's bytes as stored (terminator excluded), without the UTF-8 check `get_named` makes.
-                /// # Errors
-                /// The pointer holds something else, or is out of bounds or over a limit.
-                #[inline]
-                pub fn get_named_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-                    self.reader.pointer(2).get_text_bytes()
-                }
-                /// Whether the `named` field is set (its pointer is not null).
+                /// Whether the `named` field is set (its pointer is not null and the member is the union's active one).
                 #[inline]
                 pub fn has_named(&self) -> bool {
-                    self.reader.has_pointer(2)
+                    self.reader.get::<u16>(8) == 1 && self.reader.has_pointer(2)
                 }
-                /// The `none` field.
-                #[inline]
-                pub fn get_none(&self) {}
                 /// Which member of the union is set, with its value.
                 /// # Errors
                 /// The discriminant names a member the schema does not have.
@@ -2605,11 +2636,6 @@ pub mod shapes {
                 }
                 /// The `rgb` field.
                 #[inline]
-                pub fn get_rgb(&self) -> u32 {
-                    self.builder.get::<u32>(3)
-                }
-                /// The `rgb` field.
-                #[inline]
                 pub fn set_rgb(&mut self, value: u32) {
                     self.builder.set::<u16>(8, 0);
                     self.builder.set::<u32>(3, value);
@@ -2641,25 +2667,40 @@ pub mod shapes {
                         len,
                     )
                 }
-                /// The `named` field.
-                /// The field's value as a builder (its default, copied in, when unset).
-                /// # Errors
-                /// The pointer holds something else, or the arena has no room.
-                #[inline]
-                pub fn get_named(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                        self.builder.pointer(2),
-                    )
-                }
-                /// Whether the `named` field is set (its pointer is not null).
+                /// Whether the `named` field is set (its pointer is not null and the member is the union's active one).
                 #[inline]
                 pub fn has_named(&self) -> bool {
-                    self.builder.has_pointer(2)
+                    self.builder.get::<u16>(8) == 1 && self.builder.has_pointer(2)
                 }
                 /// The `none` field.
                 #[inline]
                 pub fn set_none(&mut self) {
                     self.builder.set::<u16>(8, 2);
+                }
+                /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+                /// # Errors
+                /// The discriminant names a member the schema does not have.
+                #[inline]
+                pub fn which(
+                    &mut self,
+                ) -> ::core::result::Result<
+                    WhichBuilder<'_>,
+                    ::capnarena::typed::NotInSchema,
+                > {
+                    match self.builder.get::<u16>(8) {
+                        0 => Ok(WhichBuilder::Rgb(self.builder.get::<u32>(3))),
+                        1 => {
+                            Ok(
+                                WhichBuilder::Named(
+                                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                        self.builder.pointer(2),
+                                    ),
+                                ),
+                            )
+                        }
+                        2 => Ok(WhichBuilder::None),
+                        v => Err(::capnarena::typed::NotInSchema(v)),
+                    }
                 }
                 /// Runs `f` on a reader of the group as built so far.
                 #[inline]
@@ -2707,6 +2748,12 @@ pub mod holder {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -3759,13 +3806,15 @@ pub mod holder {
 pub mod tree {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0xab8d189d1564301e;
+    /// The generic parameters, as the type of a handle's marker field.
+    type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
     /// Reads a `Tree`.
     pub struct Reader<
         'a,
         T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) reader: ::capnarena::StructReader<'a>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        pub(super) marker: Params<T>,
     }
     impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
         fn clone(&self) -> Self {
@@ -3780,11 +3829,11 @@ pub mod tree {
         T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+        pub(super) marker: Params<T>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-        ::core::marker::PhantomData<fn() -> (T,)>,
+        Params<T>,
     );
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 5);
@@ -3811,6 +3860,12 @@ pub mod tree {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -3846,6 +3901,19 @@ pub mod tree {
         /// `sub` is set.
         Sub(
             ::capnarena::Result<super::tree::Reader<'a, ::capnarena::typed::AnyPointer>>,
+        ),
+    }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// `leaf` is set.
+        Leaf,
+        /// `extra` is set.
+        Extra(::capnarena::Result<::capnarena::PointerBuilder<'b, A>>),
+        /// `sub` is set.
+        Sub(
+            ::capnarena::Result<
+                super::tree::Builder<'b, A, ::capnarena::typed::AnyPointer>,
+            >,
         ),
     }
     impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
@@ -3899,36 +3967,33 @@ pub mod tree {
         pub fn has_children(&self) -> bool {
             self.reader.has_pointer(1)
         }
-        /// The `leaf` field.
-        #[inline]
-        pub fn get_leaf(&self) {}
         /// The `extra` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_extra(
+        fn get_extra(
             &self,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
             <T as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
-        /// Whether the `extra` field is set (its pointer is not null).
+        /// Whether the `extra` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_extra(&self) -> bool {
-            self.reader.has_pointer(2)
+            self.reader.get::<u16>(0) == 1 && self.reader.has_pointer(2)
         }
         /// The `sub` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_sub(&self) -> ::capnarena::Result<super::tree::Reader<'a, T>> {
+        fn get_sub(&self) -> ::capnarena::Result<super::tree::Reader<'a, T>> {
             <super::tree::Owned<
                 T,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
-        /// Whether the `sub` field is set (its pointer is not null).
+        /// Whether the `sub` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_sub(&self) -> bool {
-            self.reader.has_pointer(2)
+            self.reader.get::<u16>(0) == 2 && self.reader.has_pointer(2)
         }
         /// The `meta` field.
         #[inline]
@@ -3982,7 +4047,10 @@ pub mod tree {
             let which = self.reader.get::<u16>(0);
             if self.reader.has_pointer(0) {
                 v.field("value");
-                v.any_pointer();
+                match self.get_value() {
+                    Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             if self.reader.has_pointer(1) {
                 v.field("children");
@@ -4003,7 +4071,10 @@ pub mod tree {
             }
             if which == 1 {
                 v.field("extra");
-                v.any_pointer();
+                match self.get_extra() {
+                    Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             if which == 2 {
                 v.field("sub");
@@ -4167,20 +4238,10 @@ pub mod tree {
             self.builder.set::<u16>(0, 1);
             <T as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
         }
-        /// The `extra` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_extra(
-            &mut self,
-        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <T as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
-        }
-        /// Whether the `extra` field is set (its pointer is not null).
+        /// Whether the `extra` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_extra(&self) -> bool {
-            self.builder.has_pointer(2)
+            self.builder.get::<u16>(0) == 1 && self.builder.has_pointer(2)
         }
         /// The `sub` field.
         /// Points the field at a copy of `value`.
@@ -4209,22 +4270,10 @@ pub mod tree {
                 T,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
         }
-        /// The `sub` field.
-        /// The field's value as a builder (its default, copied in, when unset).
-        /// # Errors
-        /// The pointer holds something else, or the arena has no room.
-        #[inline]
-        pub fn get_sub(
-            &mut self,
-        ) -> ::capnarena::Result<super::tree::Builder<'_, A, T>> {
-            <super::tree::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
-        }
-        /// Whether the `sub` field is set (its pointer is not null).
+        /// Whether the `sub` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
         pub fn has_sub(&self) -> bool {
-            self.builder.has_pointer(2)
+            self.builder.get::<u16>(0) == 2 && self.builder.has_pointer(2)
         }
         /// The `meta` field.
         #[inline]
@@ -4286,6 +4335,31 @@ pub mod tree {
         pub fn has_first(&self) -> bool {
             self.builder.has_pointer(4)
         }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(0) {
+                0 => Ok(WhichBuilder::Leaf),
+                1 => Ok(WhichBuilder::Extra(Ok(self.builder.pointer(2)))),
+                2 => {
+                    Ok(
+                        WhichBuilder::Sub(
+                            <super::tree::Owned<
+                                ::capnarena::typed::AnyPointer,
+                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2)),
+                        ),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
@@ -4300,13 +4374,15 @@ pub mod tree {
     pub mod node {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xb33b4ebce7bec791;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
         /// Reads a `Node`.
         pub struct Reader<
             'a,
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
             fn clone(&self) -> Self {
@@ -4321,11 +4397,11 @@ pub mod tree {
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-            ::core::marker::PhantomData<fn() -> (T,)>,
+            Params<T>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -4355,6 +4431,12 @@ pub mod tree {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -4421,7 +4503,10 @@ pub mod tree {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("item");
-                    v.any_pointer();
+                    match self.get_item() {
+                        Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.end_struct();
             }
@@ -4511,13 +4596,15 @@ pub mod tree {
     pub mod meta {
         /// Id of the group.
         pub const TYPE_ID: u64 = 0xa188229b71f7d675;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
         /// Reads a `meta`.
         pub struct Reader<
             'a,
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         impl<T: ::capnarena::typed::Owned> Clone for Reader<'_, T> {
             fn clone(&self) -> Self {
@@ -4532,7 +4619,7 @@ pub mod tree {
             T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (T,)>,
+            pub(super) marker: Params<T>,
         }
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -4579,7 +4666,10 @@ pub mod tree {
                 v.begin_struct();
                 if self.reader.has_pointer(3) {
                     v.field("tag");
-                    v.any_pointer();
+                    match self.get_tag() {
+                        Ok(x) => <T as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.field("count");
                 v.uint(u64::from(self.get_count()));
@@ -4679,13 +4769,15 @@ pub mod store {
     pub mod entry {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xf426b2d3b9691346;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `Entry`.
         pub struct Reader<
             'a,
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
             fn clone(&self) -> Self {
@@ -4700,13 +4792,13 @@ pub mod store {
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         >(
-            ::core::marker::PhantomData<fn() -> (Key,)>,
+            Params<Key>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -4737,6 +4829,12 @@ pub mod store {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -4803,7 +4901,10 @@ pub mod store {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("key");
-                    v.any_pointer();
+                    match self.get_key() {
+                        Ok(x) => <Key as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.end_struct();
             }
@@ -4900,13 +5001,15 @@ pub mod store {
     pub mod get_results {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xf048bcbe2aff4906;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `get$Results`.
         pub struct Reader<
             'a,
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
             fn clone(&self) -> Self {
@@ -4921,13 +5024,13 @@ pub mod store {
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         >(
-            ::core::marker::PhantomData<fn() -> (Key,)>,
+            Params<Key>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -4958,6 +5061,12 @@ pub mod store {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -5099,13 +5208,15 @@ pub mod store {
     pub mod get_params {
         /// Id of the struct.
         pub const TYPE_ID: u64 = 0xfcd1170c5274694d;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `get$Params`.
         pub struct Reader<
             'a,
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) reader: ::capnarena::StructReader<'a>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         impl<Key: ::capnarena::typed::Owned> Clone for Reader<'_, Key> {
             fn clone(&self) -> Self {
@@ -5120,13 +5231,13 @@ pub mod store {
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         > {
             pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-            pub(super) marker: ::core::marker::PhantomData<fn() -> (Key,)>,
+            pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned<
             Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         >(
-            ::core::marker::PhantomData<fn() -> (Key,)>,
+            Params<Key>,
         );
         /// Data words and pointers of the struct.
         pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
@@ -5157,6 +5268,12 @@ pub mod store {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
@@ -5223,7 +5340,10 @@ pub mod store {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("key");
-                    v.any_pointer();
+                    match self.get_key() {
+                        Ok(x) => <Key as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
                 }
                 v.end_struct();
             }
@@ -5321,6 +5441,8 @@ pub mod store {
 pub mod pair {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0xa917c03f1943ed49;
+    /// The generic parameters, as the type of a handle's marker field.
+    type Params<Key, Value> = ::core::marker::PhantomData<fn() -> (Key, Value)>;
     /// Reads a `Pair`.
     pub struct Reader<
         'a,
@@ -5328,7 +5450,7 @@ pub mod pair {
         Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) reader: ::capnarena::StructReader<'a>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (Key, Value)>,
+        pub(super) marker: Params<Key, Value>,
     }
     impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Clone
     for Reader<'_, Key, Value> {
@@ -5346,14 +5468,14 @@ pub mod pair {
         Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-        pub(super) marker: ::core::marker::PhantomData<fn() -> (Key, Value)>,
+        pub(super) marker: Params<Key, Value>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned<
         Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     >(
-        ::core::marker::PhantomData<fn() -> (Key, Value)>,
+        Params<Key, Value>,
     );
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 2);
@@ -5388,6 +5510,12 @@ pub mod pair {
         #[inline]
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
         }
     }
     impl<
@@ -5480,11 +5608,17 @@ pub mod pair {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("key");
-                v.any_pointer();
+                match self.get_key() {
+                    Ok(x) => <Key as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             if self.reader.has_pointer(1) {
                 v.field("value");
-                v.any_pointer();
+                match self.get_value() {
+                    Ok(x) => <Value as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
             }
             v.end_struct();
         }
@@ -5652,6 +5786,12 @@ pub mod service {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -5856,6 +5996,12 @@ pub mod service {
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
             }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
             #[inline]
@@ -5966,6 +6112,12 @@ pub mod service {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
@@ -6233,6 +6385,12 @@ pub mod service {
             #[inline]
             fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                 r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
             }
         }
         impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {

@@ -37,6 +37,12 @@ pub mod point {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
     }
     impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
         #[inline]
@@ -253,4 +259,6 @@ impl ::core::convert::From<Shade> for u16 {
         value as u16
     }
 }
-impl ::capnarena::typed::Enum for Shade {}
+impl ::capnarena::typed::Enum for Shade {
+    const NAMES: &'static [&'static str] = Shade::NAMES;
+}

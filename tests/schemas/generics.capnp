@@ -1,0 +1,47 @@
+# Generic structs bound to every kind of type (issue 20): lists, lists of
+# generics, generics of generics, nested generic arguments, a generic of
+# three parameters, a nested type named without parameters (unbound: its
+# parameters are AnyPointer), and a union member of a parameter's type.
+@0xed6c4127a57b473d;
+
+struct Box(T) {
+  value @0 :T;
+}
+
+struct Triple(A, B, C) {
+  a @0 :A;
+  b @1 :B;
+  c @2 :C;
+}
+
+struct Outer(T) {
+  struct Inner {
+    item @0 :T;
+  }
+  inner @0 :Inner;              # inherits T
+  innerUnbound @1 :Outer.Inner; # no brand: T is AnyPointer here
+  self @2 :Outer;               # the struct itself, unbound
+  union {
+    none @3 :Void;
+    some @4 :T;
+    count @5 :UInt32;
+  }
+}
+
+struct Uses {
+  bytes @0 :Box(List(UInt8));                       # the smallest case that failed
+  nested @1 :Box(Box(Text));                        # a generic of a generic
+  boxes @2 :List(Box(Data));                        # a list of generics
+  listOfBoxes @3 :Box(List(Box(Text)));             # a generic of a list of generics
+  deep @4 :Box(List(List(Box(Text))));              # nested lists in an argument
+  triple @5 :Triple(Text, Box(Data), List(Int16));  # three parameters
+  outer @6 :Outer(Box(Text));
+  floats @7 :Box(List(Float32));
+  enums @8 :Box(List(Mode));
+  unbound @9 :Box;                                  # named without parameters
+}
+
+enum Mode {
+  off @0;
+  on @1;
+}
