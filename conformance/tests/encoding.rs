@@ -1,0 +1,731 @@
+//! The reference's encoding tests (c++/src/capnp/encoding-test.c++ and
+//! test-util.c++ at v0.9.2), written again on the API capnarena generates
+//! for the reference's test.capnp: the test message built and checked
+//! (`initTestMessage` / `checkTestMessage`), every value of every encoding
+//! of it in `testdata/`, the message built byte-equal to the reference's,
+//! its `Debug` equal to the reference's text format, defaults, lists,
+//! unions, groups and upgrades.
+//!
+//! The expected values are the reference's own (its test code and its
+//! testdata files); nothing here compares capnarena with itself.
+
+use capnarena::serialize::packed::{pack_to_vec, unpack_to_vec};
+use capnarena::{
+    Arena, GrowthPolicy, Message, MessageReader, MultiSegmentArena, ReaderOptions, Result,
+    SingleSegmentArena, Word, words_from_bytes,
+};
+use capnarena_conformance::capnproto::c_src_capnp_test_capnp as test_capnp;
+use test_capnp::{TestEnum, test_all_types, test_defaults, test_list_defaults, test_lists};
+
+/// `corpus/capnproto/c++/src/capnp/testdata/NAME`.
+fn testdata(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/capnproto/c++/src/capnp/testdata")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The elements of a list reader.
+fn items<L: IntoIterator>(list: L) -> Vec<L::Item> {
+    list.into_iter().collect()
+}
+
+/// The elements of a text or data list reader (each read may fail).
+fn texts<'a, T: ?Sized + 'a, L: IntoIterator<Item = Result<&'a T>>>(list: L) -> Result<Vec<&'a T>> {
+    list.into_iter().collect()
+}
+
+/// `genericInitTestMessage`: the same calls, on the builder of
+/// TestAllTypes or TestDefaults (which have the same fields).
+macro_rules! init_test_message {
+    ($b:expr) => {{
+        let b = &mut $b;
+        b.set_void_field();
+        b.set_bool_field(true);
+        b.set_int8_field(-123);
+        b.set_int16_field(-12345);
+        b.set_int32_field(-12345678);
+        b.set_int64_field(-123456789012345);
+        b.set_u_int8_field(234);
+        b.set_u_int16_field(45678);
+        b.set_u_int32_field(3456789012);
+        b.set_u_int64_field(12345678901234567890);
+        b.set_float32_field(1234.5);
+        b.set_float64_field(-123e45);
+        b.set_text_field("foo")?;
+        b.set_data_field(b"bar")?;
+        {
+            let mut sub = b.init_struct_field()?;
+            sub.set_void_field();
+            sub.set_bool_field(true);
+            sub.set_int8_field(-12);
+            sub.set_int16_field(3456);
+            sub.set_int32_field(-78901234);
+            sub.set_int64_field(56789012345678);
+            sub.set_u_int8_field(90);
+            sub.set_u_int16_field(1234);
+            sub.set_u_int32_field(56789012);
+            sub.set_u_int64_field(345678901234567890);
+            sub.set_float32_field(-1.25e-10);
+            sub.set_float64_field(345.0);
+            sub.set_text_field("baz")?;
+            sub.set_data_field(b"qux")?;
+            {
+                let mut sub_sub = sub.init_struct_field()?;
+                sub_sub.set_text_field("nested")?;
+                sub_sub
+                    .init_struct_field()?
+                    .set_text_field("really nested")?;
+            }
+            sub.set_enum_field(TestEnum::Baz);
+
+            sub.init_void_list(3)?;
+            sub.set_bool_list_from_slice(&[false, true, false, true, true])?;
+            sub.set_int8_list_from_slice(&[12, -34, -0x80, 0x7f])?;
+            sub.set_int16_list_from_slice(&[1234, -5678, -0x8000, 0x7fff])?;
+            sub.set_int32_list_from_slice(&[12345678, -90123456, -0x7fffffff - 1, 0x7fffffff])?;
+            sub.set_int64_list_from_slice(&[
+                123456789012345,
+                -678901234567890,
+                -0x7fffffffffffffff - 1,
+                0x7fffffffffffffff,
+            ])?;
+            sub.set_u_int8_list_from_slice(&[12, 34, 0, 0xff])?;
+            sub.set_u_int16_list_from_slice(&[1234, 5678, 0, 0xffff])?;
+            sub.set_u_int32_list_from_slice(&[12345678, 90123456, 0, 0xffffffff])?;
+            sub.set_u_int64_list_from_slice(&[
+                123456789012345,
+                678901234567890,
+                0,
+                0xffffffffffffffff,
+            ])?;
+            sub.set_float32_list_from_slice(&[0.0, 1234567.0, 1e37, -1e37, 1e-37, -1e-37])?;
+            sub.set_float64_list_from_slice(&[
+                0.0,
+                123456789012345.0,
+                1e306,
+                -1e306,
+                1e-306,
+                -1e-306,
+            ])?;
+            sub.set_text_list_from_iter(["quux", "corge", "grault"])?;
+            sub.set_data_list_from_iter([&b"garply"[..], b"waldo", b"fred"])?;
+            {
+                let mut list = sub.init_struct_list(3)?;
+                list.get(0).set_text_field("x structlist 1")?;
+                list.get(1).set_text_field("x structlist 2")?;
+                list.get(2).set_text_field("x structlist 3")?;
+            }
+            let mut enums = sub.init_enum_list(3)?;
+            enums.set(0, TestEnum::Qux);
+            enums.set(1, TestEnum::Bar);
+            enums.set(2, TestEnum::Grault);
+        }
+        b.set_enum_field(TestEnum::Corge);
+
+        b.init_void_list(6)?;
+        b.set_bool_list_from_slice(&[true, false, false, true])?;
+        b.set_int8_list_from_slice(&[111, -111])?;
+        b.set_int16_list_from_slice(&[11111, -11111])?;
+        b.set_int32_list_from_slice(&[111111111, -111111111])?;
+        b.set_int64_list_from_slice(&[1111111111111111111, -1111111111111111111])?;
+        b.set_u_int8_list_from_slice(&[111, 222])?;
+        b.set_u_int16_list_from_slice(&[33333, 44444])?;
+        b.set_u_int32_list_from_slice(&[3333333333])?;
+        b.set_u_int64_list_from_slice(&[11111111111111111111])?;
+        b.set_float32_list_from_slice(&[5555.5, f32::INFINITY, f32::NEG_INFINITY, f32::NAN])?;
+        b.set_float64_list_from_slice(&[7777.75, f64::INFINITY, f64::NEG_INFINITY, f64::NAN])?;
+        b.set_text_list_from_iter(["plugh", "xyzzy", "thud"])?;
+        b.set_data_list_from_iter([&b"oops"[..], b"exhausted", b"rfc3092"])?;
+        {
+            let mut list = b.init_struct_list(3)?;
+            list.get(0).set_text_field("structlist 1")?;
+            list.get(1).set_text_field("structlist 2")?;
+            list.get(2).set_text_field("structlist 3")?;
+        }
+        let mut enums = b.init_enum_list(2)?;
+        enums.set(0, TestEnum::Foo);
+        enums.set(1, TestEnum::Garply);
+    }};
+}
+
+/// `genericCheckTestMessage`: every value `init_test_message!` sets, on a
+/// reader of TestAllTypes or TestDefaults.
+macro_rules! check_test_message {
+    ($r:expr) => {{
+        let r = $r;
+        r.get_void_field();
+        assert!(r.get_bool_field());
+        assert_eq!(r.get_int8_field(), -123);
+        assert_eq!(r.get_int16_field(), -12345);
+        assert_eq!(r.get_int32_field(), -12345678);
+        assert_eq!(r.get_int64_field(), -123456789012345);
+        assert_eq!(r.get_u_int8_field(), 234);
+        assert_eq!(r.get_u_int16_field(), 45678);
+        assert_eq!(r.get_u_int32_field(), 3456789012);
+        assert_eq!(r.get_u_int64_field(), 12345678901234567890);
+        assert_eq!(r.get_float32_field(), 1234.5);
+        assert_eq!(r.get_float64_field(), -123e45);
+        assert_eq!(r.get_text_field()?, "foo");
+        assert_eq!(r.get_data_field()?, b"bar");
+        {
+            let sub = r.get_struct_field()?;
+            sub.get_void_field();
+            assert!(sub.get_bool_field());
+            assert_eq!(sub.get_int8_field(), -12);
+            assert_eq!(sub.get_int16_field(), 3456);
+            assert_eq!(sub.get_int32_field(), -78901234);
+            assert_eq!(sub.get_int64_field(), 56789012345678);
+            assert_eq!(sub.get_u_int8_field(), 90);
+            assert_eq!(sub.get_u_int16_field(), 1234);
+            assert_eq!(sub.get_u_int32_field(), 56789012);
+            assert_eq!(sub.get_u_int64_field(), 345678901234567890);
+            assert_eq!(sub.get_float32_field(), -1.25e-10);
+            assert_eq!(sub.get_float64_field(), 345.0);
+            assert_eq!(sub.get_text_field()?, "baz");
+            assert_eq!(sub.get_data_field()?, b"qux");
+            {
+                let sub_sub = sub.get_struct_field()?;
+                assert_eq!(sub_sub.get_text_field()?, "nested");
+                assert_eq!(
+                    sub_sub.get_struct_field()?.get_text_field()?,
+                    "really nested"
+                );
+            }
+            assert_eq!(sub.get_enum_field()?, TestEnum::Baz);
+
+            assert_eq!(sub.get_void_list()?.len(), 3);
+            assert_eq!(
+                items(sub.get_bool_list()?),
+                [false, true, false, true, true]
+            );
+            assert_eq!(items(sub.get_int8_list()?), [12, -34, -0x80, 0x7f]);
+            assert_eq!(items(sub.get_int16_list()?), [1234, -5678, -0x8000, 0x7fff]);
+            assert_eq!(
+                items(sub.get_int32_list()?),
+                [12345678, -90123456, -0x7fffffff - 1, 0x7fffffff]
+            );
+            assert_eq!(
+                items(sub.get_int64_list()?),
+                [
+                    123456789012345,
+                    -678901234567890,
+                    -0x7fffffffffffffff - 1,
+                    0x7fffffffffffffff
+                ]
+            );
+            assert_eq!(items(sub.get_u_int8_list()?), [12, 34, 0, 0xff]);
+            assert_eq!(items(sub.get_u_int16_list()?), [1234, 5678, 0, 0xffff]);
+            assert_eq!(
+                items(sub.get_u_int32_list()?),
+                [12345678, 90123456, 0, 0xffffffff]
+            );
+            assert_eq!(
+                items(sub.get_u_int64_list()?),
+                [123456789012345, 678901234567890, 0, 0xffffffffffffffff]
+            );
+            assert_eq!(
+                items(sub.get_float32_list()?),
+                [0.0, 1234567.0, 1e37, -1e37, 1e-37, -1e-37]
+            );
+            assert_eq!(
+                items(sub.get_float64_list()?),
+                [0.0, 123456789012345.0, 1e306, -1e306, 1e-306, -1e-306]
+            );
+            assert_eq!(texts(sub.get_text_list()?)?, ["quux", "corge", "grault"]);
+            assert_eq!(
+                texts(sub.get_data_list()?)?,
+                [&b"garply"[..], b"waldo", b"fred"]
+            );
+            {
+                let list = sub.get_struct_list()?;
+                assert_eq!(list.len(), 3);
+                assert_eq!(list.get(0).get_text_field()?, "x structlist 1");
+                assert_eq!(list.get(1).get_text_field()?, "x structlist 2");
+                assert_eq!(list.get(2).get_text_field()?, "x structlist 3");
+            }
+            assert_eq!(
+                items(sub.get_enum_list()?)
+                    .into_iter()
+                    .collect::<core::result::Result<Vec<_>, _>>()?,
+                [TestEnum::Qux, TestEnum::Bar, TestEnum::Grault]
+            );
+        }
+        assert_eq!(r.get_enum_field()?, TestEnum::Corge);
+
+        assert_eq!(r.get_void_list()?.len(), 6);
+        assert_eq!(items(r.get_bool_list()?), [true, false, false, true]);
+        assert_eq!(items(r.get_int8_list()?), [111, -111]);
+        assert_eq!(items(r.get_int16_list()?), [11111, -11111]);
+        assert_eq!(items(r.get_int32_list()?), [111111111, -111111111]);
+        assert_eq!(
+            items(r.get_int64_list()?),
+            [1111111111111111111, -1111111111111111111]
+        );
+        assert_eq!(items(r.get_u_int8_list()?), [111, 222]);
+        assert_eq!(items(r.get_u_int16_list()?), [33333, 44444]);
+        assert_eq!(items(r.get_u_int32_list()?), [3333333333]);
+        assert_eq!(items(r.get_u_int64_list()?), [11111111111111111111]);
+        {
+            let list = items(r.get_float32_list()?);
+            assert_eq!(list.len(), 4);
+            assert_eq!(list[..3], [5555.5, f32::INFINITY, f32::NEG_INFINITY]);
+            assert!(list[3].is_nan());
+        }
+        {
+            let list = items(r.get_float64_list()?);
+            assert_eq!(list.len(), 4);
+            assert_eq!(list[..3], [7777.75, f64::INFINITY, f64::NEG_INFINITY]);
+            assert!(list[3].is_nan());
+        }
+        assert_eq!(texts(r.get_text_list()?)?, ["plugh", "xyzzy", "thud"]);
+        assert_eq!(
+            texts(r.get_data_list()?)?,
+            [&b"oops"[..], b"exhausted", b"rfc3092"]
+        );
+        {
+            let list = r.get_struct_list()?;
+            assert_eq!(list.len(), 3);
+            assert_eq!(list.get(0).get_text_field()?, "structlist 1");
+            assert_eq!(list.get(1).get_text_field()?, "structlist 2");
+            assert_eq!(list.get(2).get_text_field()?, "structlist 3");
+        }
+        assert_eq!(
+            items(r.get_enum_list()?)
+                .into_iter()
+                .collect::<core::result::Result<Vec<_>, _>>()?,
+            [TestEnum::Foo, TestEnum::Garply]
+        );
+    }};
+}
+
+/// `genericCheckTestMessageAllZero`: a TestAllTypes with nothing set.
+fn check_all_zero(r: test_all_types::Reader<'_>) -> Result<()> {
+    assert!(!r.get_bool_field());
+    assert_eq!(r.get_int8_field(), 0);
+    assert_eq!(r.get_int16_field(), 0);
+    assert_eq!(r.get_int32_field(), 0);
+    assert_eq!(r.get_int64_field(), 0);
+    assert_eq!(r.get_u_int8_field(), 0);
+    assert_eq!(r.get_u_int16_field(), 0);
+    assert_eq!(r.get_u_int32_field(), 0);
+    assert_eq!(r.get_u_int64_field(), 0);
+    assert_eq!(r.get_float32_field(), 0.0);
+    assert_eq!(r.get_float64_field(), 0.0);
+    assert_eq!(r.get_text_field()?, "");
+    assert_eq!(r.get_data_field()?, b"");
+    {
+        let sub = r.get_struct_field()?;
+        assert!(!sub.get_bool_field());
+        assert_eq!(sub.get_int32_field(), 0);
+        assert_eq!(sub.get_text_field()?, "");
+        assert_eq!(sub.get_struct_field()?.get_text_field()?, "");
+        assert_eq!(sub.get_enum_field()?, TestEnum::Foo);
+        assert_eq!(sub.get_bool_list()?.len(), 0);
+        assert_eq!(sub.get_struct_list()?.len(), 0);
+    }
+    assert_eq!(r.get_enum_field()?, TestEnum::Foo);
+    assert_eq!(r.get_void_list()?.len(), 0);
+    assert_eq!(r.get_bool_list()?.len(), 0);
+    assert_eq!(r.get_int8_list()?.len(), 0);
+    assert_eq!(r.get_int16_list()?.len(), 0);
+    assert_eq!(r.get_int32_list()?.len(), 0);
+    assert_eq!(r.get_int64_list()?.len(), 0);
+    assert_eq!(r.get_u_int8_list()?.len(), 0);
+    assert_eq!(r.get_u_int16_list()?.len(), 0);
+    assert_eq!(r.get_u_int32_list()?.len(), 0);
+    assert_eq!(r.get_u_int64_list()?.len(), 0);
+    assert_eq!(r.get_float32_list()?.len(), 0);
+    assert_eq!(r.get_float64_list()?.len(), 0);
+    assert_eq!(r.get_text_list()?.len(), 0);
+    assert_eq!(r.get_data_list()?.len(), 0);
+    assert_eq!(r.get_struct_list()?.len(), 0);
+    assert_eq!(r.get_enum_list()?.len(), 0);
+    Ok(())
+}
+
+/// `genericInitListDefaults`: TestListDefaults.lists built by hand.
+fn init_list_defaults<A: Arena>(b: &mut test_list_defaults::Builder<'_, A>) -> Result<()> {
+    let mut lists = b.init_lists()?;
+    lists.init_list0(2)?;
+    lists.init_list1(4)?;
+    lists.init_list8(2)?;
+    lists.init_list16(2)?;
+    lists.init_list32(2)?;
+    lists.init_list64(2)?;
+    lists.init_list_p(2)?;
+    lists.get_list0()?.get(0).set_f();
+    lists.get_list0()?.get(1).set_f();
+    lists.get_list1()?.get(0).set_f(true);
+    lists.get_list1()?.get(1).set_f(false);
+    lists.get_list1()?.get(2).set_f(true);
+    lists.get_list1()?.get(3).set_f(true);
+    lists.get_list8()?.get(0).set_f(123);
+    lists.get_list8()?.get(1).set_f(45);
+    lists.get_list16()?.get(0).set_f(12345);
+    lists.get_list16()?.get(1).set_f(6789);
+    lists.get_list32()?.get(0).set_f(123456789);
+    lists.get_list32()?.get(1).set_f(234567890);
+    lists.get_list64()?.get(0).set_f(1234567890123456);
+    lists.get_list64()?.get(1).set_f(2345678901234567);
+    lists.get_list_p()?.get(0).set_f("foo")?;
+    lists.get_list_p()?.get(1).set_f("bar")?;
+    {
+        let mut l = lists.init_int32_list_list(3)?;
+        l.init(0, 3)?.set_from_iter([1, 2, 3]);
+        l.init(1, 2)?.set_from_iter([4, 5]);
+        l.init(2, 1)?.set_from_iter([12341234]);
+    }
+    {
+        let mut l = lists.init_text_list_list(3)?;
+        for (i, words) in [&["foo", "bar"][..], &["baz"], &["qux", "corge"]]
+            .iter()
+            .enumerate()
+        {
+            let mut t = l.init(i as u32, words.len() as u32)?;
+            for (j, w) in words.iter().enumerate() {
+                t.set(j as u32, w)?;
+            }
+        }
+    }
+    {
+        let mut l = lists.init_struct_list_list(2)?;
+        let mut e = l.init(0, 2)?;
+        e.get(0).set_int32_field(123);
+        e.get(1).set_int32_field(456);
+        let mut e = l.init(1, 1)?;
+        e.get(0).set_int32_field(789);
+    }
+    Ok(())
+}
+
+/// `genericCheckListDefaults`, on a TestLists.
+fn check_lists(lists: test_lists::Reader<'_>) -> Result<()> {
+    assert_eq!(lists.get_list0()?.len(), 2);
+    assert_eq!(lists.get_list1()?.len(), 4);
+    assert_eq!(lists.get_list8()?.len(), 2);
+    assert_eq!(lists.get_list16()?.len(), 2);
+    assert_eq!(lists.get_list32()?.len(), 2);
+    assert_eq!(lists.get_list64()?.len(), 2);
+    assert_eq!(lists.get_list_p()?.len(), 2);
+    let l1 = lists.get_list1()?;
+    assert_eq!(
+        [
+            l1.get(0).get_f(),
+            l1.get(1).get_f(),
+            l1.get(2).get_f(),
+            l1.get(3).get_f()
+        ],
+        [true, false, true, true]
+    );
+    let l8 = lists.get_list8()?;
+    assert_eq!([l8.get(0).get_f(), l8.get(1).get_f()], [123, 45]);
+    let l16 = lists.get_list16()?;
+    assert_eq!([l16.get(0).get_f(), l16.get(1).get_f()], [12345, 6789]);
+    let l32 = lists.get_list32()?;
+    assert_eq!(
+        [l32.get(0).get_f(), l32.get(1).get_f()],
+        [123456789, 234567890]
+    );
+    let l64 = lists.get_list64()?;
+    assert_eq!(
+        [l64.get(0).get_f(), l64.get(1).get_f()],
+        [1234567890123456, 2345678901234567]
+    );
+    let lp = lists.get_list_p()?;
+    assert_eq!([lp.get(0).get_f()?, lp.get(1).get_f()?], ["foo", "bar"]);
+    {
+        let l = lists.get_int32_list_list()?;
+        assert_eq!(l.len(), 3);
+        assert_eq!(items(l.get(0)?), [1, 2, 3]);
+        assert_eq!(items(l.get(1)?), [4, 5]);
+        assert_eq!(items(l.get(2)?), [12341234]);
+    }
+    {
+        let l = lists.get_text_list_list()?;
+        assert_eq!(l.len(), 3);
+        assert_eq!(texts(l.get(0)?)?, ["foo", "bar"]);
+        assert_eq!(texts(l.get(1)?)?, ["baz"]);
+        assert_eq!(texts(l.get(2)?)?, ["qux", "corge"]);
+    }
+    {
+        let l = lists.get_struct_list_list()?;
+        assert_eq!(l.len(), 2);
+        let e = l.get(0)?;
+        assert_eq!(e.len(), 2);
+        assert_eq!(e.get(0).get_int32_field(), 123);
+        assert_eq!(e.get(1).get_int32_field(), 456);
+        let e = l.get(1)?;
+        assert_eq!(e.len(), 1);
+        assert_eq!(e.get(0).get_int32_field(), 789);
+    }
+    Ok(())
+}
+
+/// The test message, built in `msg`.
+fn build_test_message<A: Arena>(msg: &mut Message<A>) -> Result<()> {
+    let mut root = msg.init_root::<test_all_types::Builder<'_, A>>()?;
+    init_test_message!(root);
+    Ok(())
+}
+
+/// Encoding.AllTypes: the test message built in one segment reads back
+/// with every value, through the builder's reader and through the framed
+/// bytes.
+#[test]
+fn all_types() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_test_message(&mut msg)?;
+    msg.get_root::<test_all_types::Builder<'_, _>>()?
+        .with_reader(|r| -> Result<()> {
+            check_test_message!(r);
+            Ok(())
+        })?;
+    let words = words_from_bytes(msg.framed_bytes()?)?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    check_test_message!(reader.get_root::<test_all_types::Reader<'_>>()?);
+    Ok(())
+}
+
+/// Encoding.AllTypesMultiSegment: built with every object in a segment of
+/// its own (the reference's FIXED_SIZE allocation of zero words), the
+/// message reads back with every value.
+#[test]
+fn all_types_multi_segment() -> Result<()> {
+    let arena = MultiSegmentArena::new()
+        .with_first_segment_words(1)
+        .with_policy(GrowthPolicy::FixedSize(1));
+    let mut msg = Message::new(arena);
+    build_test_message(&mut msg)?;
+    assert!(msg.segment_count() > 50, "{} segments", msg.segment_count());
+    let mut framed = Vec::new();
+    msg.append_to(&mut framed);
+    let words = words_from_bytes(&framed)?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    check_test_message!(reader.get_root::<test_all_types::Reader<'_>>()?);
+    Ok(())
+}
+
+/// Reads `words` (framed) as TestAllTypes and checks every value.
+fn check_framed(words: &[Word]) -> Result<()> {
+    let reader = MessageReader::from_words(words, ReaderOptions::default())?;
+    check_test_message!(reader.get_root::<test_all_types::Reader<'_>>()?);
+    Ok(())
+}
+
+/// Reads `words` (one segment, no table) as TestAllTypes and checks every
+/// value.
+fn check_flat(words: &[Word]) -> Result<()> {
+    let segments = [words];
+    let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    check_test_message!(reader.get_root::<test_all_types::Reader<'_>>()?);
+    Ok(())
+}
+
+/// Unpacks a packed stream.
+fn unpacked(packed: &[u8]) -> Result<Vec<Word>> {
+    let mut words = Vec::new();
+    unpack_to_vec(packed, &mut words, 1 << 20)?;
+    Ok(words)
+}
+
+/// testdata/binary (framed, one segment): every value.
+#[test]
+fn testdata_binary() -> Result<()> {
+    check_framed(&words_from_bytes(&testdata("binary"))?)
+}
+
+/// testdata/flat (the segment alone): every value.
+#[test]
+fn testdata_flat() -> Result<()> {
+    check_flat(&words_from_bytes(&testdata("flat"))?)
+}
+
+/// testdata/packed (framed, packed): every value.
+#[test]
+fn testdata_packed() -> Result<()> {
+    check_framed(&unpacked(&testdata("packed"))?)
+}
+
+/// testdata/packedflat (the segment alone, packed): every value.
+#[test]
+fn testdata_packedflat() -> Result<()> {
+    check_flat(&unpacked(&testdata("packedflat"))?)
+}
+
+/// testdata/segmented (framed, 125 segments, far and double-far
+/// pointers): every value.
+#[test]
+fn testdata_segmented() -> Result<()> {
+    let bytes = testdata("segmented");
+    assert_eq!(bytes[..4], [124, 0, 0, 0], "125 segments");
+    check_framed(&words_from_bytes(&bytes)?)
+}
+
+/// testdata/segmented-packed: every value.
+#[test]
+fn testdata_segmented_packed() -> Result<()> {
+    check_framed(&unpacked(&testdata("segmented-packed"))?)
+}
+
+/// testdata/lists.binary: a TestLists holding TestListDefaults' default
+/// lists, every value.
+#[test]
+fn testdata_lists() -> Result<()> {
+    let words = words_from_bytes(&testdata("lists.binary"))?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    check_lists(reader.get_root::<test_lists::Reader<'_>>()?)
+}
+
+/// The test message built in a SingleSegmentArena is byte for byte the
+/// reference's: testdata/binary framed, testdata/flat its segment, and
+/// packed, testdata/packed and testdata/packedflat.
+#[test]
+fn built_byte_equal_to_testdata() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_test_message(&mut msg)?;
+    let framed = msg.framed_bytes()?.to_vec();
+    assert_eq!(
+        framed,
+        testdata("binary"),
+        "framed bytes differ from testdata/binary"
+    );
+    let segment = msg.segment(0).expect("one segment");
+    assert_eq!(segment.as_bytes(), &testdata("flat")[..]);
+    let mut packed = Vec::new();
+    pack_to_vec(&words_from_bytes(&framed)?, &mut packed);
+    assert_eq!(packed, testdata("packed"));
+    let mut packed_flat = Vec::new();
+    pack_to_vec(segment.words(), &mut packed_flat);
+    assert_eq!(packed_flat, testdata("packedflat"));
+    Ok(())
+}
+
+/// `{:?}` of the test message is testdata/short.txt and `{:#?}` is
+/// testdata/pretty.txt, the reference's text format (less the trailing
+/// newline its tool writes), for the reader and the builder alike.
+#[test]
+fn debug_is_the_reference_text() -> Result<()> {
+    let short = String::from_utf8(testdata("short.txt")).expect("utf-8");
+    let pretty = String::from_utf8(testdata("pretty.txt")).expect("utf-8");
+    let words = words_from_bytes(&testdata("binary"))?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    let root = reader.get_root::<test_all_types::Reader<'_>>()?;
+    assert_eq!(format!("{root:?}\n"), short);
+    assert_eq!(format!("{root:#?}\n"), pretty);
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_test_message(&mut msg)?;
+    let b = msg.get_root::<test_all_types::Builder<'_, _>>()?;
+    assert_eq!(format!("{b:?}\n"), short);
+    assert_eq!(format!("{b:#?}\n"), pretty);
+    Ok(())
+}
+
+/// Encoding.Defaults / DefaultsFromEmptyMessage: a TestDefaults with
+/// nothing set reads as the test message (its defaults are the test
+/// message's values).
+#[test]
+fn defaults() -> Result<()> {
+    let empty = [Word::ZERO];
+    let segments = [&empty[..]];
+    let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    check_test_message!(reader.get_root::<test_defaults::Reader<'_>>()?);
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.init_root::<test_defaults::Builder<'_, _>>()?;
+    let words = words_from_bytes(msg.framed_bytes()?)?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    check_test_message!(reader.get_root::<test_defaults::Reader<'_>>()?);
+    Ok(())
+}
+
+/// Encoding.DefaultInitialization: reading a TestDefaults' fields through
+/// its builder copies the defaults in; the message then holds them.
+#[test]
+fn default_initialization() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    {
+        let mut b = msg.init_root::<test_defaults::Builder<'_, _>>()?;
+        // The builder getters of pointer fields copy the default in.
+        b.get_text_field()?;
+        b.get_data_field()?;
+        b.get_struct_field()?;
+        b.get_void_list()?;
+        b.get_bool_list()?;
+        b.get_int8_list()?;
+        b.get_int16_list()?;
+        b.get_int32_list()?;
+        b.get_int64_list()?;
+        b.get_u_int8_list()?;
+        b.get_u_int16_list()?;
+        b.get_u_int32_list()?;
+        b.get_u_int64_list()?;
+        b.get_float32_list()?;
+        b.get_float64_list()?;
+        b.get_text_list()?;
+        b.get_data_list()?;
+        b.get_struct_list()?;
+        b.get_enum_list()?;
+        b.with_reader(|r| -> Result<()> {
+            check_test_message!(r);
+            Ok(())
+        })?;
+        assert!(b.has_struct_field() && b.has_text_list() && b.has_enum_list());
+    }
+    let words = words_from_bytes(msg.framed_bytes()?)?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    let r = reader.get_root::<test_defaults::Reader<'_>>()?;
+    assert!(r.has_struct_field() && r.has_text_list() && r.has_enum_list());
+    check_test_message!(r);
+    Ok(())
+}
+
+/// Encoding.DefaultsFromEmptyMessage for TestAllTypes: every field zero,
+/// every pointer empty.
+#[test]
+fn all_zero_from_empty_message() -> Result<()> {
+    let empty = [Word::ZERO];
+    let segments = [&empty[..]];
+    let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    check_all_zero(reader.get_root::<test_all_types::Reader<'_>>()?)
+}
+
+/// Encoding.ListDefaults: TestListDefaults' default value holds the lists.
+#[test]
+fn list_defaults() -> Result<()> {
+    let empty = [Word::ZERO];
+    let segments = [&empty[..]];
+    let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    check_lists(
+        reader
+            .get_root::<test_list_defaults::Reader<'_>>()?
+            .get_lists()?,
+    )
+}
+
+/// Encoding.BuildListDefaults: the lists built by hand read back, and lay
+/// out as the reference's testdata/lists.binary does (the same TestLists
+/// as a root, byte for byte).
+#[test]
+fn build_list_defaults() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    {
+        let mut b = msg.init_root::<test_list_defaults::Builder<'_, _>>()?;
+        init_list_defaults(&mut b)?;
+    }
+    let words = words_from_bytes(msg.framed_bytes()?)?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    check_lists(
+        reader
+            .get_root::<test_list_defaults::Reader<'_>>()?
+            .get_lists()?,
+    )?;
+
+    // As a root of its own, the same lists are testdata/lists.binary.
+    let lists = reader
+        .get_root::<test_list_defaults::Reader<'_>>()?
+        .get_lists()?;
+    let mut copy = Message::new(SingleSegmentArena::new());
+    copy.set_root(&lists.as_struct_reader())?;
+    assert_eq!(copy.framed_bytes()?, &testdata("lists.binary")[..]);
+    Ok(())
+}
