@@ -15,7 +15,10 @@ use capnarena::{
     SingleSegmentArena, Word, words_from_bytes,
 };
 use capnarena_conformance::capnproto::c_src_capnp_test_capnp as test_capnp;
-use test_capnp::{TestEnum, test_all_types, test_defaults, test_list_defaults, test_lists};
+use test_capnp::{
+    TestEnum, test_all_types, test_defaults, test_groups, test_interleaved_groups,
+    test_list_defaults, test_lists, test_union, test_union_defaults, test_unnamed_union,
+};
 
 /// `corpus/capnproto/c++/src/capnp/testdata/NAME`.
 fn testdata(name: &str) -> Vec<u8> {
@@ -727,5 +730,313 @@ fn build_list_defaults() -> Result<()> {
     let mut copy = Message::new(SingleSegmentArena::new());
     copy.set_root(&lists.as_struct_reader())?;
     assert_eq!(copy.framed_bytes()?, &testdata("lists.binary")[..]);
+    Ok(())
+}
+
+/// Encoding.Unions: a union reads as its first member until another is
+/// set, then as the member set last.
+#[test]
+fn unions() -> Result<()> {
+    use test_union::union0::Which;
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_union::Builder<'_, _>>()?;
+    root.with_reader(|r| assert!(matches!(r.get_union0().which(), Ok(Which::U0f0s0))));
+    root.get_union0().set_u0f0s1(true);
+    root.with_reader(|r| assert!(matches!(r.get_union0().which(), Ok(Which::U0f0s1(true)))));
+    root.get_union0().set_u0f0s8(123);
+    root.with_reader(|r| assert!(matches!(r.get_union0().which(), Ok(Which::U0f0s8(123)))));
+    Ok(())
+}
+
+/// The four discriminants of a TestUnion and the bit offset of the first
+/// set bit after them, in a message holding only what `set` wrote (the
+/// reference's `initUnion`).
+fn union_state(
+    set: impl FnOnce(&mut test_union::Builder<'_, SingleSegmentArena>) -> Result<()>,
+) -> Result<([u8; 4], i32)> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    set(&mut msg.init_root::<test_union::Builder<'_, _>>()?)?;
+    let segment = msg.segment(0).expect("one segment").as_bytes();
+    assert!(segment.len() > 16, "{} bytes", segment.len());
+    let mut offset = -1;
+    for (i, &byte) in segment[16..].iter().enumerate() {
+        if byte != 0 {
+            offset = i as i32 * 8 + byte.trailing_zeros() as i32;
+            break;
+        }
+    }
+    Ok(([segment[8], segment[10], segment[12], segment[14]], offset))
+}
+
+/// Encoding.UnionLayout: where each member of each of TestUnion's four
+/// unions lands, and the discriminant it writes (the reference's table).
+#[test]
+fn union_layout() -> Result<()> {
+    macro_rules! case {
+        ($d:expr, $off:expr, |$b:ident| $set:expr) => {
+            assert_eq!(
+                union_state(|$b| {
+                    $set;
+                    Ok(())
+                })?,
+                ($d, $off),
+                "{}",
+                stringify!($set)
+            );
+        };
+    }
+    case!([0, 0, 0, 0], -1, |b| b.get_union0().set_u0f0s0());
+    case!([1, 0, 0, 0], 0, |b| b.get_union0().set_u0f0s1(true));
+    case!([2, 0, 0, 0], 0, |b| b.get_union0().set_u0f0s8(1));
+    case!([3, 0, 0, 0], 0, |b| b.get_union0().set_u0f0s16(1));
+    case!([4, 0, 0, 0], 0, |b| b.get_union0().set_u0f0s32(1));
+    case!([5, 0, 0, 0], 0, |b| b.get_union0().set_u0f0s64(1));
+    case!([6, 0, 0, 0], 448, |b| b.get_union0().set_u0f0sp("1")?);
+    case!([7, 0, 0, 0], -1, |b| b.get_union0().set_u0f1s0());
+    case!([8, 0, 0, 0], 0, |b| b.get_union0().set_u0f1s1(true));
+    case!([9, 0, 0, 0], 0, |b| b.get_union0().set_u0f1s8(1));
+    case!([10, 0, 0, 0], 0, |b| b.get_union0().set_u0f1s16(1));
+    case!([11, 0, 0, 0], 0, |b| b.get_union0().set_u0f1s32(1));
+    case!([12, 0, 0, 0], 0, |b| b.get_union0().set_u0f1s64(1));
+    case!([13, 0, 0, 0], 448, |b| b.get_union0().set_u0f1sp("1")?);
+
+    case!([0, 0, 0, 0], -1, |b| b.get_union1().set_u1f0s0());
+    case!([0, 1, 0, 0], 65, |b| b.get_union1().set_u1f0s1(true));
+    case!([0, 2, 0, 0], 65, |b| b.get_union1().set_u1f1s1(true));
+    case!([0, 3, 0, 0], 72, |b| b.get_union1().set_u1f0s8(1));
+    case!([0, 4, 0, 0], 72, |b| b.get_union1().set_u1f1s8(1));
+    case!([0, 5, 0, 0], 80, |b| b.get_union1().set_u1f0s16(1));
+    case!([0, 6, 0, 0], 80, |b| b.get_union1().set_u1f1s16(1));
+    case!([0, 7, 0, 0], 96, |b| b.get_union1().set_u1f0s32(1));
+    case!([0, 8, 0, 0], 96, |b| b.get_union1().set_u1f1s32(1));
+    case!([0, 9, 0, 0], 128, |b| b.get_union1().set_u1f0s64(1));
+    case!([0, 10, 0, 0], 128, |b| b.get_union1().set_u1f1s64(1));
+    case!([0, 11, 0, 0], 512, |b| b.get_union1().set_u1f0sp("1")?);
+    case!([0, 12, 0, 0], 512, |b| b.get_union1().set_u1f1sp("1")?);
+
+    case!([0, 13, 0, 0], -1, |b| b.get_union1().set_u1f2s0());
+    case!([0, 14, 0, 0], 65, |b| b.get_union1().set_u1f2s1(true));
+    case!([0, 15, 0, 0], 72, |b| b.get_union1().set_u1f2s8(1));
+    case!([0, 16, 0, 0], 80, |b| b.get_union1().set_u1f2s16(1));
+    case!([0, 17, 0, 0], 96, |b| b.get_union1().set_u1f2s32(1));
+    case!([0, 18, 0, 0], 128, |b| b.get_union1().set_u1f2s64(1));
+    case!([0, 19, 0, 0], 512, |b| b.get_union1().set_u1f2sp("1")?);
+
+    case!([0, 0, 0, 0], 192, |b| b.get_union2().set_u2f0s1(true));
+    case!([0, 0, 0, 0], 193, |b| b.get_union3().set_u3f0s1(true));
+    case!([0, 0, 1, 0], 200, |b| b.get_union2().set_u2f0s8(1));
+    case!([0, 0, 0, 1], 208, |b| b.get_union3().set_u3f0s8(1));
+    case!([0, 0, 2, 0], 224, |b| b.get_union2().set_u2f0s16(1));
+    case!([0, 0, 0, 2], 240, |b| b.get_union3().set_u3f0s16(1));
+    case!([0, 0, 3, 0], 256, |b| b.get_union2().set_u2f0s32(1));
+    case!([0, 0, 0, 3], 288, |b| b.get_union3().set_u3f0s32(1));
+    case!([0, 0, 4, 0], 320, |b| b.get_union2().set_u2f0s64(1));
+    case!([0, 0, 0, 4], 384, |b| b.get_union3().set_u3f0s64(1));
+    Ok(())
+}
+
+/// Encoding.UnnamedUnion: an unnamed union's members through the
+/// struct's own `which`, and its discriminant where the reference puts it.
+#[test]
+fn unnamed_union() -> Result<()> {
+    use test_unnamed_union::Which;
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_unnamed_union::Builder<'_, _>>()?;
+    root.with_reader(|r| assert!(matches!(r.which(), Ok(Which::Foo(0)))));
+    root.set_bar(321);
+    root.with_reader(|r| assert!(matches!(r.which(), Ok(Which::Bar(321)))));
+    root.set_foo(123);
+    root.with_reader(|r| assert!(matches!(r.which(), Ok(Which::Foo(123)))));
+    // The reference's schema puts the discriminant at 16-bit offset 2
+    // (bytes 4..6 of the data section) and bar at 32-bit offset 2.
+    root.set_bar(0x0102);
+    let data = msg.segment(0).expect("segment").as_bytes()[8..24].to_vec();
+    assert_eq!(data[4..6], [1, 0], "discriminant of bar at 16-bit offset 2");
+    assert_eq!(data[8..12], [2, 1, 0, 0], "bar at 32-bit offset 2");
+    Ok(())
+}
+
+/// Encoding.Groups: each member group of a union of groups, set and read.
+#[test]
+fn groups() -> Result<()> {
+    use test_groups::groups::Which;
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_groups::Builder<'_, _>>()?;
+    {
+        let mut groups = root.get_groups();
+        let mut foo = groups.init_foo();
+        foo.set_corge(12345678);
+        foo.set_grault(123456789012345);
+        foo.set_garply("foobar")?;
+    }
+    root.with_reader(|r| -> Result<()> {
+        let Which::Foo(foo) = r.get_groups().which()? else {
+            panic!("foo is set")
+        };
+        assert_eq!(foo.get_corge(), 12345678);
+        assert_eq!(foo.get_grault(), 123456789012345);
+        assert_eq!(foo.get_garply()?, "foobar");
+        Ok(())
+    })?;
+    {
+        let mut groups = root.get_groups();
+        let mut bar = groups.init_bar();
+        bar.set_corge(23456789);
+        bar.set_grault("barbaz")?;
+        bar.set_garply(234567890123456);
+    }
+    root.with_reader(|r| -> Result<()> {
+        let Which::Bar(bar) = r.get_groups().which()? else {
+            panic!("bar is set")
+        };
+        assert_eq!(bar.get_corge(), 23456789);
+        assert_eq!(bar.get_grault()?, "barbaz");
+        assert_eq!(bar.get_garply(), 234567890123456);
+        Ok(())
+    })?;
+    {
+        let mut groups = root.get_groups();
+        let mut baz = groups.init_baz();
+        baz.set_corge(34567890);
+        baz.set_grault("bazqux")?;
+        baz.set_garply("quxquux")?;
+    }
+    root.with_reader(|r| -> Result<()> {
+        let Which::Baz(baz) = r.get_groups().which()? else {
+            panic!("baz is set")
+        };
+        assert_eq!(baz.get_corge(), 34567890);
+        assert_eq!(baz.get_grault()?, "bazqux");
+        assert_eq!(baz.get_garply()?, "quxquux");
+        Ok(())
+    })
+}
+
+/// Encoding.InterleavedGroups: two groups whose fields interleave in the
+/// data and pointer sections; initialising one zeroes it and leaves the
+/// other untouched.
+#[test]
+fn interleaved_groups() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_interleaved_groups::Builder<'_, _>>()?;
+    {
+        let mut g = root.get_group1();
+        g.set_foo(12345678);
+        g.set_bar(123456789012345);
+        let mut corge = g.init_corge();
+        corge.set_grault(987654321098765);
+        corge.set_garply(12345);
+        corge.set_plugh("plugh")?;
+        corge.set_xyzzy("xyzzy")?;
+        g.set_waldo("waldo")?;
+    }
+    {
+        let mut g = root.get_group2();
+        g.set_foo(23456789);
+        g.set_bar(234567890123456);
+        let mut corge = g.init_corge();
+        corge.set_grault(876543210987654);
+        corge.set_garply(23456);
+        corge.set_plugh("hgulp")?;
+        corge.set_xyzzy("yzzyx")?;
+        g.set_waldo("odlaw")?;
+    }
+    root.with_reader(|r| -> Result<()> {
+        use test_interleaved_groups::group1::Which;
+        let g = r.get_group1();
+        assert_eq!(g.get_foo(), 12345678);
+        assert_eq!(g.get_bar(), 123456789012345);
+        let Which::Corge(corge) = g.which()? else {
+            panic!("corge is set")
+        };
+        assert_eq!(corge.get_grault(), 987654321098765);
+        assert_eq!(corge.get_garply(), 12345);
+        assert_eq!(corge.get_plugh()?, "plugh");
+        assert_eq!(corge.get_xyzzy()?, "xyzzy");
+        assert_eq!(g.get_waldo()?, "waldo");
+        Ok(())
+    })?;
+    root.init_group1();
+    root.with_reader(|r| -> Result<()> {
+        use test_interleaved_groups::group1::Which;
+        let g = r.get_group1();
+        assert_eq!(g.get_foo(), 0);
+        assert_eq!(g.get_bar(), 0);
+        assert!(matches!(g.which()?, Which::Qux(0)));
+        assert!(!g.has_waldo());
+        use test_interleaved_groups::group2::Which as Which2;
+        let g = r.get_group2();
+        assert_eq!(g.get_foo(), 23456789);
+        assert_eq!(g.get_bar(), 234567890123456);
+        let Which2::Corge(corge) = g.which()? else {
+            panic!("corge is set")
+        };
+        assert_eq!(corge.get_grault(), 876543210987654);
+        assert_eq!(corge.get_garply(), 23456);
+        assert_eq!(corge.get_plugh()?, "hgulp");
+        assert_eq!(corge.get_xyzzy()?, "yzzyx");
+        assert_eq!(g.get_waldo()?, "odlaw");
+        Ok(())
+    })
+}
+
+/// Encoding.UnionDefault: struct defaults that set union members (named
+/// and unnamed unions) read as the schema says.
+#[test]
+fn union_default() -> Result<()> {
+    let empty = [Word::ZERO];
+    let segments = [&empty[..]];
+    let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    let r = reader.get_root::<test_union_defaults::Reader<'_>>()?;
+    {
+        let f = r.get_s16s8s64s8_set()?;
+        assert!(matches!(
+            f.get_union0().which()?,
+            test_union::union0::Which::U0f0s16(321)
+        ));
+        assert!(matches!(
+            f.get_union1().which()?,
+            test_union::union1::Which::U1f0s8(123)
+        ));
+        assert!(matches!(
+            f.get_union2().which()?,
+            test_union::union2::Which::U2f0s64(12345678901234567)
+        ));
+        assert!(matches!(
+            f.get_union3().which()?,
+            test_union::union3::Which::U3f0s8(55)
+        ));
+    }
+    {
+        let f = r.get_s0sps1s32_set()?;
+        assert!(matches!(
+            f.get_union0().which()?,
+            test_union::union0::Which::U0f1s0
+        ));
+        let test_union::union1::Which::U1f0sp(text) = f.get_union1().which()? else {
+            panic!("u1f0sp is set")
+        };
+        assert_eq!(text?, "foo");
+        assert!(matches!(
+            f.get_union2().which()?,
+            test_union::union2::Which::U2f0s1(true)
+        ));
+        assert!(matches!(
+            f.get_union3().which()?,
+            test_union::union3::Which::U3f0s32(12345678)
+        ));
+    }
+    {
+        let f = r.get_unnamed1()?;
+        assert!(matches!(f.which()?, test_unnamed_union::Which::Foo(123)));
+        assert!(!f.has_before());
+        assert!(!f.has_after());
+    }
+    {
+        let f = r.get_unnamed2()?;
+        assert!(matches!(f.which()?, test_unnamed_union::Which::Bar(321)));
+        assert_eq!(f.get_before()?, "foo");
+        assert_eq!(f.get_after()?, "bar");
+    }
     Ok(())
 }
