@@ -11,9 +11,11 @@ cp /tmp/gen/schema_capnp.rs capnarena-codegen/src/schema_capnp.rs
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/vectors tests/vectors/all_types.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/generics.capnp
+capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/names.capnp
 capnp compile -o$G:examples/generated --src-prefix=examples/addressbook/schema examples/addressbook/schema/addressbook.capnp
 capnp compile -o- --src-prefix=/usr/include /usr/include/capnp/schema.capnp > $R/schema.bin
 capnp compile -o- --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp > $R/codegen.bin
 capnp compile -o- --src-prefix=tests/vectors tests/vectors/all_types.capnp > $R/all_types.bin
 capnp compile -o- --src-prefix=tests/schemas tests/schemas/generics.capnp > $R/generics.bin
+capnp compile -o- --src-prefix=tests/schemas tests/schemas/names.capnp > $R/names.bin
 capnp compile -o- --src-prefix=examples/addressbook/schema examples/addressbook/schema/addressbook.capnp > $R/addressbook.bin

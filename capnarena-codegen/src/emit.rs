@@ -5,7 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use crate::model::*;
-use crate::names::{file_module, pascal, screaming, snake, snake_raw, type_param};
+use crate::names::{
+    Case, FieldMethods, Form, MODULE_RESERVED, assign, convert, field_methods, file_module,
+    type_param,
+};
 use crate::{Error, Options};
 
 /// Where a node's Rust item lives: its file and its path from the file's
@@ -29,22 +32,68 @@ pub(crate) struct Generator<'s> {
     /// The generic parameters in scope where code is being generated:
     /// (scope id, index, Rust type parameter name), outermost scope first.
     params: std::cell::RefCell<Vec<(u64, u16, String)>>,
+    /// The method stems of the fields of the struct being generated, by
+    /// schema name (see `names::field_methods`).
+    stems: std::cell::RefCell<HashMap<String, FieldMethods>>,
 }
 
-/// Text of `n` spaces... the output is formatted by prettyplease, so
-/// generation only needs valid tokens; line breaks are for readability of
-/// failures.
+/// Writes `doc` (a schema doc comment) as `#[doc]` attributes. The output
+/// is formatted by prettyplease, so generation only needs valid tokens;
+/// line breaks are for readability of failures.
 fn doc_attr(out: &mut String, doc: Option<&str>) {
     if let Some(doc) = doc.filter(|d| !d.trim().is_empty()) {
+        // Markdown continues a list item or a quote on the lines after it
+        // ("lazily"); clippy's doc_lazy_continuation wants such lines
+        // indented to the item's text or marked `>`, so they are.
+        let mut open = Open::None;
         for line in doc.trim_end().lines() {
-            let line = if line.is_empty() {
+            let indent = line.len() - line.trim_start().len();
+            let text = line.trim_start();
+            let line = if text.is_empty() {
+                open = Open::None;
                 String::new()
-            } else {
+            } else if let Some(marker) = list_marker(text) {
+                open = Open::Item(indent + marker);
                 format!(" {line}")
+            } else if text.starts_with('>') {
+                open = Open::Quote;
+                format!(" {line}")
+            } else {
+                match open {
+                    Open::Item(at) if indent < at => format!(" {:at$}{text}", ""),
+                    Open::Quote => format!(" > {line}"),
+                    _ => format!(" {line}"),
+                }
             };
             let _ = writeln!(out, "#[doc = {line:?}]");
         }
+        // The generator's own doc lines often follow, and would continue
+        // an open item or quote: such a doc ends with an empty line.
+        if open != Open::None {
+            out.push_str("#[doc = \"\"]\n");
+        }
     }
+}
+
+/// What a doc line so far leaves open for the next line to continue.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    None,
+    /// A list item whose text starts at this column.
+    Item(usize),
+    /// A block quote.
+    Quote,
+}
+
+/// The length of the Markdown list marker `text` starts with (`- `,
+/// `* `, `+ `, `1. `, `1) `), if it starts with one.
+fn list_marker(text: &str) -> Option<usize> {
+    if text.starts_with("- ") || text.starts_with("* ") || text.starts_with("+ ") {
+        return Some(2);
+    }
+    let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &text[digits..];
+    (digits > 0 && (rest.starts_with(". ") || rest.starts_with(") "))).then_some(digits + 2)
 }
 
 /// The reader getter, builder getter and builder setter of a data field:
@@ -100,6 +149,7 @@ impl<'s> Generator<'s> {
             implicit: BTreeMap::new(),
             rt: options.runtime_path.clone(),
             params: std::cell::RefCell::new(Vec::new()),
+            stems: std::cell::RefCell::new(HashMap::new()),
         };
         for node in schema.nodes.values() {
             if matches!(node.kind, NodeKind::File) {
@@ -114,23 +164,63 @@ impl<'s> Generator<'s> {
         self.schema.nodes.get(&id).ok_or(Error::MissingNode { id })
     }
 
-    /// Records where every node under `scope` goes.
+    /// Records where every node under `scope` goes: its nested types and
+    /// constants, its groups and (for an interface) its methods' implicit
+    /// parameter and result structs share the scope module's namespace,
+    /// named together by the naming rule (`names`).
     fn place_children(&mut self, file: u64, scope: u64, prefix: &[String]) {
         let Some(node) = self.schema.nodes.get(&scope) else {
             return;
         };
+        // (id, schema spelling, case, implicit method struct)
+        let mut items: Vec<(u64, String, Case, bool)> = Vec::new();
         for (name, id) in &node.nested {
             let Some(child) = self.schema.nodes.get(id) else {
                 continue;
             };
-            let item = match child.kind {
-                NodeKind::Struct(_) | NodeKind::Interface(_) => snake(name),
-                NodeKind::Enum(_) => pascal(name),
-                NodeKind::Const { .. } => screaming(name),
+            let case = match child.kind {
+                NodeKind::Struct(_) | NodeKind::Interface(_) => Case::Snake,
+                NodeKind::Enum(_) => Case::Pascal,
+                NodeKind::Const { .. } => Case::Screaming,
                 NodeKind::File | NodeKind::Annotation => continue,
             };
+            items.push((*id, name.clone(), case, false));
+        }
+        match &node.kind {
+            NodeKind::Struct(s) => {
+                for f in &s.fields {
+                    if let FieldKind::Group { type_id } = f.kind {
+                        items.push((type_id, f.name.clone(), Case::Snake, false));
+                    }
+                }
+            }
+            NodeKind::Interface(methods) => {
+                for m in methods {
+                    for (id, suffix) in [(m.param_struct, "Params"), (m.result_struct, "Results")] {
+                        let Some(n) = self.schema.nodes.get(&id) else {
+                            continue;
+                        };
+                        // Only the structs the compiler made for the
+                        // method live here; a named struct is placed by
+                        // its own scope.
+                        if n.scope_id != 0 || items.iter().any(|(i, ..)| *i == id) {
+                            continue;
+                        }
+                        items.push((id, format!("{}{suffix}", m.name), Case::Snake, true));
+                    }
+                }
+            }
+            _ => {}
+        }
+        let spelled: Vec<(&str, Case)> =
+            items.iter().map(|(_, n, c, _)| (n.as_str(), *c)).collect();
+        let names = assign(&spelled, MODULE_RESERVED);
+        for ((id, _, _, implicit), item) in items.iter().zip(names) {
+            if *implicit && self.places.contains_key(id) {
+                continue;
+            }
             let mut path = prefix.to_vec();
-            path.push(item);
+            path.push(item.clone());
             self.places.insert(
                 *id,
                 Place {
@@ -138,53 +228,10 @@ impl<'s> Generator<'s> {
                     path: path.clone(),
                 },
             );
+            if *implicit {
+                self.implicit.insert(*id, (scope, item));
+            }
             self.place_children(file, *id, &path);
-        }
-        match &node.kind {
-            NodeKind::Struct(s) => {
-                for f in &s.fields {
-                    if let FieldKind::Group { type_id } = f.kind {
-                        let mut path = prefix.to_vec();
-                        path.push(snake(&f.name));
-                        self.places.insert(
-                            type_id,
-                            Place {
-                                file,
-                                path: path.clone(),
-                            },
-                        );
-                        self.place_children(file, type_id, &path);
-                    }
-                }
-            }
-            NodeKind::Interface(methods) => {
-                for m in methods {
-                    for (id, suffix) in [(m.param_struct, "params"), (m.result_struct, "results")] {
-                        let Some(n) = self.schema.nodes.get(&id) else {
-                            continue;
-                        };
-                        // Only the structs the compiler made for the
-                        // method live here; a named struct is placed by
-                        // its own scope.
-                        if n.scope_id != 0 || self.places.contains_key(&id) {
-                            continue;
-                        }
-                        let module = snake(&format!("{}_{suffix}", snake_raw(&m.name)));
-                        let mut path = prefix.to_vec();
-                        path.push(module.clone());
-                        self.places.insert(
-                            id,
-                            Place {
-                                file,
-                                path: path.clone(),
-                            },
-                        );
-                        self.implicit.insert(id, (scope, module));
-                        self.place_children(file, id, &path);
-                    }
-                }
-            }
-            _ => {}
         }
     }
 
@@ -317,6 +364,7 @@ impl<'s> Generator<'s> {
     }
 
     fn enum_item(&self, out: &mut String, node: &Node, enumerants: &[Enumerant], name: &str) {
+        let variants = enumerant_names(enumerants);
         let rt = &self.rt;
         let fallback = format!("The `{}` enum.", node.short_name());
         doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
@@ -324,10 +372,10 @@ impl<'s> Generator<'s> {
             out,
             "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n#[repr(u16)]\npub enum {name} {{"
         );
-        for (i, e) in enumerants.iter().enumerate() {
+        for (i, (e, v)) in enumerants.iter().zip(&variants).enumerate() {
             let fallback = format!("`{}`", e.name);
             doc_attr(out, Some(e.doc.as_deref().unwrap_or(&fallback)));
-            let _ = writeln!(out, "{} = {i},", pascal(&e.name));
+            let _ = writeln!(out, "{v} = {i},");
         }
         out.push_str("}\n");
         let _ = writeln!(
@@ -335,8 +383,8 @@ impl<'s> Generator<'s> {
             "impl {name} {{\n/// Id of the enum.\npub const TYPE_ID: u64 = {:#x};\n/// The enumerant's name as the schema spells it.\npub fn name(self) -> &'static str {{ match self {{",
             node.id
         );
-        for e in enumerants {
-            let _ = writeln!(out, "{name}::{} => {:?},", pascal(&e.name), e.name);
+        for (e, v) in enumerants.iter().zip(&variants) {
+            let _ = writeln!(out, "{name}::{v} => {:?},", e.name);
         }
         out.push_str("} }\n");
         let names: Vec<String> = enumerants.iter().map(|e| format!("{:?}", e.name)).collect();
@@ -349,8 +397,8 @@ impl<'s> Generator<'s> {
             out,
             "impl ::core::convert::TryFrom<u16> for {name} {{ type Error = {rt}::typed::NotInSchema; fn try_from(value: u16) -> ::core::result::Result<Self, {rt}::typed::NotInSchema> {{ match value {{"
         );
-        for (i, e) in enumerants.iter().enumerate() {
-            let _ = writeln!(out, "{i} => Ok({name}::{}),", pascal(&e.name));
+        for (i, v) in variants.iter().enumerate() {
+            let _ = writeln!(out, "{i} => Ok({name}::{v}),");
         }
         let _ = writeln!(out, "v => Err({rt}::typed::NotInSchema(v)), }} }} }}");
         let _ = writeln!(
@@ -414,7 +462,7 @@ impl<'s> Generator<'s> {
 
     fn enumerant_name(&self, enum_id: u64, value: u16) -> Result<Option<String>, Error> {
         match &self.node(enum_id)?.kind {
-            NodeKind::Enum(e) => Ok(e.get(value as usize).map(|e| pascal(&e.name))),
+            NodeKind::Enum(e) => Ok(enumerant_names(e).get(value as usize).cloned()),
             _ => Err(Error::MissingNode { id: enum_id }),
         }
     }
@@ -685,6 +733,19 @@ impl<'s> Generator<'s> {
         // of the reader, the builder and `Owned`, defaulting to AnyPointer.
         let params = self.scope_params(node.id);
         let saved = self.params.replace(params.clone());
+        let claims: Vec<(&str, Vec<Form>)> = s
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), self.field_forms(f)))
+            .collect();
+        let stems = field_methods(&claims);
+        self.stems.replace(
+            s.fields
+                .iter()
+                .zip(stems)
+                .map(|(f, stem)| (f.name.clone(), stem))
+                .collect(),
+        );
         let g = Generics::new(&params, rt);
         let (tl, tb, td, mk) = (&g.list, &g.bounds, &g.defaults, &g.marker);
         if params.is_empty() {
@@ -836,6 +897,46 @@ impl<'s> Generator<'s> {
         Ok(())
     }
 
+    /// The method names of field `f` of the struct being generated.
+    fn names_of(&self, f: &Field) -> FieldMethods {
+        self.stems
+            .borrow()
+            .get(&f.name)
+            .cloned()
+            .unwrap_or_else(|| FieldMethods {
+                stem: convert(&f.name, Case::Snake),
+                bump: String::new(),
+            })
+    }
+
+    /// The part of field `f`'s method names after `get_`, `set_`, `has_`
+    /// and `init_`: its stem and any trailing underscores.
+    fn stem(&self, f: &Field) -> String {
+        let names = self.names_of(f);
+        names.stem + &names.bump
+    }
+
+    /// The forms of the methods field `f` gets (rule 3 of `names`): every
+    /// field claims `get_`, `set_`, `has_` and `init_`, text its
+    /// `get_*_bytes`, lists their bulk setters.
+    fn field_forms(&self, f: &Field) -> Vec<Form> {
+        let mut forms = vec![("get_", ""), ("set_", ""), ("has_", ""), ("init_", "")];
+        if let FieldKind::Slot { ty, .. } = &f.kind {
+            match ty {
+                Type::Text => forms.push(("get_", "_bytes")),
+                Type::List(elem) => match **elem {
+                    Type::Text | Type::Data => forms.push(("set_", "_from_iter")),
+                    ref e if !e.is_pointer() && !matches!(e, Type::Void | Type::Enum(_)) => {
+                        forms.push(("set_", "_from_slice"))
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        forms
+    }
+
     /// Writes the discriminant before a union member is set.
     fn set_disc(&self, s: &StructNode, f: &Field) -> String {
         match f.discriminant {
@@ -858,7 +959,7 @@ impl<'s> Generator<'s> {
     ) -> Result<(), Error> {
         let rt = &self.rt;
         let (tl, mk) = (&g.list, &g.marker);
-        let n = snake_raw(&f.name);
+        let n = self.stem(f);
         let fallback = format!("The `{}` field.", f.name);
         let doc = Some(f.doc.as_deref().unwrap_or(&fallback));
         let disc = self.set_disc(s, f);
@@ -1076,7 +1177,7 @@ impl<'s> Generator<'s> {
                     (Type::Text, Value::Text(t)) if !t.is_empty() => Some(format!("{t:?}")),
                     (Type::Data, Value::Data(b)) if !b.is_empty() => Some(format!("&{b:?}")),
                     (_, Value::Pointer(Some(words))) => {
-                        let st = format!("{}__DEFAULT", snake_raw(&f.name).to_ascii_uppercase());
+                        let st = format!("{}__DEFAULT", n.to_ascii_uppercase());
                         let _ = writeln!(
                             statics,
                             "static {st}: {rt}::layout::StaticContext = {rt}::layout::StaticContext::new({});",
@@ -1108,11 +1209,8 @@ impl<'s> Generator<'s> {
                 // Text: its bytes as well, without the UTF-8 check (what
                 // the wire holds; capnp's own readers check on demand too).
                 // Left out when another field would take the name.
-                let bytes_name = format!("{n}_bytes");
-                if matches!(ty, Type::Text)
-                    && !member
-                    && !s.fields.iter().any(|g| snake_raw(&g.name) == bytes_name)
-                {
+                let bytes_name = self.names_of(f).method(("", "_bytes"));
+                if matches!(ty, Type::Text) && !member {
                     let read = match &default_words {
                         Some(lit) => format!(
                             "let p = self.reader.pointer({offset}); if p.is_null() {{ Ok({lit}.as_bytes()) }} else {{ p.get_text_bytes() }}"
@@ -1178,6 +1276,14 @@ impl<'s> Generator<'s> {
                         _ => None,
                     };
                     if let Some((arg, marker, func, suffix)) = bulk {
+                        let bulk_name = self.names_of(f).method((
+                            "set_",
+                            if suffix == "from_slice" {
+                                "_from_slice"
+                            } else {
+                                "_from_iter"
+                            },
+                        ));
                         let marker_ty = if marker == "PrimitiveList" {
                             format!(
                                 "{rt}::typed::PrimitiveList::<{}>",
@@ -1191,7 +1297,7 @@ impl<'s> Generator<'s> {
                             let _ = writeln!(
                                 builder,
                                 "/// Points the field at a new list holding `values` (one allocation and copy).\n/// # Errors\n/// Too long to encode, or the arena has no room.\n\
-                                 #[inline] pub fn set_{n}_from_slice(&mut self, values: {arg}) -> {rt}::Result<()> {{ {disc}{marker_ty}::{func}(self.builder.pointer({offset}), values) }}"
+                                 #[inline] pub fn {bulk_name}(&mut self, values: {arg}) -> {rt}::Result<()> {{ {disc}{marker_ty}::{func}(self.builder.pointer({offset}), values) }}"
                             );
                         } else {
                             let item = if marker == "TextList" {
@@ -1202,7 +1308,7 @@ impl<'s> Generator<'s> {
                             let _ = writeln!(
                                 builder,
                                 "/// Points the field at a new list of `items`, laid out in one allocation.\n/// # Errors\n/// Too long to encode, or the arena has no room.\n\
-                                 #[inline] pub fn set_{n}_from_iter<'s, I>(&mut self, items: I) -> {rt}::Result<()> where I: IntoIterator<Item = {item}>, I::IntoIter: ExactSizeIterator + Clone {{ {disc}{marker_ty}::{func}(self.builder.pointer({offset}), items) }}"
+                                 #[inline] pub fn {bulk_name}<'s, I>(&mut self, items: I) -> {rt}::Result<()> where I: IntoIterator<Item = {item}>, I::IntoIter: ExactSizeIterator + Clone {{ {disc}{marker_ty}::{func}(self.builder.pointer({offset}), items) }}"
                             );
                         }
                     }
@@ -1275,7 +1381,7 @@ impl<'s> Generator<'s> {
         }
         for f in &s.fields {
             let name = &f.name;
-            let n = snake_raw(&f.name);
+            let n = self.stem(f);
             // The conditions under which the field prints, and the code.
             let mut conds: Vec<String> = Vec::new();
             if let Some(k) = f.discriminant {
@@ -1472,9 +1578,13 @@ impl<'s> Generator<'s> {
         // AnyPointer.
         let nparams = self.params.borrow().len();
         let any = format!("{rt}::typed::AnyPointer");
-        for f in &members {
-            let v = pascal(&f.name);
-            let n = snake_raw(&f.name);
+        let spelled: Vec<(&str, Case)> = members
+            .iter()
+            .map(|f| (f.name.as_str(), Case::Pascal))
+            .collect();
+        let variant_names = assign(&spelled, &[]);
+        for (f, v) in members.iter().zip(variant_names) {
+            let n = self.stem(f);
             let disc = f.discriminant.unwrap_or(0);
             // (payload type, the expression that makes it), for the reader
             // and for the builder.
@@ -1728,11 +1838,20 @@ impl<'s> Generator<'s> {
             )),
             (_, Value::Pointer(Some(_))) => Some(format!(
                 "{rt}::typed::fill_default(&mut self.builder.pointer({offset}), &{}__DEFAULT)",
-                snake_raw(&f.name).to_ascii_uppercase()
+                self.stem(f).to_ascii_uppercase()
             )),
             _ => None,
         }
     }
+}
+
+/// The Rust variant names of an enum's enumerants, by the naming rule.
+fn enumerant_names(enumerants: &[Enumerant]) -> Vec<String> {
+    let spelled: Vec<(&str, Case)> = enumerants
+        .iter()
+        .map(|e| (e.name.as_str(), Case::Pascal))
+        .collect();
+    assign(&spelled, &[])
 }
 
 /// The nesting of a type: 1 for a leaf, one more per list level or level
@@ -1805,4 +1924,43 @@ impl Generics {
 fn format_rust(code: &str) -> Result<String, String> {
     let file = syn::parse_file(code).map_err(|e| e.to_string())?;
     Ok(prettyplease::unparse(&file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A schema doc whose list item or quote continues on unindented
+    /// lines is written with those lines indented (or marked `>`), and a
+    /// doc that ends inside one gets an empty line, so that the
+    /// generator's own doc lines after it start a new paragraph: clippy's
+    /// doc_lazy_continuation warned on generated code for go-capnp's
+    /// rpc.capnp and blackrock's cluster-rpc.capnp (issue 20).
+    #[test]
+    fn docs_close_lists_and_quotes() {
+        let mut out = String::new();
+        doc_attr(
+            &mut out,
+            Some("Intro.\n- item\nlazy\n\n> quote\nlazy\n\n12. twelve\nlazy"),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                r#"#[doc = " Intro."]"#,
+                r#"#[doc = " - item"]"#,
+                r#"#[doc = "   lazy"]"#,
+                r#"#[doc = ""]"#,
+                r#"#[doc = " > quote"]"#,
+                r#"#[doc = " > lazy"]"#,
+                r#"#[doc = ""]"#,
+                r#"#[doc = " 12. twelve"]"#,
+                r#"#[doc = "     lazy"]"#,
+                r#"#[doc = ""]"#,
+            ]
+        );
+        let mut plain = String::new();
+        doc_attr(&mut plain, Some("Just text.\nMore."));
+        assert_eq!(plain.lines().count(), 2);
+    }
 }

@@ -37,6 +37,18 @@
 //! member is `false` unless the member is the active one (the reference's
 //! `hasX()`).
 //!
+//! # Names
+//! Schema names become Rust names by one rule for every identifier the
+//! generator emits (modules, types, constants, field methods, variants,
+//! type parameters): Rust's case for each kind, then a trailing `_` for a
+//! name that is a keyword, one the generated code uses in that namespace
+//! (`Reader`, `set_from`, the arena parameter `A`, `Result`, `std`, ...) or
+//! one another schema name took first, names being placed plain camelCase
+//! first, then in byte order of their spelling (never by declaration
+//! order). The full rule, with its reserved names, is in the README's
+//! generated-API section; `tests/schemas/names.capnp` holds every
+//! collision it settles.
+//!
 //! Generic structs (`struct Pair(Key, Value)`) take their parameters, and
 //! those of the scopes around them, as type parameters of `Reader`,
 //! `Builder` and `Owned` (each an [`Owned`](capnarena::typed::Owned) type,

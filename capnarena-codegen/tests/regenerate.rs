@@ -60,6 +60,11 @@ const TARGETS: &[Target] = &[
         outputs: &[("generics_capnp.rs", "tests/generated/generics_capnp.rs")],
     },
     Target {
+        request: "names.bin",
+        args: &["--src-prefix=tests/schemas", "tests/schemas/names.capnp"],
+        outputs: &[("names_capnp.rs", "tests/generated/names_capnp.rs")],
+    },
+    Target {
         request: "addressbook.bin",
         args: &[
             "--src-prefix=examples/addressbook/schema",

@@ -6511,3 +6511,205 @@ pub static NAMES: ::capnarena::typed::Constant<::capnarena::typed::TextList> = :
         ],
     ],
 );
+/// Schema docs whose lists and quotes continue lazily:
+/// - an item
+///   continued without indentation
+///
+/// > a quote
+/// > continued without a marker
+///
+pub mod documented {
+    /// Id of the struct.
+    pub const TYPE_ID: u64 = 0x93e98e6157a7f0cc;
+    /// Reads a `Documented`.
+    #[derive(Clone, Copy)]
+    pub struct Reader<'a> {
+        pub(super) reader: ::capnarena::StructReader<'a>,
+    }
+    /// Builds a `Documented`.
+    pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
+        pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+    }
+    /// Names the struct's reader and builder in generic code (lists, roots).
+    pub struct Owned;
+    /// Data words and pointers of the struct.
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
+    impl ::capnarena::typed::StructOwned for Owned {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        type Reader<'a> = Reader<'a>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A>;
+        #[inline]
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_> {
+            Reader { reader }
+        }
+        #[inline]
+        fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+            builder: ::capnarena::StructBuilder<'_, A>,
+        ) -> Builder<'_, A> {
+            Builder { builder }
+        }
+        #[inline]
+        fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+            r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
+    }
+    impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
+        #[inline]
+        fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+            Reader { reader }
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+    for Builder<'a, A> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        #[inline]
+        fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+            Builder { builder }
+        }
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
+    impl<'a> Reader<'a> {
+        /// The untyped reader under this one.
+        #[inline]
+        pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+            self.reader
+        }
+        /// The generator's own lines follow this list:
+        /// 1. first
+        /// 2. second
+        ///
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_value(&self) -> ::capnarena::Result<&'a str> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(0),
+            )
+        }
+        /// The `value` field's bytes as stored (terminator excluded), without the UTF-8 check `get_value` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_value_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(0).get_text_bytes()
+        }
+        /// Whether the `value` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_value(&self) -> bool {
+            self.reader.has_pointer(0)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("value");
+                if self.reader.has_pointer(0) {
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_value() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            v.end_struct();
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
+        /// A shorter-lived handle to the same struct.
+        #[inline]
+        pub fn reborrow(&mut self) -> Builder<'_, A> {
+            Builder {
+                builder: self.builder.reborrow(),
+            }
+        }
+        /// The untyped builder under this one.
+        #[inline]
+        pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+        /// The untyped builder under this one, reborrowed.
+        #[inline]
+        pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+            self.builder.reborrow()
+        }
+        /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+        /// # Errors
+        /// The source is malformed or over a limit, or the arena has no room.
+        #[inline]
+        pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
+            self.builder.copy_from(&value.reader)
+        }
+        /// The generator's own lines follow this list:
+        /// 1. first
+        /// 2. second
+        ///
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_value(&mut self, value: &str) -> ::capnarena::Result<()> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(0),
+                value,
+            )
+        }
+        /// The generator's own lines follow this list:
+        /// 1. first
+        /// 2. second
+        ///
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_value(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(0),
+                len,
+            )
+        }
+        /// The generator's own lines follow this list:
+        /// 1. first
+        /// 2. second
+        ///
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_value(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(0),
+            )
+        }
+        /// Whether the `value` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_value(&self) -> bool {
+            self.builder.has_pointer(0)
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+}

@@ -142,3 +142,16 @@ const favourite :Kind = beta;
 const origin :Imported.Point = (x = 0, y = 0, label = "origin");
 const primes :List(UInt16) = [2, 3, 5, 7, 11];
 const names :List(Text) = ["ann", "bob"];
+
+struct Documented {
+  # Schema docs whose lists and quotes continue lazily:
+  # - an item
+  # continued without indentation
+  #
+  # > a quote
+  # continued without a marker
+  value @0 :Text;
+  # The generator's own lines follow this list:
+  # 1. first
+  # 2. second
+}
