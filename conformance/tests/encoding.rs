@@ -17,10 +17,10 @@ use capnarena::{
 };
 use capnarena_conformance::capnproto::c_src_capnp_test_capnp as test_capnp;
 use test_capnp::{
-    TestEnum, test_all_types, test_any_pointer, test_defaults, test_groups,
+    TestEnum, test_all_types, test_any_pointer, test_constants, test_defaults, test_groups,
     test_interleaved_groups, test_list_defaults, test_lists, test_new_union_version,
     test_new_version, test_old_union_version, test_old_version, test_union, test_union_defaults,
-    test_unnamed_union,
+    test_unnamed_union, test_whole_float_default,
 };
 
 /// `corpus/capnproto/c++/src/capnp/testdata/NAME`.
@@ -1362,5 +1362,368 @@ fn upgrade_union() -> Result<()> {
             Ok(test_new_union_version::Which::B(123))
         ))
     });
+    Ok(())
+}
+
+/// The sub-struct checks of `checkTestMessage` (what TestConstants'
+/// structConst holds).
+fn check_sub_struct(sub: test_all_types::Reader<'_>) -> Result<()> {
+    sub.get_void_field();
+    assert!(sub.get_bool_field());
+    assert_eq!(sub.get_int8_field(), -12);
+    assert_eq!(sub.get_int16_field(), 3456);
+    assert_eq!(sub.get_int32_field(), -78901234);
+    assert_eq!(sub.get_int64_field(), 56789012345678);
+    assert_eq!(sub.get_u_int8_field(), 90);
+    assert_eq!(sub.get_u_int16_field(), 1234);
+    assert_eq!(sub.get_u_int32_field(), 56789012);
+    assert_eq!(sub.get_u_int64_field(), 345678901234567890);
+    assert_eq!(sub.get_float32_field(), -1.25e-10);
+    assert_eq!(sub.get_float64_field(), 345.0);
+    assert_eq!(sub.get_text_field()?, "baz");
+    assert_eq!(sub.get_data_field()?, b"qux");
+    assert_eq!(sub.get_struct_field()?.get_text_field()?, "nested");
+    assert_eq!(
+        sub.get_struct_field()?
+            .get_struct_field()?
+            .get_text_field()?,
+        "really nested"
+    );
+    assert_eq!(sub.get_enum_field()?, TestEnum::Baz);
+    assert_eq!(sub.get_void_list()?.len(), 3);
+    assert_eq!(
+        items(sub.get_bool_list()?),
+        [false, true, false, true, true]
+    );
+    assert_eq!(items(sub.get_int8_list()?), [12, -34, -0x80, 0x7f]);
+    assert_eq!(items(sub.get_int16_list()?), [1234, -5678, -0x8000, 0x7fff]);
+    assert_eq!(
+        items(sub.get_int32_list()?),
+        [12345678, -90123456, -0x7fffffff - 1, 0x7fffffff]
+    );
+    assert_eq!(
+        items(sub.get_int64_list()?),
+        [
+            123456789012345,
+            -678901234567890,
+            -0x7fffffffffffffff - 1,
+            0x7fffffffffffffff
+        ]
+    );
+    assert_eq!(items(sub.get_u_int8_list()?), [12, 34, 0, 0xff]);
+    assert_eq!(items(sub.get_u_int16_list()?), [1234, 5678, 0, 0xffff]);
+    assert_eq!(
+        items(sub.get_u_int32_list()?),
+        [12345678, 90123456, 0, 0xffffffff]
+    );
+    assert_eq!(
+        items(sub.get_u_int64_list()?),
+        [123456789012345, 678901234567890, 0, 0xffffffffffffffff]
+    );
+    assert_eq!(
+        items(sub.get_float32_list()?),
+        [0.0, 1234567.0, 1e37, -1e37, 1e-37, -1e-37]
+    );
+    assert_eq!(
+        items(sub.get_float64_list()?),
+        [0.0, 123456789012345.0, 1e306, -1e306, 1e-306, -1e-306]
+    );
+    assert_eq!(texts(sub.get_text_list()?)?, ["quux", "corge", "grault"]);
+    assert_eq!(
+        texts(sub.get_data_list()?)?,
+        [&b"garply"[..], b"waldo", b"fred"]
+    );
+    let list = sub.get_struct_list()?;
+    assert_eq!(list.len(), 3);
+    assert_eq!(list.get(0).get_text_field()?, "x structlist 1");
+    assert_eq!(list.get(1).get_text_field()?, "x structlist 2");
+    assert_eq!(list.get(2).get_text_field()?, "x structlist 3");
+    assert_eq!(
+        items(sub.get_enum_list()?)
+            .into_iter()
+            .collect::<core::result::Result<Vec<_>, _>>()?,
+        [TestEnum::Qux, TestEnum::Bar, TestEnum::Grault]
+    );
+    Ok(())
+}
+
+/// Encoding.Constants: every constant of TestConstants.
+#[test]
+fn constants() -> Result<()> {
+    use test_constants as c;
+    let () = c::VOID_CONST;
+    const { assert!(c::BOOL_CONST) };
+    assert_eq!(c::INT8_CONST, -123);
+    assert_eq!(c::INT16_CONST, -12345);
+    assert_eq!(c::INT32_CONST, -12345678);
+    assert_eq!(c::INT64_CONST, -123456789012345);
+    assert_eq!(c::UINT8_CONST, 234);
+    assert_eq!(c::UINT16_CONST, 45678);
+    assert_eq!(c::UINT32_CONST, 3456789012);
+    assert_eq!(c::UINT64_CONST, 12345678901234567890);
+    assert_eq!(c::FLOAT32_CONST, 1234.5);
+    assert_eq!(c::FLOAT64_CONST, -123e45);
+    assert_eq!(c::TEXT_CONST, "foo");
+    assert_eq!(c::DATA_CONST, b"bar");
+    check_sub_struct(c::STRUCT_CONST.get()?)?;
+    assert_eq!(c::ENUM_CONST, TestEnum::Corge);
+    assert_eq!(c::VOID_LIST_CONST.get()?.len(), 6);
+    assert_eq!(items(c::BOOL_LIST_CONST.get()?), [true, false, false, true]);
+    assert_eq!(items(c::INT8_LIST_CONST.get()?), [111, -111]);
+    assert_eq!(items(c::INT16_LIST_CONST.get()?), [11111, -11111]);
+    assert_eq!(items(c::INT32_LIST_CONST.get()?), [111111111, -111111111]);
+    assert_eq!(
+        items(c::INT64_LIST_CONST.get()?),
+        [1111111111111111111, -1111111111111111111]
+    );
+    assert_eq!(items(c::UINT8_LIST_CONST.get()?), [111, 222]);
+    assert_eq!(items(c::UINT16_LIST_CONST.get()?), [33333, 44444]);
+    assert_eq!(items(c::UINT32_LIST_CONST.get()?), [3333333333]);
+    assert_eq!(items(c::UINT64_LIST_CONST.get()?), [11111111111111111111]);
+    let l = items(c::FLOAT32_LIST_CONST.get()?);
+    assert_eq!(l[..3], [5555.5, f32::INFINITY, f32::NEG_INFINITY]);
+    assert!(l.len() == 4 && l[3].is_nan());
+    let l = items(c::FLOAT64_LIST_CONST.get()?);
+    assert_eq!(l[..3], [7777.75, f64::INFINITY, f64::NEG_INFINITY]);
+    assert!(l.len() == 4 && l[3].is_nan());
+    assert_eq!(
+        texts(c::TEXT_LIST_CONST.get()?)?,
+        ["plugh", "xyzzy", "thud"]
+    );
+    assert_eq!(
+        texts(c::DATA_LIST_CONST.get()?)?,
+        [&b"oops"[..], b"exhausted", b"rfc3092"]
+    );
+    let l = c::STRUCT_LIST_CONST.get()?;
+    assert_eq!(l.len(), 3);
+    assert_eq!(l.get(0).get_text_field()?, "structlist 1");
+    assert_eq!(l.get(1).get_text_field()?, "structlist 2");
+    assert_eq!(l.get(2).get_text_field()?, "structlist 3");
+    assert_eq!(
+        items(c::ENUM_LIST_CONST.get()?)
+            .into_iter()
+            .collect::<core::result::Result<Vec<_>, _>>()?,
+        [TestEnum::Foo, TestEnum::Garply]
+    );
+    Ok(())
+}
+
+/// Encoding.GlobalConstants: file-level constants, one derived from
+/// another.
+#[test]
+fn global_constants() -> Result<()> {
+    assert_eq!(test_capnp::GLOBAL_INT, 12345);
+    assert_eq!(test_capnp::GLOBAL_TEXT, "foobar");
+    assert_eq!(test_capnp::GLOBAL_STRUCT.get()?.get_int32_field(), 54321);
+    let r = test_capnp::DERIVED_CONSTANT.get()?;
+    assert_eq!(r.get_u_int32_field(), 12345);
+    assert_eq!(r.get_text_field()?, "foo");
+    assert_eq!(
+        texts(r.get_struct_field()?.get_text_list()?)?,
+        ["quux", "corge", "grault"]
+    );
+    assert_eq!(items(r.get_int16_list()?), [11111, -11111]);
+    let l = r.get_struct_list()?;
+    assert_eq!(l.len(), 3);
+    assert_eq!(l.get(0).get_text_field()?, "structlist 1");
+    assert_eq!(l.get(1).get_text_field()?, "structlist 2");
+    assert_eq!(l.get(2).get_text_field()?, "structlist 3");
+    Ok(())
+}
+
+/// Encoding.Embeds: `embed` of testdata/packed, short.txt and binary: the
+/// packed bytes unpack to the test message, the text is the message's
+/// `Debug`, the struct is the test message.
+#[test]
+fn embeds() -> Result<()> {
+    check_framed(&unpacked(test_capnp::EMBEDDED_DATA)?)?;
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_test_message(&mut msg)?;
+    let root = msg.get_root::<test_all_types::Builder<'_, _>>()?;
+    assert_eq!(format!("{root:?}\n"), test_capnp::EMBEDDED_TEXT);
+    check_test_message!(test_capnp::EMBEDDED_STRUCT.get()?);
+    Ok(())
+}
+
+/// Encoding.WholeFloatDefault: float defaults and constants written as
+/// whole numbers.
+#[test]
+fn whole_float_default() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let root = msg.init_root::<test_whole_float_default::Builder<'_, _>>()?;
+    assert_eq!(root.get_field(), 123.0);
+    assert_eq!(root.get_big_field(), 2e30);
+    assert_eq!(test_whole_float_default::CONSTANT, 456.0);
+    assert_eq!(test_whole_float_default::BIG_CONSTANT, 4e30);
+    Ok(())
+}
+
+/// Encoding.DefaultFloatPlusNan: NaN set over a non-zero float default
+/// reads back as NaN.
+#[test]
+fn default_float_plus_nan() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_defaults::Builder<'_, _>>()?;
+    root.set_float32_field(f32::NAN);
+    root.set_float64_field(f64::NAN);
+    assert!(root.get_float32_field().is_nan());
+    assert!(root.get_float64_field().is_nan());
+    Ok(())
+}
+
+/// Encoding.Has: pointer fields are unset in a new struct and set after
+/// the test message is built, seen from the builder and its reader.
+#[test]
+fn has() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_all_types::Builder<'_, _>>()?;
+    let has = |b: &test_all_types::Builder<'_, SingleSegmentArena>| {
+        let own = [
+            b.has_text_field(),
+            b.has_data_field(),
+            b.has_struct_field(),
+            b.has_int32_list(),
+        ];
+        let read = b.with_reader(|r| {
+            [
+                r.has_text_field(),
+                r.has_data_field(),
+                r.has_struct_field(),
+                r.has_int32_list(),
+            ]
+        });
+        (own, read)
+    };
+    assert_eq!(has(&root), ([false; 4], [false; 4]));
+    init_test_message!(root);
+    assert_eq!(has(&root), ([true; 4], [true; 4]));
+    Ok(())
+}
+
+/// Encoding.StructSetters: the test message copied as a root, into a
+/// struct field and into an any pointer keeps every value.
+#[test]
+fn struct_setters() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_test_message(&mut msg)?;
+    let root = msg.get_root::<test_all_types::Builder<'_, _>>()?;
+    root.with_reader(|r| -> Result<()> {
+        let mut m2 = Message::new(SingleSegmentArena::new());
+        m2.set_root(&r.as_struct_reader())?;
+        m2.get_root::<test_all_types::Builder<'_, _>>()?
+            .with_reader(|r2| -> Result<()> {
+                check_test_message!(r2);
+                Ok(())
+            })?;
+
+        let mut m2 = Message::new(SingleSegmentArena::new());
+        let mut root2 = m2.init_root::<test_all_types::Builder<'_, _>>()?;
+        root2.set_struct_field(r)?;
+        root2.with_reader(|r2| -> Result<()> {
+            check_test_message!(r2.get_struct_field()?);
+            Ok(())
+        })?;
+
+        let mut m2 = Message::new(SingleSegmentArena::new());
+        let mut root2 = m2.init_root::<test_any_pointer::Builder<'_, _>>()?;
+        <test_all_types::Owned as Owned>::set(root2.get_any_pointer_field(), r)?;
+        root2.with_reader(|r2| -> Result<()> {
+            check_test_message!(<test_all_types::Owned as Owned>::read(any_reader(r2))?);
+            Ok(())
+        })
+    })
+}
+
+/// Encoding.OneBitStructSetters: an element of a list of one-bit structs
+/// copied as a root keeps its bit.
+#[test]
+fn one_bit_struct_setters() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_lists::Builder<'_, _>>()?;
+    let bits = [true, true, false, true, true, false, true, false];
+    {
+        let mut list = root.init_list1(8)?;
+        for (i, &bit) in bits.iter().enumerate() {
+            list.get(i as u32).set_f(bit);
+        }
+    }
+    root.with_reader(|r| -> Result<()> {
+        let list = r.get_list1()?;
+        for i in [2u32, 6] {
+            let mut m2 = Message::new(SingleSegmentArena::new());
+            m2.set_root(&list.get(i).as_struct_reader())?;
+            let got = m2
+                .get_root::<test_lists::struct1::Builder<'_, _>>()?
+                .get_f();
+            assert_eq!(got, bits[i as usize], "element {i}");
+        }
+        Ok(())
+    })
+}
+
+/// Encoding.ZeroOldObject: initialising the root again zeroes the old
+/// one, its sub-struct and its struct list (they read as all zero).
+#[test]
+#[ignore = "the builder leaves the object an overwritten pointer pointed to in place; the reference zeroes it"]
+fn zero_old_object() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_test_message(&mut msg)?;
+    let before = msg.segment(0).expect("segment").words().to_vec();
+    msg.init_root::<test_all_types::Builder<'_, _>>()?;
+    // Read the old objects where they were: the old root pointer's
+    // target, in the segment as it is now.
+    let now = msg.segment(0).expect("segment").words().to_vec();
+    let mut old = now.clone();
+    old[0] = before[0];
+    let segments = [&old[..]];
+    let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    let old_root = reader.get_root::<test_all_types::Reader<'_>>()?;
+    check_all_zero(old_root)?;
+    // Its sub-objects are zeroed with it: its pointers are null now.
+    assert!(!old_root.has_struct_field() && !old_root.has_struct_list());
+    // The words the old sub-struct and struct list held are zero too: of
+    // the words the old message used, only the new root's are set.
+    let new_root_words = 1 + 6 + 20;
+    let set = now.iter().filter(|w| **w != Word::ZERO).count();
+    assert!(set <= new_root_words, "{set} words still set");
+    Ok(())
+}
+
+/// Encoding.SmallStructLists: TestListDefaults.lists built element by
+/// element lays out exactly as the default value the reference compiled
+/// (copied into a message by the builder's getter).
+#[test]
+fn small_struct_lists() -> Result<()> {
+    let mut built = Message::new(SingleSegmentArena::new());
+    {
+        let mut root = built.init_root::<test_list_defaults::Builder<'_, _>>()?;
+        let sl = root.init_lists()?;
+        sl.with_reader(|r| -> Result<()> {
+            assert_eq!(r.get_list0()?.len(), 0);
+            assert_eq!(r.get_list1()?.len(), 0);
+            assert_eq!(r.get_list8()?.len(), 0);
+            assert_eq!(r.get_list16()?.len(), 0);
+            assert_eq!(r.get_list32()?.len(), 0);
+            assert_eq!(r.get_list64()?.len(), 0);
+            assert_eq!(r.get_list_p()?.len(), 0);
+            assert_eq!(r.get_int32_list_list()?.len(), 0);
+            assert_eq!(r.get_text_list_list()?.len(), 0);
+            assert_eq!(r.get_struct_list_list()?.len(), 0);
+            Ok(())
+        })?;
+    }
+    let mut built = Message::new(SingleSegmentArena::new());
+    {
+        let mut root = built.init_root::<test_list_defaults::Builder<'_, _>>()?;
+        init_list_defaults(&mut root)?;
+    }
+    let mut defaulted = Message::new(SingleSegmentArena::new());
+    defaulted
+        .init_root::<test_list_defaults::Builder<'_, _>>()?
+        .get_lists()?;
+    assert_eq!(
+        built.segment(0).expect("segment").as_bytes(),
+        defaulted.segment(0).expect("segment").as_bytes()
+    );
     Ok(())
 }
