@@ -1727,3 +1727,80 @@ fn small_struct_lists() -> Result<()> {
     );
     Ok(())
 }
+
+/// testdata/annotated-json.binary (a TestJsonAnnotations of
+/// compat/json-test.capnp, the binary twin of testdata/annotated.json):
+/// every value, groups, unions and the JSON value tree included.
+#[test]
+fn testdata_annotated_json() -> Result<()> {
+    use capnarena_conformance::capnproto::c_src_capnp_compat_json_capnp::value;
+    use capnarena_conformance::capnproto::c_src_capnp_compat_json_test_capnp::{
+        TestJsonAnnotatedEnum as E, test_json_annotations as t, test_json_annotations3 as t3,
+    };
+    let words = words_from_bytes(&testdata("annotated-json.binary"))?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    let r = reader.get_root::<t::Reader<'_>>()?;
+    assert_eq!(r.get_some_field()?, "foo");
+    let g = r.get_a_group();
+    assert_eq!(g.get_flat_foo(), 123);
+    assert_eq!(g.get_flat_bar()?, "abc");
+    assert!(g.get_flat_baz().get_hello());
+    assert_eq!(g.get_double_flat().get_flat_qux()?, "cba");
+    let g = r.get_prefixed_group();
+    assert_eq!(
+        g.get_foo()?,
+        "this is a long string in order to force multi-line pretty printing"
+    );
+    assert_eq!(g.get_bar(), 321);
+    assert!(g.get_baz().get_hello());
+    assert_eq!(g.get_more_prefix().get_qux()?, "fed");
+    let t::a_union::Which::Bar(bar) = r.get_a_union().which()? else {
+        panic!("aUnion.bar is set")
+    };
+    assert_eq!(bar.get_bar_member(), 789);
+    assert_eq!(bar.get_multi_member()?, "ghi");
+    assert_eq!(r.get_dependency()?.get_foo()?, "corge");
+    assert_eq!(r.get_simple_group().get_grault()?, "garply");
+    assert_eq!(
+        items(r.get_enums()?)
+            .into_iter()
+            .collect::<core::result::Result<Vec<_>, _>>()?,
+        [E::Qux, E::Bar, E::Foo, E::Baz]
+    );
+    let value::Which::Array(array) = r.get_inner_json()?.which()? else {
+        panic!("innerJson is an array")
+    };
+    let array = array?;
+    assert_eq!(array.len(), 3);
+    assert!(matches!(array.get(0).which()?, value::Which::Number(123.0)));
+    let value::Which::String(s) = array.get(1).which()? else {
+        panic!("a string")
+    };
+    assert_eq!(s?, "hello");
+    let value::Which::Object(fields) = array.get(2).which()? else {
+        panic!("an object")
+    };
+    let fields = fields?;
+    assert_eq!(fields.len(), 1);
+    assert_eq!(fields.get(0).get_name()?, "object");
+    assert!(matches!(
+        fields.get(0).get_value()?.which()?,
+        value::Which::Boolean(true)
+    ));
+    assert!(!r.has_custom_field_handler());
+    assert_eq!(r.get_test_base64()?, b"fred");
+    assert_eq!(r.get_test_hex()?, b"plugh");
+    assert!(matches!(
+        r.get_b_union().which()?,
+        t::b_union::Which::Bar(678)
+    ));
+    let t3::Which::Bar(flat) = r.get_external_union()?.which()? else {
+        panic!("externalUnion.bar is set")
+    };
+    assert_eq!(flat?.get_value()?, "cba");
+    assert!(matches!(
+        r.get_union_with_void().which()?,
+        t::union_with_void::Which::VoidValue
+    ));
+    Ok(())
+}
