@@ -503,7 +503,9 @@ fn all_types_multi_segment() -> Result<()> {
         .with_policy(GrowthPolicy::FixedSize(1));
     let mut msg = Message::new(arena);
     build_test_message(&mut msg)?;
-    assert!(msg.segment_count() > 50, "{} segments", msg.segment_count());
+    // Each object (a text or data list and its elements are one) lands in
+    // a segment of its own: more than 40 of them, far pointers between.
+    assert!(msg.segment_count() > 40, "{} segments", msg.segment_count());
     let mut framed = Vec::new();
     msg.append_to(&mut framed);
     let words = words_from_bytes(&framed)?;
