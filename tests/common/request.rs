@@ -105,10 +105,23 @@ pub fn render(capnp: &Path, request: &[u8]) -> String {
         "capnp convert rejected a request: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
+    escape_invalid_utf8(&out.stdout)
         .lines()
         .filter(|l| !l.contains("capnpVersion"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `bytes` as text: valid UTF-8 unchanged, every byte outside it written
+/// `\xNN`, so renderings that differ in such bytes still differ (the
+/// reference prints a Text holding invalid UTF-8 byte for byte).
+pub fn escape_invalid_utf8(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text += chunk.valid();
+        for byte in chunk.invalid() {
+            text += &format!("\\x{byte:02x}");
+        }
+    }
+    text
 }
