@@ -17,10 +17,10 @@ use capnarena::{
 };
 use capnarena_conformance::capnproto::c_src_capnp_test_capnp as test_capnp;
 use test_capnp::{
-    TestEnum, test_all_types, test_any_pointer, test_constants, test_defaults, test_groups,
-    test_interleaved_groups, test_list_defaults, test_lists, test_nested_types,
+    TestEnum, test_all_types, test_any_pointer, test_constants, test_defaults, test_generics,
+    test_groups, test_interleaved_groups, test_list_defaults, test_lists, test_nested_types,
     test_new_union_version, test_new_version, test_old_union_version, test_old_version, test_union,
-    test_union_defaults, test_unnamed_union, test_whole_float_default,
+    test_union_defaults, test_unnamed_union, test_use_generics, test_whole_float_default,
 };
 
 /// `corpus/capnproto/c++/src/capnp/testdata/NAME`.
@@ -2020,4 +2020,95 @@ fn set_list_to_empty() -> Result<()> {
         assert_eq!(lens, [0; 15]);
         Ok(())
     })
+}
+
+/// Encoding.Generics: generic structs bound to TestAllTypes (directly, in
+/// nested generics, through a wrapper) and unbound (their `foo` an any
+/// pointer), each holding the test message.
+#[test]
+fn generics() -> Result<()> {
+    use capnarena::typed::AnyPointer;
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_use_generics::Builder<'_, _>>()?;
+    {
+        let mut basic = root.init_basic()?;
+        let mut foo = basic.init_foo(0)?;
+        init_test_message!(foo);
+    }
+    {
+        let mut inner = root.init_inner()?;
+        let mut foo = inner.init_foo(0)?;
+        init_test_message!(foo);
+    }
+    {
+        let mut inner2 = root.init_inner2()?;
+        inner2.set_baz("foo")?;
+        let mut bound = inner2.init_inner_bound()?;
+        let mut foo = bound.init_foo(0)?;
+        init_test_message!(foo);
+    }
+    {
+        let mut inner2 = root.get_inner2()?;
+        let mut unbound = inner2.init_inner_unbound()?;
+        let mut foo = <test_all_types::Owned as Owned>::init(unbound.get_foo()?, 0)?;
+        init_test_message!(foo);
+    }
+    {
+        let mut unspecified = root.init_unspecified()?;
+        let mut foo = <test_all_types::Owned as Owned>::init(unspecified.get_foo()?, 0)?;
+        init_test_message!(foo);
+    }
+    {
+        let mut wrapper = root.init_wrapper()?;
+        let mut value = wrapper.init_value()?;
+        let mut foo = value.init_foo(0)?;
+        init_test_message!(foo);
+    }
+    root.with_reader(|r| -> Result<()> {
+        check_test_message!(r.get_basic()?.get_foo()?);
+        check_test_message!(r.get_inner()?.get_foo()?);
+        assert_eq!(r.get_inner2()?.get_baz()?, "foo");
+        check_test_message!(r.get_inner2()?.get_inner_bound()?.get_foo()?);
+        check_test_message!(<test_all_types::Owned as Owned>::read(
+            r.get_inner2()?.get_inner_unbound()?.get_foo()?
+        )?);
+        check_test_message!(<test_all_types::Owned as Owned>::read(
+            r.get_unspecified()?.get_foo()?
+        )?);
+        check_test_message!(r.get_wrapper()?.get_value()?.get_foo()?);
+        // `basic` (pointer 0) read unbound (the reference's `asGeneric<>()`):
+        // foo is an any pointer holding the test message.
+        let unbound = <test_generics::Owned<AnyPointer, AnyPointer> as Owned>::read(
+            r.as_struct_reader().pointer(0),
+        )?;
+        check_test_message!(<test_all_types::Owned as Owned>::read(unbound.get_foo()?)?);
+        Ok(())
+    })
+}
+
+/// Encoding.GenericDefaults: defaults of generic struct fields, bound and
+/// nested.
+#[test]
+fn generic_defaults() -> Result<()> {
+    let empty = [Word::ZERO];
+    let segments = [&empty[..]];
+    let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    let r = reader.get_root::<test_use_generics::Reader<'_>>()?;
+    assert_eq!(r.get_default()?.get_foo()?.get_int16_field(), 123);
+    assert_eq!(r.get_default_inner()?.get_foo()?.get_int16_field(), 123);
+    assert_eq!(r.get_default_inner()?.get_bar()?, "text");
+    assert_eq!(
+        r.get_default_user()?
+            .get_basic()?
+            .get_foo()?
+            .get_int16_field(),
+        123
+    );
+    let w = r.get_default_wrapper()?.get_value()?;
+    assert_eq!(w.get_foo()?, "text");
+    assert_eq!(w.get_rev()?.get_foo()?.get_int16_field(), 321);
+    let w = r.get_default_wrapper2()?.get_value()?.get_value()?;
+    assert_eq!(w.get_foo()?, "text");
+    assert_eq!(w.get_rev()?.get_foo()?.get_int16_field(), 321);
+    Ok(())
 }
