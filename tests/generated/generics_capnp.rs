@@ -1436,7 +1436,6 @@ pub mod uses {
         /// a generic of a list of generics
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
-        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn get_list_of_boxes(
             &self,
@@ -1455,7 +1454,6 @@ pub mod uses {
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
         }
         /// Whether the `listOfBoxes` field is set (its pointer is not null).
-        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn has_list_of_boxes(&self) -> bool {
             self.reader.has_pointer(3)
@@ -1494,6 +1492,7 @@ pub mod uses {
         /// three parameters
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn get_triple(
             &self,
@@ -1512,6 +1511,7 @@ pub mod uses {
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(5))
         }
         /// Whether the `triple` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn has_triple(&self) -> bool {
             self.reader.has_pointer(5)
@@ -1849,7 +1849,6 @@ pub mod uses {
         /// Points the field at a copy of `value`.
         /// # Errors
         /// The source is malformed, or the arena has no room.
-        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn set_list_of_boxes(
             &mut self,
@@ -1870,7 +1869,6 @@ pub mod uses {
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
-        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn init_list_of_boxes(
             &mut self,
@@ -1893,7 +1891,6 @@ pub mod uses {
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
-        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn get_list_of_boxes(
             &mut self,
@@ -1913,7 +1910,6 @@ pub mod uses {
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
         }
         /// Whether the `listOfBoxes` field is set (its pointer is not null).
-        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn has_list_of_boxes(&self) -> bool {
             self.builder.has_pointer(3)
@@ -2007,6 +2003,7 @@ pub mod uses {
         /// Points the field at a copy of `value`.
         /// # Errors
         /// The source is malformed, or the arena has no room.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn set_triple(
             &mut self,
@@ -2027,6 +2024,7 @@ pub mod uses {
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn init_triple(
             &mut self,
@@ -2049,6 +2047,7 @@ pub mod uses {
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn get_triple(
             &mut self,
@@ -2068,6 +2067,7 @@ pub mod uses {
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(5))
         }
         /// Whether the `triple` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn has_triple(&self) -> bool {
             self.builder.has_pointer(5)
@@ -2255,6 +2255,2356 @@ pub mod uses {
         #[inline]
         pub fn has_unbound(&self) -> bool {
             self.builder.has_pointer(9)
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+}
+/// The `Deep` struct.
+pub mod deep {
+    /// Id of the struct.
+    pub const TYPE_ID: u64 = 0xda4cccf992d72b8c;
+    /// The generic parameters, as the type of a handle's marker field.
+    type Params<X, Y, Z> = ::core::marker::PhantomData<fn() -> (X, Y, Z)>;
+    /// Reads a `Deep`.
+    pub struct Reader<
+        'a,
+        X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
+        pub(super) reader: ::capnarena::StructReader<'a>,
+        pub(super) marker: Params<X, Y, Z>,
+    }
+    impl<
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > Clone for Reader<'_, X, Y, Z> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl<
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > Copy for Reader<'_, X, Y, Z> {}
+    /// Builds a `Deep`.
+    pub struct Builder<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
+        pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        pub(super) marker: Params<X, Y, Z>,
+    }
+    /// Names the struct's reader and builder in generic code (lists, roots).
+    pub struct Owned<
+        X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    >(
+        Params<X, Y, Z>,
+    );
+    /// Data words and pointers of the struct.
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 3);
+    impl<
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > ::capnarena::typed::StructOwned for Owned<X, Y, Z> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        type Reader<'a> = Reader<'a, X, Y, Z>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, X, Y, Z>;
+        #[inline]
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, X, Y, Z> {
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        #[inline]
+        fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+            builder: ::capnarena::StructBuilder<'_, A>,
+        ) -> Builder<'_, A, X, Y, Z> {
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        #[inline]
+        fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+            r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
+    }
+    impl<
+        'a,
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, X, Y, Z> {
+        #[inline]
+        fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, X, Y, Z> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        #[inline]
+        fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+    }
+    /// The union's members, with the value of the one that is set.
+    #[allow(clippy::type_complexity)]
+    pub enum Which<'a> {
+        /// `lists` is set.
+        Lists(
+            ::capnarena::Result<
+                ::capnarena::typed::ListListReader<
+                    'a,
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<
+                                super::deep::Owned<
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
+                                >,
+                            >,
+                        >,
+                    >,
+                >,
+            >,
+        ),
+        /// `x` is set.
+        X(::capnarena::Result<::capnarena::PointerReader<'a>>),
+        /// `boxes` is set.
+        Boxes(
+            ::capnarena::Result<
+                super::box_::Reader<
+                    'a,
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<::capnarena::typed::AnyPointer>,
+                        >,
+                    >,
+                >,
+            >,
+        ),
+        /// `group` is set.
+        Group(
+            group::Reader<
+                'a,
+                ::capnarena::typed::AnyPointer,
+                ::capnarena::typed::AnyPointer,
+                ::capnarena::typed::AnyPointer,
+            >,
+        ),
+        /// `nested` is set.
+        Nested(
+            ::capnarena::Result<
+                super::deep::Reader<
+                    'a,
+                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    >,
+                    super::box_::Owned<
+                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    >,
+                >,
+            >,
+        ),
+    }
+    /// The union's members, with a builder of the one that is set (a builder's `which()`).
+    #[allow(clippy::type_complexity)]
+    pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+        /// `lists` is set.
+        Lists(
+            ::capnarena::Result<
+                ::capnarena::typed::ListListBuilder<
+                    'b,
+                    A,
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<
+                                super::deep::Owned<
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
+                                >,
+                            >,
+                        >,
+                    >,
+                >,
+            >,
+        ),
+        /// `x` is set.
+        X(::capnarena::Result<::capnarena::PointerBuilder<'b, A>>),
+        /// `boxes` is set.
+        Boxes(
+            ::capnarena::Result<
+                super::box_::Builder<
+                    'b,
+                    A,
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<::capnarena::typed::AnyPointer>,
+                        >,
+                    >,
+                >,
+            >,
+        ),
+        /// `group` is set.
+        Group(
+            group::Builder<
+                'b,
+                A,
+                ::capnarena::typed::AnyPointer,
+                ::capnarena::typed::AnyPointer,
+                ::capnarena::typed::AnyPointer,
+            >,
+        ),
+        /// `nested` is set.
+        Nested(
+            ::capnarena::Result<
+                super::deep::Builder<
+                    'b,
+                    A,
+                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    >,
+                    super::box_::Owned<
+                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    >,
+                >,
+            >,
+        ),
+    }
+    impl<
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Reader<'_, X, Y, Z> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<
+        A: ::capnarena::Arena + ?Sized,
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Builder<'_, A, X, Y, Z> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
+    impl<
+        'a,
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > Reader<'a, X, Y, Z> {
+        /// The untyped reader under this one.
+        #[inline]
+        pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+            self.reader
+        }
+        /// The `lists` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        fn get_lists(
+            &self,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::ListListReader<
+                'a,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
+                    >,
+                >,
+            >,
+        > {
+            <::capnarena::typed::ListList<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
+                    >,
+                >,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        }
+        /// Whether the `lists` field is set (its pointer is not null and the member is the union's active one).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_lists(&self) -> bool {
+            self.reader.get::<u16>(0) == 0 && self.reader.has_pointer(0)
+        }
+        /// The `x` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        fn get_x(
+            &self,
+        ) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Reader<'a>> {
+            <X as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        }
+        /// Whether the `x` field is set (its pointer is not null and the member is the union's active one).
+        #[inline]
+        pub fn has_x(&self) -> bool {
+            self.reader.get::<u16>(0) == 1 && self.reader.has_pointer(0)
+        }
+        /// The `boxes` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        fn get_boxes(
+            &self,
+        ) -> ::capnarena::Result<
+            super::box_::Reader<
+                'a,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                >,
+            >,
+        > {
+            <super::box_::Owned<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                >,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        }
+        /// Whether the `boxes` field is set (its pointer is not null and the member is the union's active one).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_boxes(&self) -> bool {
+            self.reader.get::<u16>(0) == 2 && self.reader.has_pointer(0)
+        }
+        /// The `group` field.
+        #[inline]
+        fn get_group(&self) -> group::Reader<'a, X, Y, Z> {
+            group::Reader {
+                reader: self.reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The `nested` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        fn get_nested(
+            &self,
+        ) -> ::capnarena::Result<
+            super::deep::Reader<
+                'a,
+                super::box_::Owned<X>,
+                ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                super::box_::Owned<super::box_::Owned<Z>>,
+            >,
+        > {
+            <super::deep::Owned<
+                super::box_::Owned<X>,
+                ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                super::box_::Owned<super::box_::Owned<Z>>,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        }
+        /// Whether the `nested` field is set (its pointer is not null and the member is the union's active one).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_nested(&self) -> bool {
+            self.reader.get::<u16>(0) == 4 && self.reader.has_pointer(0)
+        }
+        /// The `five` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn get_five(
+            &self,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::ListListReader<
+                'a,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            >,
+        > {
+            <::capnarena::typed::ListList<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+        }
+        /// Whether the `five` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_five(&self) -> bool {
+            self.reader.has_pointer(2)
+        }
+        /// Which member of the union is set, with its value.
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &self,
+        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+            match self.reader.get::<u16>(0) {
+                0 => {
+                    Ok(
+                        Which::Lists(
+                            <::capnarena::typed::ListList<
+                                ::capnarena::typed::ListList<
+                                    ::capnarena::typed::StructList<
+                                        super::box_::Owned<
+                                            super::deep::Owned<
+                                                ::capnarena::typed::AnyPointer,
+                                                ::capnarena::typed::AnyPointer,
+                                                ::capnarena::typed::AnyPointer,
+                                            >,
+                                        >,
+                                    >,
+                                >,
+                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0)),
+                        ),
+                    )
+                }
+                1 => Ok(Which::X(Ok(self.reader.pointer(0)))),
+                2 => {
+                    Ok(
+                        Which::Boxes(
+                            <super::box_::Owned<
+                                ::capnarena::typed::ListList<
+                                    ::capnarena::typed::StructList<
+                                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                    >,
+                                >,
+                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0)),
+                        ),
+                    )
+                }
+                3 => {
+                    Ok(
+                        Which::Group(group::Reader {
+                            reader: self.reader,
+                            marker: ::core::marker::PhantomData,
+                        }),
+                    )
+                }
+                4 => {
+                    Ok(
+                        Which::Nested(
+                            <super::deep::Owned<
+                                super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                ::capnarena::typed::StructList<
+                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                >,
+                                super::box_::Owned<
+                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                >,
+                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0)),
+                        ),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(0);
+            if which == 0 && self.reader.has_pointer(0) {
+                v.field("lists");
+                match self.get_lists() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(l) => {
+                                    v.begin_list();
+                                    for e in l.iter() {
+                                        match e {
+                                            Ok(l) => {
+                                                v.begin_list();
+                                                for e in l.iter() {
+                                                    e.write_text(v);
+                                                }
+                                                v.end_list();
+                                            }
+                                            Err(e) => v.error(e),
+                                        }
+                                    }
+                                    v.end_list();
+                                }
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if which == 1 {
+                v.field("x");
+                match self.get_x() {
+                    Ok(x) => <X as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if which == 2 {
+                v.field("boxes");
+                match self.get_boxes() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if which == 3 {
+                v.field("group");
+                self.get_group().write_text(v);
+            }
+            if which == 4 {
+                v.field("nested");
+                match self.get_nested() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("five");
+                match self.get_five() {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            match e {
+                                Ok(l) => {
+                                    v.begin_list();
+                                    for e in l.iter() {
+                                        match e {
+                                            Ok(l) => {
+                                                v.begin_list();
+                                                for e in l.iter() {
+                                                    match e {
+                                                        Ok(l) => {
+                                                            v.begin_list();
+                                                            for e in l.iter() {
+                                                                match e {
+                                                                    Ok(l) => {
+                                                                        v.begin_list();
+                                                                        for e in l.iter() {
+                                                                            match e {
+                                                                                Ok(t) => v.text(t.as_bytes()),
+                                                                                Err(e) => v.error(e),
+                                                                            }
+                                                                        }
+                                                                        v.end_list();
+                                                                    }
+                                                                    Err(e) => v.error(e),
+                                                                }
+                                                            }
+                                                            v.end_list();
+                                                        }
+                                                        Err(e) => v.error(e),
+                                                    }
+                                                }
+                                                v.end_list();
+                                            }
+                                            Err(e) => v.error(e),
+                                        }
+                                    }
+                                    v.end_list();
+                                }
+                                Err(e) => v.error(e),
+                            }
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > Builder<'a, A, X, Y, Z> {
+        /// A shorter-lived handle to the same struct.
+        #[inline]
+        pub fn reborrow(&mut self) -> Builder<'_, A, X, Y, Z> {
+            Builder {
+                builder: self.builder.reborrow(),
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The untyped builder under this one.
+        #[inline]
+        pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+        /// The untyped builder under this one, reborrowed.
+        #[inline]
+        pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+            self.builder.reborrow()
+        }
+        /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+        /// # Errors
+        /// The source is malformed or over a limit, or the arena has no room.
+        #[inline]
+        pub fn set_from(
+            &mut self,
+            value: Reader<'_, X, Y, Z>,
+        ) -> ::capnarena::Result<()> {
+            self.builder.copy_from(&value.reader)
+        }
+        /// The `lists` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn set_lists(
+            &mut self,
+            value: ::capnarena::typed::ListListReader<
+                '_,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
+                    >,
+                >,
+            >,
+        ) -> ::capnarena::Result<()> {
+            self.builder.set::<u16>(0, 0);
+            <::capnarena::typed::ListList<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
+                    >,
+                >,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `lists` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn init_lists(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::ListListBuilder<
+                '_,
+                A,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
+                    >,
+                >,
+            >,
+        > {
+            self.builder.set::<u16>(0, 0);
+            <::capnarena::typed::ListList<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
+                    >,
+                >,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+        }
+        /// Whether the `lists` field is set (its pointer is not null and the member is the union's active one).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_lists(&self) -> bool {
+            self.builder.get::<u16>(0) == 0 && self.builder.has_pointer(0)
+        }
+        /// The `x` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_x(
+            &mut self,
+            value: <X as ::capnarena::typed::Owned>::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            self.builder.set::<u16>(0, 1);
+            <X as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `x` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_x(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <X as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+        }
+        /// Whether the `x` field is set (its pointer is not null and the member is the union's active one).
+        #[inline]
+        pub fn has_x(&self) -> bool {
+            self.builder.get::<u16>(0) == 1 && self.builder.has_pointer(0)
+        }
+        /// The `boxes` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn set_boxes(
+            &mut self,
+            value: super::box_::Reader<
+                '_,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                >,
+            >,
+        ) -> ::capnarena::Result<()> {
+            self.builder.set::<u16>(0, 2);
+            <super::box_::Owned<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                >,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `boxes` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn init_boxes(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::box_::Builder<
+                '_,
+                A,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                >,
+            >,
+        > {
+            self.builder.set::<u16>(0, 2);
+            <super::box_::Owned<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                >,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// Whether the `boxes` field is set (its pointer is not null and the member is the union's active one).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_boxes(&self) -> bool {
+            self.builder.get::<u16>(0) == 2 && self.builder.has_pointer(0)
+        }
+        /// The `group` field.
+        /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        pub fn init_group(&mut self) -> group::Builder<'_, A, X, Y, Z> {
+            self.builder.set::<u16>(0, 3);
+            self.builder.pointer(0).clear();
+            self.builder.set::<u16>(1, 0);
+            self.builder.pointer(1).clear();
+            self.builder.pointer(1).clear();
+            group::Builder {
+                builder: self.builder.reborrow(),
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The `nested` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn set_nested(
+            &mut self,
+            value: super::deep::Reader<
+                '_,
+                super::box_::Owned<X>,
+                ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                super::box_::Owned<super::box_::Owned<Z>>,
+            >,
+        ) -> ::capnarena::Result<()> {
+            self.builder.set::<u16>(0, 4);
+            <super::deep::Owned<
+                super::box_::Owned<X>,
+                ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                super::box_::Owned<super::box_::Owned<Z>>,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `nested` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn init_nested(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::deep::Builder<
+                '_,
+                A,
+                super::box_::Owned<X>,
+                ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                super::box_::Owned<super::box_::Owned<Z>>,
+            >,
+        > {
+            self.builder.set::<u16>(0, 4);
+            <super::deep::Owned<
+                super::box_::Owned<X>,
+                ::capnarena::typed::StructList<super::box_::Owned<Y>>,
+                super::box_::Owned<super::box_::Owned<Z>>,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// Whether the `nested` field is set (its pointer is not null and the member is the union's active one).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_nested(&self) -> bool {
+            self.builder.get::<u16>(0) == 4 && self.builder.has_pointer(0)
+        }
+        /// The `five` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn set_five(
+            &mut self,
+            value: ::capnarena::typed::ListListReader<
+                '_,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            >,
+        ) -> ::capnarena::Result<()> {
+            <::capnarena::typed::ListList<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+        }
+        /// The `five` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn init_five(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::ListListBuilder<
+                '_,
+                A,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            >,
+        > {
+            <::capnarena::typed::ListList<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
+        }
+        /// The `five` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn get_five(
+            &mut self,
+        ) -> ::capnarena::Result<
+            ::capnarena::typed::ListListBuilder<
+                '_,
+                A,
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            >,
+        > {
+            <::capnarena::typed::ListList<
+                ::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::ListList<::capnarena::typed::TextList>,
+                    >,
+                >,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+        }
+        /// Whether the `five` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_five(&self) -> bool {
+            self.builder.has_pointer(2)
+        }
+        /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(
+            &mut self,
+        ) -> ::core::result::Result<
+            WhichBuilder<'_, A>,
+            ::capnarena::typed::NotInSchema,
+        > {
+            match self.builder.get::<u16>(0) {
+                0 => {
+                    Ok(
+                        WhichBuilder::Lists(
+                            <::capnarena::typed::ListList<
+                                ::capnarena::typed::ListList<
+                                    ::capnarena::typed::StructList<
+                                        super::box_::Owned<
+                                            super::deep::Owned<
+                                                ::capnarena::typed::AnyPointer,
+                                                ::capnarena::typed::AnyPointer,
+                                                ::capnarena::typed::AnyPointer,
+                                            >,
+                                        >,
+                                    >,
+                                >,
+                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
+                        ),
+                    )
+                }
+                1 => Ok(WhichBuilder::X(Ok(self.builder.pointer(0)))),
+                2 => {
+                    Ok(
+                        WhichBuilder::Boxes(
+                            <super::box_::Owned<
+                                ::capnarena::typed::ListList<
+                                    ::capnarena::typed::StructList<
+                                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                    >,
+                                >,
+                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
+                        ),
+                    )
+                }
+                3 => {
+                    Ok(
+                        WhichBuilder::Group(group::Builder {
+                            builder: self.builder.reborrow(),
+                            marker: ::core::marker::PhantomData,
+                        }),
+                    )
+                }
+                4 => {
+                    Ok(
+                        WhichBuilder::Nested(
+                            <super::deep::Owned<
+                                super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                ::capnarena::typed::StructList<
+                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                >,
+                                super::box_::Owned<
+                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                                >,
+                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
+                        ),
+                    )
+                }
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(
+            &self,
+            f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R,
+        ) -> R {
+            self.builder
+                .with_reader(|reader| f(Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }))
+        }
+    }
+    /// The `group` group.
+    pub mod group {
+        /// Id of the group.
+        pub const TYPE_ID: u64 = 0xccbc2e6125511f47;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<X, Y, Z> = ::core::marker::PhantomData<fn() -> (X, Y, Z)>;
+        /// Reads a `group`.
+        pub struct Reader<
+            'a,
+            X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: Params<X, Y, Z>,
+        }
+        impl<
+            X: ::capnarena::typed::Owned,
+            Y: ::capnarena::typed::Owned,
+            Z: ::capnarena::typed::Owned,
+        > Clone for Reader<'_, X, Y, Z> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<
+            X: ::capnarena::typed::Owned,
+            Y: ::capnarena::typed::Owned,
+            Z: ::capnarena::typed::Owned,
+        > Copy for Reader<'_, X, Y, Z> {}
+        /// Builds a `group`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: Params<X, Y, Z>,
+        }
+        impl<
+            X: ::capnarena::typed::Owned,
+            Y: ::capnarena::typed::Owned,
+            Z: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Reader<'_, X, Y, Z> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            X: ::capnarena::typed::Owned,
+            Y: ::capnarena::typed::Owned,
+            Z: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, X, Y, Z> {
+            /// As the reader's `Debug`, of the group as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<
+            'a,
+            X: ::capnarena::typed::Owned,
+            Y: ::capnarena::typed::Owned,
+            Z: ::capnarena::typed::Owned,
+        > Reader<'a, X, Y, Z> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// The `z` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_z(
+                &self,
+            ) -> ::capnarena::Result<<Z as ::capnarena::typed::Owned>::Reader<'a>> {
+                <Z as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+            }
+            /// Whether the `z` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_z(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// The `inner` field.
+            #[inline]
+            pub fn get_inner(&self) -> inner::Reader<'a, X, Y, Z> {
+                inner::Reader {
+                    reader: self.reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("z");
+                    match self.get_z() {
+                        Ok(x) => <Z as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.field("inner");
+                self.get_inner().write_text(v);
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            X: ::capnarena::typed::Owned,
+            Y: ::capnarena::typed::Owned,
+            Z: ::capnarena::typed::Owned,
+        > Builder<'a, A, X, Y, Z> {
+            /// A shorter-lived handle to the same group.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, X, Y, Z> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// The `z` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_z(
+                &mut self,
+                value: <Z as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <Z as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            }
+            /// The `z` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn init_z(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<<Z as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <Z as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+            }
+            /// The `z` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_z(
+                &mut self,
+            ) -> ::capnarena::Result<<Z as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <Z as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+            }
+            /// Whether the `z` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_z(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// The `inner` field.
+            #[inline]
+            pub fn get_inner(&mut self) -> inner::Builder<'_, A, X, Y, Z> {
+                inner::Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The `inner` field.
+            /// Sets every field of the group to its default and returns it.
+            pub fn init_inner(&mut self) -> inner::Builder<'_, A, X, Y, Z> {
+                self.builder.set::<u16>(1, 0);
+                self.builder.pointer(1).clear();
+                self.builder.pointer(1).clear();
+                inner::Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// Runs `f` on a reader of the group as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R,
+            ) -> R {
+                self.builder
+                    .with_reader(|reader| f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    }))
+            }
+        }
+        /// The `inner` group.
+        pub mod inner {
+            /// Id of the group.
+            pub const TYPE_ID: u64 = 0x89a6b9e329ec767d;
+            /// The generic parameters, as the type of a handle's marker field.
+            type Params<X, Y, Z> = ::core::marker::PhantomData<fn() -> (X, Y, Z)>;
+            /// Reads a `inner`.
+            pub struct Reader<
+                'a,
+                X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+                Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+                Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            > {
+                pub(super) reader: ::capnarena::StructReader<'a>,
+                pub(super) marker: Params<X, Y, Z>,
+            }
+            impl<
+                X: ::capnarena::typed::Owned,
+                Y: ::capnarena::typed::Owned,
+                Z: ::capnarena::typed::Owned,
+            > Clone for Reader<'_, X, Y, Z> {
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+            impl<
+                X: ::capnarena::typed::Owned,
+                Y: ::capnarena::typed::Owned,
+                Z: ::capnarena::typed::Owned,
+            > Copy for Reader<'_, X, Y, Z> {}
+            /// Builds a `inner`.
+            pub struct Builder<
+                'a,
+                A: ::capnarena::Arena + ?Sized,
+                X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+                Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+                Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            > {
+                pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+                pub(super) marker: Params<X, Y, Z>,
+            }
+            /// The union's members, with the value of the one that is set.
+            pub enum Which<'a> {
+                /// `texts` is set.
+                Texts(
+                    ::capnarena::Result<
+                        ::capnarena::typed::ListListReader<
+                            'a,
+                            ::capnarena::typed::StructList<
+                                super::super::super::box_::Owned<::capnarena::typed::Text>,
+                            >,
+                        >,
+                    >,
+                ),
+                /// `y` is set.
+                Y(::capnarena::Result<::capnarena::PointerReader<'a>>),
+            }
+            /// The union's members, with a builder of the one that is set (a builder's `which()`).
+            pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
+                /// `texts` is set.
+                Texts(
+                    ::capnarena::Result<
+                        ::capnarena::typed::ListListBuilder<
+                            'b,
+                            A,
+                            ::capnarena::typed::StructList<
+                                super::super::super::box_::Owned<::capnarena::typed::Text>,
+                            >,
+                        >,
+                    >,
+                ),
+                /// `y` is set.
+                Y(::capnarena::Result<::capnarena::PointerBuilder<'b, A>>),
+            }
+            impl<
+                X: ::capnarena::typed::Owned,
+                Y: ::capnarena::typed::Owned,
+                Z: ::capnarena::typed::Owned,
+            > ::core::fmt::Debug for Reader<'_, X, Y, Z> {
+                /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                }
+            }
+            impl<
+                A: ::capnarena::Arena + ?Sized,
+                X: ::capnarena::typed::Owned,
+                Y: ::capnarena::typed::Owned,
+                Z: ::capnarena::typed::Owned,
+            > ::core::fmt::Debug for Builder<'_, A, X, Y, Z> {
+                /// As the reader's `Debug`, of the group as built so far.
+                fn fmt(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+                }
+            }
+            impl<
+                'a,
+                X: ::capnarena::typed::Owned,
+                Y: ::capnarena::typed::Owned,
+                Z: ::capnarena::typed::Owned,
+            > Reader<'a, X, Y, Z> {
+                /// The untyped reader under this one.
+                #[inline]
+                pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                    self.reader
+                }
+                /// The `texts` field.
+                /// # Errors
+                /// The pointer holds something else, or is out of bounds or over a limit.
+                #[inline]
+                fn get_texts(
+                    &self,
+                ) -> ::capnarena::Result<
+                    ::capnarena::typed::ListListReader<
+                        'a,
+                        ::capnarena::typed::StructList<
+                            super::super::super::box_::Owned<::capnarena::typed::Text>,
+                        >,
+                    >,
+                > {
+                    <::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::super::super::box_::Owned<::capnarena::typed::Text>,
+                        >,
+                    > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+                }
+                /// Whether the `texts` field is set (its pointer is not null and the member is the union's active one).
+                #[inline]
+                pub fn has_texts(&self) -> bool {
+                    self.reader.get::<u16>(1) == 0 && self.reader.has_pointer(1)
+                }
+                /// The `y` field.
+                /// # Errors
+                /// The pointer holds something else, or is out of bounds or over a limit.
+                #[inline]
+                fn get_y(
+                    &self,
+                ) -> ::capnarena::Result<<Y as ::capnarena::typed::Owned>::Reader<'a>> {
+                    <Y as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+                }
+                /// Whether the `y` field is set (its pointer is not null and the member is the union's active one).
+                #[inline]
+                pub fn has_y(&self) -> bool {
+                    self.reader.get::<u16>(1) == 1 && self.reader.has_pointer(1)
+                }
+                /// Which member of the union is set, with its value.
+                /// # Errors
+                /// The discriminant names a member the schema does not have.
+                #[inline]
+                pub fn which(
+                    &self,
+                ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+                    match self.reader.get::<u16>(1) {
+                        0 => Ok(Which::Texts(self.get_texts())),
+                        1 => Ok(Which::Y(Ok(self.reader.pointer(1)))),
+                        v => Err(::capnarena::typed::NotInSchema(v)),
+                    }
+                }
+                /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+                pub fn write_text(
+                    &self,
+                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+                ) {
+                    v.begin_struct();
+                    let which = self.reader.get::<u16>(1);
+                    if which == 0 && self.reader.has_pointer(1) {
+                        v.field("texts");
+                        match self.get_texts() {
+                            Ok(l) => {
+                                v.begin_list();
+                                for e in l.iter() {
+                                    match e {
+                                        Ok(l) => {
+                                            v.begin_list();
+                                            for e in l.iter() {
+                                                e.write_text(v);
+                                            }
+                                            v.end_list();
+                                        }
+                                        Err(e) => v.error(e),
+                                    }
+                                }
+                                v.end_list();
+                            }
+                            Err(e) => v.error(e),
+                        }
+                    }
+                    if which == 1 {
+                        v.field("y");
+                        match self.get_y() {
+                            Ok(x) => <Y as ::capnarena::typed::Owned>::write_text(x, v),
+                            Err(e) => v.error(e),
+                        }
+                    }
+                    v.end_struct();
+                }
+            }
+            impl<
+                'a,
+                A: ::capnarena::Arena + ?Sized,
+                X: ::capnarena::typed::Owned,
+                Y: ::capnarena::typed::Owned,
+                Z: ::capnarena::typed::Owned,
+            > Builder<'a, A, X, Y, Z> {
+                /// A shorter-lived handle to the same group.
+                #[inline]
+                pub fn reborrow(&mut self) -> Builder<'_, A, X, Y, Z> {
+                    Builder {
+                        builder: self.builder.reborrow(),
+                        marker: ::core::marker::PhantomData,
+                    }
+                }
+                /// The untyped builder under this one.
+                #[inline]
+                pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                    self.builder
+                }
+                /// The untyped builder under this one, reborrowed.
+                #[inline]
+                pub fn as_struct_builder(
+                    &mut self,
+                ) -> ::capnarena::StructBuilder<'_, A> {
+                    self.builder.reborrow()
+                }
+                /// The `texts` field.
+                /// Points the field at a copy of `value`.
+                /// # Errors
+                /// The source is malformed, or the arena has no room.
+                #[inline]
+                pub fn set_texts(
+                    &mut self,
+                    value: ::capnarena::typed::ListListReader<
+                        '_,
+                        ::capnarena::typed::StructList<
+                            super::super::super::box_::Owned<::capnarena::typed::Text>,
+                        >,
+                    >,
+                ) -> ::capnarena::Result<()> {
+                    self.builder.set::<u16>(1, 0);
+                    <::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::super::super::box_::Owned<::capnarena::typed::Text>,
+                        >,
+                    > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+                }
+                /// The `texts` field.
+                /// Points the field at a new value of `len` elements (bytes for text and data).
+                /// # Errors
+                /// The arena has no room, or `len` is too large to encode.
+                #[inline]
+                pub fn init_texts(
+                    &mut self,
+                    len: u32,
+                ) -> ::capnarena::Result<
+                    ::capnarena::typed::ListListBuilder<
+                        '_,
+                        A,
+                        ::capnarena::typed::StructList<
+                            super::super::super::box_::Owned<::capnarena::typed::Text>,
+                        >,
+                    >,
+                > {
+                    self.builder.set::<u16>(1, 0);
+                    <::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::super::super::box_::Owned<::capnarena::typed::Text>,
+                        >,
+                    > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+                }
+                /// Whether the `texts` field is set (its pointer is not null and the member is the union's active one).
+                #[inline]
+                pub fn has_texts(&self) -> bool {
+                    self.builder.get::<u16>(1) == 0 && self.builder.has_pointer(1)
+                }
+                /// The `y` field.
+                /// Points the field at a copy of `value`.
+                /// # Errors
+                /// The source is malformed, or the arena has no room.
+                #[inline]
+                pub fn set_y(
+                    &mut self,
+                    value: <Y as ::capnarena::typed::Owned>::Reader<'_>,
+                ) -> ::capnarena::Result<()> {
+                    self.builder.set::<u16>(1, 1);
+                    <Y as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+                }
+                /// The `y` field.
+                /// Points the field at a new value of `len` elements (bytes for text and data).
+                /// # Errors
+                /// The arena has no room, or `len` is too large to encode.
+                #[inline]
+                pub fn init_y(
+                    &mut self,
+                    len: u32,
+                ) -> ::capnarena::Result<
+                    <Y as ::capnarena::typed::Owned>::Builder<'_, A>,
+                > {
+                    self.builder.set::<u16>(1, 1);
+                    <Y as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+                }
+                /// Whether the `y` field is set (its pointer is not null and the member is the union's active one).
+                #[inline]
+                pub fn has_y(&self) -> bool {
+                    self.builder.get::<u16>(1) == 1 && self.builder.has_pointer(1)
+                }
+                /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
+                /// # Errors
+                /// The discriminant names a member the schema does not have.
+                #[inline]
+                pub fn which(
+                    &mut self,
+                ) -> ::core::result::Result<
+                    WhichBuilder<'_, A>,
+                    ::capnarena::typed::NotInSchema,
+                > {
+                    match self.builder.get::<u16>(1) {
+                        0 => {
+                            Ok(
+                                WhichBuilder::Texts(
+                                    <::capnarena::typed::ListList<
+                                        ::capnarena::typed::StructList<
+                                            super::super::super::box_::Owned<::capnarena::typed::Text>,
+                                        >,
+                                    > as ::capnarena::typed::Owned>::get(
+                                        self.builder.pointer(1),
+                                    ),
+                                ),
+                            )
+                        }
+                        1 => Ok(WhichBuilder::Y(Ok(self.builder.pointer(1)))),
+                        v => Err(::capnarena::typed::NotInSchema(v)),
+                    }
+                }
+                /// Runs `f` on a reader of the group as built so far.
+                #[inline]
+                pub fn with_reader<R>(
+                    &self,
+                    f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R,
+                ) -> R {
+                    self.builder
+                        .with_reader(|reader| f(Reader {
+                            reader,
+                            marker: ::core::marker::PhantomData,
+                        }))
+                }
+            }
+        }
+    }
+}
+/// The `Quad` struct.
+pub mod quad {
+    /// Id of the struct.
+    pub const TYPE_ID: u64 = 0x8de5860d92fbf6e5;
+    /// The generic parameters, as the type of a handle's marker field.
+    type Params<A_, B, C, D> = ::core::marker::PhantomData<fn() -> (A_, B, C, D)>;
+    /// Reads a `Quad`.
+    pub struct Reader<
+        'a,
+        A_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        D: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
+        pub(super) reader: ::capnarena::StructReader<'a>,
+        pub(super) marker: Params<A_, B, C, D>,
+    }
+    impl<
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > Clone for Reader<'_, A_, B, C, D> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl<
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > Copy for Reader<'_, A_, B, C, D> {}
+    /// Builds a `Quad`.
+    pub struct Builder<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        A_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        D: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    > {
+        pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        pub(super) marker: Params<A_, B, C, D>,
+    }
+    /// Names the struct's reader and builder in generic code (lists, roots).
+    pub struct Owned<
+        A_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        D: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    >(
+        Params<A_, B, C, D>,
+    );
+    /// Data words and pointers of the struct.
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 4);
+    impl<
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > ::capnarena::typed::StructOwned for Owned<A_, B, C, D> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        type Reader<'a> = Reader<'a, A_, B, C, D>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<
+            'a,
+            A,
+            A_,
+            B,
+            C,
+            D,
+        >;
+        #[inline]
+        fn wrap_reader(
+            reader: ::capnarena::StructReader<'_>,
+        ) -> Reader<'_, A_, B, C, D> {
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        #[inline]
+        fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+            builder: ::capnarena::StructBuilder<'_, A>,
+        ) -> Builder<'_, A, A_, B, C, D> {
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        #[inline]
+        fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+            r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
+    }
+    impl<
+        'a,
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, B, C, D> {
+        #[inline]
+        fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+            Reader {
+                reader,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, B, C, D> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        #[inline]
+        fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+            Builder {
+                builder,
+                marker: ::core::marker::PhantomData,
+            }
+        }
+    }
+    impl<
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Reader<'_, A_, B, C, D> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<
+        A: ::capnarena::Arena + ?Sized,
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Builder<'_, A, A_, B, C, D> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
+    impl<
+        'a,
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > Reader<'a, A_, B, C, D> {
+        /// The untyped reader under this one.
+        #[inline]
+        pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+            self.reader
+        }
+        /// The `a` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_a(
+            &self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Reader<'a>> {
+            <A_ as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        }
+        /// Whether the `a` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_a(&self) -> bool {
+            self.reader.has_pointer(0)
+        }
+        /// The `b` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_b(
+            &self,
+        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Reader<'a>> {
+            <B as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        }
+        /// Whether the `b` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_b(&self) -> bool {
+            self.reader.has_pointer(1)
+        }
+        /// The `c` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_c(
+            &self,
+        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Reader<'a>> {
+            <C as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+        }
+        /// Whether the `c` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_c(&self) -> bool {
+            self.reader.has_pointer(2)
+        }
+        /// The `d` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_d(
+            &self,
+        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Reader<'a>> {
+            <D as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
+        }
+        /// Whether the `d` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_d(&self) -> bool {
+            self.reader.has_pointer(3)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("a");
+                match self.get_a() {
+                    Ok(x) => <A_ as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("b");
+                match self.get_b() {
+                    Ok(x) => <B as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("c");
+                match self.get_c() {
+                    Ok(x) => <C as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(3) {
+                v.field("d");
+                match self.get_d() {
+                    Ok(x) => <D as ::capnarena::typed::Owned>::write_text(x, v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D: ::capnarena::typed::Owned,
+    > Builder<'a, A, A_, B, C, D> {
+        /// A shorter-lived handle to the same struct.
+        #[inline]
+        pub fn reborrow(&mut self) -> Builder<'_, A, A_, B, C, D> {
+            Builder {
+                builder: self.builder.reborrow(),
+                marker: ::core::marker::PhantomData,
+            }
+        }
+        /// The untyped builder under this one.
+        #[inline]
+        pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+        /// The untyped builder under this one, reborrowed.
+        #[inline]
+        pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+            self.builder.reborrow()
+        }
+        /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+        /// # Errors
+        /// The source is malformed or over a limit, or the arena has no room.
+        #[inline]
+        pub fn set_from(
+            &mut self,
+            value: Reader<'_, A_, B, C, D>,
+        ) -> ::capnarena::Result<()> {
+            self.builder.copy_from(&value.reader)
+        }
+        /// The `a` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_a(
+            &mut self,
+            value: <A_ as ::capnarena::typed::Owned>::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            <A_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `a` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_a(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+        }
+        /// The `a` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_a(
+            &mut self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+        }
+        /// Whether the `a` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_a(&self) -> bool {
+            self.builder.has_pointer(0)
+        }
+        /// The `b` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_b(
+            &mut self,
+            value: <B as ::capnarena::typed::Owned>::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            <B as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+        }
+        /// The `b` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_b(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <B as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+        }
+        /// The `b` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_b(
+            &mut self,
+        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <B as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        }
+        /// Whether the `b` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_b(&self) -> bool {
+            self.builder.has_pointer(1)
+        }
+        /// The `c` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_c(
+            &mut self,
+            value: <C as ::capnarena::typed::Owned>::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            <C as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+        }
+        /// The `c` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_c(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <C as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
+        }
+        /// The `c` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_c(
+            &mut self,
+        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <C as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+        }
+        /// Whether the `c` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_c(&self) -> bool {
+            self.builder.has_pointer(2)
+        }
+        /// The `d` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_d(
+            &mut self,
+            value: <D as ::capnarena::typed::Owned>::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            <D as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
+        }
+        /// The `d` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_d(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <D as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
+        }
+        /// The `d` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_d(
+            &mut self,
+        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <D as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
+        }
+        /// Whether the `d` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_d(&self) -> bool {
+            self.builder.has_pointer(3)
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(
+            &self,
+            f: impl for<'r> FnOnce(Reader<'r, A_, B, C, D>) -> R,
+        ) -> R {
+            self.builder
+                .with_reader(|reader| f(Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }))
+        }
+    }
+}
+/// The `MoreUses` struct.
+pub mod more_uses {
+    /// Id of the struct.
+    pub const TYPE_ID: u64 = 0xc296f940f8c8eff8;
+    /// Reads a `MoreUses`.
+    #[derive(Clone, Copy)]
+    pub struct Reader<'a> {
+        pub(super) reader: ::capnarena::StructReader<'a>,
+    }
+    /// Builds a `MoreUses`.
+    pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
+        pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+    }
+    /// Names the struct's reader and builder in generic code (lists, roots).
+    pub struct Owned;
+    /// Data words and pointers of the struct.
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 2);
+    impl ::capnarena::typed::StructOwned for Owned {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        type Reader<'a> = Reader<'a>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A>;
+        #[inline]
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_> {
+            Reader { reader }
+        }
+        #[inline]
+        fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+            builder: ::capnarena::StructBuilder<'_, A>,
+        ) -> Builder<'_, A> {
+            Builder { builder }
+        }
+        #[inline]
+        fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+            r.reader
+        }
+        fn write_text<'a>(
+            r: &Self::Reader<'a>,
+            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+        ) {
+            r.write_text(v)
+        }
+    }
+    impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
+        #[inline]
+        fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+            Reader { reader }
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+    for Builder<'a, A> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        #[inline]
+        fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+            Builder { builder }
+        }
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
+    impl<'a> Reader<'a> {
+        /// The untyped reader under this one.
+        #[inline]
+        pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+            self.reader
+        }
+        /// The `deep` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_deep(
+            &self,
+        ) -> ::capnarena::Result<
+            super::deep::Reader<
+                'a,
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            >,
+        > {
+            <super::deep::Owned<
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        }
+        /// Whether the `deep` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_deep(&self) -> bool {
+            self.reader.has_pointer(0)
+        }
+        /// The `quad` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn get_quad(
+            &self,
+        ) -> ::capnarena::Result<
+            super::quad::Reader<
+                'a,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            >,
+        > {
+            <super::quad::Owned<
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        }
+        /// Whether the `quad` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_quad(&self) -> bool {
+            self.reader.has_pointer(1)
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            if self.reader.has_pointer(0) {
+                v.field("deep");
+                match self.get_deep() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(1) {
+                v.field("quad");
+                match self.get_quad() {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            v.end_struct();
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
+        /// A shorter-lived handle to the same struct.
+        #[inline]
+        pub fn reborrow(&mut self) -> Builder<'_, A> {
+            Builder {
+                builder: self.builder.reborrow(),
+            }
+        }
+        /// The untyped builder under this one.
+        #[inline]
+        pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+        /// The untyped builder under this one, reborrowed.
+        #[inline]
+        pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+            self.builder.reborrow()
+        }
+        /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+        /// # Errors
+        /// The source is malformed or over a limit, or the arena has no room.
+        #[inline]
+        pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
+            self.builder.copy_from(&value.reader)
+        }
+        /// The `deep` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_deep(
+            &mut self,
+            value: super::deep::Reader<
+                '_,
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            >,
+        ) -> ::capnarena::Result<()> {
+            <super::deep::Owned<
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+        }
+        /// The `deep` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_deep(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::deep::Builder<
+                '_,
+                A,
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            >,
+        > {
+            <super::deep::Owned<
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `deep` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_deep(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::deep::Builder<
+                '_,
+                A,
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            >,
+        > {
+            <super::deep::Owned<
+                ::capnarena::typed::Text,
+                ::capnarena::typed::Data,
+                super::box_::Owned<::capnarena::typed::TextList>,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+        }
+        /// Whether the `deep` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_deep(&self) -> bool {
+            self.builder.has_pointer(0)
+        }
+        /// The `quad` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn set_quad(
+            &mut self,
+            value: super::quad::Reader<
+                '_,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            >,
+        ) -> ::capnarena::Result<()> {
+            <super::quad::Owned<
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+        }
+        /// The `quad` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn init_quad(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::quad::Builder<
+                '_,
+                A,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            >,
+        > {
+            <super::quad::Owned<
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `quad` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn get_quad(
+            &mut self,
+        ) -> ::capnarena::Result<
+            super::quad::Builder<
+                '_,
+                A,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            >,
+        > {
+            <super::quad::Owned<
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+                super::box_::Owned<::capnarena::typed::Text>,
+                super::box_::Owned<::capnarena::typed::Data>,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        }
+        /// Whether the `quad` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
+        #[inline]
+        pub fn has_quad(&self) -> bool {
+            self.builder.has_pointer(1)
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]

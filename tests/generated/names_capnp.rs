@@ -3212,6 +3212,7 @@ pub mod uses {
         /// The `gen` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn get_gen(
             &self,
@@ -3232,6 +3233,7 @@ pub mod uses {
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `gen` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn has_gen(&self) -> bool {
             self.reader.has_pointer(0)
@@ -3320,6 +3322,7 @@ pub mod uses {
         /// Points the field at a copy of `value`.
         /// # Errors
         /// The source is malformed, or the arena has no room.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn set_gen(
             &mut self,
@@ -3342,6 +3345,7 @@ pub mod uses {
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn init_gen(
             &mut self,
@@ -3366,6 +3370,7 @@ pub mod uses {
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn get_gen(
             &mut self,
@@ -3387,6 +3392,7 @@ pub mod uses {
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `gen` field is set (its pointer is not null).
+        #[allow(clippy::type_complexity)]
         #[inline]
         pub fn has_gen(&self) -> bool {
             self.builder.has_pointer(0)

@@ -41,6 +41,37 @@ struct Uses {
   unbound @9 :Box;                                  # named without parameters
 }
 
+# Types long enough for clippy's type_complexity, in accessors and in a
+# union's Which and WhichBuilder.
+struct Deep(X, Y, Z) {
+  union {
+    lists @0 :List(List(List(Box(Deep(X, Y, Z)))));
+    x @1 :X;
+    boxes @2 :Box(List(List(Box(Y))));
+    group :group {
+      z @3 :Z;
+      inner :union {
+        texts @4 :List(List(Box(Text)));
+        y @5 :Y;
+      }
+    }
+    nested @6 :Deep(Box(X), List(Box(Y)), Box(Box(Z)));
+  }
+  five @7 :List(List(List(List(List(Text)))));
+}
+
+struct Quad(A, B, C, D) {
+  a @0 :A;
+  b @1 :B;
+  c @2 :C;
+  d @3 :D;
+}
+
+struct MoreUses {
+  deep @0 :Deep(Text, Data, Box(List(Text)));
+  quad @1 :Quad(Box(Text), Box(Data), Box(Text), Box(Data));
+}
+
 enum Mode {
   off @0;
   on @1;
