@@ -2112,3 +2112,128 @@ fn generic_defaults() -> Result<()> {
     assert_eq!(w.get_rev()?.get_foo()?.get_int16_field(), 321);
     Ok(())
 }
+
+/// Encoding.AnyPointerConstants: a constant whose fields are any pointers
+/// (of any kind, any struct, any list) holding a struct and a list.
+#[test]
+fn any_pointer_constants() -> Result<()> {
+    let r = test_capnp::ANY_POINTER_CONSTANTS.get()?;
+    let read_struct = |p| <test_all_types::Owned as Owned>::read(p);
+    assert_eq!(
+        read_struct(r.get_any_kind_as_struct())?.get_text_field()?,
+        "baz"
+    );
+    assert_eq!(
+        read_struct(r.get_any_struct_as_struct())?.get_text_field()?,
+        "baz"
+    );
+    let read_list = |p| <PrimitiveList<i32> as Owned>::read(p);
+    assert_eq!(read_list(r.get_any_kind_as_list())?.get(0), 111111111);
+    assert_eq!(read_list(r.get_any_list_as_list())?.get(0), 111111111);
+    Ok(())
+}
+
+/// The words of segment 0 after the root pointer (the reference's
+/// `root.totalSize()` for a message holding only the root and what it
+/// points to).
+fn words_after_root<A: Arena>(msg: &Message<A>) -> u32 {
+    msg.segment(0).expect("segment").len_words() - 1
+}
+
+/// Encoding.HasEmptyStruct / HasEmptyList / HasEmptyStructList: an empty
+/// struct, an empty List(Int32) and an empty list of structs set in an
+/// any pointer make it set; the first two take no words, the last its tag
+/// word.
+#[test]
+fn has_empty() -> Result<()> {
+    for (what, words) in [("struct", 1), ("list", 1), ("struct list", 2)] {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let mut root = msg.init_root::<test_any_pointer::Builder<'_, _>>()?;
+        assert!(!root.has_any_pointer_field());
+        assert!(!root.with_reader(|r| r.has_any_pointer_field()));
+        match what {
+            "struct" => {
+                <test_capnp::test_empty_struct::Owned as Owned>::init(
+                    root.get_any_pointer_field(),
+                    0,
+                )?;
+            }
+            "list" => {
+                <PrimitiveList<i32> as Owned>::init(root.get_any_pointer_field(), 0)?;
+            }
+            _ => {
+                <StructList<test_all_types::Owned> as Owned>::init(
+                    root.get_any_pointer_field(),
+                    0,
+                )?;
+            }
+        }
+        assert!(root.has_any_pointer_field(), "{what}");
+        assert!(root.with_reader(|r| r.has_any_pointer_field()), "{what}");
+        assert_eq!(words_after_root(&msg), words, "{what}");
+    }
+    Ok(())
+}
+
+/// Encoding.VoidListAmplification: a List(Void) of 2^28 elements takes a
+/// few words; reading it as a list of TestAllTypes is refused, and so is
+/// copying it (each element is charged against the traversal limit).
+#[test]
+fn void_list_amplification() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<test_any_pointer::Builder<'_, _>>()?;
+    <capnarena::typed::VoidList as Owned>::init(root.get_any_pointer_field(), 1 << 28)?;
+    assert_eq!(msg.segment_count(), 1);
+    assert!(msg.segment(0).expect("segment").len_words() < 16);
+    let words = words_from_bytes(msg.framed_bytes()?)?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    let root = reader.get_root::<test_any_pointer::Reader<'_>>()?;
+    let as_structs =
+        <StructList<test_all_types::Owned> as Owned>::read(root.get_any_pointer_field());
+    assert!(as_structs.is_err(), "2^28 void elements read as structs");
+    let mut copy = Message::new(SingleSegmentArena::new());
+    assert!(copy.set_root(&root.as_struct_reader()).is_err());
+    Ok(())
+}
+
+/// Encoding.DefaultInitializationMultiSegment: a TestDefaults' defaults
+/// copied in by its builder getters, every object in a segment of its
+/// own, read back as the test message.
+#[test]
+fn default_initialization_multi_segment() -> Result<()> {
+    let arena = MultiSegmentArena::new()
+        .with_first_segment_words(1)
+        .with_policy(GrowthPolicy::FixedSize(1));
+    let mut msg = Message::new(arena);
+    {
+        let mut b = msg.init_root::<test_defaults::Builder<'_, _>>()?;
+        b.get_text_field()?;
+        b.get_data_field()?;
+        b.get_struct_field()?;
+        b.get_void_list()?;
+        b.get_bool_list()?;
+        b.get_int8_list()?;
+        b.get_int16_list()?;
+        b.get_int32_list()?;
+        b.get_int64_list()?;
+        b.get_u_int8_list()?;
+        b.get_u_int16_list()?;
+        b.get_u_int32_list()?;
+        b.get_u_int64_list()?;
+        b.get_float32_list()?;
+        b.get_float64_list()?;
+        b.get_text_list()?;
+        b.get_data_list()?;
+        b.get_struct_list()?;
+        b.get_enum_list()?;
+    }
+    assert!(msg.segment_count() > 20, "{} segments", msg.segment_count());
+    let mut framed = Vec::new();
+    msg.append_to(&mut framed);
+    let words = words_from_bytes(&framed)?;
+    let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    let r = reader.get_root::<test_defaults::Reader<'_>>()?;
+    assert!(r.has_struct_field() && r.has_text_list() && r.has_enum_list());
+    check_test_message!(r);
+    Ok(())
+}
