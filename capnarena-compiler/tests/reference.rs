@@ -10,39 +10,14 @@
 
 #[path = "../../tests/common/peer.rs"]
 mod peer;
+#[path = "../../tests/common/request.rs"]
+mod request;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use capnarena_compiler::Compiler;
-
-const SCHEMA: &str = "/usr/include/capnp/schema.capnp";
-
-/// Writes a SKIP line past the test harness's output capture (which
-/// swallows `println!` of passing tests), so a skipped run shows it.
-fn visible(line: &str) {
-    let _ = writeln!(std::io::stdout(), "{line}");
-}
-
-/// The reference tool, and its schema.capnp (needed to render requests):
-/// without either, a visible SKIP line and `None`, or a failure when
-/// `CAPNARENA_REQUIRE_PEER=1` (through the project's peer helper).
-fn tool() -> Option<PathBuf> {
-    let Some(capnp) = peer::peer() else {
-        visible("SKIP reference tests: capnp not on PATH (install Debian package capnproto)");
-        return None;
-    };
-    if !Path::new(SCHEMA).is_file() {
-        let msg = "SKIP reference tests: /usr/include/capnp/schema.capnp missing (install Debian package libcapnp-dev)";
-        if std::env::var("CAPNARENA_REQUIRE_PEER").as_deref() == Ok("1") {
-            panic!("{msg}");
-        }
-        visible(msg);
-        return None;
-    }
-    Some(capnp)
-}
+use request::{our_request, reference_request, render, tool};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -50,82 +25,6 @@ fn repo() -> PathBuf {
 
 fn crate_schemas() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas")
-}
-
-/// `capnp compile -o- ARGS` run in `cwd`: the request bytes.
-fn reference_request(capnp: &Path, cwd: &Path, args: &[&str]) -> Vec<u8> {
-    let out = Command::new(capnp)
-        .current_dir(cwd)
-        .arg("compile")
-        .arg("-o-")
-        .args(args)
-        .output()
-        .expect("run capnp");
-    assert!(
-        out.status.success(),
-        "capnp compile {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-/// Our compiler given the same arguments (the subset `capnp compile`
-/// shares with us: -I, --no-standard-import, --src-prefix, files).
-fn our_request(cwd: &Path, args: &[&str]) -> Vec<u8> {
-    let mut c = Compiler::new().working_dir(cwd);
-    for a in args {
-        if let Some(d) = a.strip_prefix("-I") {
-            c = c.import_path(d);
-        } else if let Some(d) = a.strip_prefix("--src-prefix=") {
-            c = c.src_prefix(d);
-        } else if *a == "--no-standard-import" {
-            c = c.no_standard_import();
-        } else {
-            c = c.file(a);
-        }
-    }
-    c.compile()
-        .unwrap_or_else(|d| panic!("capnarena-compile {args:?} failed:\n{d}"))
-}
-
-/// The request rendered as text, without the capnpVersion line.
-fn render(capnp: &Path, request: &[u8]) -> String {
-    let mut child = Command::new(capnp)
-        .args(["convert", "binary:text", SCHEMA, "CodeGeneratorRequest"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run capnp convert");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = request.to_vec();
-    let feeder = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("capnp convert");
-    feeder.join().expect("feeder").expect("write request");
-    assert!(
-        out.status.success(),
-        "capnp convert rejected a request: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    lossless(&out.stdout)
-        .lines()
-        .filter(|l| !l.contains("capnpVersion"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// `bytes` as a string that keeps every byte apart: UTF-8 as itself, each
-/// byte of an invalid sequence as `\xNN` (the reference renders a Text
-/// that is not UTF-8 with its raw bytes).
-fn lossless(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for chunk in bytes.utf8_chunks() {
-        out.push_str(chunk.valid());
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
-        }
-    }
-    out
 }
 
 /// Compiles `args` in `cwd` with both compilers and compares the renderings.

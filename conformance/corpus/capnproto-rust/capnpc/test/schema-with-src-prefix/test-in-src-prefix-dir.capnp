@@ -1,0 +1,3 @@
+@0x9bbc59b4f632f2e3;
+
+struct Bar {}

@@ -1,0 +1,3 @@
+@0x997ccd7814c156ca;
+
+struct Foo {}

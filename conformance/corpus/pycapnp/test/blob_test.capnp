@@ -1,0 +1,5 @@
+@0xacfbfd0b7bde9594;
+
+struct BlobTest {
+    blob @0 :Data;
+}

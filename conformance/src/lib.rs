@@ -1,0 +1,8 @@
+//! The conformance corpus (`corpus/`, see `corpus/PROVENANCE.md`): schemas
+//! of public projects and the reference's test.capnp family. The build
+//! script generates Rust for every file; this crate includes it all, so
+//! building it (clippy-clean, in CI) shows the generated code of every
+//! file compiles together. The tests compare each file's request with the
+//! reference compiler's and port the reference's encoding tests.
+
+include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
