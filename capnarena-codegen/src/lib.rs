@@ -67,8 +67,8 @@
 //! # Limits
 //! A request is read as untrusted input: a malformed one is an [`Error`],
 //! never a panic, a stack overflow or memory out of proportion to its size.
-//! It is read with a traversal limit of its own size in words and a
-//! nesting limit of 1024 pointers. Then, before anything is generated:
+//! It is read with a traversal limit of four times its own size in words
+//! and a nesting limit of 1024 pointers. Then, before anything is generated:
 //! - nodes nest as a tree (nested nodes, groups and the parameter and
 //!   result structs of methods; no node reached twice, no loop), at most
 //!   32 levels deep below their file;
@@ -293,10 +293,10 @@ impl From<capnarena::typed::NotInSchema> for Error {
 /// Generates Rust for every file the request asks for. `request` is the
 /// framed message as `capnp compile -o-` writes it.
 ///
-/// The request is read with a traversal limit of its own size in words
-/// (a request that reads as more than it holds reaches objects through
-/// several pointers), so what is loaded from it is in proportion to its
-/// size; its nodes must nest as a tree within the limits of
+/// The request is read with a traversal limit of four times its own size
+/// in words (a request that reads as much more than it holds reaches
+/// objects through several pointers), so what is loaded from it is in
+/// proportion to its size; its nodes must nest as a tree within the limits of
 /// [`limits`](crate#limits) before any code is generated.
 ///
 /// # Errors

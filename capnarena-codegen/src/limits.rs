@@ -39,14 +39,22 @@ pub(crate) const MAX_PATH_BYTES: u64 = 4096;
 /// values may nest deeper, and are copied in constant stack).
 const NESTING_LIMIT: u32 = 1024;
 
-/// How a request of `words` is read: a traversal limit of its own size (a
-/// request read once is read within it; reading more means objects reached
-/// through several pointers, whose copies would multiply what is loaded),
-/// which also charges a word for each element of a list of zero-sized
-/// elements.
+/// Times its own size in words that a request may be traversed. The
+/// generator reads some parts of a request more than once (a node's
+/// brand, a default value checked and then copied), so a well-formed
+/// request can cost more than its size (sandstorm's app-index.capnp:
+/// 1.02 times); a bound of a few times the size keeps what is loaded in
+/// proportion to the request while leaving that room.
+const TRAVERSAL_PER_WORD: u64 = 4;
+
+/// How a request of `words` is read: a traversal limit of
+/// [`TRAVERSAL_PER_WORD`] times its own size (reading more means objects
+/// reached through several pointers, whose copies would multiply what is
+/// loaded), which also charges a word for each element of a list of
+/// zero-sized elements.
 pub(crate) fn reader_options(words: &[Word]) -> ReaderOptions {
     ReaderOptions::new()
-        .traversal_limit_words(words.len() as u64)
+        .traversal_limit_words((words.len() as u64).saturating_mul(TRAVERSAL_PER_WORD))
         .nesting_limit(NESTING_LIMIT)
 }
 
