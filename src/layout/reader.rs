@@ -24,6 +24,8 @@ pub trait SegmentSource {
 pub const INLINE_SEGMENTS: usize = 8;
 
 pub enum SegStore<'a> {
+    /// One segment (most framed messages): set up with two stores.
+    One(&'a [Word]),
     Inline {
         len: u32,
         segs: [&'a [Word]; INLINE_SEGMENTS],
@@ -166,6 +168,7 @@ impl<'a> ReadContext<'a> {
     /// Segments in the message.
     pub fn segment_count(&self) -> u32 {
         match &self.store {
+            SegStore::One(_) => 1,
             SegStore::Inline { len, .. } => *len,
             #[cfg(feature = "alloc")]
             SegStore::Heap(v) => v.len() as u32,
@@ -178,6 +181,7 @@ impl<'a> ReadContext<'a> {
     #[inline]
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
         match &self.store {
+            SegStore::One(seg) => (id == 0).then_some(*seg),
             SegStore::Inline { len, segs } => {
                 if id < *len {
                     segs.get(id as usize).copied()
@@ -220,7 +224,7 @@ impl<'a> ReadContext<'a> {
     /// The root pointer: word 0 of segment 0.
     #[inline]
     pub(crate) fn root(&'a self) -> Result<PointerReader<'a>> {
-        let seg = self.segment(0).ok_or(Error::MissingSegment {
+        let seg = self.segment(0).ok_or_else(|| Error::MissingSegment {
             segment: 0,
             count: self.segment_count(),
         })?;
