@@ -26,7 +26,7 @@ pub use arena::{GrowthPolicy, MultiSegmentArena, SingleSegmentArena};
 pub use error::{Error, PackedFault, PointerKind, Result};
 pub use layout::{
     ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive, SegmentSource,
-    StructBuilder, StructReader, StructSize,
+    StructBuilder, StructElements, StructReader, StructSize,
 };
 pub use message::Message;
 #[cfg(feature = "alloc")]

@@ -3,6 +3,8 @@
 //! the reference `capnp` tool on PATH, Debian package `capnproto`) and with
 //! capnarena-build for the capnarena side (`capnarena/bench_capnp.rs`,
 //! `capnarena/telemetry_capnp.rs`; compiled in Rust, no tool needed).
+//! The four schemas of the data-set suite (`schema/rsb/`, see its
+//! `PROVENANCE.md`) go to `rsb/` and `capnarena/rsb/` the same way.
 
 fn main() {
     println!("cargo:rerun-if-changed=schema/bench.capnp");
@@ -19,6 +21,29 @@ fn main() {
         .run()
         .expect("compiling schema/telemetry.capnp with capnpc");
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set"));
+    const RSB: [&str; 4] = [
+        "schema/rsb/log.capnp",
+        "schema/rsb/mesh.capnp",
+        "schema/rsb/minecraft_savedata.capnp",
+        "schema/rsb/mk48.capnp",
+    ];
+    let mut peer = capnpc::CompilerCommand::new();
+    peer.src_prefix("schema/rsb")
+        .output_path(out.join("rsb"))
+        .default_parent_module(vec!["rsb".into(), "peer".into()]);
+    let mut ours = capnarena_build::Config::new()
+        .src_prefix("schema/rsb")
+        .out_dir(out.join("capnarena/rsb"));
+    for f in RSB {
+        println!("cargo:rerun-if-changed={f}");
+        peer.file(f);
+        ours = ours.file(f);
+    }
+    std::fs::create_dir_all(out.join("rsb")).expect("creating OUT_DIR/rsb");
+    peer.run()
+        .expect("compiling the data-set schemas (schema/rsb) with capnpc");
+    ours.compile()
+        .expect("compiling the data-set schemas (schema/rsb) with capnarena-build");
     capnarena_build::Config::new()
         .src_prefix("schema")
         .file("schema/bench.capnp")

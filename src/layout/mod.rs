@@ -15,7 +15,8 @@ pub use builder::{ListBuilder, PointerBuilder, StructBuilder};
 pub use pointer::{ElementSize, StructSize};
 pub use primitive::Primitive;
 pub use reader::{
-    ListReader, PointerReader, ReadContext, SegmentSource, StaticContext, StructReader,
+    ListReader, PointerReader, ReadContext, SegmentSource, StaticContext, StructElements,
+    StructReader,
 };
 
 pub(crate) use builder::{BuilderSegments, init_root_slot};

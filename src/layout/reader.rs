@@ -30,6 +30,8 @@ pub const INLINE_SEGMENTS: usize = 8;
 /// made ([`SegStore::snapshot`]), never through the arena itself, which
 /// need not be `Sync`.
 pub enum SegStore<'a> {
+    /// One segment (most framed messages): set up with two stores.
+    One(&'a [Word]),
     Inline {
         len: u32,
         /// The segments are a message under construction (see
@@ -218,6 +220,7 @@ impl<'a> ReadContext<'a> {
     /// Segments in the message.
     pub fn segment_count(&self) -> u32 {
         match &self.store {
+            SegStore::One(_) => 1,
             SegStore::Inline { len, .. } => *len,
             #[cfg(feature = "alloc")]
             SegStore::Heap { segs, .. } => segs.len() as u32,
@@ -229,6 +232,7 @@ impl<'a> ReadContext<'a> {
     #[inline]
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
         match &self.store {
+            SegStore::One(seg) => (id == 0).then_some(*seg),
             SegStore::Inline { len, segs, .. } => {
                 if id < *len {
                     segs.get(id as usize).copied()
@@ -270,7 +274,7 @@ impl<'a> ReadContext<'a> {
     /// The root pointer: word 0 of segment 0.
     #[inline]
     pub(crate) fn root(&'a self) -> Result<PointerReader<'a>> {
-        let seg = self.segment(0).ok_or(Error::MissingSegment {
+        let seg = self.segment(0).ok_or_else(|| Error::MissingSegment {
             segment: 0,
             count: self.segment_count(),
         })?;
@@ -316,6 +320,32 @@ pub(crate) fn bounds(seg: &[Word], segment: u32, start: i64, len: u64) -> Result
             len,
             segment_len: seg.len() as u64,
         })
+    }
+}
+
+/// The bytes of words `[start, start + words)` of `seg`, a struct's data
+/// section whose bounds the caller checked (empty if they were not).
+#[inline(always)]
+fn data_section(seg: &[Word], start: usize, words: usize) -> &[u8] {
+    Word::slice_as_bytes(seg.get(start..start + words).unwrap_or(&[]))
+}
+
+/// As [`bounds`], and the words themselves.
+#[inline]
+fn bounds_words(seg: &[Word], segment: u32, start: i64, len: u64) -> Result<(usize, &[Word])> {
+    let object = usize::try_from(start)
+        .ok()
+        .and_then(|s| seg.get(s..))
+        .zip(usize::try_from(len).ok())
+        .and_then(|(rest, n)| rest.get(..n));
+    match object {
+        Some(o) => Ok((start as usize, o)),
+        None => Err(Error::OutOfBounds {
+            segment,
+            start,
+            len,
+            segment_len: seg.len() as u64,
+        }),
     }
 }
 
@@ -540,14 +570,14 @@ impl<'a> PointerReader<'a> {
         let nesting = self.descend()?;
         let size = pointer::struct_size(t.tag);
         let words = u64::from(size.total_words());
-        let start = bounds(t.seg, t.segment, t.start, words)?;
+        let (start, object) = bounds_words(t.seg, t.segment, t.start, words)?;
         self.ctx.charge(words)?;
+        let data = object.get(..usize::from(size.data_words)).unwrap_or(&[]);
         Ok(StructReader {
             ctx: self.ctx,
             seg: t.seg,
             segment: t.segment,
-            data: start * 8,
-            data_bits: u32::from(size.data_words) * 64,
+            data: Word::slice_as_bytes(data),
             ptr: (start + usize::from(size.data_words)) as u32,
             ptrs: size.pointers,
             nesting,
@@ -732,9 +762,11 @@ pub struct StructReader<'a> {
     ctx: &'a ReadContext<'a>,
     seg: &'a [Word],
     segment: u32,
-    /// Byte offset of the data section in `seg`.
-    data: usize,
-    data_bits: u32,
+    /// The data section's bytes, cut out of `seg` when the struct was
+    /// reached (its bounds checked then), so a field read checks its offset
+    /// against this length only: for the elements of one list that length
+    /// is the same every time, and the check leaves the loop.
+    data: &'a [u8],
     /// Word offset of the pointer section in `seg`.
     ptr: u32,
     ptrs: u16,
@@ -755,8 +787,7 @@ impl<'a> StructReader<'a> {
             ctx,
             seg,
             segment,
-            data: data as usize * 8,
-            data_bits: u32::from(size.data_words) * 64,
+            data: data_section(seg, data as usize, usize::from(size.data_words)),
             ptr: data.saturating_add(u32::from(size.data_words)),
             ptrs: size.pointers,
             nesting: ctx.limits.nesting_limit,
@@ -768,8 +799,7 @@ impl<'a> StructReader<'a> {
             ctx,
             seg: &[],
             segment: 0,
-            data: 0,
-            data_bits: 0,
+            data: &[],
             ptr: 0,
             ptrs: 0,
             nesting,
@@ -785,7 +815,8 @@ impl<'a> StructReader<'a> {
     /// Bits in the data section (a multiple of 64, except for elements of a
     /// primitive list read as structs).
     pub fn data_bits(&self) -> u32 {
-        self.data_bits
+        // At most 2^16 words of 64 bits: no overflow.
+        (self.data.len() * 8) as u32
     }
 
     /// Pointers in the pointer section.
@@ -796,28 +827,25 @@ impl<'a> StructReader<'a> {
     /// The struct's size in words, for a struct read from a struct pointer
     /// or struct list.
     pub fn size(&self) -> StructSize {
-        StructSize::new(self.data_bits.div_ceil(64) as u16, self.ptrs)
+        StructSize::new(self.data.len().div_ceil(8) as u16, self.ptrs)
     }
 
     /// The data section's bytes.
     #[inline]
     pub fn data_bytes(&self) -> &'a [u8] {
-        let bytes = Word::slice_as_bytes(self.seg);
-        let len = (self.data_bits / 8) as usize;
-        bytes.get(self.data..self.data + len).unwrap_or(&[])
+        self.data
     }
 
     /// The value at `index` (in units of `T`'s size); 0 past the data
     /// section.
     #[inline]
     pub fn get<T: Primitive>(&self, index: usize) -> T {
-        // Whole fields that fit the data section; no arithmetic on `index`
-        // that could overflow.
-        if index >= (self.data_bits / 8) as usize / T::BYTES {
-            return T::from_bits(0);
+        // The one check is against the data section's length (constant
+        // over a list's elements); `load` refuses an offset that overflows.
+        match index.checked_mul(T::BYTES) {
+            Some(at) => load(self.data, at).unwrap_or(T::from_bits(0)),
+            None => T::from_bits(0),
         }
-        let bytes = Word::slice_as_bytes(self.seg);
-        load(bytes, self.data + index * T::BYTES).unwrap_or(T::from_bits(0))
     }
 
     /// The value at `index` XOR `default`: how a field with a schema
@@ -830,12 +858,8 @@ impl<'a> StructReader<'a> {
     /// The bit at `bit` of the data section; `false` past it.
     #[inline]
     pub fn get_bool(&self, bit: usize) -> bool {
-        if bit as u64 >= u64::from(self.data_bits) {
-            return false;
-        }
-        let bytes = Word::slice_as_bytes(self.seg);
-        bytes
-            .get(self.data + bit / 8)
+        self.data
+            .get(bit / 8)
             .is_some_and(|b| b & (1 << (bit % 8)) != 0)
     }
 
@@ -1067,12 +1091,15 @@ impl<'a> ListReader<'a> {
         if self.size == ElementSize::Bit {
             return StructReader::empty(self.ctx, self.nesting);
         }
+        let from = (bit / 8) as usize;
+        let data = Word::slice_as_bytes(self.seg)
+            .get(from..from + (self.data_bits / 8) as usize)
+            .unwrap_or(&[]);
         StructReader {
             ctx: self.ctx,
             seg: self.seg,
             segment: self.segment,
-            data: (bit / 8) as usize,
-            data_bits: self.data_bits,
+            data,
             ptr: ((bit + u64::from(self.data_bits)) / 64) as u32,
             ptrs: self.ptrs,
             nesting: self.nesting,
@@ -1192,6 +1219,110 @@ impl<'a> ListReader<'a> {
             .unwrap_or(&[])
     }
 }
+
+/// The elements of a list read as structs, front to back (or back to
+/// front), each as [`ListReader::get_struct`] reads it.
+///
+/// The list's words were bounds-checked when the list was read, so when
+/// its elements are whole bytes the iterator cuts the elements' bytes into
+/// steps once ([`slice::chunks_exact`]) and an element costs no bounds
+/// check of its own; the field reads on it check their offsets against the
+/// data section's length, which is the same for every element.
+#[derive(Clone)]
+pub struct StructElements<'a> {
+    list: ListReader<'a>,
+    /// The elements' bytes in steps, when they are whole bytes; empty
+    /// otherwise.
+    chunks: core::slice::ChunksExact<'a, u8>,
+    /// Index of the element `chunks` yields next from the front.
+    front: u32,
+    /// Elements of a bit or void list still to yield, as empty structs.
+    empty_left: u32,
+}
+
+impl<'a> ListReader<'a> {
+    /// The elements read as structs, in order.
+    #[inline]
+    pub fn struct_elements(&self) -> StructElements<'a> {
+        let step = (self.step_bits / 8) as usize;
+        let whole = self.step_bits % 8 == 0 && step > 0 && self.size != ElementSize::Bit;
+        let from = (self.start_bit / 8) as usize;
+        // `len < 2^29` and `step <= 2^19` bytes: no overflow. The list's
+        // words were checked when it was read, so the slice is there.
+        let bytes = Word::slice_as_bytes(self.seg).get(from..from + self.len as usize * step);
+        let (chunks, empty_left) = match bytes {
+            Some(b) if whole => (b.chunks_exact(step), 0),
+            _ => ([].chunks_exact(1), self.len),
+        };
+        StructElements {
+            list: *self,
+            chunks,
+            front: 0,
+            empty_left,
+        }
+    }
+}
+
+impl<'a> StructElements<'a> {
+    /// The struct over element `index`, whose bytes are `elem`.
+    #[inline(always)]
+    fn element(&self, index: u32, elem: &'a [u8]) -> StructReader<'a> {
+        let l = &self.list;
+        let data_bytes = (l.data_bits / 8) as usize;
+        let bit = l.start_bit + u64::from(index) * l.step_bits;
+        StructReader {
+            ctx: l.ctx,
+            seg: l.seg,
+            segment: l.segment,
+            data: elem.get(..data_bytes).unwrap_or(&[]),
+            ptr: ((bit + u64::from(l.data_bits)) / 64) as u32,
+            ptrs: l.ptrs,
+            nesting: l.nesting,
+        }
+    }
+
+    /// An element of a bit or void list: no data, no pointers.
+    #[inline]
+    fn empty_element(&mut self) -> Option<StructReader<'a>> {
+        if self.empty_left == 0 {
+            return None;
+        }
+        self.empty_left -= 1;
+        Some(StructReader::empty(self.list.ctx, self.list.nesting))
+    }
+}
+
+impl<'a> Iterator for StructElements<'a> {
+    type Item = StructReader<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<StructReader<'a>> {
+        if let Some(elem) = self.chunks.next() {
+            let i = self.front;
+            self.front += 1;
+            return Some(self.element(i, elem));
+        }
+        self.empty_element()
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.chunks.len() + self.empty_left as usize;
+        (n, Some(n))
+    }
+}
+
+impl DoubleEndedIterator for StructElements<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if let Some(elem) = self.chunks.next_back() {
+            // The elements left before this one, counted from the front.
+            let i = self.front + self.chunks.len() as u32;
+            return Some(self.element(i, elem));
+        }
+        self.empty_element()
+    }
+}
+
+impl ExactSizeIterator for StructElements<'_> {}
 
 /// Bulk access to lists of primitives and bools.
 impl<'a> ListReader<'a> {

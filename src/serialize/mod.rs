@@ -133,6 +133,9 @@ impl Placements {
                 .unwrap_or(&[])
         };
         let all = self.as_slice();
+        if let [one] = all {
+            return Ok(SegStore::One(slice(one)));
+        }
         if all.len() <= INLINE_SEGMENTS {
             let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
             for (slot, p) in segs.iter_mut().zip(all) {

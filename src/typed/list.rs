@@ -12,7 +12,7 @@ use super::{Enum, NotInSchema, Owned, StructOwned, TextVisitor};
 use crate::arena::Arena;
 use crate::error::Result;
 use crate::layout::{
-    ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive,
+    ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive, StructElements,
 };
 
 /// A typed list reader: its length and element `i`.
@@ -118,6 +118,41 @@ macro_rules! typed_list {
         text = |$e:pat_param, $v:ident| $text:expr,
         open = |$op:ident| $open:expr
     ) => {
+        typed_list!(
+            @core $(#[$doc])* $marker, $reader, $builder, [$($gen $(: $bound)?),*],
+            size = $size, item<$l> = $item, |$r, $i| $get, init = |$p, $len| $init,
+            text = |$e, $v| $text,
+            open = |$op| $open
+        );
+
+        impl<'a, $($gen $(: $bound)?),*> $reader<'a, $($gen),*> {
+            /// The elements in order.
+            #[inline]
+            pub fn iter(&self) -> ListIter<Self> {
+                ListIter { list: *self, front: 0, back: self.len() }
+            }
+        }
+
+        impl<'a, $($gen $(: $bound)?),*> IntoIterator for $reader<'a, $($gen),*> {
+            type Item = $item;
+            type IntoIter = ListIter<Self>;
+            fn into_iter(self) -> ListIter<Self> {
+                self.iter()
+            }
+        }
+    };
+    (
+        @core
+        $(#[$doc:meta])*
+        $marker:ident, $reader:ident, $builder:ident,
+        [$($gen:ident $(: $bound:path)?),*],
+        size = $size:expr,
+        item<$l:lifetime> = $item:ty,
+        |$r:ident, $i:ident| $get:expr,
+        init = |$p:ident, $len:ident| $init:expr,
+        text = |$e:pat_param, $v:ident| $text:expr,
+        open = |$op:ident| $open:expr
+    ) => {
         $(#[$doc])*
         pub struct $marker<$($gen),*>(PhantomData<fn() -> ($($gen,)*)>);
 
@@ -170,11 +205,6 @@ macro_rules! typed_list {
             pub fn try_get(&self, index: u32) -> Option<$item> {
                 (index < self.len()).then(|| self.get(index))
             }
-            /// The elements in order.
-            #[inline]
-            pub fn iter(&self) -> ListIter<Self> {
-                ListIter { list: *self, front: 0, back: self.len() }
-            }
         }
 
         impl<'a, $($gen $(: $bound)?),*> ListRead for $reader<'a, $($gen),*> {
@@ -186,14 +216,6 @@ macro_rules! typed_list {
             #[inline]
             fn item(&self, i: u32) -> $item {
                 self.get(i)
-            }
-        }
-
-        impl<'a, $($gen $(: $bound)?),*> IntoIterator for $reader<'a, $($gen),*> {
-            type Item = $item;
-            type IntoIter = ListIter<Self>;
-            fn into_iter(self) -> ListIter<Self> {
-                self.iter()
             }
         }
 
@@ -349,6 +371,7 @@ typed_list!(
 );
 
 typed_list!(
+    @core
     /// A list of a generated struct type `S` (its `Owned` marker).
     StructList, StructListReader, StructListBuilder, [S: StructOwned],
     size = ElementSize::InlineComposite,
@@ -358,6 +381,63 @@ typed_list!(
     text = |e, v| S::write_text(&e, v),
     open = |p| p.get_struct_list(S::STRUCT_SIZE)
 );
+
+impl<'a, S: StructOwned> StructListReader<'a, S> {
+    /// The elements in order. An element costs no bounds check of its own
+    /// (see [`StructElements`]).
+    #[inline]
+    pub fn iter(&self) -> StructListIter<'a, S> {
+        StructListIter {
+            elems: self.list.struct_elements(),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'a, S: StructOwned> IntoIterator for StructListReader<'a, S> {
+    type Item = S::Reader<'a>;
+    type IntoIter = StructListIter<'a, S>;
+    #[inline]
+    fn into_iter(self) -> StructListIter<'a, S> {
+        self.iter()
+    }
+}
+
+/// An iterator over a [`StructListReader`]'s elements.
+pub struct StructListIter<'a, S> {
+    elems: StructElements<'a>,
+    marker: PhantomData<fn() -> S>,
+}
+
+impl<S> Clone for StructListIter<'_, S> {
+    fn clone(&self) -> Self {
+        StructListIter {
+            elems: self.elems.clone(),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'a, S: StructOwned> Iterator for StructListIter<'a, S> {
+    type Item = S::Reader<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<S::Reader<'a>> {
+        self.elems.next().map(S::wrap_reader)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.elems.size_hint()
+    }
+}
+
+impl<S: StructOwned> DoubleEndedIterator for StructListIter<'_, S> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.elems.next_back().map(S::wrap_reader)
+    }
+}
+
+impl<S: StructOwned> ExactSizeIterator for StructListIter<'_, S> {}
 
 typed_list!(
     /// A list of lists (or of any pointer type `L` naming an [`Owned`]).

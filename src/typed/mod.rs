@@ -15,8 +15,9 @@ pub use list::{
     AnyPointerList, AnyPointerListBuilder, AnyPointerListReader, BoolList, BoolListBuilder,
     BoolListReader, DataList, DataListBuilder, DataListReader, EnumList, EnumListBuilder,
     EnumListReader, ListIter, ListList, ListListBuilder, ListListReader, PrimitiveList,
-    PrimitiveListBuilder, PrimitiveListReader, StructList, StructListBuilder, StructListReader,
-    TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder, VoidListReader,
+    PrimitiveListBuilder, PrimitiveListReader, StructList, StructListBuilder, StructListIter,
+    StructListReader, TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder,
+    VoidListReader,
 };
 
 use crate::arena::Arena;

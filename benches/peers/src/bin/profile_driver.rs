@@ -9,7 +9,8 @@
 //! `SCENARIO` is a bench group name (`growth/single/reuse`, `small/fixed/fresh`,
 //! `marshal/reuse`, `unmarshal/zero_copy`, `decode_stream`, `reset`,
 //! `text_copy/reuse`, `read_all`, `pack`, `unpack`, `packed_stream`, `realistic/...`
-//! as listed in `capnarena_peers::realistic::steps::SCENARIOS`), `SIDE` is `capnarena` or `capnp`.
+//! as listed in `capnarena_peers::realistic::steps::SCENARIOS`, `rsb/SET/COLUMN` as listed by
+//! `capnarena_peers::rsb::steps::scenarios`), `SIDE` is `capnarena` or `capnp`.
 //! One warm-up iteration runs before the counted ones; the checksum of the
 //! results is printed so that no work is optimized away.
 
@@ -19,6 +20,7 @@ use std::process::ExitCode;
 use capnarena::{Arena, FixedArena, MultiSegmentArena, SingleSegmentArena};
 use capnarena_peers::capnarena_side::{self as ca, Reuse};
 use capnarena_peers::realistic::steps::{self, Side};
+use capnarena_peers::rsb::steps as rsb_steps;
 use capnarena_peers::*;
 
 /// One iteration of a scenario, returning something to fold.
@@ -44,6 +46,9 @@ fn ours<'a>(scenario: &str, buf: &'a mut [capnarena::Word], data: &'a Data) -> O
     Some(match scenario {
         s if s.starts_with("realistic/") => {
             return steps::step(s, Side::Capnarena, capnarena::Word::slice_as_bytes_mut(buf));
+        }
+        s if s.starts_with("rsb/") => {
+            return rsb_steps::step(s, Side::Capnarena, capnarena::Word::slice_as_bytes_mut(buf));
         }
         "growth/single/fresh" => {
             Box::new(|| ca::growth_build(SingleSegmentArena::new()).unwrap().bytes as u64)
@@ -138,6 +143,7 @@ fn peer<'a>(scenario: &str, scratch: &'a mut [u8], data: &'a Data) -> Option<Ste
     let mut out = Vec::new();
     Some(match scenario {
         s if s.starts_with("realistic/") => return steps::step(s, Side::Capnp, scratch),
+        s if s.starts_with("rsb/") => return rsb_steps::step(s, Side::Capnp, scratch),
         "growth/single/fresh" | "growth/multi/fresh" => Box::new(|| growth_build().bytes() as u64),
         "growth/fixed/fresh" => Box::new(move || growth_build_scratch(scratch).bytes() as u64),
         "growth/single/reuse" | "growth/multi/reuse" | "growth/fixed/reuse" => {
@@ -265,6 +271,7 @@ fn main() -> ExitCode {
         Some("small" | "reset") => SMALL_SCRATCH_WORDS,
         Some("marshal") => RECORD_SCRATCH_WORDS,
         Some("text_copy") => TEXT_COPY_SCRATCH_WORDS,
+        Some("rsb") => capnarena_peers::rsb::SCRATCH_WORDS,
         _ => GROWTH_SCRATCH_WORDS,
     };
     let mut scratch = scratch_words(scratch_len);

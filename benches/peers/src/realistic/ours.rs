@@ -344,6 +344,19 @@ impl<A: Arena> Kept<A> {
         Ok(h)
     }
 
+    /// Reads the stream `bytes` (any alignment) one message at a time into
+    /// the kept message with `Message::read_from_bytes_prefix`, and folds
+    /// every sample's checksum.
+    pub fn stream_read_prefix(&mut self, mut bytes: &[u8]) -> Result<u64> {
+        let mut h = CHECKSUM_SEED;
+        while !bytes.is_empty() {
+            let (reader, used) = self.msg.read_from_bytes_prefix(bytes, opts())?;
+            h = mix(h, sample_checksum(reader.get_root::<sample::Reader>()?)?);
+            bytes = &bytes[used..];
+        }
+        Ok(h)
+    }
+
     /// Reset, deep-copy the root of the framed report `src` (aligned, read in
     /// place) with `Message::set_root`; returns the copy's framed size.
     pub fn copy(&mut self, src: &[u8]) -> Result<usize> {

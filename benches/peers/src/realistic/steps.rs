@@ -53,6 +53,10 @@ pub const SCENARIOS: &[(&str, &str)] = &[
         "the same stream through io::Read, one message at a time into kept memory",
     ),
     (
+        "realistic/stream/read_prefix",
+        "the same stream from a byte slice, one message at a time into kept memory (capnarena read_from_bytes_prefix; capnp as stream/read)",
+    ),
+    (
         "realistic/tree_copy",
         "deep-copy the framed report's root into a kept message (set_root)",
     ),
@@ -158,7 +162,12 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [u8]) -> Option<Ste
             let mut k = ours::Kept::new(SingleSegmentArena::new());
             Box::new(move || k.stream_read(&bytes).unwrap())
         }
-        ("realistic/stream/read", Side::Capnp) => {
+        ("realistic/stream/read_prefix", Side::Capnarena) => {
+            let bytes = ours::frame_samples(&samples(STREAM_SAMPLES, SAMPLES_SEED)).unwrap();
+            let mut k = ours::Kept::new(SingleSegmentArena::new());
+            Box::new(move || k.stream_read_prefix(&bytes).unwrap())
+        }
+        ("realistic/stream/read" | "realistic/stream/read_prefix", Side::Capnp) => {
             let bytes = ours::frame_samples(&samples(STREAM_SAMPLES, SAMPLES_SEED)).unwrap();
             let buf = &mut scratch[..SAMPLE_BUFFER_WORDS * 8];
             Box::new(move || peer::stream_read(&bytes, buf).unwrap())

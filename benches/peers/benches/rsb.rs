@@ -1,0 +1,30 @@
+//! The data-set suite (`capnarena_peers::rsb`): the four data sets of
+//! rust_serialization_benchmark on their own schemas, capnarena and capnp in
+//! one criterion group per set and column (`rsb/SET/COLUMN`, see
+//! `capnarena_peers::rsb::steps::COLUMNS`).
+
+// `criterion_group!` generates an undocumented `pub fn`.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+
+use capnarena_peers::rsb::SCRATCH_WORDS;
+use capnarena_peers::rsb::steps::{Side, scenarios, step};
+use capnarena_peers::scratch_words;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn rsb(c: &mut Criterion) {
+    for name in scenarios() {
+        let mut g = c.benchmark_group(&name);
+        for (side, label) in [(Side::Capnarena, "capnarena"), (Side::Capnp, "capnp")] {
+            let mut scratch = scratch_words(SCRATCH_WORDS);
+            let mut s = step(&name, side, capnp::Word::words_to_bytes_mut(&mut scratch))
+                .expect("every scenario has both sides");
+            g.bench_function(label, |b| b.iter(|| black_box(s())));
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, rsb);
+criterion_main!(benches);

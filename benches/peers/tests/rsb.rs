@@ -1,0 +1,147 @@
+//! The data-set suite (`capnarena_peers::rsb`) does the same work on both
+//! sides: capnarena's generated builders (bulk setters, kept message) write
+//! the bytes capnpc's generated builders write, framed and packed, and the
+//! read columns of both sides return the fold computed from the input
+//! values themselves.
+
+use capnarena::MultiSegmentArena;
+use capnarena_peers::rsb::steps::{SETS, Side, framed, scenarios, step};
+use capnarena_peers::rsb::{
+    SCRATCH_WORDS, SEED, TRIANGLES, expected_read, logs, mesh, ours, peer, players, updates,
+};
+use capnarena_peers::{AlignedBytes, scratch_words};
+
+/// Framed and packed bytes of `set` as capnp builds it on one segment (its
+/// scratch space made large enough for the whole mesh).
+fn capnp_framed(set: &str) -> (Vec<u8>, Vec<u8>, usize) {
+    let mut scratch = scratch_words(TRIANGLES * 12 + 64);
+    let mut k = peer::Kept::new(capnp::Word::words_to_bytes_mut(&mut scratch));
+    let (mut f, mut p) = (Vec::new(), Vec::new());
+    macro_rules! build {
+        ($d:expr) => {{
+            let segs = k.serialize(&$d, &mut f, false);
+            k.serialize(&$d, &mut p, true);
+            segs
+        }};
+    }
+    let segs = match set {
+        "log" => build!(peer::LogSet(&logs(SEED))),
+        "mesh" => build!(peer::MeshSet(&mesh(SEED))),
+        "minecraft_savedata" => build!(peer::PlayerSet(&players(SEED))),
+        _ => build!(peer::UpdateSet(&updates(SEED))),
+    };
+    (f, p, segs)
+}
+
+/// Every data set frames and packs to the same bytes on both sides, on one
+/// segment each.
+#[test]
+fn sets_match_capnp_bytes() {
+    for set in SETS {
+        let (ours_f, ours_p) = framed(set);
+        let (peer_f, peer_p, segs) = capnp_framed(set);
+        assert_eq!(segs, 1, "{set}: capnp built one segment");
+        assert_eq!(ours_f.len(), peer_f.len(), "{set}: framed sizes");
+        assert!(ours_f == peer_f, "{set}: framed bytes differ");
+        assert!(ours_p == peer_p, "{set}: packed bytes differ");
+    }
+}
+
+/// The mesh built on a `MultiSegmentArena` holds what the one-segment mesh
+/// holds: both sides' read loops see every triangle's normal, and capnp
+/// reads the multi-segment frame too.
+#[test]
+fn multi_segment_mesh_reads_back() {
+    let d = mesh(SEED);
+    let mut k = ours::Kept::new(MultiSegmentArena::new());
+    let mut out = Vec::new();
+    let segs = k.serialize(&ours::MeshSet(&d), &mut out, false).unwrap();
+    assert!(segs > 1, "the 1.5 M-word mesh spans segments ({segs})");
+    let bytes = AlignedBytes::new(&out);
+    assert_eq!(
+        ours::read::<ours::MeshRoot>(bytes.as_bytes()).unwrap(),
+        TRIANGLES as u64
+    );
+    assert_eq!(
+        peer::read::<peer::MeshRoot>(bytes.as_bytes()).unwrap(),
+        TRIANGLES as u64
+    );
+}
+
+/// capnp's kept scratch space as that benchmark sizes it (1,000,000 words)
+/// holds every set but the mesh, which spills into heap segments.
+#[test]
+fn capnp_scratch_spills_only_for_the_mesh() {
+    let mut scratch = scratch_words(SCRATCH_WORDS);
+    let mut k = peer::Kept::new(capnp::Word::words_to_bytes_mut(&mut scratch));
+    let mut out = Vec::new();
+    assert_eq!(k.serialize(&peer::LogSet(&logs(SEED)), &mut out, false), 1);
+    assert_eq!(
+        k.serialize(&peer::PlayerSet(&players(SEED)), &mut out, false),
+        1
+    );
+    assert_eq!(
+        k.serialize(&peer::UpdateSet(&updates(SEED)), &mut out, false),
+        1
+    );
+    assert!(k.serialize(&peer::MeshSet(&mesh(SEED)), &mut out, false) > 1);
+}
+
+/// Every scenario runs on both sides; the read and packed read columns
+/// return the fold of the input values, the same on both sides, and every
+/// serialize column writes the same number of bytes on every iteration.
+#[test]
+fn every_step_agrees() {
+    for name in scenarios() {
+        let set = name.split('/').nth(1).unwrap();
+        let col = name.rsplit('/').next().unwrap();
+        let mut got = Vec::new();
+        for side in [Side::Capnarena, Side::Capnp] {
+            let mut scratch = scratch_words(SCRATCH_WORDS);
+            let mut s = step(&name, side, capnp::Word::words_to_bytes_mut(&mut scratch)).unwrap();
+            let first = s();
+            assert_eq!(s(), first, "{name} {side:?}: a second iteration differs");
+            got.push(first);
+        }
+        match col {
+            "read" | "packed_read" => {
+                let want = expected_read(set, SEED);
+                assert_eq!(got, [want, want], "{name}");
+            }
+            "access" => assert_eq!(got, [1, 1], "{name}"),
+            // capnp spills the mesh into heap segments: a larger frame.
+            _ if set == "mesh" => assert!(got[0] <= got[1], "{name}: {got:?}"),
+            _ => assert_eq!(got[0], got[1], "{name}: framed sizes"),
+        }
+    }
+}
+
+/// Unknown scenarios are refused, not run as another one.
+#[test]
+fn unknown_scenarios_are_refused() {
+    let mut scratch = scratch_words(16);
+    let s = capnp::Word::words_to_bytes_mut(&mut scratch);
+    assert!(step("rsb/log/serialize_multi", Side::Capnarena, s).is_none());
+    assert!(step("rsb/nope/read", Side::Capnarena, s).is_none());
+    assert!(step("rsb/log/nope", Side::Capnp, s).is_none());
+}
+
+/// Prints the framed and packed size of every set (`--nocapture`), and
+/// checks each is at least the set's fixed-size part: a guard that the
+/// generators fill every list.
+#[test]
+fn sizes() {
+    for set in SETS {
+        let (f, p) = framed(set);
+        println!("{set}: framed {} bytes, packed {} bytes", f.len(), p.len());
+        let floor = match set {
+            // 4 words per element, 1 address struct, 4 texts.
+            "log" => 10_000 * 8 * (3 + 1 + 4),
+            // a 4-pointer element and four 2-word structs.
+            "mesh" => TRIANGLES * 8 * 12,
+            "minecraft_savedata" => 500 * 8 * 10,
+            _ => 1_000 * 8 * 20 * 4,
+        };
+        assert!(f.len() >= floor, "{set}: {} < {floor}", f.len());
+    }
+}
