@@ -196,6 +196,18 @@ pub enum Error {
         /// Levels the fixed work list holds.
         inline: usize,
     },
+    /// `total_size` reached objects nested deeper than its fixed work list
+    /// holds, without the `alloc` feature (which lifts the bound, up to the
+    /// reader's nesting limit).
+    #[error(
+        "total_size nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+    )]
+    SizeTooDeepWithoutAlloc {
+        /// Levels of nesting reached.
+        depth: u64,
+        /// Levels the fixed work list holds.
+        inline: usize,
+    },
 
     // ---- framing: the input is not a well-formed framed message ----
     /// The input ended before the framing said it would.

@@ -24,9 +24,10 @@ pub use arena::{AllocError, Arena, FixedArena, SegmentId};
 #[cfg(feature = "alloc")]
 pub use arena::{GrowthPolicy, MultiSegmentArena, SingleSegmentArena};
 pub use error::{Error, PackedFault, PointerKind, Result};
+pub use layout::MessageSize;
 pub use layout::{
-    ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive, SegmentSource,
-    StructBuilder, StructReader, StructSize,
+    BuiltView, ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive,
+    SegmentSource, StructBuilder, StructReader, StructSize,
 };
 pub use message::Message;
 #[cfg(feature = "alloc")]

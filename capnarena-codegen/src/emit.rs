@@ -832,6 +832,24 @@ impl<'s> Generator<'s> {
              /// The untyped builder under this one, reborrowed.\n#[inline] pub fn as_struct_builder(&mut self) -> {rt}::StructBuilder<'_, A> {{ self.builder.reborrow() }}"
         );
         if !s.is_group {
+            let owned_use = if params.is_empty() {
+                "Owned".to_string()
+            } else {
+                format!("Owned<{}>", tl.trim_start_matches(", "))
+            };
+            let _ = writeln!(
+                reader,
+                "/// Words and capabilities the struct and everything it points to take.\n\
+                 /// # Errors\n/// A pointer under it is malformed, out of bounds or over a limit.\n\
+                 pub fn total_size(&self) -> {rt}::Result<{rt}::MessageSize> {{ self.reader.total_size() }}"
+            );
+            let _ = writeln!(
+                builder,
+                "/// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.\n\
+                 pub fn reborrow_as_reader(&self) -> {rt}::typed::ReaderView<'_, {owned_use}> {{ {rt}::typed::ReaderView::new(self.builder.reader_view()) }}\n\
+                 /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).\n\
+                 pub fn into_reader(self) -> {rt}::typed::ReaderView<'a, {owned_use}> {{ {rt}::typed::ReaderView::new(self.builder.into_reader_view()) }}"
+            );
             let _ = writeln!(
                 builder,
                 "/// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).\n\

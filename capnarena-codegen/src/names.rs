@@ -77,6 +77,9 @@ pub const METHOD_RESERVED: &[&str] = &[
     "with_reader",
     "write_text",
     "as_struct_reader",
+    "total_size",
+    "reborrow_as_reader",
+    "into_reader",
     "as_struct_builder",
     "into_struct_builder",
 ];

@@ -10,6 +10,8 @@
 //! [`TypedReader`]) can name the struct's reader and builder.
 
 mod list;
+mod typed_builder;
+mod view;
 
 pub use list::{
     AnyPointerList, AnyPointerListBuilder, AnyPointerListReader, BoolList, BoolListBuilder,
@@ -18,6 +20,8 @@ pub use list::{
     PrimitiveListBuilder, PrimitiveListReader, StructList, StructListBuilder, StructListReader,
     TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder, VoidListReader,
 };
+pub use typed_builder::TypedBuilder;
+pub use view::{FromView, ReaderView};
 
 use crate::arena::Arena;
 use crate::error::{Error, Result};
@@ -103,10 +107,15 @@ pub trait Owned: 'static {
 pub trait StructOwned: 'static {
     /// Data words and pointers of the struct, as the schema lays it out.
     const STRUCT_SIZE: StructSize;
-    /// The generated reader.
-    type Reader<'a>: Copy;
-    /// The generated builder.
-    type Builder<'a, A: Arena + ?Sized + 'a>;
+    /// The generated reader. It can be made from an untyped reader, so
+    /// code generic over `T: StructOwned` reads a root with
+    /// `reader.get_root::<T::Reader<'_>>()`.
+    type Reader<'a>: Copy + FromStructReader<'a>;
+    /// The generated builder. It can be made from an untyped builder, so
+    /// code generic over `T: StructOwned` makes a root with
+    /// `msg.init_root::<T::Builder<'_, _>>()` (or
+    /// [`Message::init_root_as`](crate::Message::init_root_as)).
+    type Builder<'a, A: Arena + ?Sized + 'a>: FromStructBuilder<'a, A>;
     /// Wraps an untyped reader.
     fn wrap_reader(r: StructReader<'_>) -> Self::Reader<'_>;
     /// Wraps an untyped builder.
