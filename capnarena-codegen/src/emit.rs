@@ -956,6 +956,7 @@ impl<'s> Generator<'s> {
         if let FieldKind::Slot { ty, .. } = &f.kind {
             match ty {
                 Type::Text => forms.push(("get_", "_bytes")),
+                Type::Param { .. } => forms.push(("initn_", "")),
                 Type::List(elem) => match **elem {
                     Type::Text | Type::Data => forms.push(("set_", "_from_iter")),
                     ref e if !e.is_pointer() && !matches!(e, Type::Void | Type::Enum(_)) => {
@@ -1352,6 +1353,19 @@ impl<'s> Generator<'s> {
                         builder,
                         "/// Points the field at a new struct, every field at its default.\n/// # Errors\n/// The arena has no room.\n\
                          #[inline] pub fn init_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), 0) }}"
+                    );
+                } else if matches!(ty, Type::Param { .. }) {
+                    let initn = self.names_of(f).method(("initn_", ""));
+                    let _ = writeln!(
+                        builder,
+                        "/// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`{initn}` gives a length).\n/// # Errors\n/// The arena has no room.\n\
+                         #[inline] pub fn init_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), 0) }}"
+                    );
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).\n/// # Errors\n/// The arena has no room, or `len` is too large to encode.\n\
+                         #[inline] pub fn {initn}(&mut self, len: u32) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), len) }}"
                     );
                 } else {
                     let _ = writeln!(

@@ -4211,11 +4211,21 @@ pub mod tree {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `value` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_value` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(
+        pub fn initn_value(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4301,11 +4311,22 @@ pub mod tree {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `extra` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_extra` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_extra(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `extra` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_extra(
+        pub fn initn_extra(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4643,11 +4664,21 @@ pub mod tree {
                 <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `item` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_item` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_item(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `item` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_item(
+            pub fn initn_item(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4801,11 +4832,21 @@ pub mod tree {
                 <T as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
             }
             /// The `tag` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_tag` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_tag(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+            }
+            /// The `tag` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_tag(
+            pub fn initn_tag(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -5060,11 +5101,23 @@ pub mod store {
                 <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `key` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_key` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_key(
+                &mut self,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `key` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_key(
+            pub fn initn_key(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<
@@ -5531,11 +5584,23 @@ pub mod store {
                 <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `key` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_key` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_key(
+                &mut self,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `key` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_key(
+            pub fn initn_key(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<
@@ -5825,11 +5890,21 @@ pub mod pair {
             <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `key` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_key` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_key(
+            &mut self,
+        ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `key` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_key(
+        pub fn initn_key(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -5862,11 +5937,21 @@ pub mod pair {
             <Value as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `value` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_value` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Value as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(
+        pub fn initn_value(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {

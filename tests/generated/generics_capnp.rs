@@ -196,11 +196,21 @@ pub mod box_ {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `value` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_value` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(
+        pub fn initn_value(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -512,11 +522,21 @@ pub mod triple {
             <A_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `a` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_a` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_a(
+            &mut self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `a` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_a(
+        pub fn initn_a(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -549,11 +569,21 @@ pub mod triple {
             <B as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `b` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_b` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_b(
+            &mut self,
+        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <B as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `b` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_b(
+        pub fn initn_b(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -586,11 +616,21 @@ pub mod triple {
             <C as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `c` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_c` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_c(
+            &mut self,
+        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <C as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `c` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_c(
+        pub fn initn_c(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -1078,11 +1118,22 @@ pub mod outer {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `some` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_some` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_some(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+        }
+        /// The `some` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_some(
+        pub fn initn_some(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -1326,11 +1377,21 @@ pub mod outer {
                 <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `item` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_item` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_item(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `item` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_item(
+            pub fn initn_item(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -3062,11 +3123,22 @@ pub mod deep {
             <X as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `x` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_x` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_x(
+            &mut self,
+        ) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <X as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `x` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_x(
+        pub fn initn_x(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -3511,11 +3583,21 @@ pub mod deep {
                 <Z as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `z` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_z` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_z(
+                &mut self,
+            ) -> ::capnarena::Result<<Z as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <Z as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `z` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_z(
+            pub fn initn_z(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<Z as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -3861,11 +3943,24 @@ pub mod deep {
                     <Y as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
                 }
                 /// The `y` field.
-                /// Points the field at a new value of `len` elements (bytes for text and data).
+                /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_y` gives a length).
+                /// # Errors
+                /// The arena has no room.
+                #[inline]
+                pub fn init_y(
+                    &mut self,
+                ) -> ::capnarena::Result<
+                    <Y as ::capnarena::typed::Owned>::Builder<'_, A>,
+                > {
+                    self.builder.set::<u16>(1, 1);
+                    <Y as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+                }
+                /// The `y` field.
+                /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
                 /// # Errors
                 /// The arena has no room, or `len` is too large to encode.
                 #[inline]
-                pub fn init_y(
+                pub fn initn_y(
                     &mut self,
                     len: u32,
                 ) -> ::capnarena::Result<
@@ -4247,11 +4342,21 @@ pub mod quad {
             <A_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `a` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_a` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_a(
+            &mut self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `a` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_a(
+        pub fn initn_a(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4284,11 +4389,21 @@ pub mod quad {
             <B as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `b` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_b` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_b(
+            &mut self,
+        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <B as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `b` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_b(
+        pub fn initn_b(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4321,11 +4436,21 @@ pub mod quad {
             <C as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `c` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_c` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_c(
+            &mut self,
+        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <C as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `c` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_c(
+        pub fn initn_c(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4358,11 +4483,21 @@ pub mod quad {
             <D as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `d` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_d` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_d(
+            &mut self,
+        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <D as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+        }
+        /// The `d` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_d(
+        pub fn initn_d(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {

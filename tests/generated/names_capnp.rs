@@ -2731,11 +2731,21 @@ pub mod gen_ {
             <A_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `a` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_a` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_a(
+            &mut self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `a` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_a(
+        pub fn initn_a(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -2768,11 +2778,21 @@ pub mod gen_ {
             <R_ as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `r` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_r` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_r(
+            &mut self,
+        ) -> ::capnarena::Result<<R_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <R_ as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `r` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_r(
+        pub fn initn_r(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<R_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -2805,11 +2825,21 @@ pub mod gen_ {
             <I_ as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `i` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_i` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_i(
+            &mut self,
+        ) -> ::capnarena::Result<<I_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <I_ as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `i` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_i(
+        pub fn initn_i(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<I_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -2842,11 +2872,23 @@ pub mod gen_ {
             <Reader_ as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `reader` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_reader` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_reader(
+            &mut self,
+        ) -> ::capnarena::Result<
+            <Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>,
+        > {
+            <Reader_ as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+        }
+        /// The `reader` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_reader(
+        pub fn initn_reader(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<
