@@ -184,13 +184,24 @@ impl<'s> Generator<'s> {
                 NodeKind::Const { .. } => Case::Screaming,
                 NodeKind::File | NodeKind::Annotation => continue,
             };
-            items.push((*id, name.clone(), case, false));
+            let spelling = child.rust_name.clone().unwrap_or_else(|| name.clone());
+            items.push((*id, spelling, case, false));
         }
         match &node.kind {
             NodeKind::Struct(s) => {
                 for f in &s.fields {
                     if let FieldKind::Group { type_id } = f.kind {
-                        items.push((type_id, f.name.clone(), Case::Snake, false));
+                        let group_name = self
+                            .schema
+                            .nodes
+                            .get(&type_id)
+                            .and_then(|n| n.rust_name.clone());
+                        let spelling = f
+                            .rust_name
+                            .clone()
+                            .or(group_name)
+                            .unwrap_or_else(|| f.name.clone());
+                        items.push((type_id, spelling, Case::Snake, false));
                     }
                 }
             }
@@ -249,9 +260,24 @@ impl<'s> Generator<'s> {
                 .file_names
                 .get(&place.file)
                 .ok_or(Error::MissingNode { id: place.file })?;
-            match self.options.module_paths.get(name.as_str()) {
-                Some(p) => s.push_str(p),
-                None => {
+            let parent = self
+                .schema
+                .nodes
+                .get(&place.file)
+                .and_then(|n| n.parent_module.as_deref());
+            match (self.options.module_paths.get(name.as_str()), parent) {
+                (Some(p), _) => s.push_str(p),
+                // `$Rust.parentModule`: the file's module sits under this
+                // path from the crate root, as capnpc takes it.
+                (None, Some(parent)) => {
+                    s.push_str("crate::");
+                    for part in parent.split("::").filter(|p| !p.is_empty()) {
+                        s.push_str(part);
+                        s.push_str("::");
+                    }
+                    s.push_str(&file_module(name));
+                }
+                (None, None) => {
                     for _ in 0..=depth {
                         s.push_str("super::");
                     }
@@ -736,7 +762,7 @@ impl<'s> Generator<'s> {
         let claims: Vec<(&str, Vec<Form>)> = s
             .fields
             .iter()
-            .map(|f| (f.name.as_str(), self.field_forms(f)))
+            .map(|f| (f.spelling(), self.field_forms(f)))
             .collect();
         let stems = field_methods(&claims);
         self.stems.replace(
@@ -936,7 +962,7 @@ impl<'s> Generator<'s> {
             .get(&f.name)
             .cloned()
             .unwrap_or_else(|| FieldMethods {
-                stem: convert(&f.name, Case::Snake),
+                stem: convert(f.spelling(), Case::Snake),
                 bump: String::new(),
             })
     }
@@ -1628,7 +1654,7 @@ impl<'s> Generator<'s> {
         let any = format!("{rt}::typed::AnyPointer");
         let spelled: Vec<(&str, Case)> = members
             .iter()
-            .map(|f| (f.name.as_str(), Case::Pascal))
+            .map(|f| (f.spelling(), Case::Pascal))
             .collect();
         let variant_names = assign(&spelled, &[]);
         for (f, v) in members.iter().zip(variant_names) {
@@ -1905,7 +1931,7 @@ impl<'s> Generator<'s> {
 fn enumerant_names(enumerants: &[Enumerant]) -> Vec<String> {
     let spelled: Vec<(&str, Case)> = enumerants
         .iter()
-        .map(|e| (e.name.as_str(), Case::Pascal))
+        .map(|e| (e.spelling(), Case::Pascal))
         .collect();
     assign(&spelled, &[])
 }

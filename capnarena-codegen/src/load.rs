@@ -4,7 +4,31 @@
 use capnarena::{Message, MessageReader, PointerReader, Result, SingleSegmentArena};
 
 use crate::model::*;
-use crate::schema_capnp::{brand, code_generator_request, field, node, type_, value};
+use crate::schema_capnp::{annotation, brand, code_generator_request, field, node, type_, value};
+
+/// `$Rust.name(text)` of capnproto-rust's `rust.capnp` (file id
+/// `0x83b3c14c3c8dd083`), whose annotations capnpc honours, so a schema
+/// written for capnpc generates here unchanged (field, struct, enum, enumerant, union, group): the
+/// name to generate from, in the schema's spelling conventions.
+pub const RUST_NAME: u64 = 0xc2fe4c6d100166d0;
+/// `$Rust.parentModule(text)` (file): the Rust module path, from the crate
+/// root, under which the file's generated module is included.
+pub const RUST_PARENT_MODULE: u64 = 0xabee386cd1450364;
+
+/// The text value of the annotation `id` among `list`, if present.
+fn text_annotation(
+    list: capnarena::typed::StructListReader<'_, annotation::Owned>,
+    id: u64,
+) -> Result<Option<String>> {
+    for a in list {
+        if a.get_id() == id {
+            if let value::Which::Text(t) = a.get_value()?.which()? {
+                return Ok(Some(t?.to_string()));
+            }
+        }
+    }
+    Ok(None)
+}
 
 fn opt_doc(s: &str) -> Option<String> {
     if s.is_empty() {
@@ -115,6 +139,7 @@ fn load_field(f: field::Reader<'_>) -> Result<Field> {
     };
     Ok(Field {
         name: f.get_name()?.to_string(),
+        rust_name: text_annotation(f.get_annotations()?, RUST_NAME)?,
         code_order: f.get_code_order(),
         discriminant: (discriminant != field::NO_DISCRIMINANT).then_some(discriminant),
         kind,
@@ -148,6 +173,7 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
                 .map(|e| {
                     Ok(Enumerant {
                         name: e.get_name()?.to_string(),
+                        rust_name: text_annotation(e.get_annotations()?, RUST_NAME)?,
                         doc: None,
                     })
                 })
@@ -173,6 +199,8 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
     };
     Ok(Node {
         id: n.get_id(),
+        rust_name: text_annotation(n.get_annotations()?, RUST_NAME)?,
+        parent_module: text_annotation(n.get_annotations()?, RUST_PARENT_MODULE)?,
         display_name: n.get_display_name()?.to_string(),
         prefix_len: n.get_display_name_prefix_length(),
         scope_id: n.get_scope_id(),
