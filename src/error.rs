@@ -355,6 +355,17 @@ pub enum Error {
         /// Bytes in the text's list, terminator position included.
         len: u64,
     },
+    /// A piece pushed onto a text builder does not fit in the text's
+    /// length (fixed when the text was made).
+    #[error("text of {len} bytes has {pos} pushed; {pushed} more do not fit")]
+    TextFull {
+        /// The text's length in bytes.
+        len: u64,
+        /// Bytes pushed so far.
+        pos: u64,
+        /// Bytes of the piece refused.
+        pushed: u64,
+    },
     /// A text is not valid UTF-8.
     #[error("text is not valid UTF-8 (valid up to byte {valid_up_to})")]
     Utf8 {

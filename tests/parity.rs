@@ -306,3 +306,38 @@ fn reader_views_are_send_and_sync() -> Result<()> {
     assert_eq!(read?, (-3, 4));
     Ok(())
 }
+
+/// Text builders take `&str` pieces: `push_str` appends after what was
+/// pushed, refuses a piece past the text's length with the numbers (and
+/// writes nothing of it), on fields and on text list elements; `get_x`
+/// gives a full builder whose bytes can be overwritten.
+#[test]
+fn text_builders_push_str() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<all_types::Builder<_>>()?;
+    let mut t = root.init_text_field(8)?;
+    t.push_str("ab")?;
+    t.push_str("cdef")?;
+    assert!(matches!(
+        t.push_str("xyz"),
+        Err(capnarena::Error::TextFull {
+            len: 8,
+            pos: 6,
+            pushed: 3
+        })
+    ));
+    t.push_str("gh")?;
+    assert_eq!(t.as_str()?, "abcdefgh");
+    let mut got = root.get_text_field()?;
+    assert!(got.push_str("i").is_err());
+    got[0] = b'A';
+    let mut list = root.init_text_list(1)?;
+    let mut e = list.init(0, 3)?;
+    e.push_str("é")?; // two bytes
+    e.push_str("!")?;
+    let view = root.reborrow_as_reader();
+    let r = view.get();
+    assert_eq!(r.get_text_field()?, "Abcdefgh");
+    assert_eq!(r.get_text_list()?.get(0)?, "é!");
+    Ok(())
+}

@@ -705,7 +705,8 @@ impl<'s> Generator<'s> {
     fn builder_ty(&self, ty: &Type, file: u64, depth: usize) -> Result<String, Error> {
         let rt = &self.rt;
         Ok(match ty {
-            Type::Text | Type::Data => "&'b mut [u8]".into(),
+            Type::Text => format!("{rt}::typed::TextBuilder<'b>"),
+            Type::Data => "&'b mut [u8]".into(),
             Type::Struct(id, brand) => {
                 let args: String = self
                     .brand_arg_list(*id, brand, file, depth)?

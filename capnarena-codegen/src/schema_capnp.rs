@@ -428,7 +428,7 @@ pub mod node {
         pub fn init_display_name(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<&'_ mut [u8]> {
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -442,7 +442,9 @@ pub mod node {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_display_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_display_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -944,7 +946,10 @@ pub mod node {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_name(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -955,7 +960,9 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_name(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -1163,7 +1170,10 @@ pub mod node {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_name(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -1176,7 +1186,9 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_name(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -1443,7 +1455,7 @@ pub mod node {
             pub fn init_doc_comment(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -1454,7 +1466,9 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_doc_comment(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_doc_comment(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -1743,7 +1757,7 @@ pub mod node {
                 pub fn init_doc_comment(
                     &mut self,
                     len: u32,
-                ) -> ::capnarena::Result<&'_ mut [u8]> {
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                         self.builder.pointer(0),
                         len,
@@ -1754,7 +1768,9 @@ pub mod node {
                 /// # Errors
                 /// The pointer holds something else, or the arena has no room.
                 #[inline]
-                pub fn get_doc_comment(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+                pub fn get_doc_comment(
+                    &mut self,
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                         self.builder.pointer(0),
                     )
@@ -3335,7 +3351,10 @@ pub mod field {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -3346,7 +3365,9 @@ pub mod field {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -4171,7 +4192,10 @@ pub mod enumerant {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -4182,7 +4206,9 @@ pub mod enumerant {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -4769,7 +4795,10 @@ pub mod method {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -4780,7 +4809,9 @@ pub mod method {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -7650,7 +7681,7 @@ pub mod value {
         /// `float64` is set.
         Float64(f64),
         /// `text` is set.
-        Text(::capnarena::Result<&'b mut [u8]>),
+        Text(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
         /// `data` is set.
         Data(::capnarena::Result<&'b mut [u8]>),
         /// `list` is set.
@@ -8057,7 +8088,10 @@ pub mod value {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_text(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_text(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             self.builder.set::<u16>(0, 12);
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
@@ -9484,7 +9518,7 @@ pub mod code_generator_request {
             pub fn init_filename(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -9496,7 +9530,9 @@ pub mod code_generator_request {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_filename(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_filename(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -9802,7 +9838,7 @@ pub mod code_generator_request {
                 pub fn init_name(
                     &mut self,
                     len: u32,
-                ) -> ::capnarena::Result<&'_ mut [u8]> {
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                         self.builder.pointer(0),
                         len,
@@ -9818,7 +9854,9 @@ pub mod code_generator_request {
                 /// # Errors
                 /// The pointer holds something else, or the arena has no room.
                 #[inline]
-                pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+                pub fn get_name(
+                    &mut self,
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                         self.builder.pointer(0),
                     )

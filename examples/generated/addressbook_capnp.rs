@@ -264,7 +264,10 @@ pub mod person {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -275,7 +278,9 @@ pub mod person {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -301,7 +306,10 @@ pub mod person {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_email(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_email(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(1),
                 len,
@@ -312,7 +320,9 @@ pub mod person {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_email(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_email(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(1),
             )
@@ -605,7 +615,7 @@ pub mod person {
             pub fn init_number(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -616,7 +626,9 @@ pub mod person {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_number(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_number(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -727,9 +739,9 @@ pub mod person {
             /// `unemployed` is set.
             Unemployed,
             /// `employer` is set.
-            Employer(::capnarena::Result<&'b mut [u8]>),
+            Employer(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
             /// `school` is set.
-            School(::capnarena::Result<&'b mut [u8]>),
+            School(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
             /// `selfEmployed` is set.
             SelfEmployed,
         }
@@ -880,7 +892,7 @@ pub mod person {
             pub fn init_employer(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 self.builder.set::<u16>(2, 1);
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(3),
@@ -912,7 +924,7 @@ pub mod person {
             pub fn init_school(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 self.builder.set::<u16>(2, 2);
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(3),

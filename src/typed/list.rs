@@ -482,8 +482,11 @@ impl<A: Arena + ?Sized> TextListBuilder<'_, A> {
     /// # Panics
     /// If `index >= self.len()`.
     #[inline]
-    pub fn init(&mut self, index: u32, len: u32) -> Result<&mut [u8]> {
-        self.list.pointer(index).init_text(len)
+    pub fn init(&mut self, index: u32, len: u32) -> Result<super::TextBuilder<'_>> {
+        Ok(super::TextBuilder::new(
+            self.list.pointer(index).init_text(len)?,
+            0,
+        ))
     }
     /// Element `index` as it stands (an empty text, written into the
     /// slot, when it is null).

@@ -10,6 +10,7 @@
 //! [`TypedReader`]) can name the struct's reader and builder.
 
 mod list;
+mod text_builder;
 mod typed_builder;
 mod view;
 
@@ -20,6 +21,7 @@ pub use list::{
     PrimitiveListBuilder, PrimitiveListReader, StructList, StructListBuilder, StructListReader,
     TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder, VoidListReader,
 };
+pub use text_builder::TextBuilder;
 pub use typed_builder::TypedBuilder;
 pub use view::{FromView, ReaderView};
 
@@ -232,22 +234,24 @@ pub struct Text;
 
 impl Owned for Text {
     type Reader<'a> = &'a str;
-    type Builder<'a, A: Arena + ?Sized + 'a> = &'a mut [u8];
+    type Builder<'a, A: Arena + ?Sized + 'a> = TextBuilder<'a>;
 
     #[inline]
     fn read(p: PointerReader<'_>) -> Result<&str> {
         p.get_text()
     }
-    /// The text's `len` bytes to fill (UTF-8), followed by its terminator.
+    /// The text's `len` bytes to fill (UTF-8), followed by its terminator;
+    /// `push_str` writes from the first.
     #[inline]
-    fn init<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, len: u32) -> Result<&mut [u8]> {
-        p.init_text(len)
+    fn init<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, len: u32) -> Result<TextBuilder<'_>> {
+        Ok(TextBuilder::new(p.init_text(len)?, 0))
     }
-    /// A text cannot be read back from a builder as bytes to overwrite
-    /// without knowing its length, so this allocates an empty text when the
-    /// slot is null and hands out its bytes otherwise.
-    fn get<A: Arena + ?Sized>(p: PointerBuilder<'_, A>) -> Result<&mut [u8]> {
-        p.get_text_bytes_mut()
+    /// The text's bytes to overwrite (an empty text is written into the
+    /// slot when it is null); `push_str` finds it full.
+    fn get<A: Arena + ?Sized>(p: PointerBuilder<'_, A>) -> Result<TextBuilder<'_>> {
+        let bytes = p.get_text_bytes_mut()?;
+        let len = bytes.len();
+        Ok(TextBuilder::new(bytes, len))
     }
     #[inline]
     fn set<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, value: &str) -> Result<()> {

@@ -406,7 +406,10 @@ pub mod labeled {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_label(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_label(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -417,7 +420,9 @@ pub mod labeled {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_label(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_label(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -1504,7 +1509,7 @@ pub mod all_types {
         pub fn init_text_field(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<&'_ mut [u8]> {
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -1515,7 +1520,9 @@ pub mod all_types {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_text_field(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_text_field(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -2698,7 +2705,7 @@ pub mod all_types {
             /// `count` is set.
             Count(u32),
             /// `name` is set.
-            Name(::capnarena::Result<&'b mut [u8]>),
+            Name(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
             /// `point` is set.
             Point(::capnarena::Result<super::super::point::Builder<'b, A>>),
         }
@@ -2850,7 +2857,10 @@ pub mod all_types {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_name(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 self.builder.set::<u16>(19, 2);
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(21),
@@ -3060,7 +3070,10 @@ pub mod all_types {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_b(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_b(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(22),
                     len,
@@ -3071,7 +3084,9 @@ pub mod all_types {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_b(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_b(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(22),
                 )
@@ -3529,7 +3544,10 @@ pub mod entry {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_message(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_message(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -3540,7 +3558,9 @@ pub mod entry {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_message(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_message(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )

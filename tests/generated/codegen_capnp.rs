@@ -772,7 +772,10 @@ pub mod defaults {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_text(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_text(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -783,7 +786,9 @@ pub mod defaults {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_text(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_text(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             if !self.builder.has_pointer(0) {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
                     self.builder.pointer(0),
@@ -1443,7 +1448,7 @@ pub mod shapes {
         /// `empty` is set.
         Empty,
         /// `label` is set.
-        Label(::capnarena::Result<&'b mut [u8]>),
+        Label(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
         /// `point` is set.
         Point(::capnarena::Result<super::super::imported_capnp::point::Builder<'b, A>>),
         /// `kind` is set.
@@ -1772,7 +1777,10 @@ pub mod shapes {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -1783,7 +1791,9 @@ pub mod shapes {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -1831,7 +1841,10 @@ pub mod shapes {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_label(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_label(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             self.builder.set::<u16>(4, 3);
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(1),
@@ -2565,7 +2578,7 @@ pub mod shapes {
                 /// `rgb` is set.
                 Rgb(u32),
                 /// `named` is set.
-                Named(::capnarena::Result<&'b mut [u8]>),
+                Named(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
                 /// `none` is set.
                 None,
             }
@@ -2704,7 +2717,7 @@ pub mod shapes {
                 pub fn init_named(
                     &mut self,
                     len: u32,
-                ) -> ::capnarena::Result<&'_ mut [u8]> {
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     self.builder.set::<u16>(8, 1);
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                         self.builder.pointer(2),
@@ -3686,7 +3699,10 @@ pub mod holder {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_self(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_self(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(9),
                 len,
@@ -3697,7 +3713,9 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_self(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_self(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(9),
             )
@@ -6177,7 +6195,7 @@ pub mod service {
             pub fn init_request(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -6188,7 +6206,9 @@ pub mod service {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_request(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_request(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -6562,7 +6582,10 @@ pub mod service {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_reply(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_reply(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -6573,7 +6596,9 @@ pub mod service {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_reply(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_reply(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -7001,7 +7026,10 @@ pub mod documented {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_value(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -7015,7 +7043,9 @@ pub mod documented {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_value(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_value(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )

@@ -74,7 +74,7 @@ pub mod collisions {
         /// `fooBaz` is set.
         FooBaz(u8),
         /// Which::FooBaz and Which::FooBaz_
-        FooBaz_(::capnarena::Result<&'b mut [u8]>),
+        FooBaz_(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
         /// `ok` is set.
         Ok,
         /// `err` is set.
@@ -456,7 +456,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_from_(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_from_(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -467,7 +470,9 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_from_(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_from_(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -576,7 +581,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_t(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_t(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(2),
                 len,
@@ -587,7 +595,9 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_t(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_t(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(2),
             )
@@ -730,7 +740,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_self(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_self(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(4),
                 len,
@@ -741,7 +754,9 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_self(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_self(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(4),
             )
@@ -789,7 +804,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_foo_baz_(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_foo_baz_(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             self.builder.set::<u16>(8, 1);
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(5),

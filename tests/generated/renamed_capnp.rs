@@ -70,7 +70,7 @@ pub mod new_name {
         /// `oldMember` is set.
         NewMember,
         /// `other` is set.
-        Other(::capnarena::Result<&'b mut [u8]>),
+        Other(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
     }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -302,7 +302,10 @@ pub mod new_name {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_kind(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_kind(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -313,7 +316,9 @@ pub mod new_name {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_kind(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_kind(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -376,7 +381,10 @@ pub mod new_name {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_other(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_other(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             self.builder.set::<u16>(4, 1);
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(1),
