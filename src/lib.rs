@@ -72,3 +72,7 @@ macro_rules! include_generated {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../MIGRATING.md")]
+struct MigratingDoctests;
