@@ -1028,6 +1028,19 @@ impl<'s> Generator<'s> {
         // unless the member is the active one. See the module docs.
         let member = f.discriminant.is_some();
         let vis = if member { "" } else { "pub " };
+        if f.option {
+            let supported = !member
+                && matches!(&f.kind, FieldKind::Slot { ty, .. }
+                    if matches!(ty, Type::Text | Type::Data | Type::List(_) | Type::Struct(..) | Type::Param { .. }));
+            if !supported {
+                return Err(Error::Unsupported {
+                    what: format!(
+                        "$Rust.option on field `{}`: only on a text, data, list, struct or generic field outside a union",
+                        f.name
+                    ),
+                });
+            }
+        }
         let active = match f.discriminant {
             Some(k) => format!(
                 "self.reader.get::<u16>({}) == {k} && ",
@@ -1261,11 +1274,19 @@ impl<'s> Generator<'s> {
                     ),
                 };
                 doc_attr(reader, doc);
-                let _ = writeln!(
-                    reader,
-                    "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
-                     #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
-                );
+                if f.option {
+                    let _ = writeln!(
+                        reader,
+                        "/// `None` when the field is not set (`$Rust.option`).\n/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
+                         #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<::core::option::Option<{rty}>> {{ if self.reader.pointer({offset}).is_null() {{ Ok(None) }} else {{ let value: {rt}::Result<{rty}> = {{ {read} }}; value.map(Some) }} }}"
+                    );
+                } else {
+                    let _ = writeln!(
+                        reader,
+                        "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
+                         #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
+                    );
+                }
                 // Text: its bytes as well, without the UTF-8 check (what
                 // the wire holds; capnp's own readers check on demand too).
                 // Left out when another field would take the name.
@@ -1410,7 +1431,14 @@ impl<'s> Generator<'s> {
                     ),
                     (None, _) => String::new(),
                 };
-                if !member {
+                if f.option {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// The field's value as a builder; `None` when it is not set (`$Rust.option`).\n/// # Errors\n/// The pointer holds something else.\n\
+                         #[inline] pub fn get_{n}(&mut self) -> {rt}::Result<::core::option::Option<{bty_}>> {{ if !self.builder.has_pointer({offset}) {{ return Ok(None); }} <{owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})).map(Some) }}"
+                    );
+                } else if !member {
                     doc_attr(builder, doc);
                     let _ = writeln!(
                         builder,
@@ -1470,7 +1498,16 @@ impl<'s> Generator<'s> {
                     if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
                         conds.push(format!("self.reader.has_pointer({offset})"));
                     }
-                    let value = self.text_slot(ty, *offset, &n, file, d)?;
+                    let mut value = self.text_slot(ty, *offset, &n, file, d)?;
+                    if f.option {
+                        // The getter gives an `Option`; the text reads the
+                        // pointer itself (printed only when it is set).
+                        let raw = format!(
+                            "<{} as {rt}::typed::Owned>::read(self.reader.pointer({offset}))",
+                            self.owned_ty(ty, file, d)?
+                        );
+                        value = value.replace(&format!("self.get_{n}()"), &raw);
+                    }
                     format!("v.field({name:?}); {value}")
                 }
             };

@@ -15,6 +15,10 @@ pub const RUST_NAME: u64 = 0xc2fe4c6d100166d0;
 /// root, under which the file's generated module is included.
 pub const RUST_PARENT_MODULE: u64 = 0xabee386cd1450364;
 
+/// `$Rust.option` (field, `Void`): getters of the pointer field return
+/// `Option`, `None` when the pointer is null.
+pub const RUST_OPTION: u64 = 0xabfef22c4ee1964e;
+
 /// The text value of the annotation `id` among `list`, if present.
 fn text_annotation(
     list: capnarena::typed::StructListReader<'_, annotation::Owned>,
@@ -140,6 +144,10 @@ fn load_field(f: field::Reader<'_>) -> Result<Field> {
     Ok(Field {
         name: f.get_name()?.to_string(),
         rust_name: text_annotation(f.get_annotations()?, RUST_NAME)?,
+        option: f
+            .get_annotations()?
+            .iter()
+            .any(|a| a.get_id() == RUST_OPTION),
         code_order: f.get_code_order(),
         discriminant: (discriminant != field::NO_DISCRIMINANT).then_some(discriminant),
         kind,

@@ -78,6 +78,8 @@ pub struct Field {
     pub name: String,
     /// `$Rust.name`: the spelling the Rust names are made from.
     pub rust_name: Option<String>,
+    /// `$Rust.option`: the getters return `Option`.
+    pub option: bool,
     pub code_order: u16,
     /// `None` when the field is not a member of its struct's union.
     pub discriminant: Option<u16>,

@@ -18,7 +18,7 @@ pub mod new_name {
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned;
     /// Data words and pointers of the struct.
-    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(2, 3);
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(2, 7);
     impl ::capnarena::typed::StructOwned for Owned {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a>;
@@ -172,6 +172,122 @@ pub mod new_name {
         pub fn has_from_parent(&self) -> bool {
             self.reader.has_pointer(2)
         }
+        /// The `maybeText` field.
+        /// `None` when the field is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_maybe_text(
+            &self,
+        ) -> ::capnarena::Result<::core::option::Option<&'a str>> {
+            if self.reader.pointer(3).is_null() {
+                Ok(None)
+            } else {
+                let value: ::capnarena::Result<&'a str> = {
+                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
+                        self.reader.pointer(3),
+                    )
+                };
+                value.map(Some)
+            }
+        }
+        /// The `maybeText` field's bytes as stored (terminator excluded), without the UTF-8 check `get_maybe_text` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_maybe_text_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(3).get_text_bytes()
+        }
+        /// Whether the `maybeText` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_text(&self) -> bool {
+            self.reader.has_pointer(3)
+        }
+        /// The `maybeList` field.
+        /// `None` when the field is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_maybe_list(
+            &self,
+        ) -> ::capnarena::Result<
+            ::core::option::Option<::capnarena::typed::PrimitiveListReader<'a, i32>>,
+        > {
+            if self.reader.pointer(4).is_null() {
+                Ok(None)
+            } else {
+                let value: ::capnarena::Result<
+                    ::capnarena::typed::PrimitiveListReader<'a, i32>,
+                > = {
+                    <::capnarena::typed::PrimitiveList<
+                        i32,
+                    > as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
+                };
+                value.map(Some)
+            }
+        }
+        /// Whether the `maybeList` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_list(&self) -> bool {
+            self.reader.has_pointer(4)
+        }
+        /// The `maybeStruct` field.
+        /// `None` when the field is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_maybe_struct(
+            &self,
+        ) -> ::capnarena::Result<
+            ::core::option::Option<
+                crate::nested::deeper::renamed_parent_capnp::elsewhere::Reader<'a>,
+            >,
+        > {
+            if self.reader.pointer(5).is_null() {
+                Ok(None)
+            } else {
+                let value: ::capnarena::Result<
+                    crate::nested::deeper::renamed_parent_capnp::elsewhere::Reader<'a>,
+                > = {
+                    <crate::nested::deeper::renamed_parent_capnp::elsewhere::Owned as ::capnarena::typed::Owned>::read(
+                        self.reader.pointer(5),
+                    )
+                };
+                value.map(Some)
+            }
+        }
+        /// Whether the `maybeStruct` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_struct(&self) -> bool {
+            self.reader.has_pointer(5)
+        }
+        /// The `maybeData` field.
+        /// `None` when the field is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_maybe_data(
+            &self,
+        ) -> ::capnarena::Result<::core::option::Option<&'a [u8]>> {
+            if self.reader.pointer(6).is_null() {
+                Ok(None)
+            } else {
+                let value: ::capnarena::Result<&'a [u8]> = {
+                    let p = self.reader.pointer(6);
+                    if p.is_null() {
+                        Ok(&[1, 2])
+                    } else {
+                        <::capnarena::typed::Data as ::capnarena::typed::Owned>::read(p)
+                    }
+                };
+                value.map(Some)
+            }
+        }
+        /// Whether the `maybeData` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_data(&self) -> bool {
+            self.reader.has_pointer(6)
+        }
         /// Which member of the union is set, with its value.
         /// # Errors
         /// The discriminant names a member the schema does not have.
@@ -237,6 +353,55 @@ pub mod new_name {
                 v.field("fromParent");
                 match self.get_from_parent() {
                     Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(3) {
+                v.field("maybeText");
+                if self.reader.has_pointer(3) {
+                    match self.reader.pointer(3).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
+                        self.reader.pointer(3),
+                    ) {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(4) {
+                v.field("maybeList");
+                match <::capnarena::typed::PrimitiveList<
+                    i32,
+                > as ::capnarena::typed::Owned>::read(self.reader.pointer(4)) {
+                    Ok(l) => {
+                        v.begin_list();
+                        for e in l.iter() {
+                            v.int(i64::from(e));
+                        }
+                        v.end_list();
+                    }
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(5) {
+                v.field("maybeStruct");
+                match <crate::nested::deeper::renamed_parent_capnp::elsewhere::Owned as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(5),
+                ) {
+                    Ok(s) => s.write_text(v),
+                    Err(e) => v.error(e),
+                }
+            }
+            if self.reader.has_pointer(6) {
+                v.field("maybeData");
+                match <::capnarena::typed::Data as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(6),
+                ) {
+                    Ok(b) => v.data(b),
                     Err(e) => v.error(e),
                 }
             }
@@ -443,6 +608,216 @@ pub mod new_name {
         #[inline]
         pub fn has_from_parent(&self) -> bool {
             self.builder.has_pointer(2)
+        }
+        /// The `maybeText` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_maybe_text(&mut self, value: &str) -> ::capnarena::Result<()> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(3),
+                value,
+            )
+        }
+        /// The `maybeText` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_maybe_text(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(3),
+                len,
+            )
+        }
+        /// The `maybeText` field.
+        /// The field's value as a builder; `None` when it is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else.
+        #[inline]
+        pub fn get_maybe_text(
+            &mut self,
+        ) -> ::capnarena::Result<
+            ::core::option::Option<::capnarena::typed::TextBuilder<'_>>,
+        > {
+            if !self.builder.has_pointer(3) {
+                return Ok(None);
+            }
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(3),
+                )
+                .map(Some)
+        }
+        /// Whether the `maybeText` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_text(&self) -> bool {
+            self.builder.has_pointer(3)
+        }
+        /// The `maybeList` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_maybe_list(
+            &mut self,
+            value: ::capnarena::typed::PrimitiveListReader<'_, i32>,
+        ) -> ::capnarena::Result<()> {
+            <::capnarena::typed::PrimitiveList<
+                i32,
+            > as ::capnarena::typed::Owned>::set(self.builder.pointer(4), value)
+        }
+        /// The `maybeList` field.
+        /// Points the field at a new list holding `values` (one allocation and copy).
+        /// # Errors
+        /// Too long to encode, or the arena has no room.
+        #[inline]
+        pub fn set_maybe_list_from_slice(
+            &mut self,
+            values: &[i32],
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<
+                i32,
+            >::set_slice(self.builder.pointer(4), values)
+        }
+        /// The `maybeList` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_maybe_list(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
+            <::capnarena::typed::PrimitiveList<
+                i32,
+            > as ::capnarena::typed::Owned>::init(self.builder.pointer(4), len)
+        }
+        /// The `maybeList` field.
+        /// The field's value as a builder; `None` when it is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else.
+        #[inline]
+        pub fn get_maybe_list(
+            &mut self,
+        ) -> ::capnarena::Result<
+            ::core::option::Option<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>>,
+        > {
+            if !self.builder.has_pointer(4) {
+                return Ok(None);
+            }
+            <::capnarena::typed::PrimitiveList<
+                i32,
+            > as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
+                .map(Some)
+        }
+        /// Whether the `maybeList` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_list(&self) -> bool {
+            self.builder.has_pointer(4)
+        }
+        /// The `maybeStruct` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_maybe_struct(
+            &mut self,
+            value: crate::nested::deeper::renamed_parent_capnp::elsewhere::Reader<'_>,
+        ) -> ::capnarena::Result<()> {
+            <crate::nested::deeper::renamed_parent_capnp::elsewhere::Owned as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(5),
+                value,
+            )
+        }
+        /// The `maybeStruct` field.
+        /// Points the field at a new struct, every field at its default.
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_maybe_struct(
+            &mut self,
+        ) -> ::capnarena::Result<
+            crate::nested::deeper::renamed_parent_capnp::elsewhere::Builder<'_, A>,
+        > {
+            <crate::nested::deeper::renamed_parent_capnp::elsewhere::Owned as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(5),
+                0,
+            )
+        }
+        /// The `maybeStruct` field.
+        /// The field's value as a builder; `None` when it is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else.
+        #[inline]
+        pub fn get_maybe_struct(
+            &mut self,
+        ) -> ::capnarena::Result<
+            ::core::option::Option<
+                crate::nested::deeper::renamed_parent_capnp::elsewhere::Builder<'_, A>,
+            >,
+        > {
+            if !self.builder.has_pointer(5) {
+                return Ok(None);
+            }
+            <crate::nested::deeper::renamed_parent_capnp::elsewhere::Owned as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(5),
+                )
+                .map(Some)
+        }
+        /// Whether the `maybeStruct` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_struct(&self) -> bool {
+            self.builder.has_pointer(5)
+        }
+        /// The `maybeData` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_maybe_data(&mut self, value: &[u8]) -> ::capnarena::Result<()> {
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(6),
+                value,
+            )
+        }
+        /// The `maybeData` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_maybe_data(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<&'_ mut [u8]> {
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(6),
+                len,
+            )
+        }
+        /// The `maybeData` field.
+        /// The field's value as a builder; `None` when it is not set (`$Rust.option`).
+        /// # Errors
+        /// The pointer holds something else.
+        #[inline]
+        pub fn get_maybe_data(
+            &mut self,
+        ) -> ::capnarena::Result<::core::option::Option<&'_ mut [u8]>> {
+            if !self.builder.has_pointer(6) {
+                return Ok(None);
+            }
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(6),
+                )
+                .map(Some)
+        }
+        /// Whether the `maybeData` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_data(&self) -> bool {
+            self.builder.has_pointer(6)
         }
         /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
         /// # Errors

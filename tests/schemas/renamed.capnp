@@ -1,6 +1,7 @@
-# Names from capnproto-rust's $Rust annotations (tests/schemas/rust.capnp
-# declares them with capnpc's ids): each renamed item is generated under the
-# name the annotation gives, and the text format keeps the schema's names.
+# capnproto-rust's $Rust annotations (tests/schemas/rust.capnp declares
+# them with capnpc's ids): each renamed item is generated under the name the
+# annotation gives, and the text format keeps the schema's names; the
+# getters of an option field return an Option.
 @0xa2b38bfa84e1f55d;
 
 using Rust = import "rust.capnp";
@@ -18,6 +19,10 @@ struct OldName $Rust.name("NewName") {
     other @5 :Text;
   }
   fromParent @6 :Parent.Elsewhere;
+  maybeText @7 :Text $Rust.option;
+  maybeList @8 :List(Int32) $Rust.option;
+  maybeStruct @9 :Parent.Elsewhere $Rust.option;
+  maybeData @10 :Data = 0x"01 02" $Rust.option;
 }
 
 enum OldColor $Rust.name("NewColor") {

@@ -14,4 +14,4 @@ annotation parentModule @0xabee386cd1450364 (file) :Text;
 # generated module is included ("foo::bar" for crate::foo::bar::baz_capnp).
 
 annotation option @0xabfef22c4ee1964e (field) :Void;
-# capnpc: getters of this pointer field return an Option.
+# Getters of this pointer field return an Option: None while it is null.
