@@ -196,6 +196,18 @@ pub enum Error {
         /// Levels the fixed work list holds.
         inline: usize,
     },
+    /// `total_size` reached objects nested deeper than its fixed work list
+    /// holds, without the `alloc` feature (which lifts the bound, up to the
+    /// reader's nesting limit).
+    #[error(
+        "total_size nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+    )]
+    SizeTooDeepWithoutAlloc {
+        /// Levels of nesting reached.
+        depth: u64,
+        /// Levels the fixed work list holds.
+        inline: usize,
+    },
 
     // ---- framing: the input is not a well-formed framed message ----
     /// The input ended before the framing said it would.
@@ -350,6 +362,17 @@ pub enum Error {
     TextNotTerminated {
         /// Bytes in the text's list, terminator position included.
         len: u64,
+    },
+    /// A piece pushed onto a text builder does not fit in the text's
+    /// length (fixed when the text was made).
+    #[error("text of {len} bytes has {pos} pushed; {pushed} more do not fit")]
+    TextFull {
+        /// The text's length in bytes.
+        len: u64,
+        /// Bytes pushed so far.
+        pos: u64,
+        /// Bytes of the piece refused.
+        pushed: u64,
     },
     /// A text is not valid UTF-8.
     #[error("text is not valid UTF-8 (valid up to byte {valid_up_to})")]

@@ -24,9 +24,10 @@ pub use arena::{AllocError, Arena, FixedArena, SegmentId};
 #[cfg(feature = "alloc")]
 pub use arena::{GrowthPolicy, MultiSegmentArena, SingleSegmentArena};
 pub use error::{Error, PackedFault, PointerKind, Result};
+pub use layout::MessageSize;
 pub use layout::{
-    ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive, SegmentSource,
-    StructBuilder, StructElements, StructReader, StructSize,
+    BuiltView, ElementSize, ListBuilder, ListReader, PointerBuilder, PointerReader, Primitive,
+    SegmentSource, StructBuilder, StructElements, StructReader, StructSize,
 };
 pub use message::Message;
 #[cfg(feature = "alloc")]
@@ -43,10 +44,16 @@ pub use word::{Word, WordCount};
 /// `$OUT_DIR/foo_capnp.rs`; `include_generated!(pub mod foo_capnp, "dir/foo_capnp.rs")`
 /// names the file under `OUT_DIR` explicitly. Generated code refers to its
 /// own items with relative paths, so the module may sit at any depth.
+///
+/// The module is marked `#[allow(dead_code)]`: a schema's module holds an
+/// accessor for every field, and a crate that includes it privately uses
+/// only some of them, which is no fault of the crate's (an attribute
+/// given here, such as `#[warn(dead_code)]`, comes after and wins).
 #[macro_export]
 macro_rules! include_generated {
     ($(#[$attr:meta])* $vis:vis mod $name:ident) => {
         #[doc = concat!("Code generated from a Cap'n Proto schema (`", stringify!($name), ".rs`).")]
+        #[allow(dead_code)]
         $(#[$attr])*
         $vis mod $name {
             include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
@@ -54,6 +61,7 @@ macro_rules! include_generated {
     };
     ($(#[$attr:meta])* $vis:vis mod $name:ident, $file:literal) => {
         #[doc = concat!("Code generated from a Cap'n Proto schema (`", $file, "`).")]
+        #[allow(dead_code)]
         $(#[$attr])*
         $vis mod $name {
             include!(concat!(env!("OUT_DIR"), "/", $file));
@@ -64,3 +72,7 @@ macro_rules! include_generated {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../MIGRATING.md")]
+struct MigratingDoctests;

@@ -162,6 +162,27 @@ impl<A: Arena> Message<A> {
         ))
     }
 
+    /// Allocates a new root struct of type `T`, named by its `Owned`
+    /// marker (replacing any root): what code generic over a struct type
+    /// calls, `msg.init_root_as::<T>()` for `T: StructOwned`.
+    ///
+    /// # Errors
+    /// The arena has no room.
+    #[inline(always)]
+    pub fn init_root_as<T: crate::typed::StructOwned>(&mut self) -> Result<T::Builder<'_, A>> {
+        Ok(T::wrap_builder(self.init_root_struct(T::STRUCT_SIZE)?))
+    }
+
+    /// The root as a `T`, named by its `Owned` marker, allocating it when
+    /// the message has none: `msg.get_root_as::<T>()` for `T: StructOwned`.
+    ///
+    /// # Errors
+    /// The root is not a struct, or the arena has no room.
+    #[inline(always)]
+    pub fn get_root_as<T: crate::typed::StructOwned>(&mut self) -> Result<T::Builder<'_, A>> {
+        Ok(T::wrap_builder(self.get_root_struct(T::STRUCT_SIZE)?))
+    }
+
     /// Sets the root to a deep copy of `src`, from any message.
     ///
     /// # Errors

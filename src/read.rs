@@ -308,6 +308,17 @@ impl<'a> MessageReader<'a> {
         Ok(T::from_struct_reader(self.root()?))
     }
 
+    /// The root as a `T`, named by its `Owned` marker:
+    /// `reader.get_root_as::<T>()` in code generic over `T: StructOwned`
+    /// (the same as `get_root::<T::Reader<'_>>()`).
+    ///
+    /// # Errors
+    /// As [`root`](Self::root).
+    #[inline(always)]
+    pub fn get_root_as<T: crate::typed::StructOwned>(&self) -> Result<T::Reader<'_>> {
+        Ok(T::wrap_reader(self.root()?))
+    }
+
     /// Words of traversal budget left.
     pub fn traversal_remaining(&self) -> u64 {
         self.ctx.traversal_remaining()

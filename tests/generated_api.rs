@@ -1264,7 +1264,7 @@ fn generic_structs_take_their_brands() {
     kids.get(1).set_extra("x").unwrap();
     t.init_first().unwrap().set_item("first").unwrap();
     let mut nodes = h.init_nodes(1).unwrap();
-    nodes.get(0).init_item(0).unwrap().set_x(5); // a parameter may be a list: `init` takes a length (ignored by structs)
+    nodes.get(0).init_item().unwrap().set_x(5); // a parameter bound to a struct initialises without a length (`initn_item` takes one)
     h.init_entry().unwrap().set_key(b"\x01\x02").unwrap();
 
     let reader = msg.reader();

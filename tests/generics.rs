@@ -48,38 +48,38 @@ fn run(capnp: &std::path::Path, dir: &std::path::Path, args: &[&str], input: &[u
 fn build(msg: &mut Message<SingleSegmentArena>) -> Result<()> {
     let mut u = msg.init_root::<uses::Builder<_>>()?;
     let mut bytes_box = u.init_bytes()?;
-    let mut bytes = bytes_box.init_value(3)?;
+    let mut bytes = bytes_box.initn_value(3)?;
     for (i, b) in [1u8, 2, 255].into_iter().enumerate() {
         bytes.set(i as u32, b);
     }
-    u.init_nested()?.init_value(0)?.set_value("inner")?;
+    u.init_nested()?.init_value()?.set_value("inner")?;
     let mut boxes = u.init_boxes(2)?;
     boxes.get(1).set_value(b"\x00\x01")?;
     let mut list_box = u.init_list_of_boxes()?;
-    let mut list = list_box.init_value(2)?;
+    let mut list = list_box.initn_value(2)?;
     list.get(0).set_value("a")?;
     list.get(1).set_value("b")?;
     let mut deep_box = u.init_deep()?;
-    let mut deep = deep_box.init_value(2)?;
+    let mut deep = deep_box.initn_value(2)?;
     deep.init(1, 1)?.get(0).set_value("deep")?;
     let mut t = u.init_triple()?;
     t.set_a("three")?;
-    t.init_b(0)?.set_value(b"\xff")?;
-    let mut c = t.init_c(2)?;
+    t.init_b()?.set_value(b"\xff")?;
+    let mut c = t.initn_c(2)?;
     c.set(0, -7);
     c.set(1, 300);
     let mut o = u.init_outer()?;
-    o.init_inner()?.init_item(0)?.set_value("item")?;
+    o.init_inner()?.init_item()?.set_value("item")?;
     o.init_inner_unbound()?
         .get_item()?
         .set_as::<Text>("unbound")?;
-    o.init_some(0)?.set_value("some")?;
+    o.init_some()?.set_value("some")?;
     let mut floats_box = u.init_floats()?;
-    let mut floats = floats_box.init_value(2)?;
+    let mut floats = floats_box.initn_value(2)?;
     floats.set(0, 1.5);
     floats.set(1, -0.25);
     let mut enums_box = u.init_enums()?;
-    let mut enums = enums_box.init_value(2)?;
+    let mut enums = enums_box.initn_value(2)?;
     enums.set(0, Mode::On);
     enums.set(1, Mode::Off);
     u.init_unbound()?.get_value()?.set_as::<Data>(b"opaque")?;

@@ -150,8 +150,8 @@ fn colliding_items_each_have_their_own_name() {
     let mut g = u.init_gen().unwrap();
     g.set_a("a").unwrap();
     g.set_r(b"r").unwrap();
-    g.init_i(1).unwrap().set(0, 14);
-    g.init_reader(0).unwrap().set_a(15);
+    g.initn_i(1).unwrap().set(0, 14);
+    g.init_reader().unwrap().set_a(15);
     u.set_mode(Mode::FooBar_);
     u.init_call_params().unwrap().set_y(16);
     let reader = msg.reader();

@@ -184,13 +184,24 @@ impl<'s> Generator<'s> {
                 NodeKind::Const { .. } => Case::Screaming,
                 NodeKind::File | NodeKind::Annotation => continue,
             };
-            items.push((*id, name.clone(), case, false));
+            let spelling = child.rust_name.clone().unwrap_or_else(|| name.clone());
+            items.push((*id, spelling, case, false));
         }
         match &node.kind {
             NodeKind::Struct(s) => {
                 for f in &s.fields {
                     if let FieldKind::Group { type_id } = f.kind {
-                        items.push((type_id, f.name.clone(), Case::Snake, false));
+                        let group_name = self
+                            .schema
+                            .nodes
+                            .get(&type_id)
+                            .and_then(|n| n.rust_name.clone());
+                        let spelling = f
+                            .rust_name
+                            .clone()
+                            .or(group_name)
+                            .unwrap_or_else(|| f.name.clone());
+                        items.push((type_id, spelling, Case::Snake, false));
                     }
                 }
             }
@@ -249,9 +260,24 @@ impl<'s> Generator<'s> {
                 .file_names
                 .get(&place.file)
                 .ok_or(Error::MissingNode { id: place.file })?;
-            match self.options.module_paths.get(name.as_str()) {
-                Some(p) => s.push_str(p),
-                None => {
+            let parent = self
+                .schema
+                .nodes
+                .get(&place.file)
+                .and_then(|n| n.parent_module.as_deref());
+            match (self.options.module_paths.get(name.as_str()), parent) {
+                (Some(p), _) => s.push_str(p),
+                // `$Rust.parentModule`: the file's module sits under this
+                // path from the crate root, as capnpc takes it.
+                (None, Some(parent)) => {
+                    s.push_str("crate::");
+                    for part in parent.split("::").filter(|p| !p.is_empty()) {
+                        s.push_str(part);
+                        s.push_str("::");
+                    }
+                    s.push_str(&file_module(name));
+                }
+                (None, None) => {
                     for _ in 0..=depth {
                         s.push_str("super::");
                     }
@@ -688,7 +714,8 @@ impl<'s> Generator<'s> {
     fn builder_ty(&self, ty: &Type, file: u64, depth: usize) -> Result<String, Error> {
         let rt = &self.rt;
         Ok(match ty {
-            Type::Text | Type::Data => "&'b mut [u8]".into(),
+            Type::Text => format!("{rt}::typed::TextBuilder<'b>"),
+            Type::Data => "&'b mut [u8]".into(),
             Type::Struct(id, brand) => {
                 let args: String = self
                     .brand_arg_list(*id, brand, file, depth)?
@@ -745,7 +772,7 @@ impl<'s> Generator<'s> {
         let claims: Vec<(&str, Vec<Form>)> = s
             .fields
             .iter()
-            .map(|f| (f.name.as_str(), self.field_forms(f)))
+            .map(|f| (f.spelling(), self.field_forms(f)))
             .collect();
         let stems = field_methods(&claims);
         self.stems.replace(
@@ -841,6 +868,24 @@ impl<'s> Generator<'s> {
              /// The untyped builder under this one, reborrowed.\n#[inline] pub fn as_struct_builder(&mut self) -> {rt}::StructBuilder<'_, A> {{ self.builder.reborrow() }}"
         );
         if !s.is_group {
+            let owned_use = if params.is_empty() {
+                "Owned".to_string()
+            } else {
+                format!("Owned<{}>", tl.trim_start_matches(", "))
+            };
+            let _ = writeln!(
+                reader,
+                "/// Words and capabilities the struct and everything it points to take.\n\
+                 /// # Errors\n/// A pointer under it is malformed, out of bounds or over a limit.\n\
+                 pub fn total_size(&self) -> {rt}::Result<{rt}::MessageSize> {{ self.reader.total_size() }}"
+            );
+            let _ = writeln!(
+                builder,
+                "/// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.\n\
+                 pub fn reborrow_as_reader(&self) -> {rt}::typed::ReaderView<'_, {owned_use}> {{ {rt}::typed::ReaderView::new(self.builder.reader_view()) }}\n\
+                 /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).\n\
+                 pub fn into_reader(self) -> {rt}::typed::ReaderView<'a, {owned_use}> {{ {rt}::typed::ReaderView::new(self.builder.into_reader_view()) }}"
+            );
             let _ = writeln!(
                 builder,
                 "/// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).\n\
@@ -927,7 +972,7 @@ impl<'s> Generator<'s> {
             .get(&f.name)
             .cloned()
             .unwrap_or_else(|| FieldMethods {
-                stem: convert(&f.name, Case::Snake),
+                stem: convert(f.spelling(), Case::Snake),
                 bump: String::new(),
             })
     }
@@ -947,6 +992,7 @@ impl<'s> Generator<'s> {
         if let FieldKind::Slot { ty, .. } = &f.kind {
             match ty {
                 Type::Text => forms.push(("get_", "_bytes")),
+                Type::Param { .. } => forms.push(("initn_", "")),
                 Type::List(elem) => match **elem {
                     Type::Text | Type::Data => forms.push(("set_", "_from_iter")),
                     ref e if !e.is_pointer() && !matches!(e, Type::Void | Type::Enum(_)) => {
@@ -991,6 +1037,19 @@ impl<'s> Generator<'s> {
         // unless the member is the active one. See the module docs.
         let member = f.discriminant.is_some();
         let vis = if member { "" } else { "pub " };
+        if f.option {
+            let supported = !member
+                && matches!(&f.kind, FieldKind::Slot { ty, .. }
+                    if matches!(ty, Type::Text | Type::Data | Type::List(_) | Type::Struct(..) | Type::Param { .. }));
+            if !supported {
+                return Err(Error::Unsupported {
+                    what: format!(
+                        "$Rust.option on field `{}`: only on a text, data, list, struct or generic field outside a union",
+                        f.name
+                    ),
+                });
+            }
+        }
         let active = match f.discriminant {
             Some(k) => format!(
                 "self.reader.get::<u16>({}) == {k} && ",
@@ -1239,11 +1298,19 @@ impl<'s> Generator<'s> {
                     ),
                 };
                 doc_attr(reader, doc);
-                let _ = writeln!(
-                    reader,
-                    "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
-                     #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
-                );
+                if f.option {
+                    let _ = writeln!(
+                        reader,
+                        "/// `None` when the field is not set (`$Rust.option`).\n/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
+                         #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<::core::option::Option<{rty}>> {{ if self.reader.pointer({offset}).is_null() {{ Ok(None) }} else {{ let value: {rt}::Result<{rty}> = {{ {read} }}; value.map(Some) }} }}"
+                    );
+                } else {
+                    let _ = writeln!(
+                        reader,
+                        "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
+                         #[inline] {vis}fn get_{n}(&self) -> {rt}::Result<{rty}> {{ {read} }}"
+                    );
+                }
                 // Text: its bytes as well, without the UTF-8 check (what
                 // the wire holds; capnp's own readers check on demand too).
                 // Left out when another field would take the name.
@@ -1362,6 +1429,19 @@ impl<'s> Generator<'s> {
                         "/// Points the field at a new struct, every field at its default.\n/// # Errors\n/// The arena has no room.\n\
                          #[inline] pub fn init_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), 0) }}"
                     );
+                } else if matches!(ty, Type::Param { .. }) {
+                    let initn = self.names_of(f).method(("initn_", ""));
+                    let _ = writeln!(
+                        builder,
+                        "/// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`{initn}` gives a length).\n/// # Errors\n/// The arena has no room.\n\
+                         #[inline] pub fn init_{n}(&mut self) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), 0) }}"
+                    );
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).\n/// # Errors\n/// The arena has no room, or `len` is too large to encode.\n\
+                         #[inline] pub fn {initn}(&mut self, len: u32) -> {rt}::Result<{bty_}> {{ {disc}<{owned} as {rt}::typed::Owned>::init(self.builder.pointer({offset}), len) }}"
+                    );
                 } else {
                     let _ = writeln!(
                         builder,
@@ -1378,7 +1458,14 @@ impl<'s> Generator<'s> {
                     ),
                     (None, _) => String::new(),
                 };
-                if !member {
+                if f.option {
+                    doc_attr(builder, doc);
+                    let _ = writeln!(
+                        builder,
+                        "/// The field's value as a builder; `None` when it is not set (`$Rust.option`).\n/// # Errors\n/// The pointer holds something else.\n\
+                         #[inline] pub fn get_{n}(&mut self) -> {rt}::Result<::core::option::Option<{bty_}>> {{ if !self.builder.has_pointer({offset}) {{ return Ok(None); }} <{owned} as {rt}::typed::Owned>::get(self.builder.pointer({offset})).map(Some) }}"
+                    );
+                } else if !member {
                     doc_attr(builder, doc);
                     let _ = writeln!(
                         builder,
@@ -1442,7 +1529,7 @@ impl<'s> Generator<'s> {
                     if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
                         conds.push(format!("self.reader.has_pointer({offset})"));
                     }
-                    let value = match (ty, default) {
+                    let mut value = match (ty, default) {
                         // A default that is not UTF-8 prints as its bytes.
                         (Type::Text, Value::Text(t)) if std::str::from_utf8(t).is_err() => format!(
                             "match {rt}::typed::or_default(self.reader.pointer({offset}), &{}__DEFAULT).and_then(|p| p.get_text_bytes()) {{ Ok(b) => v.text(b), Err(e) => v.error(e) }}",
@@ -1450,6 +1537,15 @@ impl<'s> Generator<'s> {
                         ),
                         _ => self.text_slot(ty, *offset, &n, file, d)?,
                     };
+                    if f.option {
+                        // The getter gives an `Option`; the text reads the
+                        // pointer itself (printed only when it is set).
+                        let raw = format!(
+                            "<{} as {rt}::typed::Owned>::read(self.reader.pointer({offset}))",
+                            self.owned_ty(ty, file, d)?
+                        );
+                        value = value.replace(&format!("self.get_{n}()"), &raw);
+                    }
                     format!("v.field({name:?}); {value}")
                 }
             };
@@ -1634,7 +1730,7 @@ impl<'s> Generator<'s> {
         let any = format!("{rt}::typed::AnyPointer");
         let spelled: Vec<(&str, Case)> = members
             .iter()
-            .map(|f| (f.name.as_str(), Case::Pascal))
+            .map(|f| (f.spelling(), Case::Pascal))
             .collect();
         let variant_names = assign(&spelled, &[]);
         for (f, v) in members.iter().zip(variant_names) {
@@ -1919,7 +2015,7 @@ impl<'s> Generator<'s> {
 fn enumerant_names(enumerants: &[Enumerant]) -> Vec<String> {
     let spelled: Vec<(&str, Case)> = enumerants
         .iter()
-        .map(|e| (e.name.as_str(), Case::Pascal))
+        .map(|e| (e.spelling(), Case::Pascal))
         .collect();
     assign(&spelled, &[])
 }

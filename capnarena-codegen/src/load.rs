@@ -8,7 +8,36 @@ use crate::limits::MAX_TYPE_DEPTH;
 use crate::model::*;
 
 type Result<T> = std::result::Result<T, Error>;
-use crate::schema_capnp::{brand, code_generator_request, field, node, type_, value};
+use crate::schema_capnp::{annotation, brand, code_generator_request, field, node, type_, value};
+
+/// `$Rust.name(text)` of capnproto-rust's `rust.capnp` (file id
+/// `0x83b3c14c3c8dd083`), whose annotations capnpc honours, so a schema
+/// written for capnpc generates here unchanged (field, struct, enum, enumerant, union, group): the
+/// name to generate from, in the schema's spelling conventions.
+pub const RUST_NAME: u64 = 0xc2fe4c6d100166d0;
+/// `$Rust.parentModule(text)` (file): the Rust module path, from the crate
+/// root, under which the file's generated module is included.
+pub const RUST_PARENT_MODULE: u64 = 0xabee386cd1450364;
+
+/// `$Rust.option` (field, `Void`): getters of the pointer field return
+/// `Option`, `None` when the pointer is null (on an AnyPointer field it
+/// changes nothing: an any-pointer reader already tells null from set).
+pub const RUST_OPTION: u64 = 0xabfef22c4ee1964e;
+
+/// The text value of the annotation `id` among `list`, if present.
+fn text_annotation(
+    list: capnarena::typed::StructListReader<'_, annotation::Owned>,
+    id: u64,
+) -> Result<Option<String>> {
+    for a in list {
+        if a.get_id() == id {
+            if let value::Which::Text(t) = a.get_value()?.which()? {
+                return Ok(Some(t?.to_string()));
+            }
+        }
+    }
+    Ok(None)
+}
 
 /// A doc comment for the generated Rust, which must be UTF-8: the
 /// reference (and capnarena-compile) keep a comment's bytes as written,
@@ -138,6 +167,19 @@ fn load_field(f: field::Reader<'_>, node: u64) -> Result<Field> {
     };
     Ok(Field {
         name: f.get_name()?.to_string(),
+        rust_name: text_annotation(f.get_annotations()?, RUST_NAME)?,
+        // On an AnyPointer field `$Rust.option` changes nothing: its reader
+        // already tells a null pointer from a set one (`is_null`).
+        option: !matches!(
+            &kind,
+            FieldKind::Slot {
+                ty: Type::AnyPointer,
+                ..
+            }
+        ) && f
+            .get_annotations()?
+            .iter()
+            .any(|a| a.get_id() == RUST_OPTION),
         code_order: f.get_code_order(),
         discriminant: (discriminant != field::NO_DISCRIMINANT).then_some(discriminant),
         kind,
@@ -172,6 +214,7 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
                 .map(|e| {
                     Ok(Enumerant {
                         name: e.get_name()?.to_string(),
+                        rust_name: text_annotation(e.get_annotations()?, RUST_NAME)?,
                         doc: None,
                     })
                 })
@@ -197,6 +240,8 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
     };
     Ok(Node {
         id,
+        rust_name: text_annotation(n.get_annotations()?, RUST_NAME)?,
+        parent_module: text_annotation(n.get_annotations()?, RUST_PARENT_MODULE)?,
         display_name: n.get_display_name()?.to_string(),
         prefix_len: n.get_display_name_prefix_length(),
         scope_id: n.get_scope_id(),

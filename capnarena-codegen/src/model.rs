@@ -77,6 +77,10 @@ pub enum Value {
 #[derive(Clone, Debug)]
 pub struct Field {
     pub name: String,
+    /// `$Rust.name`: the spelling the Rust names are made from.
+    pub rust_name: Option<String>,
+    /// `$Rust.option`: the getters return `Option`.
+    pub option: bool,
     pub code_order: u16,
     /// `None` when the field is not a member of its struct's union.
     pub discriminant: Option<u16>,
@@ -109,6 +113,8 @@ pub struct StructNode {
 #[derive(Clone, Debug)]
 pub struct Enumerant {
     pub name: String,
+    /// `$Rust.name`.
+    pub rust_name: Option<String>,
     pub doc: Option<String>,
 }
 
@@ -132,6 +138,10 @@ pub enum NodeKind {
 #[derive(Clone, Debug)]
 pub struct Node {
     pub id: u64,
+    /// `$Rust.name`.
+    pub rust_name: Option<String>,
+    /// `$Rust.parentModule` (files).
+    pub parent_module: Option<String>,
     pub display_name: String,
     pub prefix_len: u32,
     pub scope_id: u64,
@@ -140,6 +150,21 @@ pub struct Node {
     pub parameters: Vec<String>,
     pub kind: NodeKind,
     pub doc: Option<String>,
+}
+
+impl Field {
+    /// The spelling Rust names are made from: `$Rust.name` if given, the
+    /// schema name otherwise.
+    pub fn spelling(&self) -> &str {
+        self.rust_name.as_deref().unwrap_or(&self.name)
+    }
+}
+
+impl Enumerant {
+    /// As [`Field::spelling`].
+    pub fn spelling(&self) -> &str {
+        self.rust_name.as_deref().unwrap_or(&self.name)
+    }
 }
 
 impl Node {

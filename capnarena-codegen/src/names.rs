@@ -17,7 +17,8 @@
 //!    itself uses in that namespace ([`MODULE_RESERVED`],
 //!    [`METHOD_RESERVED`], [`TYPE_PARAM_RESERVED`]).
 //! 3. A field claims every method it gets: `get_`, `set_`, `has_` and
-//!    `init_` + stem, and `get_` + stem + `_bytes` (text),
+//!    `init_` + stem, `initn_` + stem (a field whose type is a generic
+//!    parameter), and `get_` + stem + `_bytes` (text),
 //!    `set_` + stem + `_from_slice` (lists of numbers and bools),
 //!    `set_` + stem + `_from_iter` (lists of text and data).
 //! 4. Names of one namespace are placed in rank order: first those spelled
@@ -77,6 +78,9 @@ pub const METHOD_RESERVED: &[&str] = &[
     "with_reader",
     "write_text",
     "as_struct_reader",
+    "total_size",
+    "reborrow_as_reader",
+    "into_reader",
     "as_struct_builder",
     "into_struct_builder",
 ];

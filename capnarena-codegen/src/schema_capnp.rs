@@ -106,6 +106,12 @@ pub mod node {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `id` field.
         #[inline]
         pub fn get_id(&self) -> u64 {
@@ -372,6 +378,14 @@ pub mod node {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -414,7 +428,7 @@ pub mod node {
         pub fn init_display_name(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<&'_ mut [u8]> {
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -428,7 +442,9 @@ pub mod node {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_display_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_display_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -832,6 +848,12 @@ pub mod node {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `name` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -891,6 +913,16 @@ pub mod node {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -914,7 +946,10 @@ pub mod node {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_name(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -925,7 +960,9 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_name(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -1021,6 +1058,12 @@ pub mod node {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Unqualified symbol name.  Unlike Node.displayName, this *can* be used programmatically.
             ///
             /// (On Zooko's triangle, this is the node's petname according to its parent scope.)
@@ -1090,6 +1133,16 @@ pub mod node {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -1117,7 +1170,10 @@ pub mod node {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_name(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -1130,7 +1186,9 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_name(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -1241,6 +1299,12 @@ pub mod node {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// ID of the Node which this info describes.
             #[inline]
             pub fn get_id(&self) -> u64 {
@@ -1345,6 +1409,16 @@ pub mod node {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -1381,7 +1455,7 @@ pub mod node {
             pub fn init_doc_comment(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -1392,7 +1466,9 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_doc_comment(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_doc_comment(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -1567,6 +1643,14 @@ pub mod node {
                 pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                     self.reader
                 }
+                /// Words and capabilities the struct and everything it points to take.
+                /// # Errors
+                /// A pointer under it is malformed, out of bounds or over a limit.
+                pub fn total_size(
+                    &self,
+                ) -> ::capnarena::Result<::capnarena::MessageSize> {
+                    self.reader.total_size()
+                }
                 /// Doc comment on the member.
                 /// # Errors
                 /// The pointer holds something else, or is out of bounds or over a limit.
@@ -1631,6 +1715,16 @@ pub mod node {
                 ) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
+                /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+                pub fn reborrow_as_reader(
+                    &self,
+                ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                    ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+                }
+                /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+                pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                    ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+                }
                 /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
                 /// # Errors
                 /// The source is malformed or over a limit, or the arena has no room.
@@ -1663,7 +1757,7 @@ pub mod node {
                 pub fn init_doc_comment(
                     &mut self,
                     len: u32,
-                ) -> ::capnarena::Result<&'_ mut [u8]> {
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                         self.builder.pointer(0),
                         len,
@@ -1674,7 +1768,9 @@ pub mod node {
                 /// # Errors
                 /// The pointer holds something else, or the arena has no room.
                 #[inline]
-                pub fn get_doc_comment(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+                pub fn get_doc_comment(
+                    &mut self,
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                         self.builder.pointer(0),
                     )
@@ -3063,6 +3159,12 @@ pub mod field {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `name` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -3218,6 +3320,14 @@ pub mod field {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -3241,7 +3351,10 @@ pub mod field {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -3252,7 +3365,9 @@ pub mod field {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -3942,6 +4057,12 @@ pub mod enumerant {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `name` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -4040,6 +4161,14 @@ pub mod enumerant {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -4063,7 +4192,10 @@ pub mod enumerant {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -4074,7 +4206,9 @@ pub mod enumerant {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -4224,6 +4358,12 @@ pub mod superclass {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `id` field.
         #[inline]
         pub fn get_id(&self) -> u64 {
@@ -4275,6 +4415,14 @@ pub mod superclass {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -4417,6 +4565,12 @@ pub mod method {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// The `name` field.
         /// # Errors
@@ -4610,6 +4764,14 @@ pub mod method {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -4633,7 +4795,10 @@ pub mod method {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -4644,7 +4809,9 @@ pub mod method {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -5049,6 +5216,12 @@ pub mod type_ {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `list` field.
         #[inline]
         fn get_list(&self) -> list::Reader<'a> {
@@ -5214,6 +5387,14 @@ pub mod type_ {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -6642,6 +6823,12 @@ pub mod brand {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// For each of the target type and each of its parent scopes, a parameterization may be included
         /// in this list. If no parameterization is included for a particular relevant scope, then either
         /// that scope has no parameters or all parameters should be considered to be `AnyPointer`.
@@ -6698,6 +6885,14 @@ pub mod brand {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -6901,6 +7096,12 @@ pub mod brand {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// ID of the scope to which these params apply.
             #[inline]
             pub fn get_scope_id(&self) -> u64 {
@@ -6983,6 +7184,16 @@ pub mod brand {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -7188,6 +7399,12 @@ pub mod brand {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `type` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -7250,6 +7467,16 @@ pub mod brand {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -7454,7 +7681,7 @@ pub mod value {
         /// `float64` is set.
         Float64(f64),
         /// `text` is set.
-        Text(::capnarena::Result<&'b mut [u8]>),
+        Text(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
         /// `data` is set.
         Data(::capnarena::Result<&'b mut [u8]>),
         /// `list` is set.
@@ -7486,6 +7713,12 @@ pub mod value {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// The `bool` field.
         #[inline]
@@ -7752,6 +7985,14 @@ pub mod value {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -7847,7 +8088,10 @@ pub mod value {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_text(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_text(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             self.builder.set::<u16>(0, 12);
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
@@ -8109,6 +8353,12 @@ pub mod annotation {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// ID of the annotation node.
         #[inline]
         pub fn get_id(&self) -> u64 {
@@ -8183,6 +8433,14 @@ pub mod annotation {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -8452,6 +8710,12 @@ pub mod capnp_version {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `major` field.
         #[inline]
         pub fn get_major(&self) -> u16 {
@@ -8496,6 +8760,14 @@ pub mod capnp_version {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -8614,6 +8886,12 @@ pub mod code_generator_request {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// Version of the `capnp` executable. Generally, code generators should ignore this, but the code
         /// generators that ship with `capnp` itself will print a warning if this mismatches since that
@@ -8764,6 +9042,14 @@ pub mod code_generator_request {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -9077,6 +9363,12 @@ pub mod code_generator_request {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// ID of the file.
             #[inline]
             pub fn get_id(&self) -> u64 {
@@ -9178,6 +9470,16 @@ pub mod code_generator_request {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -9216,7 +9518,7 @@ pub mod code_generator_request {
             pub fn init_filename(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -9228,7 +9530,9 @@ pub mod code_generator_request {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_filename(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_filename(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -9391,6 +9695,14 @@ pub mod code_generator_request {
                 pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                     self.reader
                 }
+                /// Words and capabilities the struct and everything it points to take.
+                /// # Errors
+                /// A pointer under it is malformed, out of bounds or over a limit.
+                pub fn total_size(
+                    &self,
+                ) -> ::capnarena::Result<::capnarena::MessageSize> {
+                    self.reader.total_size()
+                }
                 /// ID of the imported file.
                 #[inline]
                 pub fn get_id(&self) -> u64 {
@@ -9467,6 +9779,16 @@ pub mod code_generator_request {
                 ) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
+                /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+                pub fn reborrow_as_reader(
+                    &self,
+                ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                    ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+                }
+                /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+                pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                    ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+                }
                 /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
                 /// # Errors
                 /// The source is malformed or over a limit, or the arena has no room.
@@ -9516,7 +9838,7 @@ pub mod code_generator_request {
                 pub fn init_name(
                     &mut self,
                     len: u32,
-                ) -> ::capnarena::Result<&'_ mut [u8]> {
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                         self.builder.pointer(0),
                         len,
@@ -9532,7 +9854,9 @@ pub mod code_generator_request {
                 /// # Errors
                 /// The pointer holds something else, or the arena has no room.
                 #[inline]
-                pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+                pub fn get_name(
+                    &mut self,
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                         self.builder.pointer(0),
                     )

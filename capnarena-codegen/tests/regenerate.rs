@@ -93,6 +93,21 @@ const TARGETS: &[Target] = &[
         outputs: &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
     },
     Target {
+        request: "renamed.bin",
+        args: &[
+            "--src-prefix=tests/schemas",
+            "tests/schemas/renamed.capnp",
+            "tests/schemas/renamed_parent.capnp",
+        ],
+        outputs: &[
+            ("renamed_capnp.rs", "tests/generated/renamed_capnp.rs"),
+            (
+                "renamed_parent_capnp.rs",
+                "tests/generated/renamed_parent_capnp.rs",
+            ),
+        ],
+    },
+    Target {
         request: "addressbook.bin",
         args: &[
             "--src-prefix=examples/addressbook/schema",

@@ -76,6 +76,12 @@ pub mod person {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `id` field.
         #[inline]
         pub fn get_id(&self) -> u32 {
@@ -217,6 +223,14 @@ pub mod person {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -250,7 +264,10 @@ pub mod person {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -261,7 +278,9 @@ pub mod person {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -287,7 +306,10 @@ pub mod person {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_email(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_email(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(1),
                 len,
@@ -298,7 +320,9 @@ pub mod person {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_email(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_email(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(1),
             )
@@ -468,6 +492,12 @@ pub mod person {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `number` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -549,6 +579,16 @@ pub mod person {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -575,7 +615,7 @@ pub mod person {
             pub fn init_number(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -586,7 +626,9 @@ pub mod person {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_number(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_number(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -697,9 +739,9 @@ pub mod person {
             /// `unemployed` is set.
             Unemployed,
             /// `employer` is set.
-            Employer(::capnarena::Result<&'b mut [u8]>),
+            Employer(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
             /// `school` is set.
-            School(::capnarena::Result<&'b mut [u8]>),
+            School(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
             /// `selfEmployed` is set.
             SelfEmployed,
         }
@@ -850,7 +892,7 @@ pub mod person {
             pub fn init_employer(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 self.builder.set::<u16>(2, 1);
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(3),
@@ -882,7 +924,7 @@ pub mod person {
             pub fn init_school(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 self.builder.set::<u16>(2, 2);
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(3),
@@ -1015,6 +1057,12 @@ pub mod address_book {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `people` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -1069,6 +1117,14 @@ pub mod address_book {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors

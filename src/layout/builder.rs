@@ -1622,6 +1622,155 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     }
 }
 
+/// A read view of a struct or list under construction, made by
+/// [`StructBuilder::reader_view`] or [`ListBuilder::reader_view`] (or their
+/// `into_` forms): it holds the message's segments as the arena handed them
+/// out when it was made, and the object's place, so a reader of the object
+/// can be taken from it for as long as the view lives. The reader is
+/// bounded as [`StructBuilder::with_reader`]'s is. Like every reader it is
+/// `Send` and `Sync` whatever the arena is.
+pub struct BuiltView<'a> {
+    ctx: super::reader::ReadContext<'a>,
+    place: ViewPlace,
+}
+
+#[derive(Clone, Copy)]
+enum ViewPlace {
+    Struct {
+        segment: u32,
+        data: u32,
+        size: StructSize,
+    },
+    List {
+        segment: u32,
+        start: u32,
+        len: u32,
+        size: ElementSize,
+        step_bits: u64,
+        data_bits: u32,
+        ptrs: u16,
+    },
+}
+
+impl<'a> BuiltView<'a> {
+    /// A view over `arena`'s segments, taken now.
+    fn new<A: Arena + ?Sized>(arena: &'a A, place: ViewPlace) -> Self {
+        let defaults = crate::ReaderOptions::default();
+        let count = arena.segment_count();
+        BuiltView {
+            ctx: super::reader::ReadContext::new(
+                super::reader::SegStore::snapshot_of(count, |id| BuilderSegments::get(arena, id)),
+                super::reader::ReaderOptionsCore {
+                    traversal_limit_words: defaults.traversal_limit_words,
+                    nesting_limit: defaults.nesting_limit,
+                },
+            ),
+            place,
+        }
+    }
+
+    /// The struct, when the view is of a struct builder (an empty struct
+    /// otherwise).
+    pub fn struct_reader(&self) -> StructReader<'_> {
+        match self.place {
+            ViewPlace::Struct {
+                segment,
+                data,
+                size,
+            } => StructReader::at_builder(&self.ctx, segment, data, size),
+            ViewPlace::List { .. } => {
+                StructReader::at_builder(&self.ctx, 0, 0, StructSize::new(0, 0))
+            }
+        }
+    }
+
+    /// The list, when the view is of a list builder (an empty list
+    /// otherwise).
+    pub fn list_reader(&self) -> super::reader::ListReader<'_> {
+        match self.place {
+            ViewPlace::List {
+                segment,
+                start,
+                len,
+                size,
+                step_bits,
+                data_bits,
+                ptrs,
+            } => super::reader::ListReader::at_builder(
+                &self.ctx, segment, start, len, size, step_bits, data_bits, ptrs,
+            ),
+            ViewPlace::Struct { segment, .. } => super::reader::ListReader::at_builder(
+                &self.ctx,
+                segment,
+                0,
+                0,
+                ElementSize::Void,
+                0,
+                0,
+                0,
+            ),
+        }
+    }
+}
+
+impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
+    fn view_place(&self) -> ViewPlace {
+        ViewPlace::Struct {
+            segment: self.segment,
+            data: self.data,
+            size: self.size,
+        }
+    }
+
+    /// A read view of this struct as built so far, for as long as the
+    /// builder is borrowed (see [`BuiltView`]).
+    pub fn reader_view(&self) -> BuiltView<'_> {
+        // The view calls the arena: nothing may stay kept past it.
+        self.words.forget();
+        BuiltView::new(&*self.arena, self.view_place())
+    }
+
+    /// A read view of this struct as built, for the rest of the builder's
+    /// lifetime (the builder is given up).
+    pub fn into_reader_view(self) -> BuiltView<'a> {
+        self.words.forget();
+        let place = self.view_place();
+        BuiltView::new(self.arena, place)
+    }
+}
+
+impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
+    fn view_place(&self) -> ViewPlace {
+        ViewPlace::List {
+            segment: self.segment,
+            start: self.start,
+            len: self.len,
+            size: self.size,
+            step_bits: self.step_bits,
+            data_bits: self.data_bits,
+            ptrs: self.ptrs,
+        }
+    }
+
+    /// A read view of this list as built so far, for as long as the
+    /// builder is borrowed (see [`BuiltView`]).
+    pub fn reader_view(&self) -> BuiltView<'_> {
+        BuiltView::new(&*self.arena, self.view_place())
+    }
+
+    /// A read view of this list as built, for the rest of the builder's
+    /// lifetime (the builder is given up).
+    pub fn into_reader_view(self) -> BuiltView<'a> {
+        let place = self.view_place();
+        BuiltView::new(self.arena, place)
+    }
+
+    /// Runs `f` on a reader of this list as built so far.
+    pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(super::reader::ListReader<'r>) -> R) -> R {
+        f(self.reader_view().list_reader())
+    }
+}
+
 impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     /// The arena, segment and data-section word offset.
     #[inline(always)]

@@ -10,14 +10,16 @@ mod copy;
 mod pointer;
 mod primitive;
 mod reader;
+mod size;
 
-pub use builder::{ListBuilder, PointerBuilder, StructBuilder};
+pub use builder::{BuiltView, ListBuilder, PointerBuilder, StructBuilder};
 pub use pointer::{ElementSize, StructSize};
 pub use primitive::Primitive;
 pub use reader::{
     ListReader, PointerReader, ReadContext, SegmentSource, StaticContext, StructElements,
     StructReader,
 };
+pub use size::MessageSize;
 
 pub(crate) use builder::{BuilderSegments, init_root_slot};
 pub(crate) use copy::Mode as CopyMode;

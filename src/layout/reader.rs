@@ -55,8 +55,14 @@ impl<'a> SegStore<'a> {
     /// `alloc` feature only the first [`INLINE_SEGMENTS`] are held, and a
     /// pointer into a later one reads as [`Error::MissingSegment`].
     pub(crate) fn snapshot(source: &'a dyn SegmentSource) -> Self {
-        let count = source.segment_count();
-        let seg = |id: u32| source.segment(id).unwrap_or(&[]);
+        Self::snapshot_of(source.segment_count(), |id| {
+            source.segment(id).unwrap_or(&[])
+        })
+    }
+
+    /// [`snapshot`](Self::snapshot) of `count` segments that `seg` hands
+    /// out by number.
+    pub(crate) fn snapshot_of(count: u32, seg: impl Fn(u32) -> &'a [Word]) -> Self {
         if count as usize <= INLINE_SEGMENTS {
             let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
             for (id, slot) in (0..count).zip(segs.iter_mut()) {
@@ -950,6 +956,36 @@ pub struct ListReader<'a> {
 }
 
 impl<'a> ListReader<'a> {
+    /// A reader over a list under construction: `len` elements of `size`
+    /// (each `step_bits` long, `data_bits` of data then `ptrs` pointers)
+    /// from word `start` of segment `segment`, read at the context's
+    /// nesting limit.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn at_builder(
+        ctx: &'a ReadContext<'a>,
+        segment: u32,
+        start: u32,
+        len: u32,
+        size: ElementSize,
+        step_bits: u64,
+        data_bits: u32,
+        ptrs: u16,
+    ) -> Self {
+        let seg = ctx.segment(segment).unwrap_or(&[]);
+        ListReader {
+            ctx,
+            seg,
+            segment,
+            start_bit: u64::from(start) * 64,
+            len,
+            step_bits,
+            data_bits,
+            ptrs,
+            size,
+            nesting: ctx.limits.nesting_limit,
+        }
+    }
+
     fn empty(ctx: &'a ReadContext<'a>, nesting: u32) -> Self {
         ListReader {
             ctx,

@@ -251,6 +251,37 @@ macro_rules! typed_list {
             pub fn is_empty(&self) -> bool {
                 self.list.is_empty()
             }
+            /// A read view of the list as built so far, for as long as
+            /// this builder is borrowed: `list.reborrow_as_reader().get()`
+            /// (see [`ReaderView`](super::ReaderView)).
+            pub fn reborrow_as_reader(&self) -> super::ReaderView<'_, $marker<$($gen),*>>
+            where
+                $($gen: 'static,)*
+            {
+                super::ReaderView::new(self.list.reader_view())
+            }
+            /// A read view of the list as built, for the rest of the
+            /// builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> super::ReaderView<'a, $marker<$($gen),*>>
+            where
+                $($gen: 'static,)*
+            {
+                super::ReaderView::new(self.list.into_reader_view())
+            }
+            /// Runs `f` on a reader of the list as built so far.
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce($reader<'r, $($gen),*>) -> R) -> R
+            where
+                $($gen: 'static,)*
+            {
+                f(<$marker<$($gen),*> as super::FromView>::from_view(&self.list.reader_view()))
+            }
+        }
+
+        impl<$($gen $(: $bound)? + 'static),*> super::FromView for $marker<$($gen),*> {
+            #[inline]
+            fn from_view<'r>(view: &'r crate::layout::BuiltView<'_>) -> $reader<'r, $($gen),*> {
+                $reader::new(view.list_reader())
+            }
         }
 
         impl<$($gen $(: $bound)? + 'static),*> Owned for $marker<$($gen),*> {
@@ -542,8 +573,40 @@ impl<A: Arena + ?Sized> TextListBuilder<'_, A> {
     /// # Panics
     /// If `index >= self.len()`.
     #[inline]
-    pub fn init(&mut self, index: u32, len: u32) -> Result<&mut [u8]> {
-        self.list.pointer(index).init_text(len)
+    pub fn init(&mut self, index: u32, len: u32) -> Result<super::TextBuilder<'_>> {
+        Ok(super::TextBuilder::new(
+            self.list.pointer(index).init_text(len)?,
+            0,
+        ))
+    }
+    /// Element `index` as it stands (an empty text, written into the
+    /// slot, when it is null).
+    ///
+    /// # Errors
+    /// The element is not a text (or has no terminator), is not UTF-8
+    /// ([`Error::Utf8`](crate::Error::Utf8)), or the arena has no room for
+    /// the empty text.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get(&mut self, index: u32) -> Result<&str> {
+        let bytes = self.list.pointer(index).get_text_bytes_mut()?;
+        core::str::from_utf8(bytes).map_err(|e| crate::Error::Utf8 {
+            valid_up_to: e.valid_up_to(),
+        })
+    }
+    /// The bytes of element `index` (terminator excluded), to read or
+    /// overwrite in place, without the UTF-8 check [`get`](Self::get)
+    /// makes; an empty text, written into the slot, when it is null.
+    ///
+    /// # Errors
+    /// The element is not a text (or has no terminator), or the arena has
+    /// no room for the empty text.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get_bytes_mut(&mut self, index: u32) -> Result<&mut [u8]> {
+        self.list.pointer(index).get_text_bytes_mut()
     }
 }
 
@@ -569,6 +632,18 @@ impl<A: Arena + ?Sized> DataListBuilder<'_, A> {
     #[inline]
     pub fn init(&mut self, index: u32, len: u32) -> Result<&mut [u8]> {
         self.list.pointer(index).init_data(len)
+    }
+    /// Element `index`'s bytes, to read or overwrite in place (empty data,
+    /// written into the slot, when it is null).
+    ///
+    /// # Errors
+    /// The element is not data, or the arena has no room for the empty
+    /// data.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn get(&mut self, index: u32) -> Result<&mut [u8]> {
+        self.list.pointer(index).get_data_mut()
     }
 }
 

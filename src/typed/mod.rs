@@ -10,6 +10,9 @@
 //! [`TypedReader`]) can name the struct's reader and builder.
 
 mod list;
+mod text_builder;
+mod typed_builder;
+mod view;
 
 pub use list::{
     AnyPointerList, AnyPointerListBuilder, AnyPointerListReader, BoolList, BoolListBuilder,
@@ -19,6 +22,9 @@ pub use list::{
     StructListReader, TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder,
     VoidListReader,
 };
+pub use text_builder::TextBuilder;
+pub use typed_builder::TypedBuilder;
+pub use view::{FromView, ReaderView};
 
 use crate::arena::Arena;
 use crate::error::{Error, Result};
@@ -104,10 +110,15 @@ pub trait Owned: 'static {
 pub trait StructOwned: 'static {
     /// Data words and pointers of the struct, as the schema lays it out.
     const STRUCT_SIZE: StructSize;
-    /// The generated reader.
-    type Reader<'a>: Copy;
-    /// The generated builder.
-    type Builder<'a, A: Arena + ?Sized + 'a>;
+    /// The generated reader. It can be made from an untyped reader, so
+    /// code generic over `T: StructOwned` reads a root with
+    /// `reader.get_root::<T::Reader<'_>>()`.
+    type Reader<'a>: Copy + FromStructReader<'a>;
+    /// The generated builder. It can be made from an untyped builder, so
+    /// code generic over `T: StructOwned` makes a root with
+    /// `msg.init_root::<T::Builder<'_, _>>()` (or
+    /// [`Message::init_root_as`](crate::Message::init_root_as)).
+    type Builder<'a, A: Arena + ?Sized + 'a>: FromStructBuilder<'a, A>;
     /// Wraps an untyped reader.
     fn wrap_reader(r: StructReader<'_>) -> Self::Reader<'_>;
     /// Wraps an untyped builder.
@@ -224,22 +235,24 @@ pub struct Text;
 
 impl Owned for Text {
     type Reader<'a> = &'a str;
-    type Builder<'a, A: Arena + ?Sized + 'a> = &'a mut [u8];
+    type Builder<'a, A: Arena + ?Sized + 'a> = TextBuilder<'a>;
 
     #[inline]
     fn read(p: PointerReader<'_>) -> Result<&str> {
         p.get_text()
     }
-    /// The text's `len` bytes to fill (UTF-8), followed by its terminator.
+    /// The text's `len` bytes to fill (UTF-8), followed by its terminator;
+    /// `push_str` writes from the first.
     #[inline]
-    fn init<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, len: u32) -> Result<&mut [u8]> {
-        p.init_text(len)
+    fn init<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, len: u32) -> Result<TextBuilder<'_>> {
+        Ok(TextBuilder::new(p.init_text(len)?, 0))
     }
-    /// A text cannot be read back from a builder as bytes to overwrite
-    /// without knowing its length, so this allocates an empty text when the
-    /// slot is null and hands out its bytes otherwise.
-    fn get<A: Arena + ?Sized>(p: PointerBuilder<'_, A>) -> Result<&mut [u8]> {
-        p.get_text_bytes_mut()
+    /// The text's bytes to overwrite (an empty text is written into the
+    /// slot when it is null); `push_str` finds it full.
+    fn get<A: Arena + ?Sized>(p: PointerBuilder<'_, A>) -> Result<TextBuilder<'_>> {
+        let bytes = p.get_text_bytes_mut()?;
+        let len = bytes.len();
+        Ok(TextBuilder::new(bytes, len))
     }
     #[inline]
     fn set<A: Arena + ?Sized>(p: PointerBuilder<'_, A>, value: &str) -> Result<()> {

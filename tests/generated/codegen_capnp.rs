@@ -122,6 +122,12 @@ pub mod defaults {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `b` field.
         #[inline]
         pub fn get_b(&self) -> bool {
@@ -589,6 +595,14 @@ pub mod defaults {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -758,7 +772,10 @@ pub mod defaults {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_text(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_text(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -769,7 +786,9 @@ pub mod defaults {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_text(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_text(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             if !self.builder.has_pointer(0) {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
                     self.builder.pointer(0),
@@ -1429,7 +1448,7 @@ pub mod shapes {
         /// `empty` is set.
         Empty,
         /// `label` is set.
-        Label(::capnarena::Result<&'b mut [u8]>),
+        Label(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
         /// `point` is set.
         Point(::capnarena::Result<super::super::imported_capnp::point::Builder<'b, A>>),
         /// `kind` is set.
@@ -1452,6 +1471,12 @@ pub mod shapes {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// The shape's name.
         /// # Errors
@@ -1721,6 +1746,14 @@ pub mod shapes {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -1744,7 +1777,10 @@ pub mod shapes {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -1755,7 +1791,9 @@ pub mod shapes {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -1803,7 +1841,10 @@ pub mod shapes {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_label(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_label(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             self.builder.set::<u16>(4, 3);
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(1),
@@ -2156,6 +2197,12 @@ pub mod shapes {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `value` field.
             #[inline]
             pub fn get_value(&self) -> i16 {
@@ -2208,6 +2255,16 @@ pub mod shapes {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -2521,7 +2578,7 @@ pub mod shapes {
                 /// `rgb` is set.
                 Rgb(u32),
                 /// `named` is set.
-                Named(::capnarena::Result<&'b mut [u8]>),
+                Named(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
                 /// `none` is set.
                 None,
             }
@@ -2660,7 +2717,7 @@ pub mod shapes {
                 pub fn init_named(
                     &mut self,
                     len: u32,
-                ) -> ::capnarena::Result<&'_ mut [u8]> {
+                ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                     self.builder.set::<u16>(8, 1);
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                         self.builder.pointer(2),
@@ -2787,6 +2844,12 @@ pub mod holder {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// The `any` field.
         /// The untyped pointer; read it as a type with `get_as::<T>()`.
@@ -3191,6 +3254,14 @@ pub mod holder {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -3628,7 +3699,10 @@ pub mod holder {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_self(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_self(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(9),
                 len,
@@ -3639,7 +3713,9 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_self(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_self(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(9),
             )
@@ -3935,6 +4011,12 @@ pub mod tree {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `value` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -4118,6 +4200,16 @@ pub mod tree {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<T>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -4137,11 +4229,21 @@ pub mod tree {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `value` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_value` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(
+        pub fn initn_value(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4227,11 +4329,22 @@ pub mod tree {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `extra` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_extra` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_extra(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `extra` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_extra(
+        pub fn initn_extra(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4484,6 +4597,12 @@ pub mod tree {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `item` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -4534,6 +4653,16 @@ pub mod tree {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<T>> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -4553,11 +4682,21 @@ pub mod tree {
                 <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `item` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_item` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_item(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `item` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_item(
+            pub fn initn_item(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4711,11 +4850,21 @@ pub mod tree {
                 <T as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
             }
             /// The `tag` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_tag` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_tag(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+            }
+            /// The `tag` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_tag(
+            pub fn initn_tag(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4882,6 +5031,12 @@ pub mod store {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `key` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -4932,6 +5087,16 @@ pub mod store {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<Key>> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -4954,11 +5119,23 @@ pub mod store {
                 <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `key` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_key` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_key(
+                &mut self,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `key` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_key(
+            pub fn initn_key(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<
@@ -5114,6 +5291,12 @@ pub mod store {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `value` field.
             /// The untyped pointer; read it as a type with `get_as::<T>()`.
             #[inline]
@@ -5157,6 +5340,16 @@ pub mod store {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<Key>> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -5321,6 +5514,12 @@ pub mod store {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `key` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -5371,6 +5570,16 @@ pub mod store {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<Key>> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -5393,11 +5602,23 @@ pub mod store {
                 <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `key` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_key` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_key(
+                &mut self,
+            ) -> ::capnarena::Result<
+                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
+            > {
+                <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `key` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_key(
+            pub fn initn_key(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<
@@ -5575,6 +5796,12 @@ pub mod pair {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `key` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -5647,6 +5874,18 @@ pub mod pair {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<Key, Value>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(
+            self,
+        ) -> ::capnarena::typed::ReaderView<'a, Owned<Key, Value>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -5669,11 +5908,21 @@ pub mod pair {
             <Key as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `key` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_key` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_key(
+            &mut self,
+        ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `key` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_key(
+        pub fn initn_key(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -5706,11 +5955,21 @@ pub mod pair {
             <Value as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `value` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_value` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Value as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(
+        pub fn initn_value(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -5828,6 +6087,12 @@ pub mod service {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `request` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -5894,6 +6159,16 @@ pub mod service {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -5920,7 +6195,7 @@ pub mod service {
             pub fn init_request(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -5931,7 +6206,9 @@ pub mod service {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_request(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_request(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -6037,6 +6314,12 @@ pub mod service {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -6060,6 +6343,16 @@ pub mod service {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -6153,6 +6446,12 @@ pub mod service {
             #[inline]
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
+            }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
             }
             /// The `reply` field.
             /// # Errors
@@ -6250,6 +6549,16 @@ pub mod service {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -6273,7 +6582,10 @@ pub mod service {
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_reply(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn init_reply(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(0),
                     len,
@@ -6284,7 +6596,9 @@ pub mod service {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_reply(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+            pub fn get_reply(
+                &mut self,
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -6427,6 +6741,12 @@ pub mod service {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -6450,6 +6770,16 @@ pub mod service {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -6591,6 +6921,12 @@ pub mod documented {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The generator's own lines follow this list:
         /// 1. first
         /// 2. second
@@ -6653,6 +6989,14 @@ pub mod documented {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -6682,7 +7026,10 @@ pub mod documented {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_value(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -6696,7 +7043,9 @@ pub mod documented {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_value(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_value(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )

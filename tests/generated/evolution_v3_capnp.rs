@@ -76,6 +76,12 @@ pub mod item {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `id` field.
         #[inline]
         pub fn get_id(&self) -> u32 {
@@ -230,6 +236,14 @@ pub mod item {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -263,7 +277,10 @@ pub mod item {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -274,7 +291,9 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -377,7 +396,10 @@ pub mod item {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_note(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_note(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(2),
                 len,
@@ -388,7 +410,9 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_note(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_note(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(2),
             )
@@ -489,6 +513,12 @@ pub mod small {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `value` field.
         #[inline]
         pub fn get_value(&self) -> u8 {
@@ -533,6 +563,14 @@ pub mod small {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -652,6 +690,12 @@ pub mod named {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `name` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -753,6 +797,14 @@ pub mod named {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -776,7 +828,10 @@ pub mod named {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_name(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_name(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -787,7 +842,9 @@ pub mod named {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_name(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -823,7 +880,10 @@ pub mod named {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_alias(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_alias(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(1),
                 len,
@@ -834,7 +894,9 @@ pub mod named {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_alias(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_alias(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(1),
             )
@@ -924,6 +986,12 @@ pub mod root {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// The `count` field.
         #[inline]
@@ -1162,6 +1230,14 @@ pub mod root {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -1376,7 +1452,10 @@ pub mod root {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_label(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_label(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(4),
                 len,
@@ -1387,7 +1466,9 @@ pub mod root {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_label(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_label(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(4),
             )

@@ -111,6 +111,12 @@ pub mod box_ {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `value` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -161,6 +167,16 @@ pub mod box_ {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<T>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -180,11 +196,21 @@ pub mod box_ {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `value` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_value` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_value(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `value` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_value(
+        pub fn initn_value(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -364,6 +390,12 @@ pub mod triple {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `a` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -458,6 +490,16 @@ pub mod triple {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<A_, B, C>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -480,11 +522,21 @@ pub mod triple {
             <A_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `a` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_a` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_a(
+            &mut self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `a` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_a(
+        pub fn initn_a(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -517,11 +569,21 @@ pub mod triple {
             <B as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `b` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_b` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_b(
+            &mut self,
+        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <B as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `b` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_b(
+        pub fn initn_b(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -554,11 +616,21 @@ pub mod triple {
             <C as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `c` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_c` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_c(
+            &mut self,
+        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <C as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `c` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_c(
+        pub fn initn_c(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -720,6 +792,12 @@ pub mod outer {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// inherits T
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -870,6 +948,16 @@ pub mod outer {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<T>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -1030,11 +1118,22 @@ pub mod outer {
             <T as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `some` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_some` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_some(
+            &mut self,
+        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <T as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+        }
+        /// The `some` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_some(
+        pub fn initn_some(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -1193,6 +1292,12 @@ pub mod outer {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `item` field.
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
@@ -1243,6 +1348,16 @@ pub mod outer {
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
             }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<T>> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
@@ -1262,11 +1377,21 @@ pub mod outer {
                 <T as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `item` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_item` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_item(
+                &mut self,
+            ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <T as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `item` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_item(
+            pub fn initn_item(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -1375,6 +1500,12 @@ pub mod uses {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// the smallest case that failed
         /// # Errors
@@ -1687,6 +1818,14 @@ pub mod uses {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -2539,6 +2678,12 @@ pub mod deep {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `lists` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -2884,6 +3029,16 @@ pub mod deep {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<X, Y, Z>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<X, Y, Z>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -2968,11 +3123,22 @@ pub mod deep {
             <X as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `x` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_x` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_x(
+            &mut self,
+        ) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            self.builder.set::<u16>(0, 1);
+            <X as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `x` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_x(
+        pub fn initn_x(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -3417,11 +3583,21 @@ pub mod deep {
                 <Z as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
             }
             /// The `z` field.
-            /// Points the field at a new value of `len` elements (bytes for text and data).
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_z` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_z(
+                &mut self,
+            ) -> ::capnarena::Result<<Z as ::capnarena::typed::Owned>::Builder<'_, A>> {
+                <Z as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `z` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
             /// # Errors
             /// The arena has no room, or `len` is too large to encode.
             #[inline]
-            pub fn init_z(
+            pub fn initn_z(
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<<Z as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -3767,11 +3943,24 @@ pub mod deep {
                     <Y as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
                 }
                 /// The `y` field.
-                /// Points the field at a new value of `len` elements (bytes for text and data).
+                /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_y` gives a length).
+                /// # Errors
+                /// The arena has no room.
+                #[inline]
+                pub fn init_y(
+                    &mut self,
+                ) -> ::capnarena::Result<
+                    <Y as ::capnarena::typed::Owned>::Builder<'_, A>,
+                > {
+                    self.builder.set::<u16>(1, 1);
+                    <Y as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+                }
+                /// The `y` field.
+                /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
                 /// # Errors
                 /// The arena has no room, or `len` is too large to encode.
                 #[inline]
-                pub fn init_y(
+                pub fn initn_y(
                     &mut self,
                     len: u32,
                 ) -> ::capnarena::Result<
@@ -3997,6 +4186,12 @@ pub mod quad {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `a` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -4113,6 +4308,18 @@ pub mod quad {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C, D>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(
+            self,
+        ) -> ::capnarena::typed::ReaderView<'a, Owned<A_, B, C, D>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -4135,11 +4342,21 @@ pub mod quad {
             <A_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `a` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_a` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_a(
+            &mut self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `a` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_a(
+        pub fn initn_a(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4172,11 +4389,21 @@ pub mod quad {
             <B as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `b` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_b` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_b(
+            &mut self,
+        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <B as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `b` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_b(
+        pub fn initn_b(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4209,11 +4436,21 @@ pub mod quad {
             <C as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `c` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_c` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_c(
+            &mut self,
+        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <C as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `c` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_c(
+        pub fn initn_c(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4246,11 +4483,21 @@ pub mod quad {
             <D as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `d` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_d` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_d(
+            &mut self,
+        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <D as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+        }
+        /// The `d` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_d(
+        pub fn initn_d(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -4359,6 +4606,12 @@ pub mod more_uses {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `deep` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -4450,6 +4703,14 @@ pub mod more_uses {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors

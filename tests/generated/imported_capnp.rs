@@ -76,6 +76,12 @@ pub mod point {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `x` field.
         #[inline]
         pub fn get_x(&self) -> i32 {
@@ -149,6 +155,14 @@ pub mod point {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -192,7 +206,10 @@ pub mod point {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_label(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_label(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -203,7 +220,9 @@ pub mod point {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_label(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_label(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )

@@ -74,7 +74,7 @@ pub mod collisions {
         /// `fooBaz` is set.
         FooBaz(u8),
         /// Which::FooBaz and Which::FooBaz_
-        FooBaz_(::capnarena::Result<&'b mut [u8]>),
+        FooBaz_(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
         /// `ok` is set.
         Ok,
         /// `err` is set.
@@ -97,6 +97,12 @@ pub mod collisions {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// set_from, the builder's deep copy
         /// # Errors
@@ -419,6 +425,14 @@ pub mod collisions {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -442,7 +456,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_from_(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_from_(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -453,7 +470,9 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_from_(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_from_(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -562,7 +581,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_t(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_t(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(2),
                 len,
@@ -573,7 +595,9 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_t(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_t(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(2),
             )
@@ -716,7 +740,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_self(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_self(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(4),
                 len,
@@ -727,7 +754,9 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_self(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_self(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(4),
             )
@@ -775,7 +804,10 @@ pub mod collisions {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_foo_baz_(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_foo_baz_(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             self.builder.set::<u16>(8, 1);
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(5),
@@ -905,6 +937,12 @@ pub mod collisions {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `y` field.
             #[inline]
             pub fn get_y(&self) -> u8 {
@@ -935,6 +973,16 @@ pub mod collisions {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -1503,6 +1551,12 @@ pub mod collisions {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -1526,6 +1580,16 @@ pub mod collisions {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -1620,6 +1684,12 @@ pub mod collisions {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -1643,6 +1713,16 @@ pub mod collisions {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -1737,6 +1817,12 @@ pub mod collisions {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -1760,6 +1846,16 @@ pub mod collisions {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -1854,6 +1950,12 @@ pub mod collisions {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -1877,6 +1979,16 @@ pub mod collisions {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -2052,6 +2164,12 @@ pub mod foo {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `a` field.
         #[inline]
         pub fn get_a(&self) -> u8 {
@@ -2082,6 +2200,14 @@ pub mod foo {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -2181,6 +2307,12 @@ pub mod foo_ {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `b` field.
         #[inline]
         pub fn get_b(&self) -> u8 {
@@ -2211,6 +2343,14 @@ pub mod foo_ {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
@@ -2453,6 +2593,12 @@ pub mod gen_ {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `a` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -2569,6 +2715,18 @@ pub mod gen_ {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<A_, R_, I_, Reader_>> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(
+            self,
+        ) -> ::capnarena::typed::ReaderView<'a, Owned<A_, R_, I_, Reader_>> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -2591,11 +2749,21 @@ pub mod gen_ {
             <A_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `a` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_a` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_a(
+            &mut self,
+        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <A_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+        }
+        /// The `a` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_a(
+        pub fn initn_a(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -2628,11 +2796,21 @@ pub mod gen_ {
             <R_ as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `r` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_r` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_r(
+            &mut self,
+        ) -> ::capnarena::Result<<R_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <R_ as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        }
+        /// The `r` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_r(
+        pub fn initn_r(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<R_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -2665,11 +2843,21 @@ pub mod gen_ {
             <I_ as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// The `i` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_i` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_i(
+            &mut self,
+        ) -> ::capnarena::Result<<I_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <I_ as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        }
+        /// The `i` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_i(
+        pub fn initn_i(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<<I_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
@@ -2702,11 +2890,23 @@ pub mod gen_ {
             <Reader_ as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `reader` field.
-        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_reader` gives a length).
+        /// # Errors
+        /// The arena has no room.
+        #[inline]
+        pub fn init_reader(
+            &mut self,
+        ) -> ::capnarena::Result<
+            <Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>,
+        > {
+            <Reader_ as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+        }
+        /// The `reader` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_reader(
+        pub fn initn_reader(
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<
@@ -2828,6 +3028,12 @@ pub mod service {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `y` field.
             #[inline]
             pub fn get_y(&self) -> u8 {
@@ -2858,6 +3064,16 @@ pub mod service {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -2962,6 +3178,12 @@ pub mod service {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// The `x` field.
             #[inline]
             pub fn get_x(&self) -> u8 {
@@ -2992,6 +3214,16 @@ pub mod service {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -3096,6 +3328,12 @@ pub mod service {
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
                 self.reader
             }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -3119,6 +3357,16 @@ pub mod service {
             #[inline]
             pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                 self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
             }
             /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
             /// # Errors
@@ -3208,6 +3456,12 @@ pub mod uses {
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
         }
         /// The `gen` field.
         /// # Errors
@@ -3310,6 +3564,14 @@ pub mod uses {
         #[inline]
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors

@@ -82,6 +82,12 @@ pub mod holder {
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
             self.reader
         }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
         /// The `text` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -149,6 +155,14 @@ pub mod holder {
         pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
             self.builder.reborrow()
         }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
@@ -172,7 +186,10 @@ pub mod holder {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_text(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_text(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
                 len,
@@ -183,7 +200,9 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_text(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn get_text(
+            &mut self,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             ::capnarena::typed::fill_default(
                 &mut self.builder.pointer(0),
                 &TEXT__DEFAULT,
@@ -252,7 +271,7 @@ pub mod holder {
             /// `none` is set.
             None,
             /// `member` is set.
-            Member(::capnarena::Result<&'b mut [u8]>),
+            Member(::capnarena::Result<::capnarena::typed::TextBuilder<'b>>),
         }
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -368,7 +387,7 @@ pub mod holder {
             pub fn init_member(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<&'_ mut [u8]> {
+            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 self.builder.set::<u16>(0, 1);
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
                     self.builder.pointer(1),
