@@ -2029,19 +2029,19 @@ fn generics() -> Result<()> {
     let mut root = msg.init_root::<test_use_generics::Builder<'_, _>>()?;
     {
         let mut basic = root.init_basic()?;
-        let mut foo = basic.init_foo(0)?;
+        let mut foo = basic.init_foo()?;
         init_test_message!(foo);
     }
     {
         let mut inner = root.init_inner()?;
-        let mut foo = inner.init_foo(0)?;
+        let mut foo = inner.init_foo()?;
         init_test_message!(foo);
     }
     {
         let mut inner2 = root.init_inner2()?;
         inner2.set_baz("foo")?;
         let mut bound = inner2.init_inner_bound()?;
-        let mut foo = bound.init_foo(0)?;
+        let mut foo = bound.init_foo()?;
         init_test_message!(foo);
     }
     {
@@ -2058,7 +2058,7 @@ fn generics() -> Result<()> {
     {
         let mut wrapper = root.init_wrapper()?;
         let mut value = wrapper.init_value()?;
-        let mut foo = value.init_foo(0)?;
+        let mut foo = value.init_foo()?;
         init_test_message!(foo);
     }
     root.with_reader(|r| -> Result<()> {
