@@ -22,7 +22,9 @@ use capnarena::{
 use libfuzzer_sys::fuzz_target;
 
 mod shared;
-use shared::common::hostile::{CountFault, Faults, FlakyWriter, HostileArena, LyingReader};
+use shared::common::hostile::{
+    CountFault, Faults, FlakyWriter, HostileArena, LyingReader, RoomFault,
+};
 use shared::{exercise, limits};
 
 fn faults(b: [u8; 4]) -> (Faults, usize) {
@@ -40,6 +42,12 @@ fn faults(b: [u8; 4]) -> (Faults, usize) {
         count,
         huge_offsets: b[1] & 4 != 0,
         wrong_segment: b[1] & 8 != 0,
+        room: match (b[1] >> 4) & 3 {
+            0 => RoomFault::Silent,
+            1 => RoomFault::Honest,
+            2 => RoomFault::Zero,
+            _ => RoomFault::Huge,
+        },
     };
     (f, 1 + usize::from(b[2]))
 }
