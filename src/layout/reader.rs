@@ -63,35 +63,22 @@ impl<'a> SegStore<'a> {
     /// [`snapshot`](Self::snapshot) of `count` segments that `seg` hands
     /// out by number.
     pub(crate) fn snapshot_of(count: u32, seg: impl Fn(u32) -> &'a [Word]) -> Self {
-        if count as usize <= INLINE_SEGMENTS {
-            let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
-            for (id, slot) in (0..count).zip(segs.iter_mut()) {
-                *slot = seg(id);
-            }
-            return SegStore::Inline {
-                len: count,
-                built: true,
-                segs,
-            };
-        }
         #[cfg(feature = "alloc")]
-        {
-            SegStore::Heap {
+        if count as usize > INLINE_SEGMENTS {
+            return SegStore::Heap {
                 segs: (0..count).map(seg).collect(),
                 built: true,
-            }
+            };
         }
-        #[cfg(not(feature = "alloc"))]
-        {
-            let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
-            for (id, slot) in (0..count).zip(segs.iter_mut()) {
-                *slot = seg(id);
-            }
-            SegStore::Inline {
-                len: count,
-                built: true,
-                segs,
-            }
+        // Without `alloc`, past INLINE_SEGMENTS the rest read as missing.
+        let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
+        for (id, slot) in (0..count).zip(segs.iter_mut()) {
+            *slot = seg(id);
+        }
+        SegStore::Inline {
+            len: count,
+            built: true,
+            segs,
         }
     }
 }
