@@ -1,5 +1,7 @@
 //! The crate's one error type.
 
+use core::fmt;
+
 use crate::arena::AllocError;
 
 /// What kind of pointer was found where another was expected.
@@ -108,15 +110,13 @@ impl core::fmt::Display for PackedFault {
 ///
 /// Variants are grouped by what the caller can do: raise a limit, give more
 /// memory, or reject the input. Each carries the numbers that explain it.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     // ---- memory: give the arena more room ----
     /// The arena could not provide the words asked for.
-    #[error(transparent)]
-    Alloc(#[from] AllocError),
+    Alloc(AllocError),
     /// The arena broke its contract (see the `Arena` implementer notes).
-    #[error("arena contract violated: {what} (segment {segment}, offset {offset}, len {len})")]
     ArenaContract {
         /// Which rule was broken.
         what: &'static str,
@@ -129,9 +129,6 @@ pub enum Error {
     },
     /// A list or blob is too large to encode (element count or word size
     /// past the 29- or 32-bit fields of a pointer).
-    #[error(
-        "object too large to encode: {count} elements of {bits_per_element} bits (max {max_count} elements)"
-    )]
     TooLarge {
         /// Elements asked for.
         count: u64,
@@ -143,7 +140,6 @@ pub enum Error {
 
     // ---- limits: raise them in `ReaderOptions` if the input is trusted ----
     /// The message has more segments than the reader accepts.
-    #[error("message has {count} segments, more than the limit of {limit}")]
     SegmentLimitExceeded {
         /// Segments declared by the segment table.
         count: u64,
@@ -151,7 +147,6 @@ pub enum Error {
         limit: u32,
     },
     /// Reading charged more words than the traversal limit allows.
-    #[error("traversal limit of {limit} words exceeded (reading {requested} more words)")]
     TraversalLimitExceeded {
         /// `ReaderOptions::traversal_limit_words`.
         limit: u64,
@@ -159,7 +154,6 @@ pub enum Error {
         requested: u64,
     },
     /// A message declares more words than the traversal limit allows.
-    #[error("message declares {declared} words, more than the traversal limit of {limit}")]
     MessageTooLarge {
         /// Total words in the segment table.
         declared: u64,
@@ -167,16 +161,12 @@ pub enum Error {
         limit: u64,
     },
     /// Pointers nest deeper than the nesting limit.
-    #[error("nesting limit of {limit} exceeded")]
     NestingLimitExceeded {
         /// `ReaderOptions::nesting_limit`.
         limit: u32,
     },
     /// More segments than fit in the reader's inline table, built without
     /// the `alloc` feature.
-    #[error(
-        "message has {count} segments; without the `alloc` feature at most {inline} are supported"
-    )]
     TooManySegmentsWithoutAlloc {
         /// Segments in the message.
         count: u64,
@@ -187,9 +177,6 @@ pub enum Error {
     /// A deep copy nested deeper than its fixed work list holds, built
     /// without the `alloc` feature (with it, the list grows on the heap, up
     /// to the source's nesting limit).
-    #[error(
-        "deep copy nested {depth} levels; without the `alloc` feature at most {inline} are supported"
-    )]
     CopyTooDeepWithoutAlloc {
         /// Levels of nesting reached.
         depth: u64,
@@ -199,9 +186,6 @@ pub enum Error {
     /// `total_size` reached objects nested deeper than its fixed work list
     /// holds, without the `alloc` feature (which lifts the bound, up to the
     /// reader's nesting limit).
-    #[error(
-        "total_size nested {depth} levels; without the `alloc` feature at most {inline} are supported"
-    )]
     SizeTooDeepWithoutAlloc {
         /// Levels of nesting reached.
         depth: u64,
@@ -211,7 +195,6 @@ pub enum Error {
 
     // ---- framing: the input is not a well-formed framed message ----
     /// The input ended before the framing said it would.
-    #[error("input truncated: need {needed} bytes, have {available}")]
     Truncated {
         /// Bytes the framing requires (from the start of the message).
         needed: u64,
@@ -219,7 +202,6 @@ pub enum Error {
         available: u64,
     },
     /// A frame declares more bytes than a codec's frame limit allows.
-    #[error("frame declares {declared} bytes, more than the frame limit of {limit}")]
     FrameTooLarge {
         /// Bytes of the frame (segment table and segments) its table declares.
         declared: u64,
@@ -229,19 +211,15 @@ pub enum Error {
     /// A codec's decoder was given more input after it failed: it
     /// refuses everything until it is reset (`reset()`), because the
     /// stream is no longer in step with its frames.
-    #[error("the decoder failed earlier in this stream; reset it before decoding another")]
     DecoderFailed,
     /// A stream ended cleanly before the first byte of a message.
-    #[error("end of stream before a message")]
     EndOfStream,
     /// Input left over after the message, where exactly one was expected.
-    #[error("{extra} bytes after the end of the message")]
     TrailingData {
         /// Bytes after the message.
         extra: u64,
     },
     /// Zero-copy reading needs 8-aligned input whose length is a multiple of 8.
-    #[error("input not word-aligned: address % 8 = {address_mod_8}, length {len} bytes")]
     Unaligned {
         /// The input's address modulo 8.
         address_mod_8: usize,
@@ -249,7 +227,6 @@ pub enum Error {
         len: usize,
     },
     /// An output buffer is too small.
-    #[error("output buffer too small: need {needed} bytes, have {available}")]
     BufferTooSmall {
         /// Bytes needed.
         needed: u64,
@@ -258,7 +235,6 @@ pub enum Error {
     },
     /// Malformed packed input, or packed input that unpacks to more words
     /// than the output takes.
-    #[error("packed input rejected at byte {offset}: {fault}")]
     Packed {
         /// Byte offset in the packed input of the tag (or run count) at
         /// fault, from the start of the input (of the message, when a
@@ -269,7 +245,6 @@ pub enum Error {
     },
     /// Bytes given to a packing writer do not end on a word boundary, so
     /// the last bytes cannot be packed.
-    #[error("packed output ends {bytes} bytes into a word")]
     PartialWord {
         /// Bytes of the unfinished word (1 to 7).
         bytes: u8,
@@ -277,9 +252,6 @@ pub enum Error {
 
     // ---- content: the message's pointers are malformed ----
     /// A pointer's target lies (partly) outside its segment.
-    #[error(
-        "pointer target out of bounds: segment {segment}, words [{start}, {start}+{len}) but segment has {segment_len} words"
-    )]
     OutOfBounds {
         /// Segment the target is in.
         segment: u32,
@@ -291,7 +263,6 @@ pub enum Error {
         segment_len: u64,
     },
     /// A far pointer names a segment the message does not have.
-    #[error("far pointer to segment {segment}, but the message has {count} segments")]
     MissingSegment {
         /// Segment named.
         segment: u32,
@@ -299,7 +270,6 @@ pub enum Error {
         count: u32,
     },
     /// A far pointer's landing pad holds the wrong kind of pointer.
-    #[error("far pointer landing pad in segment {segment} at word {offset} is invalid: {what}")]
     BadLandingPad {
         /// Segment of the landing pad.
         segment: u32,
@@ -309,7 +279,6 @@ pub enum Error {
         what: &'static str,
     },
     /// A pointer of one kind was found where another was expected.
-    #[error("expected a {expected} pointer, found a {found} pointer")]
     UnexpectedPointer {
         /// What the read asked for.
         expected: PointerKind,
@@ -317,9 +286,6 @@ pub enum Error {
         found: PointerKind,
     },
     /// A list's elements cannot be read as the requested element type.
-    #[error(
-        "list elements ({found_data_bits} data bits, {found_pointers} pointers{bit_note}) cannot be read as elements of {expected_data_bits} data bits, {expected_pointers} pointers"
-    )]
     IncompatibleList {
         /// Data bits per element the read needs.
         expected_data_bits: u32,
@@ -336,7 +302,6 @@ pub enum Error {
     /// Builders no longer return it: they move such a struct into a larger
     /// one, as the reference does (see
     /// [`PointerBuilder::get_struct`](crate::PointerBuilder::get_struct)).
-    #[error("existing struct ({found:?}) is smaller than the requested {expected:?}")]
     StructTooSmall {
         /// Size of the struct in the message.
         found: crate::layout::StructSize,
@@ -344,9 +309,6 @@ pub enum Error {
         expected: crate::layout::StructSize,
     },
     /// An inline-composite list's tag word disagrees with its pointer.
-    #[error(
-        "inline-composite list tag invalid: {what} ({elements} elements of {element_words} words in {list_words} words)"
-    )]
     BadCompositeTag {
         /// What was wrong.
         what: &'static str,
@@ -358,14 +320,12 @@ pub enum Error {
         list_words: u64,
     },
     /// A text is not NUL-terminated (or is empty, with no room for the NUL).
-    #[error("text of {len} bytes is not NUL-terminated")]
     TextNotTerminated {
         /// Bytes in the text's list, terminator position included.
         len: u64,
     },
     /// A piece pushed onto a text builder does not fit in the text's
     /// length (fixed when the text was made).
-    #[error("text of {len} bytes has {pos} pushed; {pushed} more do not fit")]
     TextFull {
         /// The text's length in bytes.
         len: u64,
@@ -375,14 +335,12 @@ pub enum Error {
         pushed: u64,
     },
     /// A text is not valid UTF-8.
-    #[error("text is not valid UTF-8 (valid up to byte {valid_up_to})")]
     Utf8 {
         /// Bytes of valid UTF-8 before the error.
         valid_up_to: usize,
     },
     /// A single message can only be handed out as one contiguous framed
     /// slice when it has one segment.
-    #[error("message has {segments} segments; a contiguous framed slice needs exactly 1")]
     NotSingleSegment {
         /// Segments in the message.
         segments: u32,
@@ -390,7 +348,6 @@ pub enum Error {
 
     // ---- schema ----
     /// An enum field or element holds a value the schema does not list.
-    #[error("enum value {value} is not in the schema")]
     NotInSchema {
         /// The value on the wire.
         value: u16,
@@ -399,17 +356,234 @@ pub enum Error {
     // ---- io ----
     /// An I/O error from a reader or writer.
     #[cfg(feature = "std")]
-    #[error("i/o error: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// A reader reported reading more bytes than the buffer it was given
     /// holds (a broken `io::Read`); nothing it returned is used.
-    #[error("reader reported {reported} bytes read into a buffer of {buffer} bytes")]
     ReadPastBuffer {
         /// Bytes the reader said it read.
         reported: u64,
         /// Bytes the buffer held.
         buffer: u64,
     },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Alloc(inner) => fmt::Display::fmt(inner, f),
+            Error::ArenaContract {
+                what,
+                segment,
+                offset,
+                len,
+            } => {
+                write!(
+                    f,
+                    "arena contract violated: {what} (segment {segment}, offset {offset}, len {len})"
+                )
+            }
+            Error::TooLarge {
+                count,
+                bits_per_element,
+                max_count,
+            } => {
+                write!(
+                    f,
+                    "object too large to encode: {count} elements of {bits_per_element} bits (max {max_count} elements)"
+                )
+            }
+            Error::SegmentLimitExceeded { count, limit } => {
+                write!(
+                    f,
+                    "message has {count} segments, more than the limit of {limit}"
+                )
+            }
+            Error::TraversalLimitExceeded { limit, requested } => {
+                write!(
+                    f,
+                    "traversal limit of {limit} words exceeded (reading {requested} more words)"
+                )
+            }
+            Error::MessageTooLarge { declared, limit } => {
+                write!(
+                    f,
+                    "message declares {declared} words, more than the traversal limit of {limit}"
+                )
+            }
+            Error::NestingLimitExceeded { limit } => {
+                write!(f, "nesting limit of {limit} exceeded")
+            }
+            Error::TooManySegmentsWithoutAlloc { count, inline } => {
+                write!(
+                    f,
+                    "message has {count} segments; without the `alloc` feature at most {inline} are supported"
+                )
+            }
+            Error::CopyTooDeepWithoutAlloc { depth, inline } => {
+                write!(
+                    f,
+                    "deep copy nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+                )
+            }
+            Error::SizeTooDeepWithoutAlloc { depth, inline } => {
+                write!(
+                    f,
+                    "total_size nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+                )
+            }
+            Error::Truncated { needed, available } => {
+                write!(f, "input truncated: need {needed} bytes, have {available}")
+            }
+            Error::FrameTooLarge { declared, limit } => {
+                write!(
+                    f,
+                    "frame declares {declared} bytes, more than the frame limit of {limit}"
+                )
+            }
+            Error::DecoderFailed => f.write_str(
+                "the decoder failed earlier in this stream; reset it before decoding another",
+            ),
+            Error::EndOfStream => f.write_str("end of stream before a message"),
+            Error::TrailingData { extra } => {
+                write!(f, "{extra} bytes after the end of the message")
+            }
+            Error::Unaligned { address_mod_8, len } => {
+                write!(
+                    f,
+                    "input not word-aligned: address % 8 = {address_mod_8}, length {len} bytes"
+                )
+            }
+            Error::BufferTooSmall { needed, available } => {
+                write!(
+                    f,
+                    "output buffer too small: need {needed} bytes, have {available}"
+                )
+            }
+            Error::Packed { offset, fault } => {
+                write!(f, "packed input rejected at byte {offset}: {fault}")
+            }
+            Error::PartialWord { bytes } => {
+                write!(f, "packed output ends {bytes} bytes into a word")
+            }
+            Error::OutOfBounds {
+                segment,
+                start,
+                len,
+                segment_len,
+            } => {
+                write!(
+                    f,
+                    "pointer target out of bounds: segment {segment}, words [{start}, {start}+{len}) but segment has {segment_len} words"
+                )
+            }
+            Error::MissingSegment { segment, count } => {
+                write!(
+                    f,
+                    "far pointer to segment {segment}, but the message has {count} segments"
+                )
+            }
+            Error::BadLandingPad {
+                segment,
+                offset,
+                what,
+            } => {
+                write!(
+                    f,
+                    "far pointer landing pad in segment {segment} at word {offset} is invalid: {what}"
+                )
+            }
+            Error::UnexpectedPointer { expected, found } => {
+                write!(f, "expected a {expected} pointer, found a {found} pointer")
+            }
+            Error::IncompatibleList {
+                expected_data_bits,
+                expected_pointers,
+                found_data_bits,
+                found_pointers,
+                bit_note,
+            } => {
+                write!(
+                    f,
+                    "list elements ({found_data_bits} data bits, {found_pointers} pointers{bit_note}) cannot be read as elements of {expected_data_bits} data bits, {expected_pointers} pointers"
+                )
+            }
+            Error::StructTooSmall { found, expected } => {
+                write!(
+                    f,
+                    "existing struct ({found:?}) is smaller than the requested {expected:?}"
+                )
+            }
+            Error::BadCompositeTag {
+                what,
+                elements,
+                element_words,
+                list_words,
+            } => {
+                write!(
+                    f,
+                    "inline-composite list tag invalid: {what} ({elements} elements of {element_words} words in {list_words} words)"
+                )
+            }
+            Error::TextNotTerminated { len } => {
+                write!(f, "text of {len} bytes is not NUL-terminated")
+            }
+            Error::TextFull { len, pos, pushed } => {
+                write!(
+                    f,
+                    "text of {len} bytes has {pos} pushed; {pushed} more do not fit"
+                )
+            }
+            Error::Utf8 { valid_up_to } => {
+                write!(
+                    f,
+                    "text is not valid UTF-8 (valid up to byte {valid_up_to})"
+                )
+            }
+            Error::NotSingleSegment { segments } => {
+                write!(
+                    f,
+                    "message has {segments} segments; a contiguous framed slice needs exactly 1"
+                )
+            }
+            Error::NotInSchema { value } => {
+                write!(f, "enum value {value} is not in the schema")
+            }
+            #[cfg(feature = "std")]
+            Error::Io(inner) => write!(f, "i/o error: {inner}"),
+            Error::ReadPastBuffer { reported, buffer } => {
+                write!(
+                    f,
+                    "reader reported {reported} bytes read into a buffer of {buffer} bytes"
+                )
+            }
+        }
+    }
+}
+
+impl core::error::Error for Error {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            // `Alloc` shows its inner error as its own message, so the
+            // chain continues below it, not at it.
+            Error::Alloc(inner) => core::error::Error::source(inner),
+            #[cfg(feature = "std")]
+            Error::Io(inner) => Some(inner),
+            _ => None,
+        }
+    }
+}
+
+impl From<AllocError> for Error {
+    fn from(inner: AllocError) -> Self {
+        Error::Alloc(inner)
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<std::io::Error> for Error {
+    fn from(inner: std::io::Error) -> Self {
+        Error::Io(inner)
+    }
 }
 
 /// `Result` with this crate's [`Error`].

@@ -7,9 +7,23 @@ use bytemuck::{Pod, Zeroable};
 /// The bytes are stored in wire order (little-endian), so a `&[Word]` can be
 /// viewed as the exact bytes of a segment with [`Word::slice_as_bytes`] and
 /// written out with no conversion.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Pod, Zeroable)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[repr(C, align(8))]
 pub struct Word(pub [u8; 8]);
+
+// SAFETY: `Word` is `repr(C)` around one `[u8; 8]`, so it has no padding
+// (size 8 = the array's size, and `align(8)` adds none to an 8-byte type),
+// the all-zero bit pattern is a valid value (eight zero bytes), and every
+// bit pattern is valid (any eight bytes). It holds no pointers or interior
+// mutability. These are the conditions `Zeroable` and `Pod` state; the
+// assertions below re-check size and alignment at compile time.
+unsafe impl Zeroable for Word {}
+// SAFETY: as for `Zeroable` above: no padding, every bit pattern valid,
+// `Copy` and `'static`.
+unsafe impl Pod for Word {}
+
+const _: () = assert!(core::mem::size_of::<Word>() == 8);
+const _: () = assert!(core::mem::align_of::<Word>() == 8);
 
 impl Word {
     /// The all-zero word (a null pointer, or eight zero data bytes).

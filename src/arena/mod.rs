@@ -52,14 +52,28 @@ impl core::fmt::Display for SegmentId {
 }
 
 /// An arena could not hand out the words asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("arena cannot allocate {requested} words ({available} words available)")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AllocError {
     /// Words asked for.
     pub requested: u64,
     /// Words the arena could still hand out contiguously (0 when unknown).
     pub available: u64,
 }
+
+impl core::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let AllocError {
+            requested,
+            available,
+        } = self;
+        write!(
+            f,
+            "arena cannot allocate {requested} words ({available} words available)"
+        )
+    }
+}
+
+impl core::error::Error for AllocError {}
 
 /// Memory for messages: one or more segments of zeroed [`Word`]s.
 ///
