@@ -9,8 +9,8 @@ mod common;
 use bytes::{Buf, BufMut, BytesMut};
 use capnarena::serialize::codec::{Frame, FramedCodec, PackedCodec};
 use capnarena::{
-    Arena, Error, GrowthPolicy, Message, MultiSegmentArena, PackedFault, ReaderOptions,
-    SingleSegmentArena, StructSize,
+    Arena, Error, GrowthPolicy, Message, MessageReader, MultiSegmentArena, PackedFault,
+    ReaderOptions, SingleSegmentArena, StructSize,
 };
 use common::OneWordArena;
 use common::build::build_full;
@@ -106,19 +106,20 @@ fn framed_codec_round_trips_at_every_split() {
         }
     }
     let frames = decode_in_steps(&mut FramedCodec::new(), &stream, 5).unwrap();
-    let mut codec = FramedCodec::new();
+    let mut readers = FramedCodec::new().sends::<MessageReader>();
+    let mut forwarded = FramedCodec::new().sends::<Frame>();
     for (f, m) in frames.iter().zip(&msgs) {
         let reader = f.reader().unwrap();
         let mut out = BytesMut::new();
-        codec.encode(&reader, &mut out).unwrap();
+        readers.encode(&reader, &mut out).unwrap();
         assert_eq!(&out[..], &m[..]);
-        codec.encode(f, &mut out).unwrap();
+        forwarded.encode(f.clone(), &mut out).unwrap();
         assert_eq!(&out[m.len()..], &m[..]);
     }
     let mut m = Message::new(SingleSegmentArena::new());
     data_message(&mut m, 77);
     let mut out = BytesMut::new();
-    codec.encode(&m, &mut out).unwrap();
+    FramedCodec::new().encode(&m, &mut out).unwrap();
     assert_eq!(&out[..], &framed(&m)[..]);
 }
 
@@ -293,7 +294,10 @@ fn packed_codec_round_trips_at_every_split() {
         PackedCodec::new().encode(&m, &mut out).unwrap();
         assert_eq!(&out[..], &want[..]);
         let mut out = BytesMut::new();
-        PackedCodec::new().encode(&m.reader(), &mut out).unwrap();
+        PackedCodec::new()
+            .sends::<MessageReader>()
+            .encode(&m.reader(), &mut out)
+            .unwrap();
         assert_eq!(&out[..], &want[..]);
         packed.extend_from_slice(&want);
     }
@@ -689,7 +693,10 @@ fn codec_is_clean_after_a_cut_stream() {
         let mut m = Message::new(SingleSegmentArena::new());
         let r = m.read_from_bytes(framed, ReaderOptions::default()).unwrap();
         let mut out = BytesMut::new();
-        PackedCodec::new().encode(&r, &mut out).unwrap();
+        PackedCodec::new()
+            .sends::<MessageReader>()
+            .encode(&r, &mut out)
+            .unwrap();
         out.to_vec()
     };
     let first_packed = pack(first);
@@ -770,4 +777,64 @@ fn framed_codec_reserves_by_bytes_received() {
             if needed == 8 + (64 << 20) && available == 8 + 1024 + (64 << 10) + (4 << 20)),
         "{e:?}"
     );
+}
+
+/// Each codec type encodes one item, so a sink's `flush` and `close` infer
+/// their item type with no annotation (issue: `framed.flush()` was E0283
+/// when one codec encoded four item types), for the default codecs, a
+/// codec for another arena, and frame forwarding with `StreamExt::forward`.
+/// The bytes that arrive are the messages' framed and packed bytes.
+#[test]
+fn sinks_flush_without_annotation() {
+    use futures::{SinkExt, StreamExt};
+    use tokio::io::AsyncReadExt;
+    use tokio_util::codec::{Framed, FramedRead, FramedWrite};
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut one = Message::new(SingleSegmentArena::new());
+        data_message(&mut one, 40);
+        let mut multi = Message::new(MultiSegmentArena::new());
+        data_message(&mut multi, 90);
+
+        // Framed, default codec: feed, then flush and close.
+        let (a, mut b) = tokio::io::duplex(1 << 16);
+        let mut sink = FramedWrite::new(a, FramedCodec::new());
+        sink.feed(&one).await.unwrap();
+        sink.flush().await.unwrap();
+        sink.close().await.unwrap();
+        let mut got = Vec::new();
+        b.read_to_end(&mut got).await.unwrap();
+        assert_eq!(got, framed(&one));
+
+        // Packed, for a multi-segment arena.
+        let (a, mut b) = tokio::io::duplex(1 << 16);
+        let mut sink =
+            FramedWrite::new(a, PackedCodec::new().sends::<Message<MultiSegmentArena>>());
+        sink.feed(&multi).await.unwrap();
+        sink.flush().await.unwrap();
+        sink.close().await.unwrap();
+        let mut got = Vec::new();
+        b.read_to_end(&mut got).await.unwrap();
+        let mut want = Vec::new();
+        multi.append_packed_to(&mut want);
+        assert_eq!(got, want);
+
+        // Frames forwarded from one stream to another as they decode.
+        let (a, b) = tokio::io::duplex(1 << 16);
+        let (c, mut d) = tokio::io::duplex(1 << 16);
+        let mut source = Framed::new(a, FramedCodec::new());
+        source.send(&one).await.unwrap();
+        source.send(&one).await.unwrap();
+        source.close().await.unwrap();
+        let frames = FramedRead::new(b, FramedCodec::new());
+        let out = FramedWrite::new(c, FramedCodec::new().sends::<Frame>());
+        frames.forward(out).await.unwrap();
+        let mut got = Vec::new();
+        d.read_to_end(&mut got).await.unwrap();
+        assert_eq!(got, [framed(&one), framed(&one)].concat());
+    });
 }

@@ -152,7 +152,7 @@ fn codecs_allocate_nothing_per_message() {
     let blob = blob();
     fn run<A: Arena>(mut msg: Message<A>, blob: &[u8], what: &str) {
         let (mut wire, mut rd) = (BytesMut::new(), BytesMut::new());
-        let (mut enc, mut dec) = (FramedCodec::new(), FramedCodec::new());
+        let (mut enc, mut dec) = (FramedCodec::new().sends::<Message<A>>(), FramedCodec::new());
         pump(
             &mut msg,
             &mut enc,
@@ -176,7 +176,7 @@ fn codecs_allocate_nothing_per_message() {
         assert_eq!(n, 0, "framed, {what}: {n} allocations in 200 messages");
 
         let (mut wire, mut rd) = (BytesMut::new(), BytesMut::new());
-        let (mut enc, mut dec) = (PackedCodec::new(), PackedCodec::new());
+        let (mut enc, mut dec) = (PackedCodec::new().sends::<Message<A>>(), PackedCodec::new());
         pump(
             &mut msg,
             &mut enc,

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use capnarena::serialize::codec::FramedCodec;
+use capnarena::serialize::codec::{Frame, FramedCodec};
 use capnarena::{Error, Message, ReaderOptions, SingleSegmentArena, StructSize};
 use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -176,7 +176,9 @@ type Outcomes = Arc<Mutex<HashMap<SocketAddr, Outcome>>>;
 /// One connection: read frames, check each (root, sequence, payload
 /// pointer), echo it; on any error, record it and close.
 async fn serve_one(sock: TcpStream, peer: SocketAddr, outcomes: Outcomes) {
-    let codec = FramedCodec::with_options(ReaderOptions::default()).max_frame_bytes(MAX_FRAME);
+    let codec = FramedCodec::with_options(ReaderOptions::default())
+        .max_frame_bytes(MAX_FRAME)
+        .sends::<Frame>();
     let mut framed = Framed::new(sock, codec);
     let mut scratch = Message::new(SingleSegmentArena::new());
     let mut seq = 0;
@@ -196,7 +198,7 @@ async fn serve_one(sock: TcpStream, peer: SocketAddr, outcomes: Outcomes) {
             Ok(got) if got != seq => break Outcome::OutOfOrder { expected: seq, got },
             Ok(_) => {}
         }
-        if let Err(e) = framed.send(&frame).await {
+        if let Err(e) = framed.send(frame).await {
             break Outcome::Failed(e);
         }
         seq += 1;

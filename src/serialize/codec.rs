@@ -40,10 +40,12 @@
 //! # }
 //! ```
 
+use core::marker::PhantomData;
+
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::arena::Arena;
+use crate::arena::{Arena, SingleSegmentArena};
 use crate::error::{Error, Result};
 use crate::message::Message;
 use crate::read::{MessageReader, ReaderOptions};
@@ -154,8 +156,23 @@ fn cut(needed: usize, available: usize) -> Error {
 }
 
 /// A tokio-util codec for framed messages (the standard segment table,
-/// then the segments): decodes [`Frame`]s, encodes a [`Message`], a
-/// [`MessageReader`]'s segments or a [`Frame`].
+/// then the segments): decodes [`Frame`]s, and encodes what its type
+/// parameter `T` names.
+///
+/// # What it sends
+///
+/// Each codec type encodes exactly one kind of item, so that a sink's item
+/// type is known from the codec alone and `framed.flush().await` or
+/// `framed.close().await` need no annotation:
+///
+/// | `T` | the encoder takes | made with |
+/// |---|---|---|
+/// | `Message<A>` (default `Message<SingleSegmentArena>`) | `&Message<A>` | [`FramedCodec::new()`], or `.sends::<Message<A>>()` |
+/// | `MessageReader<'_>` | `&MessageReader<'_>` of any lifetime (to pass a message on) | `.sends::<MessageReader>()` |
+/// | [`Frame`] | a `Frame` by value (to forward decoded frames, e.g. with `StreamExt::forward`) | `.sends::<Frame>()` |
+///
+/// `sends` keeps the codec's options and limits; the decoder is the same
+/// for every `T`.
 ///
 /// The decoder returns `Ok(None)` while a frame is incomplete, and
 /// reserves room in the read buffer for more of it (as much as has
@@ -168,36 +185,93 @@ fn cut(needed: usize, available: usize) -> Error {
 /// connection). [`decode_eof`](Decoder::decode_eof) ends the stream: the
 /// codec is clean after it whatever it returns (the bytes of a cut frame
 /// are consumed), ready for another stream.
-#[derive(Clone, Debug)]
-pub struct FramedCodec {
+pub struct FramedCodec<T = Message<SingleSegmentArena>> {
     options: ReaderOptions,
     max_frame_bytes: usize,
     /// Bytes of the frame being decoded, once its table has been read.
     frame_len: Option<usize>,
     /// Whether `decode` failed since the last reset.
     failed: bool,
+    /// What the encoder takes; a function pointer so that the codec is
+    /// `Send`, `Sync` and `Clone` whatever `T` is.
+    sends: PhantomData<fn(&T)>,
 }
 
-impl Default for FramedCodec {
-    fn default() -> Self {
-        Self::new()
+// By hand, not derived: a derive would ask `T: Clone` and `T: Debug` of the
+// marker, which a `Message<A>` need not be.
+impl<T> Clone for FramedCodec<T> {
+    fn clone(&self) -> Self {
+        FramedCodec {
+            options: self.options,
+            max_frame_bytes: self.max_frame_bytes,
+            frame_len: self.frame_len,
+            failed: self.failed,
+            sends: PhantomData,
+        }
     }
 }
 
+impl<T> core::fmt::Debug for FramedCodec<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FramedCodec")
+            .field("sends", &core::any::type_name::<T>())
+            .field("options", &self.options)
+            .field("max_frame_bytes", &self.max_frame_bytes)
+            .field("frame_len", &self.frame_len)
+            .field("failed", &self.failed)
+            .finish()
+    }
+}
+
+impl<T> Default for FramedCodec<T> {
+    fn default() -> Self {
+        FramedCodec::with_options(ReaderOptions::default()).sends()
+    }
+}
+
+// `new` and `with_options` make the default codec only (as `HashMap::new`
+// fixes its hasher), so that `FramedCodec::new()` needs no annotation;
+// `sends` picks another item type.
 impl FramedCodec {
     /// A codec with the default [`ReaderOptions`] and a frame limit of
-    /// [`DEFAULT_MAX_FRAME_BYTES`].
+    /// [`DEFAULT_MAX_FRAME_BYTES`], sending `&Message<SingleSegmentArena>`
+    /// (see [`sends`](Self::sends) for the others).
     pub fn new() -> Self {
         Self::with_options(ReaderOptions::default())
     }
 
-    /// A codec whose frames are checked against, and read with, `options`.
+    /// A codec whose frames are checked against, and read with, `options`,
+    /// sending `&Message<SingleSegmentArena>`.
     pub fn with_options(options: ReaderOptions) -> Self {
         FramedCodec {
             options,
             max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
             frame_len: None,
             failed: false,
+            sends: PhantomData,
+        }
+    }
+}
+
+impl<T> FramedCodec<T> {
+    /// The same codec (options, limit, decoding state) encoding `U`
+    /// instead: `Message<A>` for another arena, `MessageReader` or
+    /// [`Frame`] (the table on [`FramedCodec`]).
+    ///
+    /// ```
+    /// use capnarena::serialize::codec::{Frame, FramedCodec};
+    /// use capnarena::{Message, MultiSegmentArena};
+    ///
+    /// let _messages = FramedCodec::new().sends::<Message<MultiSegmentArena>>();
+    /// let _frames = FramedCodec::new().max_frame_bytes(1 << 20).sends::<Frame>();
+    /// ```
+    pub fn sends<U>(self) -> FramedCodec<U> {
+        FramedCodec {
+            options: self.options,
+            max_frame_bytes: self.max_frame_bytes,
+            frame_len: self.frame_len,
+            failed: self.failed,
+            sends: PhantomData,
         }
     }
 
@@ -256,7 +330,7 @@ fn reserve_more(src: &mut BytesMut, len: usize) {
     src.reserve(more as usize);
 }
 
-impl FramedCodec {
+impl<T> FramedCodec<T> {
     #[inline]
     fn decode_frame(&mut self, src: &mut BytesMut) -> Result<Option<Frame>> {
         let len = match self.frame_len {
@@ -290,6 +364,11 @@ impl FramedCodec {
         let needed = match self.frame_len {
             Some(n) => n,
             None => match parse_prefix(src, &self.options)? {
+                // Cut inside the first word: the blocking and async readers
+                // wait for that whole word before they look past it, so
+                // the codec names the same 8 bytes, even when the first 4
+                // already say how long the table is.
+                Prefix::Need(_) if src.len() < 8 => 8,
                 Prefix::Need(n) => n,
                 Prefix::Table(layout) => layout.frame_bytes() as usize,
             },
@@ -298,7 +377,7 @@ impl FramedCodec {
     }
 }
 
-impl Decoder for FramedCodec {
+impl<T> Decoder for FramedCodec<T> {
     type Item = Frame;
     type Error = Error;
 
@@ -328,7 +407,7 @@ impl Decoder for FramedCodec {
     }
 }
 
-impl<A: Arena> Encoder<&Message<A>> for FramedCodec {
+impl<A: Arena> Encoder<&Message<A>> for FramedCodec<Message<A>> {
     type Error = Error;
 
     /// Writes the segment table and the segments into `dst`.
@@ -339,7 +418,7 @@ impl<A: Arena> Encoder<&Message<A>> for FramedCodec {
     }
 }
 
-impl Encoder<&MessageReader<'_>> for FramedCodec {
+impl Encoder<&MessageReader<'_>> for FramedCodec<MessageReader<'_>> {
     type Error = Error;
 
     /// Frames the reader's segments into `dst` (to pass a message on).
@@ -350,28 +429,24 @@ impl Encoder<&MessageReader<'_>> for FramedCodec {
     }
 }
 
-impl Encoder<&Frame> for FramedCodec {
-    type Error = Error;
-
-    /// Copies the frame's bytes into `dst` as they are.
-    fn encode(&mut self, frame: &Frame, dst: &mut BytesMut) -> Result<()> {
-        dst.extend_from_slice(&frame.bytes);
-        Ok(())
-    }
-}
-
-impl Encoder<Frame> for FramedCodec {
+impl Encoder<Frame> for FramedCodec<Frame> {
     type Error = Error;
 
     /// Copies the frame's bytes into `dst` as they are.
     fn encode(&mut self, frame: Frame, dst: &mut BytesMut) -> Result<()> {
-        self.encode(&frame, dst)
+        dst.extend_from_slice(&frame.bytes);
+        Ok(())
     }
 }
 
 /// A tokio-util codec for packed messages: decodes each into a [`Frame`]
 /// of its unpacked framed bytes, encodes a [`Message`] or a
 /// [`MessageReader`]'s segments packed (the reference's bytes).
+///
+/// As with [`FramedCodec`], the type parameter names the one item the
+/// encoder takes: `&Message<A>` (default `Message<SingleSegmentArena>`,
+/// [`PackedCodec::new()`]) or `&MessageReader<'_>`
+/// (`.sends::<MessageReader>()`), so a sink's `flush` infers.
 ///
 /// The decoder unpacks as the input arrives, with the resumable
 /// [`Unpacker`], into a buffer of its own that frames are split off (so
@@ -385,8 +460,7 @@ impl Encoder<Frame> for FramedCodec {
 /// After an error, as for [`FramedCodec`]: `decode` refuses further input
 /// with [`Error::DecoderFailed`] until [`reset`](Self::reset), and
 /// `decode_eof` leaves the codec clean for another stream.
-#[derive(Debug)]
-pub struct PackedCodec {
+pub struct PackedCodec<T = Message<SingleSegmentArena>> {
     options: ReaderOptions,
     max_frame_bytes: usize,
     unpacker: Unpacker,
@@ -399,14 +473,32 @@ pub struct PackedCodec {
     layout: Option<FrameLayout>,
     /// Whether `decode` failed since the last reset.
     failed: bool,
+    /// What the encoder takes (see [`FramedCodec`]'s field).
+    sends: PhantomData<fn(&T)>,
 }
 
-impl Default for PackedCodec {
-    fn default() -> Self {
-        Self::new()
+impl<T> core::fmt::Debug for PackedCodec<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PackedCodec")
+            .field("sends", &core::any::type_name::<T>())
+            .field("options", &self.options)
+            .field("max_frame_bytes", &self.max_frame_bytes)
+            .field("unpacker", &self.unpacker)
+            .field("filled", &self.filled)
+            .field("layout", &self.layout)
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
     }
 }
 
+impl<T> Default for PackedCodec<T> {
+    fn default() -> Self {
+        PackedCodec::with_options(ReaderOptions::default()).sends()
+    }
+}
+
+// As for `FramedCodec`: the constructors make the default codec, so
+// `PackedCodec::new()` needs no annotation.
 impl PackedCodec {
     /// A codec with the default [`ReaderOptions`] and a frame limit of
     /// [`DEFAULT_MAX_FRAME_BYTES`] (unpacked).
@@ -424,6 +516,24 @@ impl PackedCodec {
             filled: 0,
             layout: None,
             failed: false,
+            sends: PhantomData,
+        }
+    }
+}
+
+impl<T> PackedCodec<T> {
+    /// The same codec (options, limit, decoding state) encoding `U`
+    /// instead: `Message<A>` for another arena, or `MessageReader`.
+    pub fn sends<U>(self) -> PackedCodec<U> {
+        PackedCodec {
+            options: self.options,
+            max_frame_bytes: self.max_frame_bytes,
+            unpacker: self.unpacker,
+            out: self.out,
+            filled: self.filled,
+            layout: self.layout,
+            failed: self.failed,
+            sends: PhantomData,
         }
     }
 
@@ -517,7 +627,7 @@ impl PackedCodec {
     }
 }
 
-impl Decoder for PackedCodec {
+impl<T> Decoder for PackedCodec<T> {
     type Item = Frame;
     type Error = Error;
 
@@ -546,7 +656,7 @@ impl Decoder for PackedCodec {
     }
 }
 
-impl<A: Arena> Encoder<&Message<A>> for PackedCodec {
+impl<A: Arena> Encoder<&Message<A>> for PackedCodec<Message<A>> {
     type Error = Error;
 
     /// Packs the segment table and the segments straight into `dst`.
@@ -555,7 +665,7 @@ impl<A: Arena> Encoder<&Message<A>> for PackedCodec {
     }
 }
 
-impl Encoder<&MessageReader<'_>> for PackedCodec {
+impl Encoder<&MessageReader<'_>> for PackedCodec<MessageReader<'_>> {
     type Error = Error;
 
     /// Packs the reader's segments, framed, straight into `dst`.

@@ -94,9 +94,7 @@ where
                 ca::record_fill(msg, rec).unwrap();
                 tx.feed(&*msg).await.unwrap();
             }
-            SinkExt::<&Message<SingleSegmentArena>>::flush(tx)
-                .await
-                .unwrap();
+            tx.flush().await.unwrap();
         };
         let recv = async {
             let mut h = 0;
