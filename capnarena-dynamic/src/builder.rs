@@ -616,8 +616,16 @@ fn scalar_bits(
         Type::UInt16 => int(0, u16::MAX.into(), "UInt16")?,
         Type::UInt32 => int(0, u32::MAX.into(), "UInt32")?,
         Type::UInt64 => int(0, u64::MAX.into(), "UInt64")?,
-        Type::Float32 => u64::from((float()? as f32).to_bits()),
-        Type::Float64 => float()?.to_bits(),
+        // A float of the field's own width keeps its bits (a NaN's
+        // payload too); others convert.
+        Type::Float32 => match *value {
+            DynamicValue::Float32(v) => u64::from(v.to_bits()),
+            _ => u64::from((float()? as f32).to_bits()),
+        },
+        Type::Float64 => match *value {
+            DynamicValue::Float64(v) => v.to_bits(),
+            _ => float()?.to_bits(),
+        },
         Type::Enum(id) => match value {
             DynamicValue::Enum(e) if e.schema().id() == *id => u64::from(e.value()),
             DynamicValue::Enum(_) => return Err(mismatch()),
