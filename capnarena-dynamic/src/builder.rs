@@ -59,6 +59,34 @@ pub enum DynamicValueBuilder<'a, A: Arena + ?Sized> {
 }
 
 impl<'a, A: Arena + ?Sized> DynamicValueBuilder<'a, A> {
+    /// The value of pointer type `ty` at `p` as a builder (an
+    /// `AnyPointer` built as a chosen type), opened as the generated
+    /// `get_*` opens it: a null list or text becomes an empty one.
+    ///
+    /// # Errors
+    /// The pointer holds another kind of value, or the arena has no room.
+    pub fn get_pointer(
+        schema: &'a Schema<'a>,
+        ty: &Type,
+        p: PointerBuilder<'a, A>,
+    ) -> Result<Self> {
+        get_pointer(schema, ty, p)
+    }
+
+    /// A new value of pointer type `ty` at `p` (`len` elements of a list,
+    /// bytes of text or data; structs ignore it).
+    ///
+    /// # Errors
+    /// The arena has no room, or `len` cannot be encoded.
+    pub fn init_pointer(
+        schema: &'a Schema<'a>,
+        ty: &Type,
+        p: PointerBuilder<'a, A>,
+        len: u32,
+    ) -> Result<Self> {
+        init_pointer(schema, ty, p, len)
+    }
+
     /// The struct builder, when the value is one.
     ///
     /// # Errors

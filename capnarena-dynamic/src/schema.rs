@@ -498,12 +498,21 @@ pub enum Type {
 }
 
 impl Type {
-    /// Levels of the type (lists and bound types count).
+    /// Levels of the type (lists and bound types count). In a loop, so
+    /// that a type made by hand of any depth is measured in constant
+    /// stack (a struct's bindings carry their depth).
     fn depth(&self) -> u32 {
-        match self {
-            Type::List(t) => t.depth() + 1,
-            Type::Struct(s) => s.brand.depth(),
-            _ => 0,
+        let mut t = self;
+        let mut lists: u32 = 0;
+        loop {
+            match t {
+                Type::List(e) => {
+                    lists = lists.saturating_add(1);
+                    t = e;
+                }
+                Type::Struct(s) => return lists.saturating_add(s.brand.depth()),
+                _ => return lists,
+            }
         }
     }
 
@@ -537,27 +546,44 @@ impl Type {
     }
 
     /// Whether `self` and `other` are the same type, generic bindings
-    /// aside (they do not change the encoding). Bounded by the types'
-    /// depth.
+    /// aside (they do not change the encoding). In constant stack.
     pub fn same_as(&self, other: &Type) -> bool {
-        match (self, other) {
-            (Type::List(a), Type::List(b)) => a.same_as(b),
-            (Type::Enum(a), Type::Enum(b)) | (Type::Interface(a), Type::Interface(b)) => a == b,
-            (Type::Struct(a), Type::Struct(b)) => a.id == b.id,
-            _ => core::mem::discriminant(self) == core::mem::discriminant(other),
+        let (mut a, mut b) = (self, other);
+        loop {
+            return match (a, b) {
+                (Type::List(x), Type::List(y)) => {
+                    (a, b) = (x, y);
+                    continue;
+                }
+                (Type::Enum(x), Type::Enum(y)) | (Type::Interface(x), Type::Interface(y)) => x == y,
+                (Type::Struct(x), Type::Struct(y)) => x.id == y.id,
+                _ => core::mem::discriminant(a) == core::mem::discriminant(b),
+            };
         }
     }
 }
 
 impl core::fmt::Display for Type {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Type::List(t) => write!(f, "List({t})"),
-            Type::Enum(id) => write!(f, "enum {id:#018x}"),
-            Type::Struct(s) => write!(f, "struct {:#018x}", s.id),
-            Type::Interface(id) => write!(f, "interface {id:#018x}"),
-            other => write!(f, "{other:?}"),
+        // Lists in a loop (constant stack for a type of any depth).
+        let mut t = self;
+        let mut lists = 0usize;
+        while let Type::List(e) = t {
+            f.write_str("List(")?;
+            lists += 1;
+            t = e;
         }
+        match t {
+            Type::Enum(id) => write!(f, "enum {id:#018x}")?,
+            Type::Struct(s) => write!(f, "struct {:#018x}", s.id)?,
+            Type::Interface(id) => write!(f, "interface {id:#018x}")?,
+            // Not a list (unwrapped above): a name without parts.
+            other => write!(f, "{other:?}")?,
+        }
+        for _ in 0..lists {
+            f.write_str(")")?;
+        }
+        Ok(())
     }
 }
 
@@ -653,6 +679,15 @@ impl<'s> StructSchema<'s> {
     /// Its own name (the display name past the scope's prefix).
     pub fn name(&self) -> &'s str {
         short_name(self.node)
+    }
+
+    /// The struct as a type, with its bindings (to read or build an
+    /// `AnyPointer` as this struct).
+    pub fn ty(&self) -> Type {
+        Type::Struct(StructType {
+            id: self.node.id,
+            brand: self.brand.clone(),
+        })
     }
 
     /// Data words and pointers of the struct.

@@ -148,6 +148,16 @@ impl<'a> DynamicValue<'a> {
         }
     }
 
+    /// The value of pointer type `ty` that `p` points to (an `AnyPointer`
+    /// read as a chosen type), read as generated readers read it.
+    ///
+    /// # Errors
+    /// `ty` is not a pointer type ([`Error::TypeMismatch`]), or the
+    /// pointer holds another kind of value (the runtime's error).
+    pub fn read_pointer(schema: &'a Schema<'a>, ty: &Type, p: PointerReader<'a>) -> Result<Self> {
+        read_pointer(schema, ty, p)
+    }
+
     /// The value as an integer, when it is one.
     pub(crate) fn as_integer(&self) -> Option<i128> {
         Some(match *self {

@@ -276,6 +276,52 @@ fn type_nested_too_deeply() {
     );
 }
 
+/// Generic bindings made by hand nest at most
+/// `MAX_RESOLVED_TYPE_DEPTH` levels: binding a deeper type is refused
+/// with its depth, and types of any depth compare and print in constant
+/// stack.
+#[test]
+fn bindings_nested_too_deeply() {
+    use capnarena_dynamic::{MAX_RESOLVED_TYPE_DEPTH, Type};
+    use std::sync::Arc;
+    let loaded = LoadedSchema::from_request_bytes(&request()).unwrap();
+    let schema = loaded.schema();
+    let inner = schema.find_struct("e.capnp:Inner").unwrap();
+    let mut deep = Type::Text;
+    for _ in 0..MAX_RESOLVED_TYPE_DEPTH {
+        deep = Type::List(Arc::new(deep));
+    }
+    // 256 lists, and the binding's own level.
+    let err = inner.bind(vec![deep.clone()]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Limit {
+                found: 257,
+                limit: 256,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let mut ok = Type::Text;
+    for _ in 0..MAX_RESOLVED_TYPE_DEPTH - 1 {
+        ok = Type::List(Arc::new(ok));
+    }
+    assert!(inner.bind(vec![ok]).is_ok());
+    let mut huge = Type::Text;
+    for _ in 0..200_000 {
+        huge = Type::List(Arc::new(huge));
+    }
+    assert!(huge.same_as(&huge.clone()));
+    assert!(huge.to_string().starts_with("List(List("));
+    assert!(inner.bind(vec![huge.clone()]).is_err());
+    // Drop the deep chain one level at a time (Arc's drop recurses).
+    while let Type::List(e) = huge {
+        huge = Arc::try_unwrap(e).unwrap_or(Type::Void);
+    }
+}
+
 /// A request cut short is the runtime's error.
 #[test]
 fn truncated_request() {

@@ -255,6 +255,43 @@ fn generic_values_round_trip() {
     );
 }
 
+/// An `AnyPointer` (here an unbound generic parameter) is built and read
+/// as a chosen struct type.
+#[test]
+fn any_pointer_as_a_chosen_type() {
+    let loaded = features();
+    let schema = loaded.schema();
+    let uses = schema.find_struct("features.capnp:Use").unwrap();
+    let tag = schema.find_struct("features.capnp:Tag").unwrap();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    {
+        let mut b = DynamicStructBuilder::init_root(&mut msg, uses.clone()).unwrap();
+        let mut raw = b.init_by_name("raw").unwrap().into_struct().unwrap();
+        let DynamicValueBuilder::AnyPointer(p) = raw.get_by_name("value").unwrap() else {
+            panic!()
+        };
+        let mut t = DynamicValueBuilder::init_pointer(&schema, &tag.ty(), p, 0)
+            .unwrap()
+            .into_struct()
+            .unwrap();
+        t.set_by_name("name", "in any".into()).unwrap();
+    }
+    let reader = msg.reader();
+    let r = DynamicStructReader::root(&reader, uses).unwrap();
+    let raw = r.get_by_name("raw").unwrap().into_struct().unwrap();
+    let DynamicValue::AnyPointer(p) = raw.get_by_name("value").unwrap() else {
+        panic!()
+    };
+    let t = DynamicValue::read_pointer(&schema, &tag.ty(), p)
+        .unwrap()
+        .into_struct()
+        .unwrap();
+    assert_eq!(text(t.get_by_name("name").unwrap()), "in any");
+    // Read as text instead, it is the runtime's error.
+    let err = DynamicValue::read_pointer(&schema, &Type::Text, p).unwrap_err();
+    assert!(matches!(err, capnarena_dynamic::Error::Wire(_)), "{err}");
+}
+
 /// Interfaces: methods with their parameter and result structs (bound
 /// by the interface's brand), superclasses.
 #[test]
