@@ -26,8 +26,7 @@ mod all_types_capnp;
 use all_types_capnp::{all_types, entry, labeled, log, point};
 use capnarena::{Arena, Message, MessageReader, SingleSegmentArena, StructReader};
 use capnarena_dynamic::{
-    DynamicListBuilder, DynamicListReader, DynamicStructBuilder, DynamicStructReader, DynamicValue,
-    Result,
+    DynamicListReader, DynamicStructBuilder, DynamicStructReader, DynamicValue,
 };
 use common::*;
 
@@ -66,14 +65,6 @@ fn list(v: DynamicValue<'_>) -> DynamicListReader<'_> {
 
 fn strukt(v: DynamicValue<'_>) -> DynamicStructReader<'_> {
     val!(v, Struct)
-}
-
-/// The fields a dynamic reader visits: those outside the union, then the
-/// active member.
-fn visit<'a>(d: &DynamicStructReader<'a>) -> Vec<capnarena_dynamic::Field<'a>> {
-    let mut fields: Vec<_> = d.schema().non_union_fields().collect();
-    fields.extend(d.which().expect("a known union member"));
-    fields
 }
 
 /// Compares a primitive list element by element.
@@ -461,64 +452,6 @@ fn dynamic_reader_agrees_with_generated_on_every_vector() {
 // ---------------------------------------------------------------------------
 // Building: bytes against the generated builders.
 // ---------------------------------------------------------------------------
-
-/// Copies `src` into `dst` element by element with the dynamic builder:
-/// fields outside the union in the schema's order, then the active
-/// member; null pointers stay null.
-fn dyn_deep_copy<A: Arena + ?Sized>(
-    dst: &mut DynamicStructBuilder<'_, A>,
-    src: &DynamicStructReader<'_>,
-) -> Result<()> {
-    for f in visit(src) {
-        if f.is_group() {
-            let mut g = dst.init(&f)?.into_struct()?;
-            dyn_deep_copy(&mut g, &src.get(&f)?.into_struct()?)?;
-            continue;
-        }
-        if f.ty()?.is_pointer() && !src.has(&f)? {
-            continue;
-        }
-        match src.get(&f)? {
-            DynamicValue::Struct(s) => dyn_deep_copy(&mut dst.init(&f)?.into_struct()?, &s)?,
-            DynamicValue::List(l) => {
-                dyn_copy_list(&mut dst.init_list(&f, l.len())?.into_list()?, &l)?
-            }
-            DynamicValue::Text(t) => dst
-                .init_list(&f, t.len() as u32)?
-                .into_text()?
-                .push_str(t)?,
-            DynamicValue::Data(d) => dst
-                .init_list(&f, d.len() as u32)?
-                .into_data()?
-                .copy_from_slice(d),
-            v => dst.set(&f, v)?,
-        }
-    }
-    Ok(())
-}
-
-fn dyn_copy_list<A: Arena + ?Sized>(
-    dst: &mut DynamicListBuilder<'_, A>,
-    src: &DynamicListReader<'_>,
-) -> Result<()> {
-    for i in 0..src.len() {
-        let struct_elements = matches!(src.element_type(), capnarena_dynamic::Type::Struct(_));
-        if !struct_elements
-            && src.element_type().is_pointer()
-            && src.as_list_reader().get_pointer(i).is_null()
-        {
-            continue;
-        }
-        match src.get(i)? {
-            DynamicValue::Struct(s) => dyn_deep_copy(&mut dst.get(i)?.into_struct()?, &s)?,
-            DynamicValue::List(l) => dyn_copy_list(&mut dst.init(i, l.len())?.into_list()?, &l)?,
-            DynamicValue::Text(t) => dst.init(i, t.len() as u32)?.into_text()?.push_str(t)?,
-            DynamicValue::Data(d) => dst.init(i, d.len() as u32)?.into_data()?.copy_from_slice(d),
-            v => dst.set(i, v)?,
-        }
-    }
-    Ok(())
-}
 
 /// The generated builders making the calls [`dyn_deep_copy`] makes, in
 /// the same order.
