@@ -440,7 +440,7 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
                 schema: field.group()?,
                 builder: self.builder.reborrow(),
             };
-            g.clear_all();
+            g.clear_all()?;
             return Ok(DynamicValueBuilder::Struct(g));
         }
         let ty = field.ty()?;
@@ -527,8 +527,7 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
                 schema: field.group()?,
                 builder: self.builder.reborrow(),
             };
-            g.clear_all();
-            return Ok(());
+            return g.clear_all();
         }
         let ty = field.ty()?;
         let offset = field.offset().unwrap_or(0) as usize;
@@ -541,17 +540,17 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
     }
 
     /// Every field (and the union's discriminant) back to its default.
-    fn clear_all(&mut self) {
+    /// Groups nest at most `MAX_GROUP_DEPTH` levels (checked at load).
+    fn clear_all(&mut self) -> Result<()> {
         if self.schema.discriminant_count() > 0 {
             self.builder
                 .set::<u16>(self.schema.discriminant_offset() as usize, 0);
         }
         let fields: Vec<Field<'a>> = self.schema.fields().collect();
         for f in &fields {
-            // Fields of a checked schema: only a resolution past the
-            // type depth limit can fail, and then there is nothing to clear.
-            let _ = self.clear_field(f);
+            self.clear_field(f)?;
         }
+        Ok(())
     }
 
     /// Copies every field of `src` (a struct of the same schema) that is

@@ -423,10 +423,11 @@ fn check_struct(
     if s.is_group {
         // The chain of groups above this one ends at a struct within the
         // bound (so walking groups down from any struct is bounded too).
-        let mut id = node.scope_id;
+        let mut parent = store.nodes.get(&node.scope_id);
         let mut depth = 1;
-        while let Some(NodeKind::Struct(parent)) = store.nodes.get(&id).map(|n| &n.kind) {
-            if !parent.is_group {
+        while let Some(p) = parent {
+            let NodeKind::Struct(ps) = &p.kind else { break };
+            if !ps.is_group {
                 break;
             }
             depth += 1;
@@ -438,7 +439,7 @@ fn check_struct(
                     limit: MAX_GROUP_DEPTH,
                 });
             }
-            id = store.nodes[&id].scope_id;
+            parent = store.nodes.get(&p.scope_id);
         }
     }
     for (index, f) in s.fields.iter().enumerate() {

@@ -436,8 +436,17 @@ impl<'s> Schema<'s> {
         };
         let list = values.root_pointer()?.get_list(ElementSize::Pointer)?;
         // The list's last pointer is null (see `load::store_values`).
-        let last = list.len().saturating_sub(1);
-        Ok(list.get_pointer(index.unwrap_or(last).min(last)))
+        let Some(last) = list.len().checked_sub(1) else {
+            return Err(Error::MissingNode { id: 0 });
+        };
+        let index = index.unwrap_or(last);
+        if index > last {
+            return Err(Error::IndexOutOfRange {
+                index,
+                len: list.len(),
+            });
+        }
+        Ok(list.get_pointer(index))
     }
 }
 
