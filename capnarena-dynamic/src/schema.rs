@@ -1279,9 +1279,27 @@ impl<'s> ConstSchema<'s> {
     /// Its value.
     ///
     /// # Errors
-    /// The stored value cannot be read as the type.
+    /// The stored value cannot be read as the type (a `Text` constant
+    /// that is not UTF-8 too: [`text_bytes`](Self::text_bytes) reads it).
     pub fn value(&self) -> Result<DynamicValue<'s>> {
         self.schema.value(&self.ty()?, &self.c.value, self.node.id)
+    }
+
+    /// A `Text` constant's bytes, without the UTF-8 check.
+    ///
+    /// # Errors
+    /// [`Error::TypeMismatch`] for a constant of another type.
+    pub fn text_bytes(&self) -> Result<&'s [u8]> {
+        match (&self.c.ty, self.c.value) {
+            (RawType::Text, RawValue::Pointer(_, index)) => {
+                Ok(self.schema.stored_value(index)?.get_text_bytes()?)
+            }
+            (ty, _) => Err(Error::TypeMismatch {
+                context: self.node.display_name.clone(),
+                expected: format!("{ty:?}"),
+                found: "Text".into(),
+            }),
+        }
     }
 }
 

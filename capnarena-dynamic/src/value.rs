@@ -435,6 +435,45 @@ impl<'a> DynamicStructReader<'a> {
     pub fn get_by_name(&self, name: &str) -> Result<DynamicValue<'a>> {
         self.get(&self.schema.field_by_name(name)?)
     }
+
+    /// A `Text` field's bytes as stored (its default's when null), without
+    /// the UTF-8 check [`get`](Self::get) makes: text that is not UTF-8,
+    /// which the reference accepts, as the generated `get_*_bytes` reads
+    /// it.
+    ///
+    /// # Errors
+    /// [`Error::TypeMismatch`] for a field of another type, or as
+    /// [`get`](Self::get).
+    pub fn get_text_bytes(&self, field: &Field<'_>) -> Result<&'a [u8]> {
+        self.check_field(field)?;
+        if let Some(expected) = field.discriminant() {
+            let found = self.discriminant();
+            if found != expected {
+                return Err(Error::InactiveUnionMember {
+                    struct_id: self.schema.id(),
+                    field: field.index(),
+                    expected,
+                    found,
+                });
+            }
+        }
+        let field = self.schema.field(field.index())?;
+        let ty = field.ty()?;
+        if !matches!(ty, Type::Text) {
+            return Err(Error::TypeMismatch {
+                context: format!("field {} of {}", field.name(), self.schema.display_name()),
+                expected: ty.to_string(),
+                found: "Text".into(),
+            });
+        }
+        let mut p = self.reader.pointer(field.offset().unwrap_or(0) as usize);
+        if p.is_null() {
+            if let Some(RawValue::Pointer(_, Some(index))) = field.raw_default() {
+                p = self.schema.schema().stored_value(Some(*index))?;
+            }
+        }
+        Ok(p.get_text_bytes()?)
+    }
 }
 
 /// The field belongs to `schema`.
@@ -600,6 +639,27 @@ impl<'a> DynamicListReader<'a> {
             )),
             ty => read_pointer(self.schema, ty, r.get_pointer(index))?,
         })
+    }
+
+    /// Element `index` of a list of `Text`, as its bytes (no UTF-8
+    /// check).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`], [`Error::TypeMismatch`] for a list of
+    /// another type, or the runtime's error.
+    pub fn get_text_bytes(&self, index: u32) -> Result<&'a [u8]> {
+        let len = self.len();
+        if index >= len {
+            return Err(Error::IndexOutOfRange { index, len });
+        }
+        if !matches!(self.element, Type::Text) {
+            return Err(Error::TypeMismatch {
+                context: format!("element {index} of a List({})", self.element),
+                expected: self.element.to_string(),
+                found: "Text".into(),
+            });
+        }
+        Ok(self.reader.get_pointer(index).get_text_bytes()?)
     }
 
     /// Each element in order.

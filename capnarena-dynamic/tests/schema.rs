@@ -697,3 +697,60 @@ fn constants_agree_with_generated() {
     let want: Vec<u16> = codegen_capnp::PRIMES.get().unwrap().iter().collect();
     assert_eq!(primes, want);
 }
+
+#[allow(dead_code, unused_imports)]
+#[rustfmt::skip]
+#[path = "../../tests/generated/nonutf8_capnp.rs"]
+mod nonutf8_capnp;
+
+/// Text that is not UTF-8 (a default, a union member's default, a
+/// constant): `get` is the runtime's UTF-8 error as the generated `get_*`,
+/// `get_text_bytes` the bytes as the generated `get_*_bytes`.
+#[test]
+fn text_that_is_not_utf8() {
+    let dir = workspace().join("tests/schemas");
+    let loaded = LoadedSchema::compile(
+        &Compiler::new()
+            .no_standard_import()
+            .src_prefix(&dir)
+            .file(dir.join("nonutf8.capnp")),
+    )
+    .unwrap();
+    let schema = loaded.schema();
+    let s = schema.find_struct("nonutf8.capnp:Holder").unwrap();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.init_root_struct(s.size()).unwrap();
+    let reader = msg.reader();
+    let g: nonutf8_capnp::holder::Reader<'_> = reader.get_root().unwrap();
+    let d = DynamicStructReader::root(&reader, s.clone()).unwrap();
+    let text = s.field_by_name("text").unwrap();
+    assert_eq!(
+        d.get(&text).unwrap_err().to_string(),
+        g.get_text().unwrap_err().to_string()
+    );
+    assert_eq!(
+        d.get_text_bytes(&text).unwrap(),
+        g.get_text_bytes().unwrap()
+    );
+    assert_eq!(d.get_text_bytes(&text).unwrap(), b"a\xffb");
+    let choice = d.get_by_name("choice").unwrap().into_struct().unwrap();
+    let none = choice.schema().field_by_name("none").unwrap();
+    assert_eq!(choice.which().unwrap().unwrap().name(), none.name());
+    let member = choice.schema().field_by_name("member").unwrap();
+    assert!(matches!(
+        choice.get_text_bytes(&member),
+        Err(capnarena_dynamic::Error::InactiveUnionMember { .. })
+    ));
+    let c = schema.find_const("nonutf8.capnp:bytes").unwrap();
+    assert!(c.value().is_err());
+    assert_eq!(c.text_bytes().unwrap(), nonutf8_capnp::BYTES);
+    let plain = schema.find_const("nonutf8.capnp:plain").unwrap();
+    assert_eq!(plain.text_bytes().unwrap(), nonutf8_capnp::PLAIN.as_bytes());
+    let note = schema.find("nonutf8.capnp:note").unwrap();
+    assert!(text.annotations().get(note).unwrap().value().is_err());
+    // A field of another type.
+    assert!(matches!(
+        d.get_text_bytes(&choice.schema().field_by_name("none").unwrap()),
+        Err(capnarena_dynamic::Error::FieldOfOtherStruct { .. })
+    ));
+}
