@@ -11,7 +11,9 @@ use capnarena::{
 
 use crate::error::{Error, Result};
 use crate::model::RawValue;
-use crate::schema::{Field, Schema, StructSchema, Type};
+use crate::schema::Schema;
+use crate::structs::{Field, StructSchema};
+use crate::types::Type;
 use crate::value::{
     DynamicEnum, DynamicListReader, DynamicStructReader, DynamicValue, check_field, check_size,
     which,

@@ -82,17 +82,22 @@ mod builder;
 mod error;
 mod load;
 mod model;
+mod nodes;
 mod schema;
+mod structs;
+mod types;
 mod value;
 
 pub use builder::{DynamicListBuilder, DynamicStructBuilder, DynamicValueBuilder};
 pub use capnarena_codegen::schema_capnp;
 pub use error::{Error, Result};
-pub use schema::{
-    Annotation, AnnotationSchema, Annotations, Brand, ConstSchema, EnumSchema, Enumerant, Field,
-    InterfaceSchema, LoadedSchema, MAX_RESOLVED_TYPE_DEPTH, Method, Schema, StructSchema,
-    StructType, Type,
+pub use nodes::{
+    Annotation, AnnotationSchema, Annotations, ConstSchema, EnumSchema, Enumerant, InterfaceSchema,
+    Method,
 };
+pub use schema::{LoadedSchema, MAX_RESOLVED_TYPE_DEPTH, Schema};
+pub use structs::{Field, StructSchema};
+pub use types::{Brand, StructType, Type};
 pub use value::{DynamicEnum, DynamicListReader, DynamicStructReader, DynamicValue};
 
 /// Limits on the schemas loaded.

@@ -7,7 +7,10 @@ use capnarena::{ListReader, MessageReader, PointerReader, Primitive, StructReade
 
 use crate::error::{Error, Result};
 use crate::model::RawValue;
-use crate::schema::{EnumSchema, Enumerant, Field, Schema, StructSchema, Type};
+use crate::nodes::{EnumSchema, Enumerant};
+use crate::schema::Schema;
+use crate::structs::{Field, StructSchema};
+use crate::types::Type;
 
 /// A value read by the schema (or given to a builder's `set`).
 #[derive(Clone)]
