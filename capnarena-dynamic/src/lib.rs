@@ -80,6 +80,7 @@
 
 mod builder;
 mod error;
+mod list_builder;
 mod load;
 mod model;
 mod nodes;
@@ -88,9 +89,10 @@ mod structs;
 mod types;
 mod value;
 
-pub use builder::{DynamicListBuilder, DynamicStructBuilder, DynamicValueBuilder};
+pub use builder::{DynamicStructBuilder, DynamicValueBuilder};
 pub use capnarena_codegen::schema_capnp;
 pub use error::{Error, Result};
+pub use list_builder::DynamicListBuilder;
 pub use nodes::{
     Annotation, AnnotationSchema, Annotations, ConstSchema, EnumSchema, Enumerant, InterfaceSchema,
     Method,
