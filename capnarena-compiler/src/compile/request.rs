@@ -1,0 +1,335 @@
+//! Request order.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::Ctx;
+use super::nodes::Translated;
+use crate::schema::*;
+
+pub(super) const NODE: u32 = 1;
+pub(super) const PARENTS: u32 = 2;
+pub(super) const CHILDREN: u32 = 4;
+pub(super) const DEPENDENCIES: u32 = 1 << 15;
+pub(super) const EAGER_ROOT: u32 = NODE | CHILDREN | DEPENDENCIES | (PARENTS * DEPENDENCIES);
+
+/// The reference's final schema loader, as far as order goes: ids in
+/// first-insertion order, placeholders for dependencies a node's
+/// validation looks up before the node itself goes in.
+pub(super) struct Order {
+    pub(super) map_order: Vec<u64>,
+    /// id -> loaded (true) or placeholder (false).
+    pub(super) state: HashMap<u64, bool>,
+    pub(super) loaded_nodes: HashSet<usize>,
+    pub(super) si_map: crate::stdmap::StdUnorderedMap,
+    pub(super) si_by_id: HashMap<u64, SourceInfo>,
+}
+
+impl Order {
+    pub(super) fn placeholder(&mut self, id: u64) {
+        if let std::collections::hash_map::Entry::Vacant(v) = self.state.entry(id) {
+            v.insert(false);
+            self.map_order.push(id);
+        }
+    }
+
+    pub(super) fn type_deps(&mut self, t: &Type) {
+        match t {
+            Type::List(e) => self.type_deps(e),
+            Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
+                self.placeholder(*id);
+                self.brand_deps(b);
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn brand_deps(&mut self, b: &Option<Brand>) {
+        for s in b.iter().flat_map(|b| &b.scopes) {
+            for t in s.bind.iter().flatten().flatten() {
+                self.type_deps(t);
+            }
+        }
+    }
+
+    pub(super) fn load(&mut self, n: &Node) {
+        if self.state.get(&n.id) == Some(&true) {
+            return;
+        }
+        match &n.kind {
+            NodeKind::Struct(s) => {
+                for f in s.fields.iter().flatten() {
+                    match &f.kind {
+                        FieldKind::Slot { ty, .. } => self.type_deps(ty),
+                        FieldKind::Group(id) => self.placeholder(*id),
+                    }
+                }
+                if s.is_group {
+                    self.placeholder(n.scope_id);
+                }
+            }
+            NodeKind::Interface {
+                methods,
+                superclasses,
+            } => {
+                for (id, b) in superclasses {
+                    self.placeholder(*id);
+                    self.brand_deps(b);
+                }
+                for m in methods {
+                    self.placeholder(m.param_struct_type);
+                    self.brand_deps(&m.param_brand);
+                    self.placeholder(m.result_struct_type);
+                    self.brand_deps(&m.result_brand);
+                }
+            }
+            NodeKind::Const { ty, .. } | NodeKind::Annotation { ty, .. } => self.type_deps(ty),
+            _ => {}
+        }
+        if !self.state.contains_key(&n.id) {
+            self.map_order.push(n.id);
+        }
+        self.state.insert(n.id, true);
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// Notes that file `fi` was resolved through a path that names it
+    /// `name`.
+    pub(super) fn claim(&self, fi: usize, name: &str) {
+        let mut names = self.first_names.borrow_mut();
+        match &names[fi] {
+            None => names[fi] = Some(name.to_string()),
+            Some(first) if first != name => {
+                let mut second = self.second_path.borrow_mut();
+                if second.is_none() {
+                    *second = Some((name.to_string(), first.clone()));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Per file, the name of the path it was first resolved through,
+    /// when that is not the name it was loaded with.
+    pub fn renamed_files(&self) -> Vec<(usize, String)> {
+        self.first_names
+            .borrow()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                let n = n.as_ref()?;
+                (*n != self.files[i].name).then(|| (i, n.clone()))
+            })
+            .collect()
+    }
+
+    /// The first file resolved through two different paths: (the second
+    /// path's name, the first's).
+    pub fn second_path(&self) -> Option<(String, String)> {
+        self.second_path.borrow().clone()
+    }
+
+    /// Compiles the requested files (by index, each with the name it was
+    /// given) and returns the request's nodes and source info in the
+    /// reference's order.
+    pub fn request(&self, requested: &[(usize, String)]) -> (Vec<Node>, Vec<SourceInfo>) {
+        let mut ord = Order {
+            map_order: Vec::new(),
+            state: HashMap::new(),
+            loaded_nodes: HashSet::new(),
+            si_map: crate::stdmap::StdUnorderedMap::new(),
+            si_by_id: HashMap::new(),
+        };
+        for (fi, name) in requested {
+            let fi = *fi;
+            self.claim(fi, name);
+            let mut seen: HashMap<usize, u32> = HashMap::new();
+            let mut infos: Vec<SourceInfo> = Vec::new();
+            self.traverse(
+                self.file_root[fi],
+                EAGER_ROOT,
+                &mut seen,
+                &mut ord,
+                &mut infos,
+            );
+            for si in infos {
+                ord.si_map.insert(si.id);
+                ord.si_by_id.entry(si.id).or_insert(si);
+            }
+        }
+        let mut nodes = Vec::new();
+        for id in &ord.map_order {
+            if ord.state.get(id) == Some(&true) {
+                let found = self.all_nodes.borrow().get(id).cloned();
+                if let Some(n) = found {
+                    let mut n = (*n).clone();
+                    self.finish_node(&mut n);
+                    nodes.push(n);
+                }
+            }
+        }
+        let infos = ord
+            .si_map
+            .keys_in_order()
+            .into_iter()
+            .filter_map(|id| ord.si_by_id.remove(&id))
+            .collect();
+        (nodes, infos)
+    }
+
+    /// The reference's traversal from node `idx` with eagerness `e`
+    /// (compiler.c++, `Node::traverse`): translates and loads each node
+    /// reached, its dependencies (recursively while `e` asks for them),
+    /// its parents and children, collecting source info. Depth first in
+    /// the reference's order, with the path on a heap stack: a chain of
+    /// dependencies of any length (10,000 files importing each other)
+    /// takes no stack.
+    pub(super) fn traverse(
+        &self,
+        idx: usize,
+        e: u32,
+        seen: &mut HashMap<usize, u32>,
+        ord: &mut Order,
+        infos: &mut Vec<SourceInfo>,
+    ) {
+        pub(super) enum Step {
+            Visit(usize, u32),
+            Infos(Rc<Translated>),
+            Aliases(usize),
+        }
+        let mut stack = vec![Step::Visit(idx, e)];
+        let mut deps = Vec::new();
+        while let Some(step) = stack.pop() {
+            let (idx, e) = match step {
+                Step::Visit(idx, e) => (idx, e),
+                Step::Infos(tr) => {
+                    infos.extend(tr.source_info.iter().cloned());
+                    continue;
+                }
+                Step::Aliases(idx) => {
+                    for a in &self.nodes[idx].aliases {
+                        self.compile_alias(idx, a);
+                    }
+                    continue;
+                }
+            };
+            let slot = seen.entry(idx).or_insert(0);
+            if *slot & e == e {
+                continue;
+            }
+            *slot |= e;
+            // Pushed in reverse: dependencies, then source info, then the
+            // parent, then the children, then the aliases.
+            if e & CHILDREN != 0 {
+                stack.push(Step::Aliases(idx));
+                for &c in self.nodes[idx].children.iter().rev() {
+                    stack.push(Step::Visit(c, e));
+                }
+            }
+            if e & PARENTS != 0 {
+                if let Some(p) = self.nodes[idx].parent {
+                    stack.push(Step::Visit(p, e));
+                }
+            }
+            if let Some(tr) = self.translate(idx) {
+                if ord.loaded_nodes.insert(idx) {
+                    for a in &tr.aux {
+                        ord.load(a);
+                    }
+                    ord.load(&tr.node);
+                }
+                stack.push(Step::Infos(tr.clone()));
+                if e / DEPENDENCIES != 0 {
+                    let ne = (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES);
+                    deps.clear();
+                    self.node_deps(&tr.node, &mut deps);
+                    for a in &tr.aux {
+                        self.node_deps(a, &mut deps);
+                    }
+                    for &d in deps.iter().rev() {
+                        stack.push(Step::Visit(d, ne));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The nodes `n` depends on, in the order the reference traverses
+    /// them: field types and annotations, enumerant annotations,
+    /// superclasses and method param and result structs with their
+    /// brands, a constant's or annotation's type, then the node's own
+    /// annotations.
+    pub(super) fn node_deps(&self, n: &Node, out: &mut Vec<usize>) {
+        let anns = |a: &Option<Vec<Annotation>>, out: &mut Vec<usize>| {
+            for x in a.iter().flatten() {
+                if let Some(&i) = self.by_id.get(&x.id) {
+                    out.push(i);
+                }
+            }
+        };
+        match &n.kind {
+            NodeKind::Struct(s) => {
+                for f in s.fields.iter().flatten() {
+                    if let FieldKind::Slot { ty, .. } = &f.kind {
+                        self.type_deps(ty, out);
+                    }
+                    anns(&f.annotations, out);
+                }
+            }
+            NodeKind::Enum(es) => {
+                for en in es {
+                    anns(&en.annotations, out);
+                }
+            }
+            NodeKind::Interface {
+                methods,
+                superclasses,
+            } => {
+                for (id, b) in superclasses {
+                    if *id != 0 {
+                        self.dep(*id, out);
+                    }
+                    self.brand_deps(b, out);
+                }
+                for m in methods {
+                    self.dep(m.param_struct_type, out);
+                    self.brand_deps(&m.param_brand, out);
+                    self.dep(m.result_struct_type, out);
+                    self.brand_deps(&m.result_brand, out);
+                    anns(&m.annotations, out);
+                }
+            }
+            NodeKind::Const { ty, .. } | NodeKind::Annotation { ty, .. } => self.type_deps(ty, out),
+            NodeKind::File => {}
+        }
+        anns(&n.annotations, out);
+    }
+
+    pub(super) fn dep(&self, id: u64, out: &mut Vec<usize>) {
+        if let Some(&i) = self.by_id.get(&id) {
+            out.push(i);
+        }
+    }
+
+    /// The nodes a type names (recursing once per level of the type,
+    /// at most [`limits::MAX_TYPE_DEPTH`]).
+    pub(super) fn type_deps(&self, t: &Type, out: &mut Vec<usize>) {
+        match t {
+            Type::List(el) => self.type_deps(el, out),
+            Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
+                self.dep(*id, out);
+                self.brand_deps(b, out);
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn brand_deps(&self, b: &Option<Brand>, out: &mut Vec<usize>) {
+        for s in b.iter().flat_map(|b| &b.scopes) {
+            for t in s.bind.iter().flatten().flatten() {
+                self.type_deps(t, out);
+            }
+        }
+    }
+}

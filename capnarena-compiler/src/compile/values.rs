@@ -1,0 +1,790 @@
+//! Values and constants.
+
+use std::collections::HashMap;
+
+use super::generics::{BDecl, NO_IMPLICIT, subst};
+use super::scopes::Target;
+use super::{Ctx, NK, expr_string, prefix_len};
+use crate::ast::*;
+use crate::limits;
+use crate::schema::*;
+
+pub(super) struct PendingValue<'a> {
+    pub(super) file: usize,
+    pub(super) expr: &'a Expr,
+    pub(super) ty: Type,
+    pub(super) scope: usize,
+}
+
+pub(super) fn type_lg(t: &Type) -> i32 {
+    match t {
+        Type::Void => -1,
+        Type::Bool => 0,
+        Type::Int8 | Type::UInt8 => 3,
+        Type::Int16 | Type::UInt16 | Type::Enum(..) => 4,
+        Type::Int32 | Type::UInt32 | Type::Float32 => 5,
+        Type::Int64 | Type::UInt64 | Type::Float64 => 6,
+        _ => -2,
+    }
+}
+
+pub(super) fn default_default(t: &Type) -> Value {
+    match t {
+        Type::Void => Value::Void,
+        Type::Bool => Value::Bool(false),
+        Type::Int8 => Value::Int8(0),
+        Type::Int16 => Value::Int16(0),
+        Type::Int32 => Value::Int32(0),
+        Type::Int64 => Value::Int64(0),
+        Type::UInt8 => Value::UInt8(0),
+        Type::UInt16 => Value::UInt16(0),
+        Type::UInt32 => Value::UInt32(0),
+        Type::UInt64 => Value::UInt64(0),
+        Type::Float32 => Value::Float32(0.0),
+        Type::Float64 => Value::Float64(0.0),
+        Type::Text => Value::Text(None),
+        Type::Data => Value::Data(None),
+        Type::List(_) => Value::List(None),
+        Type::Enum(..) => Value::Enum(0),
+        Type::Struct(..) => Value::Struct(None),
+        Type::Interface(..) => Value::Interface,
+        Type::AnyPointer(_) => Value::AnyPointer(None),
+    }
+}
+
+pub(super) fn is_pointer(t: &Type) -> bool {
+    type_lg(t) == -2
+}
+
+pub(super) fn list_compatible(a: &Type, b: &Type) -> bool {
+    a == b
+}
+
+pub(super) fn int_value(t: &Type, v: i128) -> Value {
+    match t {
+        Type::Int8 => Value::Int8(v as i8),
+        Type::Int16 => Value::Int16(v as i16),
+        Type::Int32 => Value::Int32(v as i32),
+        Type::Int64 => Value::Int64(v as i64),
+        Type::UInt8 => Value::UInt8(v as u8),
+        Type::UInt16 => Value::UInt16(v as u16),
+        Type::UInt32 => Value::UInt32(v as u32),
+        Type::UInt64 => Value::UInt64(v as u64),
+        Type::Float32 => Value::Float32(v as f32),
+        _ => Value::Float64(v as f64),
+    }
+}
+
+pub(super) fn int_of(v: &Value) -> i128 {
+    match v {
+        Value::Int8(x) => *x as i128,
+        Value::Int16(x) => *x as i128,
+        Value::Int32(x) => *x as i128,
+        Value::Int64(x) => *x as i128,
+        Value::UInt8(x) => *x as i128,
+        Value::UInt16(x) => *x as i128,
+        Value::UInt32(x) => *x as i128,
+        Value::UInt64(x) => *x as i128,
+        _ => 0,
+    }
+}
+
+/// The little-endian bytes of a primitive value (8 bytes, zero-padded).
+pub(super) fn prim_bytes(v: &Value) -> [u8; 8] {
+    let mut b = [0u8; 8];
+    match v {
+        Value::Bool(x) => b[0] = *x as u8,
+        Value::Int8(x) => b[..1].copy_from_slice(&x.to_le_bytes()),
+        Value::Int16(x) => b[..2].copy_from_slice(&x.to_le_bytes()),
+        Value::Int32(x) => b[..4].copy_from_slice(&x.to_le_bytes()),
+        Value::Int64(x) => b.copy_from_slice(&x.to_le_bytes()),
+        Value::UInt8(x) => b[0] = *x,
+        Value::UInt16(x) | Value::Enum(x) => b[..2].copy_from_slice(&x.to_le_bytes()),
+        Value::UInt32(x) => b[..4].copy_from_slice(&x.to_le_bytes()),
+        Value::UInt64(x) => b.copy_from_slice(&x.to_le_bytes()),
+        Value::Float32(x) => b[..4].copy_from_slice(&x.to_bits().to_le_bytes()),
+        Value::Float64(x) => b.copy_from_slice(&x.to_bits().to_le_bytes()),
+        _ => {}
+    }
+    b
+}
+
+/// About how many words `v` takes encoded (one per pointer, the data and
+/// byte lists rounded up), and how deeply its pointers nest; walked with a
+/// heap stack.
+pub(super) fn value_size(v: &Value) -> (u64, u32) {
+    let root = match v {
+        Value::Text(Some(t)) => return (1 + (t.len() as u64 + 8) / 8, 1),
+        Value::Data(Some(d)) => return (1 + (d.len() as u64).div_ceil(8), 1),
+        Value::List(Some(p)) | Value::Struct(Some(p)) | Value::AnyPointer(Some(p)) => p,
+        _ => return (1, 0),
+    };
+    let mut words = 0u64;
+    let mut deepest = 0u32;
+    let mut stack = vec![(root, 1u32)];
+    let mut add = |n: u64| words = words.saturating_add(n);
+    while let Some((p, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        let d = depth.saturating_add(1);
+        add(1);
+        match p {
+            Ptr::Text(t) => add((t.len() as u64 + 8) / 8),
+            Ptr::Data(d) | Ptr::Message(d) => add((d.len() as u64).div_ceil(8)),
+            Ptr::Struct(s) => {
+                add((s.data.len() as u64).div_ceil(8));
+                stack.extend(s.ptrs.iter().flatten().map(|p| (p, d)));
+            }
+            Ptr::List(l) => match l {
+                ListVal::Void(_) => {}
+                ListVal::Bits(b) => add((b.len() as u64).div_ceil(64)),
+                ListVal::Bytes { data, .. } => add((data.len() as u64).div_ceil(8)),
+                ListVal::Pointers(ps) => stack.extend(ps.iter().flatten().map(|p| (p, d))),
+                ListVal::Structs { elems, .. } => {
+                    for s in elems {
+                        add((s.data.len() as u64).div_ceil(8));
+                        add(s.ptrs.len() as u64);
+                        stack.extend(s.ptrs.iter().flatten().map(|p| (p, d)));
+                    }
+                }
+            },
+        }
+    }
+    (words, deepest)
+}
+
+pub(super) fn value_ptr(v: Value) -> Option<Ptr> {
+    match v {
+        Value::Text(t) => t.map(Ptr::Text),
+        Value::Data(d) => d.map(Ptr::Data),
+        Value::List(p) | Value::Struct(p) | Value::AnyPointer(p) => p,
+        _ => None,
+    }
+}
+
+pub(super) fn put(data: &mut [u8], at: usize, bytes: &[u8]) {
+    if let Some(dst) = data.get_mut(at..at + bytes.len()) {
+        dst.copy_from_slice(bytes);
+    }
+}
+
+/// Stores `v` in a struct value's slot of type `ty` at `offset`, XORed
+/// with the field's default as the encoding requires.
+pub(super) fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value, default: &Value) {
+    let lg = type_lg(ty);
+    match lg {
+        -1 => {}
+        -2 => {
+            if let Some(p) = sv.ptrs.get_mut(offset as usize) {
+                *p = value_ptr(v.clone());
+            }
+        }
+        0 => {
+            let bit = offset as usize;
+            let on = matches!(v, Value::Bool(true)) != matches!(default, Value::Bool(true));
+            if let Some(byte) = sv.data.get_mut(bit / 8) {
+                if on {
+                    *byte |= 1 << (bit % 8);
+                } else {
+                    *byte &= !(1 << (bit % 8));
+                }
+            }
+        }
+        _ => {
+            let w = (1usize << lg) / 8;
+            let a = prim_bytes(v);
+            let d = prim_bytes(default);
+            let x: Vec<u8> = a.iter().zip(d.iter()).map(|(a, b)| a ^ b).take(w).collect();
+            put(&mut sv.data, offset as usize * w, &x);
+        }
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// A value for a slot or constant of type `ty`: primitives now,
+    /// pointers deferred to [`Ctx::finish_values`] (they may need the
+    /// layout of other structs).
+    pub(super) fn bootstrap_value(&self, scope: usize, e: &'a Expr, ty: &Type) -> Value {
+        if is_pointer(ty) {
+            let mut p = self.pending.borrow_mut();
+            p.push(PendingValue {
+                file: self.nodes[scope].file,
+                expr: e,
+                ty: ty.clone(),
+                scope,
+            });
+            return Value::Pending(p.len() - 1);
+        }
+        self.eval(scope, e, ty)
+            .unwrap_or_else(|| default_default(ty))
+    }
+
+    pub(super) fn pending_value(&self, i: usize) -> Option<Value> {
+        if let Some(v) = self.pending_done.borrow().get(&i) {
+            return v.clone();
+        }
+        let (file, scope, expr, ty) = {
+            let p = self.pending.borrow();
+            let pv = &p[i];
+            (pv.file, pv.scope, pv.expr, pv.ty.clone())
+        };
+        if !self.enter(file, expr.span) {
+            return None;
+        }
+        if !self.pending_busy.borrow_mut().insert(i) {
+            self.leave();
+            self.error(
+                file,
+                expr.span,
+                "Declaration recursively depends on itself.".into(),
+            );
+            return None;
+        }
+        let v = self.eval(scope, expr, &ty);
+        self.pending_busy.borrow_mut().remove(&i);
+        self.leave();
+        self.pending_done.borrow_mut().insert(i, v.clone());
+        v
+    }
+
+    /// Replaces every deferred value in `node` with its evaluation.
+    pub fn finish_node(&self, node: &mut Node) {
+        let fix = |v: &mut Value| {
+            if let Value::Pending(i) = v {
+                let i = *i;
+                let ty_default = {
+                    let p = self.pending.borrow();
+                    default_default(&p[i].ty)
+                };
+                *v = self.pending_value(i).unwrap_or(ty_default);
+            }
+        };
+        let fix_anns = |a: &mut Option<Vec<Annotation>>| {
+            if let Some(a) = a {
+                for x in a {
+                    fix(&mut x.value);
+                }
+            }
+        };
+        fix_anns(&mut node.annotations);
+        match &mut node.kind {
+            NodeKind::Struct(s) => {
+                if let Some(fs) = &mut s.fields {
+                    for f in fs {
+                        fix_anns(&mut f.annotations);
+                        if let FieldKind::Slot { default, .. } = &mut f.kind {
+                            fix(default);
+                        }
+                    }
+                }
+            }
+            NodeKind::Enum(es) => es.iter_mut().for_each(|e| fix_anns(&mut e.annotations)),
+            NodeKind::Interface { methods, .. } => methods
+                .iter_mut()
+                .for_each(|m| fix_anns(&mut m.annotations)),
+            NodeKind::Const { value, .. } => fix(value),
+            _ => {}
+        }
+    }
+
+    /// The ordinal of the first enumerant named `name` in enum `id`, from
+    /// an index built on the enum's first use.
+    pub(super) fn enumerant(&self, id: u64, name: &str) -> Option<u16> {
+        if let Some(index) = self.enumerants.borrow().get(&id) {
+            return index.get(name).copied();
+        }
+        let node = self.node_by_id(id)?;
+        let NodeKind::Enum(es) = &node.kind else {
+            return None;
+        };
+        let mut index = HashMap::new();
+        for (i, e) in es.iter().enumerate() {
+            index.entry(e.name.clone()).or_insert(i as u16);
+        }
+        let found = index.get(name).copied();
+        self.enumerants.borrow_mut().insert(id, index);
+        found
+    }
+
+    pub(super) fn type_name(&self, t: &Type) -> String {
+        match t {
+            Type::Void => "Void".into(),
+            Type::Bool => "Bool".into(),
+            Type::Int8 => "Int8".into(),
+            Type::Int16 => "Int16".into(),
+            Type::Int32 => "Int32".into(),
+            Type::Int64 => "Int64".into(),
+            Type::UInt8 => "UInt8".into(),
+            Type::UInt16 => "UInt16".into(),
+            Type::UInt32 => "UInt32".into(),
+            Type::UInt64 => "UInt64".into(),
+            Type::Float32 => "Float32".into(),
+            Type::Float64 => "Float64".into(),
+            Type::Text => "Text".into(),
+            Type::Data => "Data".into(),
+            Type::List(e) => format!("List({})", self.type_name(e)),
+            Type::Enum(id, _) | Type::Struct(id, _) | Type::Interface(id, _) => self
+                .by_id
+                .get(id)
+                .map(|&i| {
+                    let d = &self.nodes[i].display;
+                    d[prefix_len(d) as usize..].to_string()
+                })
+                .unwrap_or_default(),
+            Type::AnyPointer(_) => "AnyPointer".into(),
+        }
+    }
+
+    pub(super) fn mismatch(&self, file: usize, e: &Expr, t: &Type) {
+        self.error(
+            file,
+            e.span,
+            format!("Type mismatch; expected {}.", self.type_name(t)),
+        );
+    }
+
+    /// Evaluates `e` as a value of type `t` in the scope of node `scope`.
+    /// The value of `e` as type `t`, one level deeper (see
+    /// [`enter`](Self::enter)).
+    pub(super) fn eval(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+        if !self.enter(self.nodes[scope].file, e.span) {
+            return None;
+        }
+        let v = self.eval_unchecked(scope, e, t);
+        self.leave();
+        v
+    }
+
+    pub(super) fn eval_unchecked(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+        let file = self.nodes[scope].file;
+        if let Type::AnyPointer(
+            AnyPointer::Parameter { .. } | AnyPointer::ImplicitMethodParameter(_),
+        ) = t
+        {
+            self.error(file, e.span, "Cannot interpret value because the type is a generic type parameter which is not yet bound. We don't know what type to expect here.".into());
+            return None;
+        }
+        match &e.kind {
+            ExprKind::RelativeName(n) => {
+                if let Type::Enum(id, _) = t {
+                    if let Some(i) = self.enumerant(*id, &n.value) {
+                        return Some(Value::Enum(i));
+                    }
+                } else {
+                    match n.value.as_str() {
+                        "void" => return self.coerce_void(file, e, t),
+                        "true" | "false" => {
+                            if *t == Type::Bool {
+                                return Some(Value::Bool(n.value == "true"));
+                            }
+                            self.mismatch(file, e, t);
+                            return None;
+                        }
+                        "nan" => return self.coerce_float(file, e, t, f64::NAN),
+                        "inf" => return self.coerce_float(file, e, t, f64::INFINITY),
+                        _ => {}
+                    }
+                }
+                self.constant(scope, e, t)
+            }
+            ExprKind::AbsoluteName(_)
+            | ExprKind::Import(_)
+            | ExprKind::Application { .. }
+            | ExprKind::Member { .. } => self.constant(scope, e, t),
+            ExprKind::Embed(f) => {
+                let bytes = match self.files[file].embeds.get(&f.value) {
+                    Some(Ok(b)) => b.as_ref().clone(),
+                    Some(Err(e)) => {
+                        self.error(
+                            file,
+                            f.span,
+                            e.message("Couldn't read file for embed", &f.value),
+                        );
+                        return None;
+                    }
+                    None => {
+                        self.error(
+                            file,
+                            f.span,
+                            format!("Couldn't read file for embed: {}", f.value),
+                        );
+                        return None;
+                    }
+                };
+                match t {
+                    Type::Text => Some(Value::Text(Some(bytes))),
+                    Type::Data => Some(Value::Data(Some(bytes))),
+                    Type::Struct(..) => {
+                        let ok = capnarena::words_from_bytes(&bytes)
+                            .and_then(|words| {
+                                capnarena::MessageReader::from_words(
+                                    &words,
+                                    crate::emit::embed_options(),
+                                )
+                                .and_then(|r| r.root().map(|_| ()))
+                            })
+                            .is_ok();
+                        if !ok {
+                            self.error(
+                                file,
+                                e.span,
+                                "Embedded file is not a valid Cap'n Proto message.".into(),
+                            );
+                            return None;
+                        }
+                        Some(Value::Struct(Some(Ptr::Message(bytes))))
+                    }
+                    _ => {
+                        self.error(
+                            file,
+                            e.span,
+                            "Embeds can only be used when Text, Data, or a struct is expected."
+                                .into(),
+                        );
+                        None
+                    }
+                }
+            }
+            ExprKind::PositiveInt(v) => self.coerce_uint(file, e, t, *v),
+            ExprKind::NegativeInt(v) => {
+                if *v > (1u64 << 63) {
+                    self.error(file, e.span, "Integer is too big to be negative.".into());
+                    return None;
+                }
+                let x = (*v as i64).wrapping_neg();
+                if x >= 0 {
+                    return self.coerce_uint(file, e, t, x as u64);
+                }
+                self.coerce_int(file, e, t, x)
+            }
+            ExprKind::Float(f) => self.coerce_float(file, e, t, *f),
+            ExprKind::String(s) => match t {
+                Type::Text => Some(Value::Text(Some(s.clone()))),
+                Type::Data => Some(Value::Data(Some(s.clone()))),
+                _ => {
+                    self.mismatch(file, e, t);
+                    None
+                }
+            },
+            ExprKind::Binary(b) => match t {
+                Type::Data => Some(Value::Data(Some(b.clone()))),
+                _ => {
+                    self.mismatch(file, e, t);
+                    None
+                }
+            },
+            ExprKind::List(items) => {
+                let Type::List(et) = t else {
+                    self.mismatch(file, e, t);
+                    return None;
+                };
+                let vals: Vec<Value> = items
+                    .iter()
+                    .map(|i| {
+                        self.eval(scope, i, et)
+                            .unwrap_or_else(|| default_default(et))
+                    })
+                    .collect();
+                Some(Value::List(Some(Ptr::List(self.list_val(et, vals)))))
+            }
+            ExprKind::Tuple(ps) => {
+                let Type::Struct(id, brand) = t else {
+                    self.mismatch(file, e, t);
+                    return None;
+                };
+                let node = self.node_by_id(*id)?;
+                let NodeKind::Struct(s) = &node.kind else {
+                    return None;
+                };
+                let mut sv = StructVal {
+                    data: vec![0; s.data_words as usize * 8],
+                    ptrs: vec![None; s.pointers as usize],
+                };
+                self.fill_struct(scope, &node, &mut sv, ps, brand);
+                Some(Value::Struct(Some(Ptr::Struct(sv))))
+            }
+        }
+    }
+
+    pub(super) fn fill_struct(
+        &self,
+        scope: usize,
+        node: &Node,
+        sv: &mut StructVal,
+        ps: &'a [Param],
+        brand: &Option<Brand>,
+    ) {
+        let file = self.nodes[scope].file;
+        let NodeKind::Struct(s) = &node.kind else {
+            return;
+        };
+        for p in ps {
+            let Some(name) = &p.name else {
+                self.error(file, p.value.span, "Missing field name.".into());
+                continue;
+            };
+            let Some(f) = s.fields.iter().flatten().find(|f| f.name == name.value) else {
+                self.error(
+                    file,
+                    name.span,
+                    format!("Struct has no field named '{}'.", name.value),
+                );
+                continue;
+            };
+            if f.discriminant_value != 0xffff {
+                put(
+                    &mut sv.data,
+                    s.discriminant_offset as usize * 2,
+                    &f.discriminant_value.to_le_bytes(),
+                );
+            }
+            match &f.kind {
+                FieldKind::Slot {
+                    offset,
+                    ty,
+                    default,
+                    ..
+                } => {
+                    let ty = subst(ty, brand);
+                    let Some(v) = self.eval(scope, &p.value, &ty) else {
+                        continue;
+                    };
+                    store_value(sv, *offset, &ty, &v, default);
+                }
+                FieldKind::Group(gid) => {
+                    if let ExprKind::Tuple(inner) = &p.value.kind {
+                        if let Some(g) = self.node_by_id(*gid) {
+                            self.fill_struct(scope, &g, sv, inner, brand);
+                        }
+                    } else {
+                        self.error(file, p.value.span, "Type mismatch; expected group.".into());
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn list_val(&self, et: &Type, vals: Vec<Value>) -> ListVal {
+        let n = vals.len();
+        match et {
+            Type::Void => ListVal::Void(n as u32),
+            Type::Bool => ListVal::Bits(
+                vals.iter()
+                    .map(|v| matches!(v, Value::Bool(true)))
+                    .collect(),
+            ),
+            Type::Struct(id, _) => {
+                let (dw, pc) = match self.node_by_id(*id).map(|n| n.kind.clone()) {
+                    Some(NodeKind::Struct(s)) => (s.data_words, s.pointers),
+                    _ => (0, 0),
+                };
+                let elems = vals
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::Struct(Some(Ptr::Struct(s))) => s,
+                        _ => StructVal {
+                            data: vec![0; dw as usize * 8],
+                            ptrs: vec![None; pc as usize],
+                        },
+                    })
+                    .collect();
+                ListVal::Structs {
+                    data_words: dw,
+                    pointers: pc,
+                    elems,
+                }
+            }
+            t if is_pointer(t) => ListVal::Pointers(vals.into_iter().map(value_ptr).collect()),
+            t => {
+                let w = (1usize << type_lg(t)) / 8;
+                let mut data = Vec::with_capacity(n * w);
+                for v in &vals {
+                    data.extend_from_slice(&prim_bytes(v)[..w]);
+                }
+                ListVal::Bytes {
+                    width: w as u8,
+                    data,
+                }
+            }
+        }
+    }
+
+    pub(super) fn coerce_void(&self, file: usize, e: &Expr, t: &Type) -> Option<Value> {
+        if *t == Type::Void {
+            return Some(Value::Void);
+        }
+        self.mismatch(file, e, t);
+        None
+    }
+
+    pub(super) fn coerce_float(&self, file: usize, e: &Expr, t: &Type, f: f64) -> Option<Value> {
+        match t {
+            Type::Float32 => Some(Value::Float32(f as f32)),
+            Type::Float64 => Some(Value::Float64(f)),
+            _ => {
+                self.mismatch(file, e, t);
+                None
+            }
+        }
+    }
+
+    pub(super) fn coerce_int(&self, file: usize, e: &Expr, t: &Type, v: i64) -> Option<Value> {
+        let min: i64 = match t {
+            Type::Int8 => i8::MIN as i64,
+            Type::Int16 => i16::MIN as i64,
+            Type::Int32 => i32::MIN as i64,
+            Type::Int64 | Type::Float32 | Type::Float64 => i64::MIN,
+            Type::UInt8 | Type::UInt16 | Type::UInt32 | Type::UInt64 => 0,
+            _ => {
+                self.mismatch(file, e, t);
+                return None;
+            }
+        };
+        let mut v = v;
+        if v < min {
+            self.error(file, e.span, "Integer value out of range.".into());
+            v = min;
+        }
+        Some(int_value(t, v as i128))
+    }
+
+    pub(super) fn coerce_uint(&self, file: usize, e: &Expr, t: &Type, v: u64) -> Option<Value> {
+        let max: u64 = match t {
+            Type::Int8 => i8::MAX as u64,
+            Type::Int16 => i16::MAX as u64,
+            Type::Int32 => i32::MAX as u64,
+            Type::Int64 => i64::MAX as u64,
+            Type::UInt8 => u8::MAX as u64,
+            Type::UInt16 => u16::MAX as u64,
+            Type::UInt32 => u32::MAX as u64,
+            Type::UInt64 | Type::Float32 | Type::Float64 => u64::MAX,
+            _ => {
+                self.mismatch(file, e, t);
+                return None;
+            }
+        };
+        let mut v = v;
+        if v > max {
+            self.error(file, e.span, "Integer value out of range.".into());
+            v = max;
+        }
+        Some(int_value(t, v as i128))
+    }
+
+    /// A reference to a constant used as a value of type `t`.
+    pub(super) fn constant(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+        let file = self.nodes[scope].file;
+        let brand = self.local_brand(scope);
+        let d = self.compile_decl_expr(scope, &brand, e, &NO_IMPLICIT)?;
+        let BDecl::Decl {
+            target: Target::Node(ci),
+            ..
+        } = d
+        else {
+            self.error(
+                file,
+                e.span,
+                format!("'{}' does not refer to a constant.", expr_string(e)),
+            );
+            return None;
+        };
+        if self.nodes[ci].kind != NK::Const {
+            self.error(
+                file,
+                e.span,
+                format!("'{}' does not refer to a constant.", expr_string(e)),
+            );
+            return None;
+        }
+        let tr = self.translate(ci)?;
+        let NodeKind::Const { ty: cty, value } = &tr.node.kind else {
+            return None;
+        };
+        let value = match value {
+            Value::Pending(i) => self.pending_value(*i)?,
+            v => v.clone(),
+        };
+        // Every copy of a constant into another value counts against one
+        // budget: constants that copy the one before twice would double
+        // on each line.
+        let (words, depth) = value_size(&value);
+        // The copy lands this deep in the value being built: writing it
+        // out recurses once per level.
+        if depth.saturating_add(self.depth.get()) > limits::MAX_RECURSION {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "Copying this constant, {depth} pointers deep, nests the value more than {} levels deep (limits::MAX_RECURSION).",
+                    limits::MAX_RECURSION
+                ),
+            );
+            return None;
+        }
+        let total = self.copied_words.get().saturating_add(words);
+        if total > limits::MAX_COPIED_WORDS {
+            self.error(
+                file,
+                e.span,
+                format!(
+                    "Constants copied into other values come to {total} words here, more than the limit of {} words (limits::MAX_COPIED_WORDS).",
+                    limits::MAX_COPIED_WORDS
+                ),
+            );
+            return None;
+        }
+        self.copied_words.set(total);
+        if let ExprKind::RelativeName(n) = &e.kind {
+            let parent = self.nodes[ci].parent.unwrap_or(ci);
+            let pn = &self.nodes[parent];
+            let prefix = if pn.kind == NK::File {
+                String::new()
+            } else {
+                pn.display[prefix_len(&pn.display) as usize..].to_string()
+            };
+            self.error(file, e.span, format!("Constant names must be qualified to avoid confusion.  Please replace '{}' with '{}.{}', if that's what you intended.", n.value, prefix, n.value));
+        }
+        // Re-check the constant's value against the wanted type.
+        match (&value, t) {
+            (_, _) if cty == t => Some(value),
+            (
+                Value::Int8(_)
+                | Value::Int16(_)
+                | Value::Int32(_)
+                | Value::Int64(_)
+                | Value::UInt8(_)
+                | Value::UInt16(_)
+                | Value::UInt32(_)
+                | Value::UInt64(_),
+                _,
+            ) => {
+                let x = int_of(&value);
+                if x < 0 {
+                    self.coerce_int(file, e, t, x as i64)
+                } else {
+                    self.coerce_uint(file, e, t, x as u64)
+                }
+            }
+            (Value::Float32(f), Type::Float32 | Type::Float64) => {
+                self.coerce_float(file, e, t, *f as f64)
+            }
+            (Value::Float64(f), Type::Float32 | Type::Float64) => self.coerce_float(file, e, t, *f),
+            (Value::Text(_), Type::Text)
+            | (Value::Data(_), Type::Data)
+            | (Value::Bool(_), Type::Bool)
+            | (Value::Void, Type::Void) => Some(value),
+            (Value::Struct(p), Type::AnyPointer(AnyPointer::Unconstrained(0 | 1))) => {
+                Some(Value::AnyPointer(p.clone()))
+            }
+            (Value::List(p), Type::AnyPointer(AnyPointer::Unconstrained(0 | 2))) => {
+                Some(Value::AnyPointer(p.clone()))
+            }
+            (Value::List(_), Type::List(_)) if list_compatible(cty, t) => Some(value),
+            _ => {
+                self.mismatch(file, e, t);
+                None
+            }
+        }
+    }
+
+    // The reference's output order
+}
