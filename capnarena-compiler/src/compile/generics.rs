@@ -2,19 +2,19 @@
 
 use std::rc::Rc;
 
-use super::scopes::{Builtin, Resolved, Target};
-use super::{Ctx, NK, expr_string};
+use super::scopes::{Builtin, DeclTarget, Resolution};
+use super::{Compilation, NodeKindTag, expr_string};
 use crate::ast::*;
 use crate::limits;
 use crate::schema::{self, *};
 
 #[derive(Debug)]
-pub(super) struct BScope {
+pub(super) struct BrandScope {
     pub(super) leaf_id: u64,
     pub(super) leaf_params: usize,
     pub(super) inherited: bool,
-    pub(super) params: Vec<BDecl>,
-    pub(super) parent: Option<Rc<BScope>>,
+    pub(super) params: Vec<BrandedDecl>,
+    pub(super) parent: Option<Rc<BrandScope>>,
     /// The scopes and parameters in this brand written out as a tree (the
     /// type it compiles to is about this big), saturating: shared `Rc`s
     /// let aliases double it on each line, so it is bounded by
@@ -26,22 +26,22 @@ pub(super) struct BScope {
     pub(super) depth: u32,
 }
 
-impl BScope {
+impl BrandScope {
     /// A scope with its size and depth computed from its parts.
     pub(super) fn new(
         leaf_id: u64,
         leaf_params: usize,
         inherited: bool,
-        params: Vec<BDecl>,
-        parent: Option<Rc<BScope>>,
-    ) -> Rc<BScope> {
+        params: Vec<BrandedDecl>,
+        parent: Option<Rc<BrandScope>>,
+    ) -> Rc<BrandScope> {
         let mut size = 1u32.saturating_add(parent.as_ref().map_or(0, |p| p.size));
         let mut depth = 1 + parent.as_ref().map_or(0, |p| p.depth);
         for p in &params {
             size = size.saturating_add(p.size());
             depth = depth.max(p.depth().saturating_add(1));
         }
-        Rc::new(BScope {
+        Rc::new(BrandScope {
             leaf_id,
             leaf_params,
             inherited,
@@ -54,10 +54,10 @@ impl BScope {
 }
 
 #[derive(Clone, Debug)]
-pub(super) enum BDecl {
+pub(super) enum BrandedDecl {
     Decl {
-        target: Target,
-        brand: Rc<BScope>,
+        target: DeclTarget,
+        brand: Rc<BrandScope>,
         span: Span,
         text: String,
     },
@@ -69,44 +69,44 @@ pub(super) enum BDecl {
     },
 }
 
-impl BDecl {
+impl BrandedDecl {
     pub(super) fn span(&self) -> Span {
         match self {
-            BDecl::Decl { span, .. } | BDecl::Param { span, .. } => *span,
+            BrandedDecl::Decl { span, .. } | BrandedDecl::Param { span, .. } => *span,
         }
     }
     pub(super) fn text(&self) -> &str {
         match self {
-            BDecl::Decl { text, .. } | BDecl::Param { text, .. } => text,
+            BrandedDecl::Decl { text, .. } | BrandedDecl::Param { text, .. } => text,
         }
     }
-    /// As [`BScope::size`].
+    /// As [`BrandScope::size`].
     pub(super) fn size(&self) -> u32 {
         match self {
-            BDecl::Decl { brand, .. } => brand.size,
-            BDecl::Param { .. } => 1,
+            BrandedDecl::Decl { brand, .. } => brand.size,
+            BrandedDecl::Param { .. } => 1,
         }
     }
-    /// As [`BScope::depth`].
+    /// As [`BrandScope::depth`].
     pub(super) fn depth(&self) -> u32 {
         match self {
-            BDecl::Decl { brand, .. } => brand.depth,
-            BDecl::Param { .. } => 1,
+            BrandedDecl::Decl { brand, .. } => brand.depth,
+            BrandedDecl::Param { .. } => 1,
         }
     }
 }
 
-pub(super) fn simple_scope(leaf: u64) -> Rc<BScope> {
-    BScope::new(leaf, 0, false, Vec::new(), None)
+pub(super) fn unbranded_scope(leaf: u64) -> Rc<BrandScope> {
+    BrandScope::new(leaf, 0, false, Vec::new(), None)
 }
 
-pub(super) fn pop(s: &Rc<BScope>, leaf: u64) -> Rc<BScope> {
+pub(super) fn enclosing_scope(s: &Rc<BrandScope>, leaf: u64) -> Rc<BrandScope> {
     if s.leaf_id == leaf {
         return s.clone();
     }
     match &s.parent {
-        Some(p) => pop(p, leaf),
-        None => simple_scope(leaf),
+        Some(p) => enclosing_scope(p, leaf),
+        None => unbranded_scope(leaf),
     }
 }
 
@@ -115,20 +115,20 @@ pub(super) fn pop(s: &Rc<BScope>, leaf: u64) -> Rc<BScope> {
 /// Each scope written costs one unit of `budget`; once it is spent the
 /// rest is left unbound (the caller reports the type as too large), so a
 /// rebinding takes time in proportion to [`limits::MAX_TYPE_SIZE`].
-pub(super) fn rebind(d: &BDecl, s: &Rc<BScope>, budget: &mut u32) -> BDecl {
+pub(super) fn rebind_decl(d: &BrandedDecl, s: &Rc<BrandScope>, budget: &mut u32) -> BrandedDecl {
     match d {
-        BDecl::Param { scope, index, .. } => {
-            lookup_param(s, *scope, *index).unwrap_or_else(|| d.clone())
+        BrandedDecl::Param { scope, index, .. } => {
+            binding_of(s, *scope, *index).unwrap_or_else(|| d.clone())
         }
         // Out of budget: the rest stays unbound, marked as too large.
-        BDecl::Decl {
+        BrandedDecl::Decl {
             target,
             brand,
             span,
             text,
-        } if *budget == 0 => BDecl::Decl {
+        } if *budget == 0 => BrandedDecl::Decl {
             target: *target,
-            brand: Rc::new(BScope {
+            brand: Rc::new(BrandScope {
                 leaf_id: brand.leaf_id,
                 leaf_params: brand.leaf_params,
                 inherited: brand.inherited,
@@ -140,12 +140,12 @@ pub(super) fn rebind(d: &BDecl, s: &Rc<BScope>, budget: &mut u32) -> BDecl {
             span: *span,
             text: text.clone(),
         },
-        BDecl::Decl {
+        BrandedDecl::Decl {
             target,
             brand,
             span,
             text,
-        } => BDecl::Decl {
+        } => BrandedDecl::Decl {
             target: *target,
             brand: rebind_scope(brand, s, budget),
             span: *span,
@@ -154,7 +154,7 @@ pub(super) fn rebind(d: &BDecl, s: &Rc<BScope>, budget: &mut u32) -> BDecl {
     }
 }
 
-pub(super) fn params_for(s: &Rc<BScope>, leaf: u64) -> Option<Vec<BDecl>> {
+pub(super) fn explicit_bindings(s: &Rc<BrandScope>, leaf: u64) -> Option<Vec<BrandedDecl>> {
     if s.leaf_id == leaf {
         if s.inherited {
             None
@@ -162,59 +162,61 @@ pub(super) fn params_for(s: &Rc<BScope>, leaf: u64) -> Option<Vec<BDecl>> {
             Some(s.params.clone())
         }
     } else {
-        s.parent.as_ref().and_then(|p| params_for(p, leaf))
+        s.parent.as_ref().and_then(|p| explicit_bindings(p, leaf))
     }
 }
 
-pub(super) fn rebind_scope(b: &Rc<BScope>, s: &Rc<BScope>, budget: &mut u32) -> Rc<BScope> {
+pub(super) fn rebind_scope(
+    b: &Rc<BrandScope>,
+    s: &Rc<BrandScope>,
+    budget: &mut u32,
+) -> Rc<BrandScope> {
     *budget = budget.saturating_sub(1);
     let (params, inherited) = if b.inherited && b.leaf_params > 0 {
-        match params_for(s, b.leaf_id) {
+        match explicit_bindings(s, b.leaf_id) {
             Some(p) => (p, false),
             None => (Vec::new(), true),
         }
     } else {
         (
-            b.params.iter().map(|p| rebind(p, s, budget)).collect(),
+            b.params.iter().map(|p| rebind_decl(p, s, budget)).collect(),
             b.inherited,
         )
     };
     let parent = b.parent.as_ref().map(|p| rebind_scope(p, s, budget));
-    BScope::new(b.leaf_id, b.leaf_params, inherited, params, parent)
+    BrandScope::new(b.leaf_id, b.leaf_params, inherited, params, parent)
 }
 
-pub(super) fn push(s: &Rc<BScope>, id: u64, params: usize) -> Rc<BScope> {
-    BScope::new(id, params, false, Vec::new(), Some(s.clone()))
+pub(super) fn nested_scope(s: &Rc<BrandScope>, id: u64, params: usize) -> Rc<BrandScope> {
+    BrandScope::new(id, params, false, Vec::new(), Some(s.clone()))
 }
 
-pub(super) fn lookup_param(s: &Rc<BScope>, scope: u64, index: u16) -> Option<BDecl> {
+pub(super) fn binding_of(s: &Rc<BrandScope>, scope: u64, index: u16) -> Option<BrandedDecl> {
     if s.leaf_id == scope {
         if (index as usize) < s.params.len() {
             Some(s.params[index as usize].clone())
         } else if s.inherited {
             None
         } else {
-            Some(BDecl::Decl {
-                target: Target::Builtin(Builtin::AnyPointer),
-                brand: simple_scope(0),
+            Some(BrandedDecl::Decl {
+                target: DeclTarget::Builtin(Builtin::AnyPointer),
+                brand: unbranded_scope(0),
                 span: Span::default(),
                 text: "AnyPointer".into(),
             })
         }
     } else {
-        s.parent
-            .as_ref()
-            .and_then(|p| lookup_param(p, scope, index))
+        s.parent.as_ref().and_then(|p| binding_of(p, scope, index))
     }
 }
 
 #[derive(Clone)]
-pub(super) struct Implicit<'b> {
+pub(super) struct ImplicitParams<'b> {
     pub(super) scope_id: u64,
     pub(super) names: &'b [Located<String>],
 }
 
-pub(super) const NO_IMPLICIT: Implicit<'static> = Implicit {
+pub(super) const NO_IMPLICIT_PARAMS: ImplicitParams<'static> = ImplicitParams {
     scope_id: 0,
     names: &[],
 };
@@ -274,10 +276,10 @@ pub(super) fn subst_brand(inner: &Option<Brand>, outer: &Brand) -> Option<Brand>
     })
 }
 
-impl<'a> Ctx<'a> {
-    pub(super) fn local_brand(&self, idx: usize) -> Rc<BScope> {
+impl<'a> Compilation<'a> {
+    pub(super) fn local_brand(&self, idx: usize) -> Rc<BrandScope> {
         let n = &self.nodes[idx];
-        BScope::new(
+        BrandScope::new(
             n.id,
             self.param_count(idx),
             true,
@@ -297,43 +299,48 @@ impl<'a> Ctx<'a> {
         false
     }
 
-    pub(super) fn interpret(&self, brand: &Rc<BScope>, r: Resolved, e: &Expr) -> BDecl {
+    pub(super) fn interpret_resolution(
+        &self,
+        brand: &Rc<BrandScope>,
+        r: Resolution,
+        e: &Expr,
+    ) -> BrandedDecl {
         match r {
-            Resolved::Decl {
+            Resolution::Decl {
                 target,
                 params,
                 scope_id,
             } => {
                 let id = match target {
-                    Target::Node(t) => self.nodes[t].id,
-                    Target::Builtin(b) => 1000 + b as u64,
+                    DeclTarget::Node(t) => self.nodes[t].id,
+                    DeclTarget::Builtin(b) => 1000 + b as u64,
                 };
-                let scope = push(&pop(brand, scope_id), id, params);
-                BDecl::Decl {
+                let scope = nested_scope(&enclosing_scope(brand, scope_id), id, params);
+                BrandedDecl::Decl {
                     target,
                     brand: scope,
                     span: e.span,
                     text: expr_string(e),
                 }
             }
-            Resolved::Param { scope, index } => match lookup_param(brand, scope, index) {
+            Resolution::Param { scope, index } => match binding_of(brand, scope, index) {
                 Some(b) => b,
-                None => BDecl::Param {
+                None => BrandedDecl::Param {
                     scope,
                     index,
                     span: e.span,
                     text: expr_string(e),
                 },
             },
-            Resolved::Branded(b, parent) => {
+            Resolution::Branded(b, parent) => {
                 let mut budget = limits::MAX_TYPE_SIZE.saturating_add(1);
-                rebind(&b, &pop(brand, parent), &mut budget)
+                rebind_decl(&b, &enclosing_scope(brand, parent), &mut budget)
             }
         }
     }
 
     /// The brand levels `compile()` would emit for `s`.
-    pub(super) fn brand_levels(&self, s: &Rc<BScope>) -> Vec<Rc<BScope>> {
+    pub(super) fn brand_levels(&self, s: &Rc<BrandScope>) -> Vec<Rc<BrandScope>> {
         let mut out = Vec::new();
         let mut p = Some(s.clone());
         while let Some(sc) = p {
@@ -345,7 +352,7 @@ impl<'a> Ctx<'a> {
         out
     }
 
-    pub(super) fn compile_brand(&self, file: usize, s: &Rc<BScope>) -> Option<Brand> {
+    pub(super) fn compile_brand(&self, file: usize, s: &Rc<BrandScope>) -> Option<Brand> {
         let levels = self.brand_levels(s);
         if levels.is_empty() {
             return None;
@@ -370,9 +377,9 @@ impl<'a> Ctx<'a> {
         Some(Brand { scopes })
     }
 
-    pub(super) fn compile_as_type(&self, file: usize, d: &BDecl) -> Option<Type> {
+    pub(super) fn compile_as_type(&self, file: usize, d: &BrandedDecl) -> Option<Type> {
         match d {
-            BDecl::Param { scope, index, .. } => Some(Type::AnyPointer(if *scope == 0 {
+            BrandedDecl::Param { scope, index, .. } => Some(Type::AnyPointer(if *scope == 0 {
                 AnyPointer::ImplicitMethodParameter(*index)
             } else {
                 AnyPointer::Parameter {
@@ -380,25 +387,29 @@ impl<'a> Ctx<'a> {
                     index: *index,
                 }
             })),
-            BDecl::Decl {
+            BrandedDecl::Decl {
                 target,
                 brand,
                 span,
                 text,
             } => match target {
-                Target::Node(n) => {
+                DeclTarget::Node(n) => {
                     let id = self.nodes[*n].id;
                     match self.nodes[*n].kind {
-                        NK::Enum => Some(Type::Enum(id, self.compile_brand(file, brand))),
-                        NK::Struct => Some(Type::Struct(id, self.compile_brand(file, brand))),
-                        NK::Interface => Some(Type::Interface(id, self.compile_brand(file, brand))),
+                        NodeKindTag::Enum => Some(Type::Enum(id, self.compile_brand(file, brand))),
+                        NodeKindTag::Struct => {
+                            Some(Type::Struct(id, self.compile_brand(file, brand)))
+                        }
+                        NodeKindTag::Interface => {
+                            Some(Type::Interface(id, self.compile_brand(file, brand)))
+                        }
                         _ => {
                             self.error(file, *span, format!("'{text}' is not a type."));
                             None
                         }
                     }
                 }
-                Target::Builtin(b) => Some(match b {
+                DeclTarget::Builtin(b) => Some(match b {
                     Builtin::Void => Type::Void,
                     Builtin::Bool => Type::Bool,
                     Builtin::Int8 => Type::Int8,
@@ -474,9 +485,9 @@ impl<'a> Ctx<'a> {
     pub(super) fn compile_type(
         &self,
         scope_node: usize,
-        brand: &Rc<BScope>,
+        brand: &Rc<BrandScope>,
         e: &Expr,
-        imp: &Implicit<'_>,
+        imp: &ImplicitParams<'_>,
     ) -> Option<Type> {
         let d = self.compile_decl_expr(scope_node, brand, e, imp)?;
         self.compile_as_type(self.nodes[scope_node].file, &d)

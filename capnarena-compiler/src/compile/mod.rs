@@ -1,10 +1,37 @@
-//! Compiling the loaded files' declarations into schema nodes.
+//! The schema compiler proper: the declarations of every loaded file in,
+//! the CodeGeneratorRequest's nodes and source info out, in the order
+//! `capnp compile` (0.9.2) writes them.
+//!
+//! One [`Compilation`] holds the table of named nodes of every file and
+//! the memo tables that make each node, alias and value compile once. Its
+//! work is spread over one file per concept, in the order a declaration
+//! meets them:
+//!
+//! - `scopes`: the node table and name resolution (the reference's
+//!   `Compiler::Node` in compiler.c++: ids, display names, `resolve`,
+//!   aliases);
+//! - `generics`: brands, the bindings of generic parameters, and types
+//!   (the reference's `BrandScope` and `BrandedDecl`, generics.c++);
+//! - `nodes`: one declaration to one schema node, with its annotations,
+//!   enumerants, methods and parameter structs (`NodeTranslator` in
+//!   node-translator.c++);
+//! - `structs`: a struct's fields, unions and groups, placed by
+//!   [`crate::layout`] (`NodeTranslator::StructTranslator`);
+//! - `values`: expressions to values, constants and defaults
+//!   (`ValueTranslator` and `compileBootstrapValue`);
+//! - `request`: which nodes the request holds and in what order
+//!   (`Compiler::Node::traverse`, the schema loader's order).
+//!
+//! Memo tables are keyed by ids, never by addresses: a node by its index in
+//! `Compilation::nodes`, an alias by its `AliasId` (its node and place),
+//! a deferred value by its index in the pending list, a schema node by its
+//! 64-bit id.
 
 mod generics;
 mod nodes;
 mod request;
 mod scopes;
-mod struct_layout;
+mod structs;
 mod values;
 
 use std::cell::RefCell;
@@ -15,13 +42,15 @@ use crate::ast::*;
 use crate::files::{FileError, SourceFile};
 use crate::limits;
 use crate::schema::*;
-use generics::BDecl;
-use nodes::Translated;
-use scopes::NodeE;
+use generics::BrandedDecl;
+use nodes::Translation;
+use scopes::NodeEntry;
 use values::PendingValue;
 
+/// What a named node of the table declares: the kind of schema node it
+/// becomes (the node's content is [`NodeKind`], made later).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum NK {
+pub(super) enum NodeKindTag {
     File,
     Struct,
     Enum,
@@ -30,27 +59,51 @@ pub(super) enum NK {
     Annotation,
 }
 
-/// Inherit or bind-to-AnyPointer errors aside, a node being compiled and
-/// the context it needs.
-pub struct Ctx<'a> {
+/// One compile of a set of loaded files: the table of their named nodes,
+/// the errors found, and the memo tables that let each node, alias and
+/// value be compiled once, on first use, in whatever order uses reach
+/// them (as the reference compiles lazily).
+///
+/// Everything after [`Compilation::new`] takes `&self`: the compile
+/// recurses through uses (a field's type translates the struct it names,
+/// a constant's value the constant it copies), so the tables sit in
+/// `RefCell`s, each borrowed only for a lookup or an insert, never across
+/// a call that may recurse.
+pub struct Compilation<'a> {
+    /// The loaded files, by index (a file index is a position here).
     files: &'a [SourceFile],
-    nodes: Vec<NodeE<'a>>,
-    by_id: HashMap<u64, usize>,
-    file_root: Vec<usize>,
+    /// Every named node of every file (file roots, structs, enums,
+    /// interfaces, constants, annotations), parents before children.
+    nodes: Vec<NodeEntry<'a>>,
+    /// Node id to its index in `nodes`.
+    index_by_id: HashMap<u64, usize>,
+    /// Per file index, the index of the file's root node.
+    file_roots: Vec<usize>,
+    /// The errors found so far, in order.
     errors: RefCell<Vec<FileError>>,
-    translated: RefCell<HashMap<usize, Option<Rc<Translated>>>>,
-    in_progress: RefCell<HashSet<usize>>,
-    alias_memo: RefCell<HashMap<*const Decl, Option<BDecl>>>,
-    /// Pending pointer values: (file, expr, type, scope node, implicit).
-    pending: RefCell<Vec<PendingValue<'a>>>,
-    pending_done: RefCell<HashMap<usize, Option<Value>>>,
-    pending_busy: RefCell<HashSet<usize>>,
+    /// Per node index, its translation once made (None: it failed).
+    translations: RefCell<HashMap<usize, Option<Rc<Translation>>>>,
+    /// The nodes being translated right now, to report a node that needs
+    /// itself.
+    translating: RefCell<HashSet<usize>>,
+    /// Per alias, what it names once compiled (None: it failed).
+    alias_memo: RefCell<HashMap<*const Decl, Option<BrandedDecl>>>,
+    /// Pointer values (defaults, constants, annotation values) whose
+    /// evaluation waits until the whole request is known: they may copy
+    /// constants or need the layout of structs not translated yet. A
+    /// [`Value::Pending`] holds an index here.
+    pending_values: RefCell<Vec<PendingValue<'a>>>,
+    /// Per pending value index, its value once evaluated (None: it failed).
+    evaluated_values: RefCell<HashMap<usize, Option<Value>>>,
+    /// The pending values being evaluated right now, to report a value
+    /// that needs itself.
+    values_in_progress: RefCell<HashSet<usize>>,
     /// Nodes by id, including groups and param structs, once translated.
-    all_nodes: RefCell<HashMap<u64, Rc<Node>>>,
+    translated_by_id: RefCell<HashMap<u64, Rc<Node>>>,
     /// How many declarations (nodes, aliases, values) are being compiled
     /// for one another right now: at most
     /// [`limits::MAX_RECURSION`], which bounds the stack.
-    depth: std::cell::Cell<u32>,
+    recursion_depth: std::cell::Cell<u32>,
     /// Words of constants copied into other values so far, at most
     /// [`limits::MAX_COPIED_WORDS`].
     copied_words: std::cell::Cell<u64>,
@@ -67,7 +120,7 @@ pub struct Ctx<'a> {
 
 /// The display prefix length the reference computes: after the last '.',
 /// or after the last ':' when that comes later.
-pub(super) fn prefix_len(name: &str) -> u32 {
+pub(super) fn display_prefix_len(name: &str) -> u32 {
     let dot = name.rfind('.').map(|i| i + 1).unwrap_or(0);
     let colon = name.rfind(':').map(|i| i + 1).unwrap_or(0);
     dot.max(colon) as u32
@@ -103,6 +156,7 @@ pub fn expr_string(e: &Expr) -> String {
     }
 }
 
+/// The schema-language spelling of a parenthesized parameter list.
 pub(super) fn tuple_string(ps: &[Param]) -> String {
     let parts: Vec<String> = ps
         .iter()
@@ -114,6 +168,8 @@ pub(super) fn tuple_string(ps: &[Param]) -> String {
     format!("( {} )", parts.join(", "))
 }
 
+/// Where errors about declaration `d` point: its name, or the whole
+/// declaration when it has none (an unnamed union).
 pub(super) fn node_span(d: &Decl) -> Span {
     if d.name.value.is_empty() {
         d.span
@@ -122,7 +178,8 @@ pub(super) fn node_span(d: &Decl) -> Span {
     }
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Compilation<'a> {
+    /// Records an error at `span` of file `file`.
     pub(super) fn error(&self, file: usize, span: Span, msg: String) {
         self.errors.borrow_mut().push((file, span, msg));
     }
@@ -134,10 +191,8 @@ impl<'a> Ctx<'a> {
 
     /// The id of file `fi`'s root node.
     pub fn file_id(&self, fi: usize) -> u64 {
-        self.nodes[self.file_root[fi]].id
+        self.nodes[self.file_roots[fi]].id
     }
-
-    // Resolution
 
     /// One level deeper in the compiler's recursion: a node compiled for
     /// the node that uses it, an alias for the name that refers to it, a
@@ -145,7 +200,7 @@ impl<'a> Ctx<'a> {
     /// or, past [`limits::MAX_RECURSION`], false and an error at `span`.
     /// Every `true` is matched by a [`leave`](Self::leave).
     pub(super) fn enter(&self, file: usize, span: Span) -> bool {
-        let d = self.depth.get();
+        let d = self.recursion_depth.get();
         if d >= limits::MAX_RECURSION {
             self.error(
                 file,
@@ -157,11 +212,13 @@ impl<'a> Ctx<'a> {
             );
             return false;
         }
-        self.depth.set(d + 1);
+        self.recursion_depth.set(d + 1);
         true
     }
 
+    /// Back one level of recursion, after an [`enter`](Self::enter) that
+    /// returned true.
     pub(super) fn leave(&self) {
-        self.depth.set(self.depth.get() - 1);
+        self.recursion_depth.set(self.recursion_depth.get() - 1);
     }
 }

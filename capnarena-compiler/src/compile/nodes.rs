@@ -3,11 +3,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
-use super::generics::{BDecl, Implicit, NO_IMPLICIT, push, subst};
-use super::scopes::Target;
-use super::struct_layout::StructTr;
-use super::values::default_default;
-use super::{Ctx, NK, expr_string, node_span, prefix_len};
+use super::generics::{BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS, nested_scope, subst};
+use super::scopes::DeclTarget;
+use super::structs::StructTranslator;
+use super::values::zero_value;
+use super::{Compilation, NodeKindTag, display_prefix_len, expr_string, node_span};
 use crate::ast::*;
 use crate::ids;
 use crate::schema::*;
@@ -17,32 +17,32 @@ pub(super) const STREAM_RESULT_ID: u64 = 0x995f_9a33_77c0_b16e;
 
 /// One node's translation: the node, its groups or param structs, and
 /// their source info.
-pub struct Translated {
+pub struct Translation {
     pub(super) node: Node,
-    pub(super) aux: Vec<Node>,
+    pub(super) extra_nodes: Vec<Node>,
     pub(super) source_info: Vec<SourceInfo>,
 }
 
-pub(super) static EMPTY_PARAMS: ParamList = ParamList::Named(Vec::new(), Span { start: 0, end: 0 });
+pub(super) static NO_PARAMS: ParamList = ParamList::Named(Vec::new(), Span { start: 0, end: 0 });
 
-pub(super) fn target_name(e: &Expr) -> String {
+pub(super) fn alias_target_name(e: &Expr) -> String {
     match &e.kind {
         ExprKind::AbsoluteName(n) | ExprKind::RelativeName(n) => n.value.clone(),
-        ExprKind::Application { func, .. } => target_name(func),
+        ExprKind::Application { func, .. } => alias_target_name(func),
         ExprKind::Member { name, .. } => name.value.clone(),
         _ => String::new(),
     }
 }
 
 #[derive(Default)]
-pub(super) struct DupOrdinal {
+pub(super) struct OrdinalChecker {
     pub(super) expected: u64,
     pub(super) last: Option<Span>,
     pub(super) last_value: u64,
 }
 
-impl DupOrdinal {
-    pub(super) fn check(&mut self, cx: &Ctx<'_>, file: usize, o: &Located<u64>) {
+impl OrdinalChecker {
+    pub(super) fn check(&mut self, cx: &Compilation<'_>, file: usize, o: &Located<u64>) {
         if o.value < self.expected {
             cx.error(file, o.span, "Duplicate ordinal number.".into());
             if let Some(l) = self.last.take() {
@@ -70,17 +70,17 @@ impl DupOrdinal {
     }
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Compilation<'a> {
     /// The translation of node `idx` (memoized); None when it failed.
-    pub fn translate(&self, idx: usize) -> Option<Rc<Translated>> {
-        if let Some(r) = self.translated.borrow().get(&idx) {
+    pub fn translate(&self, idx: usize) -> Option<Rc<Translation>> {
+        if let Some(r) = self.translations.borrow().get(&idx) {
             return r.clone();
         }
         let n = &self.nodes[idx];
         if !self.enter(n.file, node_span(n.decl)) {
             return None;
         }
-        if !self.in_progress.borrow_mut().insert(idx) {
+        if !self.translating.borrow_mut().insert(idx) {
             self.leave();
             let n = &self.nodes[idx];
             self.error(
@@ -90,21 +90,21 @@ impl<'a> Ctx<'a> {
             );
             return None;
         }
-        let r = self.translate_inner(idx).map(Rc::new);
-        self.in_progress.borrow_mut().remove(&idx);
+        let r = self.translate_node(idx).map(Rc::new);
+        self.translating.borrow_mut().remove(&idx);
         self.leave();
         if let Some(t) = &r {
-            let mut all = self.all_nodes.borrow_mut();
+            let mut all = self.translated_by_id.borrow_mut();
             all.insert(t.node.id, Rc::new(t.node.clone()));
-            for a in &t.aux {
+            for a in &t.extra_nodes {
                 all.insert(a.id, Rc::new(a.clone()));
             }
         }
-        self.translated.borrow_mut().insert(idx, r.clone());
+        self.translations.borrow_mut().insert(idx, r.clone());
         r
     }
 
-    pub(super) fn check_names(
+    pub(super) fn check_member_names(
         &self,
         file: usize,
         decls: &'a [Decl],
@@ -157,7 +157,7 @@ impl<'a> Ctx<'a> {
             };
             match &d.kind {
                 DeclKind::Using(t) => {
-                    let tn = target_name(t);
+                    let tn = alias_target_name(t);
                     if tn
                         .as_bytes()
                         .first()
@@ -195,9 +195,9 @@ impl<'a> Ctx<'a> {
                 }
                 DeclKind::Field { .. } | DeclKind::Union | DeclKind::Group => {
                     if name.is_empty() {
-                        self.check_names(file, &d.nested, &d.kind, names);
+                        self.check_member_names(file, &d.nested, &d.kind, names);
                     } else {
-                        self.check_names(file, &d.nested, &d.kind, &mut BTreeMap::new());
+                        self.check_member_names(file, &d.nested, &d.kind, &mut BTreeMap::new());
                     }
                 }
                 _ => {}
@@ -205,11 +205,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub(super) fn translate_inner(&self, idx: usize) -> Option<Translated> {
+    pub(super) fn translate_node(&self, idx: usize) -> Option<Translation> {
         let n = &self.nodes[idx];
         let decl = n.decl;
         let file = n.file;
-        self.check_names(file, &decl.nested, &decl.kind, &mut BTreeMap::new());
+        self.check_member_names(file, &decl.nested, &decl.kind, &mut BTreeMap::new());
         let is_generic = self.is_generic(idx);
         let parameters = if decl.params.is_empty() {
             None
@@ -219,7 +219,7 @@ impl<'a> Ctx<'a> {
         let mut node = Node {
             id: n.id,
             display_name: n.display.clone(),
-            display_name_prefix_length: prefix_len(&n.display),
+            display_name_prefix_length: display_prefix_len(&n.display),
             scope_id: n.parent.map(|p| self.nodes[p].id).unwrap_or(0),
             parameters,
             is_generic,
@@ -245,7 +245,7 @@ impl<'a> Ctx<'a> {
             DeclKind::File => targets_flag = 0,
             DeclKind::Const { ty, value } => {
                 targets_flag = 1;
-                match self.compile_type(idx, &brand, ty, &NO_IMPLICIT) {
+                match self.compile_type(idx, &brand, ty, &NO_IMPLICIT_PARAMS) {
                     Some(t) => {
                         let v = self.bootstrap_value(idx, value, &t);
                         node.kind = NodeKind::Const { ty: t, value: v };
@@ -261,7 +261,7 @@ impl<'a> Ctx<'a> {
             DeclKind::Annotation { ty, targets } => {
                 targets_flag = 11;
                 let t = self
-                    .compile_type(idx, &brand, ty, &NO_IMPLICIT)
+                    .compile_type(idx, &brand, ty, &NO_IMPLICIT_PARAMS)
                     .unwrap_or(Type::Void);
                 node.kind = NodeKind::Annotation {
                     ty: t,
@@ -280,7 +280,7 @@ impl<'a> Ctx<'a> {
                     ens.push((m.ordinal().map(|o| o.value).unwrap_or(0), co, m));
                 }
                 ens.sort_by_key(|e| e.0);
-                let mut dup = DupOrdinal::default();
+                let mut dup = OrdinalChecker::default();
                 let mut out = Vec::new();
                 let mut docs = Vec::new();
                 for (_, co, m) in ens {
@@ -299,10 +299,10 @@ impl<'a> Ctx<'a> {
             }
             DeclKind::Struct => {
                 targets_flag = 4;
-                let mut st = StructTr::new(
+                let mut st = StructTranslator::new(
                     self,
                     idx,
-                    Implicit {
+                    ImplicitParams {
                         scope_id: 0,
                         names: &[],
                     },
@@ -320,19 +320,19 @@ impl<'a> Ctx<'a> {
                 let mut supers = Vec::new();
                 for s in superclasses {
                     let mut entry = (0u64, None);
-                    if let Some(d) = self.compile_decl_expr(idx, &brand, s, &NO_IMPLICIT) {
+                    if let Some(d) = self.compile_decl_expr(idx, &brand, s, &NO_IMPLICIT_PARAMS) {
                         match &d {
-                            BDecl::Decl {
-                                target: Target::Node(t),
+                            BrandedDecl::Decl {
+                                target: DeclTarget::Node(t),
                                 brand: b,
                                 ..
-                            } if self.nodes[*t].kind == NK::Interface => {
+                            } if self.nodes[*t].kind == NodeKindTag::Interface => {
                                 entry = (self.nodes[*t].id, self.compile_brand(file, b));
                             }
-                            BDecl::Decl { .. } => {
+                            BrandedDecl::Decl { .. } => {
                                 self.error(file, d.span(), format!("'{}' is not an interface.", d.text()))
                             }
-                            BDecl::Param { .. } => self.error(
+                            BrandedDecl::Param { .. } => self.error(
                                 file,
                                 d.span(),
                                 format!("'{}' is an unbound generic parameter. Currently we don't support extending these.", d.text()),
@@ -351,7 +351,7 @@ impl<'a> Ctx<'a> {
                     ms.push((m.ordinal().map(|o| o.value).unwrap_or(0), co, m));
                 }
                 ms.sort_by_key(|e| e.0);
-                let mut dup = DupOrdinal::default();
+                let mut dup = OrdinalChecker::default();
                 let mut methods = Vec::new();
                 let mut docs = Vec::new();
                 for (_, co, m) in ms {
@@ -375,7 +375,7 @@ impl<'a> Ctx<'a> {
                             "'stream' can only appear after '->', not before.".into(),
                         );
                     }
-                    let (pid, pbrand) = self.param_list(
+                    let (pid, pbrand) = self.method_param_struct(
                         idx,
                         &node,
                         &m.name.value,
@@ -386,8 +386,8 @@ impl<'a> Ctx<'a> {
                         &mut aux,
                         &mut aux_si,
                     );
-                    let rl = results.as_ref().unwrap_or(&EMPTY_PARAMS);
-                    let (rid, rbrand) = self.param_list(
+                    let rl = results.as_ref().unwrap_or(&NO_PARAMS);
+                    let (rid, rbrand) = self.method_param_struct(
                         idx,
                         &node,
                         &m.name.value,
@@ -423,15 +423,15 @@ impl<'a> Ctx<'a> {
         node.annotations = self.annotations(idx, &decl.annotations, targets_flag);
         let mut source_info = vec![si];
         source_info.extend(aux_si);
-        Some(Translated {
+        Some(Translation {
             node,
-            aux,
+            extra_nodes: aux,
             source_info,
         })
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn param_list(
+    pub(super) fn method_param_struct(
         &self,
         idx: usize,
         iface: &Node,
@@ -481,10 +481,10 @@ impl<'a> Ctx<'a> {
                     annotations: None,
                     kind: NodeKind::Struct(StructNode::default()),
                 };
-                let mut st = StructTr::new(
+                let mut st = StructTranslator::new(
                     self,
                     idx,
-                    Implicit {
+                    ImplicitParams {
                         scope_id: id,
                         names: implicit,
                     },
@@ -503,7 +503,7 @@ impl<'a> Ctx<'a> {
                 // The reference builds a brand binding the implicit
                 // parameters but drops it (setParams' result is unused), so
                 // the brand is the bare push: only enclosing generics show.
-                let b = push(&local, id, implicit.len());
+                let b = nested_scope(&local, id, implicit.len());
                 let brand = self.compile_brand(file, &b);
                 aux.push(node);
                 aux_si.push(si);
@@ -515,19 +515,19 @@ impl<'a> Ctx<'a> {
             }
             ParamList::Type(t) => {
                 let local = self.local_brand(idx);
-                let imp = Implicit {
+                let imp = ImplicitParams {
                     scope_id: 0,
                     names: implicit,
                 };
                 match self.compile_decl_expr(idx, &local, t, &imp) {
-                    Some(BDecl::Decl {
-                        target: Target::Node(n),
+                    Some(BrandedDecl::Decl {
+                        target: DeclTarget::Node(n),
                         brand,
                         ..
-                    }) if self.nodes[n].kind == NK::Struct => {
+                    }) if self.nodes[n].kind == NodeKindTag::Struct => {
                         (self.nodes[n].id, self.compile_brand(file, &brand))
                     }
-                    Some(BDecl::Param { span, .. }) => {
+                    Some(BrandedDecl::Param { span, .. }) => {
                         self.error(file, span, "Cannot use generic parameter as whole input or output of a method. Instead, use a parameter/result list containing a field with this type.".into());
                         (0, None)
                     }
@@ -548,7 +548,7 @@ impl<'a> Ctx<'a> {
                     .get("/capnp/stream.capnp")
                     .and_then(|r| r.as_ref().ok().copied())
                     .map(|fi| {
-                        self.nodes[self.file_root[fi]]
+                        self.nodes[self.file_roots[fi]]
                             .members
                             .contains_key("StreamResult")
                     });
@@ -582,13 +582,13 @@ impl<'a> Ctx<'a> {
                 value: Value::Void,
             };
             let name = expr_string(&a.name);
-            if let Some(d) = self.compile_decl_expr(idx, &brand, &a.name, &NO_IMPLICIT) {
+            if let Some(d) = self.compile_decl_expr(idx, &brand, &a.name, &NO_IMPLICIT_PARAMS) {
                 match &d {
-                    BDecl::Decl {
-                        target: Target::Node(t),
+                    BrandedDecl::Decl {
+                        target: DeclTarget::Node(t),
                         brand: b,
                         ..
-                    } if self.nodes[*t].kind == NK::Annotation => {
+                    } if self.nodes[*t].kind == NodeKindTag::Annotation => {
                         ann.id = self.nodes[*t].id;
                         if let Some(br) = self.compile_brand(file, b) {
                             ann.brand = br;
@@ -606,7 +606,7 @@ impl<'a> Ctx<'a> {
                                                 a.name.span,
                                                 format!("'{name}' requires a value."),
                                             );
-                                            ann.value = default_default(ty);
+                                            ann.value = zero_value(ty);
                                         }
                                     }
                                     Some(v) => {
@@ -628,11 +628,11 @@ impl<'a> Ctx<'a> {
     // Values
 
     pub(super) fn node_by_id(&self, id: u64) -> Option<Rc<Node>> {
-        if let Some(n) = self.all_nodes.borrow().get(&id) {
+        if let Some(n) = self.translated_by_id.borrow().get(&id) {
             return Some(n.clone());
         }
-        let idx = *self.by_id.get(&id)?;
+        let idx = *self.index_by_id.get(&id)?;
         self.translate(idx)?;
-        self.all_nodes.borrow().get(&id).cloned()
+        self.translated_by_id.borrow().get(&id).cloned()
     }
 }

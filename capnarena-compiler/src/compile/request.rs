@@ -3,8 +3,8 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::Ctx;
-use super::nodes::Translated;
+use super::Compilation;
+use super::nodes::Translation;
 use crate::schema::*;
 
 pub(super) const NODE: u32 = 1;
@@ -16,7 +16,7 @@ pub(super) const EAGER_ROOT: u32 = NODE | CHILDREN | DEPENDENCIES | (PARENTS * D
 /// The reference's final schema loader, as far as order goes: ids in
 /// first-insertion order, placeholders for dependencies a node's
 /// validation looks up before the node itself goes in.
-pub(super) struct Order {
+pub(super) struct LoadOrder {
     pub(super) map_order: Vec<u64>,
     /// id -> loaded (true) or placeholder (false).
     pub(super) state: HashMap<u64, bool>,
@@ -25,7 +25,7 @@ pub(super) struct Order {
     pub(super) si_by_id: HashMap<u64, SourceInfo>,
 }
 
-impl Order {
+impl LoadOrder {
     pub(super) fn placeholder(&mut self, id: u64) {
         if let std::collections::hash_map::Entry::Vacant(v) = self.state.entry(id) {
             v.insert(false);
@@ -93,10 +93,10 @@ impl Order {
     }
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Compilation<'a> {
     /// Notes that file `fi` was resolved through a path that names it
     /// `name`.
-    pub(super) fn claim(&self, fi: usize, name: &str) {
+    pub(super) fn note_file_path(&self, fi: usize, name: &str) {
         let mut names = self.first_names.borrow_mut();
         match &names[fi] {
             None => names[fi] = Some(name.to_string()),
@@ -134,7 +134,7 @@ impl<'a> Ctx<'a> {
     /// given) and returns the request's nodes and source info in the
     /// reference's order.
     pub fn request(&self, requested: &[(usize, String)]) -> (Vec<Node>, Vec<SourceInfo>) {
-        let mut ord = Order {
+        let mut ord = LoadOrder {
             map_order: Vec::new(),
             state: HashMap::new(),
             loaded_nodes: HashSet::new(),
@@ -143,11 +143,11 @@ impl<'a> Ctx<'a> {
         };
         for (fi, name) in requested {
             let fi = *fi;
-            self.claim(fi, name);
+            self.note_file_path(fi, name);
             let mut seen: HashMap<usize, u32> = HashMap::new();
             let mut infos: Vec<SourceInfo> = Vec::new();
             self.traverse(
-                self.file_root[fi],
+                self.file_roots[fi],
                 EAGER_ROOT,
                 &mut seen,
                 &mut ord,
@@ -161,10 +161,10 @@ impl<'a> Ctx<'a> {
         let mut nodes = Vec::new();
         for id in &ord.map_order {
             if ord.state.get(id) == Some(&true) {
-                let found = self.all_nodes.borrow().get(id).cloned();
+                let found = self.translated_by_id.borrow().get(id).cloned();
                 if let Some(n) = found {
                     let mut n = (*n).clone();
-                    self.finish_node(&mut n);
+                    self.resolve_pending_values(&mut n);
                     nodes.push(n);
                 }
             }
@@ -190,12 +190,12 @@ impl<'a> Ctx<'a> {
         idx: usize,
         e: u32,
         seen: &mut HashMap<usize, u32>,
-        ord: &mut Order,
+        ord: &mut LoadOrder,
         infos: &mut Vec<SourceInfo>,
     ) {
         pub(super) enum Step {
             Visit(usize, u32),
-            Infos(Rc<Translated>),
+            Infos(Rc<Translation>),
             Aliases(usize),
         }
         let mut stack = vec![Step::Visit(idx, e)];
@@ -234,7 +234,7 @@ impl<'a> Ctx<'a> {
             }
             if let Some(tr) = self.translate(idx) {
                 if ord.loaded_nodes.insert(idx) {
-                    for a in &tr.aux {
+                    for a in &tr.extra_nodes {
                         ord.load(a);
                     }
                     ord.load(&tr.node);
@@ -244,7 +244,7 @@ impl<'a> Ctx<'a> {
                     let ne = (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES);
                     deps.clear();
                     self.node_deps(&tr.node, &mut deps);
-                    for a in &tr.aux {
+                    for a in &tr.extra_nodes {
                         self.node_deps(a, &mut deps);
                     }
                     for &d in deps.iter().rev() {
@@ -263,7 +263,7 @@ impl<'a> Ctx<'a> {
     pub(super) fn node_deps(&self, n: &Node, out: &mut Vec<usize>) {
         let anns = |a: &Option<Vec<Annotation>>, out: &mut Vec<usize>| {
             for x in a.iter().flatten() {
-                if let Some(&i) = self.by_id.get(&x.id) {
+                if let Some(&i) = self.index_by_id.get(&x.id) {
                     out.push(i);
                 }
             }
@@ -288,14 +288,14 @@ impl<'a> Ctx<'a> {
             } => {
                 for (id, b) in superclasses {
                     if *id != 0 {
-                        self.dep(*id, out);
+                        self.push_dep(*id, out);
                     }
                     self.brand_deps(b, out);
                 }
                 for m in methods {
-                    self.dep(m.param_struct_type, out);
+                    self.push_dep(m.param_struct_type, out);
                     self.brand_deps(&m.param_brand, out);
-                    self.dep(m.result_struct_type, out);
+                    self.push_dep(m.result_struct_type, out);
                     self.brand_deps(&m.result_brand, out);
                     anns(&m.annotations, out);
                 }
@@ -306,8 +306,8 @@ impl<'a> Ctx<'a> {
         anns(&n.annotations, out);
     }
 
-    pub(super) fn dep(&self, id: u64, out: &mut Vec<usize>) {
-        if let Some(&i) = self.by_id.get(&id) {
+    pub(super) fn push_dep(&self, id: u64, out: &mut Vec<usize>) {
+        if let Some(&i) = self.index_by_id.get(&id) {
             out.push(i);
         }
     }
@@ -318,7 +318,7 @@ impl<'a> Ctx<'a> {
         match t {
             Type::List(el) => self.type_deps(el, out),
             Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
-                self.dep(*id, out);
+                self.push_dep(*id, out);
                 self.brand_deps(b, out);
             }
             _ => {}

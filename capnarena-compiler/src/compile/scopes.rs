@@ -4,8 +4,8 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::generics::{BDecl, BScope, Implicit, NO_IMPLICIT};
-use super::{Ctx, NK, expr_string, node_span};
+use super::generics::{BrandScope, BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS};
+use super::{Compilation, NodeKindTag, expr_string, node_span};
 use crate::ast::*;
 use crate::files::SourceFile;
 use crate::ids;
@@ -61,18 +61,18 @@ pub(super) const BUILTINS: &[(&str, Builtin)] = &[
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Target {
+pub(super) enum DeclTarget {
     Node(usize),
     Builtin(Builtin),
 }
 
-pub(super) struct NodeE<'a> {
+pub(super) struct NodeEntry<'a> {
     pub(super) id: u64,
     pub(super) file: usize,
     pub(super) parent: Option<usize>,
     pub(super) decl: &'a Decl,
     pub(super) display: String,
-    pub(super) kind: NK,
+    pub(super) kind: NodeKindTag,
     pub(super) children: Vec<usize>,
     pub(super) members: HashMap<&'a str, usize>,
     pub(super) aliases: Vec<&'a Decl>,
@@ -84,9 +84,9 @@ pub(super) struct NodeE<'a> {
 }
 
 #[derive(Clone, Debug)]
-pub(super) enum Resolved {
+pub(super) enum Resolution {
     Decl {
-        target: Target,
+        target: DeclTarget,
         params: usize,
         scope_id: u64,
     },
@@ -97,27 +97,27 @@ pub(super) enum Resolved {
     /// An alias that carries its own brand, declared in the node with this
     /// id: its bindings may name that node's parameters, which the brand it
     /// is reached through binds.
-    Branded(BDecl, u64),
+    Branded(BrandedDecl, u64),
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Compilation<'a> {
     /// Builds the node table of every loaded file (ids, display names,
     /// nested scopes), reporting duplicate ids.
-    pub fn new(files: &'a [SourceFile]) -> Ctx<'a> {
-        let mut cx = Ctx {
+    pub fn new(files: &'a [SourceFile]) -> Compilation<'a> {
+        let mut cx = Compilation {
             files,
             nodes: Vec::new(),
-            by_id: HashMap::new(),
-            file_root: Vec::new(),
+            index_by_id: HashMap::new(),
+            file_roots: Vec::new(),
             errors: RefCell::new(Vec::new()),
-            translated: RefCell::new(HashMap::new()),
-            in_progress: RefCell::new(HashSet::new()),
+            translations: RefCell::new(HashMap::new()),
+            translating: RefCell::new(HashSet::new()),
             alias_memo: RefCell::new(HashMap::new()),
-            pending: RefCell::new(Vec::new()),
-            pending_done: RefCell::new(HashMap::new()),
-            pending_busy: RefCell::new(HashSet::new()),
-            all_nodes: RefCell::new(HashMap::new()),
-            depth: std::cell::Cell::new(0),
+            pending_values: RefCell::new(Vec::new()),
+            evaluated_values: RefCell::new(HashMap::new()),
+            values_in_progress: RefCell::new(HashSet::new()),
+            translated_by_id: RefCell::new(HashMap::new()),
+            recursion_depth: std::cell::Cell::new(0),
             copied_words: std::cell::Cell::new(0),
             first_names: RefCell::new(vec![None; files.len()]),
             second_path: RefCell::new(None),
@@ -129,9 +129,17 @@ impl<'a> Ctx<'a> {
                 DeclId::Uid(u) => u.value,
                 _ => ids::child_id(0, ""),
             };
-            let root = cx.add_node(fi, None, &f.ast, id, f.name.clone(), NK::File, &mut bogus);
-            cx.file_root.push(root);
-            cx.expand(root, &mut bogus);
+            let root = cx.add_node(
+                fi,
+                None,
+                &f.ast,
+                id,
+                f.name.clone(),
+                NodeKindTag::File,
+                &mut bogus,
+            );
+            cx.file_roots.push(root);
+            cx.add_nested_nodes(root, &mut bogus);
         }
         cx
     }
@@ -144,12 +152,12 @@ impl<'a> Ctx<'a> {
         decl: &'a Decl,
         mut id: u64,
         display: String,
-        kind: NK,
+        kind: NodeKindTag,
         bogus: &mut u64,
     ) -> usize {
         let idx = self.nodes.len();
         loop {
-            if let Some(&other) = self.by_id.get(&id) {
+            if let Some(&other) = self.index_by_id.get(&id) {
                 if id & (1 << 63) != 0 {
                     let span = node_span(decl);
                     self.error(file, span, format!("Duplicate ID @0x{id:x}."));
@@ -163,8 +171,8 @@ impl<'a> Ctx<'a> {
             }
             break;
         }
-        self.by_id.insert(id, idx);
-        self.nodes.push(NodeE {
+        self.index_by_id.insert(id, idx);
+        self.nodes.push(NodeEntry {
             id,
             file,
             parent,
@@ -186,16 +194,16 @@ impl<'a> Ctx<'a> {
         idx
     }
 
-    pub(super) fn expand(&mut self, idx: usize, bogus: &mut u64) {
+    pub(super) fn add_nested_nodes(&mut self, idx: usize, bogus: &mut u64) {
         let decl = self.nodes[idx].decl;
         let file = self.nodes[idx].file;
         for nd in &decl.nested {
             let kind = match nd.kind {
-                DeclKind::Const { .. } => NK::Const,
-                DeclKind::Annotation { .. } => NK::Annotation,
-                DeclKind::Enum => NK::Enum,
-                DeclKind::Struct => NK::Struct,
-                DeclKind::Interface { .. } => NK::Interface,
+                DeclKind::Const { .. } => NodeKindTag::Const,
+                DeclKind::Annotation { .. } => NodeKindTag::Annotation,
+                DeclKind::Enum => NodeKindTag::Enum,
+                DeclKind::Struct => NodeKindTag::Struct,
+                DeclKind::Interface { .. } => NodeKindTag::Interface,
                 DeclKind::Using(_) => {
                     let n = &mut self.nodes[idx];
                     n.alias_by_name
@@ -220,7 +228,7 @@ impl<'a> Ctx<'a> {
             let c = self.add_node(file, Some(idx), nd, id, display, kind, bogus);
             self.nodes[idx].children.push(c);
             self.nodes[idx].members.entry(&nd.name.value).or_insert(c);
-            self.expand(c, bogus);
+            self.add_nested_nodes(c, bogus);
         }
     }
 
@@ -228,11 +236,11 @@ impl<'a> Ctx<'a> {
         self.nodes[idx].decl.params.len()
     }
 
-    pub(super) fn resolve_member(&self, idx: usize, name: &str) -> Option<Resolved> {
+    pub(super) fn resolve_member(&self, idx: usize, name: &str) -> Option<Resolution> {
         let n = &self.nodes[idx];
         if let Some(&c) = n.members.get(name) {
-            return Some(Resolved::Decl {
-                target: Target::Node(c),
+            return Some(Resolution::Decl {
+                target: DeclTarget::Node(c),
                 params: self.param_count(c),
                 scope_id: n.id,
             });
@@ -240,26 +248,26 @@ impl<'a> Ctx<'a> {
         let alias = n.aliases[*n.alias_by_name.get(name)?];
         let bd = self.compile_alias(idx, alias)?;
         match &bd {
-            BDecl::Decl { target, brand, .. } if self.brand_levels(brand).is_empty() => {
-                Some(Resolved::Decl {
+            BrandedDecl::Decl { target, brand, .. } if self.brand_levels(brand).is_empty() => {
+                Some(Resolution::Decl {
                     target: *target,
                     params: match target {
-                        Target::Node(t) => self.param_count(*t),
-                        Target::Builtin(Builtin::List) => 1,
+                        DeclTarget::Node(t) => self.param_count(*t),
+                        DeclTarget::Builtin(Builtin::List) => 1,
                         _ => 0,
                     },
                     scope_id: n.id,
                 })
             }
-            BDecl::Param { scope, index, .. } => Some(Resolved::Param {
+            BrandedDecl::Param { scope, index, .. } => Some(Resolution::Param {
                 scope: *scope,
                 index: *index,
             }),
-            _ => Some(Resolved::Branded(bd, n.id)),
+            _ => Some(Resolution::Branded(bd, n.id)),
         }
     }
 
-    pub(super) fn compile_alias(&self, parent: usize, alias: &'a Decl) -> Option<BDecl> {
+    pub(super) fn compile_alias(&self, parent: usize, alias: &'a Decl) -> Option<BrandedDecl> {
         let key = alias as *const Decl;
         if let Some(r) = self.alias_memo.borrow().get(&key) {
             return r.clone();
@@ -273,27 +281,27 @@ impl<'a> Ctx<'a> {
         if !self.enter(file, target.span) {
             return None;
         }
-        let r = self.compile_decl_expr(parent, &brand, target, &NO_IMPLICIT);
+        let r = self.compile_decl_expr(parent, &brand, target, &NO_IMPLICIT_PARAMS);
         self.leave();
         self.alias_memo.borrow_mut().insert(key, r.clone());
         r
     }
 
-    pub(super) fn resolve(&self, idx: usize, name: &str) -> Option<Resolved> {
+    pub(super) fn resolve(&self, idx: usize, name: &str) -> Option<Resolution> {
         if let Some(r) = self.resolve_member(idx, name) {
             return Some(r);
         }
         let n = &self.nodes[idx];
         if let Some(&index) = n.param_by_name.get(name) {
-            return Some(Resolved::Param { scope: n.id, index });
+            return Some(Resolution::Param { scope: n.id, index });
         }
         match n.parent {
             Some(p) => self.resolve(p, name),
             None => BUILTINS
                 .iter()
                 .find(|(n, _)| *n == name)
-                .map(|(_, b)| Resolved::Decl {
-                    target: Target::Builtin(*b),
+                .map(|(_, b)| Resolution::Decl {
+                    target: DeclTarget::Builtin(*b),
                     params: if *b == Builtin::List { 1 } else { 0 },
                     scope_id: 0,
                 }),
@@ -308,10 +316,10 @@ impl<'a> Ctx<'a> {
     pub(super) fn compile_decl_expr(
         &self,
         scope_node: usize,
-        brand: &Rc<BScope>,
+        brand: &Rc<BrandScope>,
         e: &Expr,
-        implicit: &Implicit<'_>,
-    ) -> Option<BDecl> {
+        implicit: &ImplicitParams<'_>,
+    ) -> Option<BrandedDecl> {
         let file = self.nodes[scope_node].file;
         if !self.enter(file, e.span) {
             return None;
@@ -339,15 +347,15 @@ impl<'a> Ctx<'a> {
     pub(super) fn compile_decl_expr_unchecked(
         &self,
         scope_node: usize,
-        brand: &Rc<BScope>,
+        brand: &Rc<BrandScope>,
         e: &Expr,
-        implicit: &Implicit<'_>,
-    ) -> Option<BDecl> {
+        implicit: &ImplicitParams<'_>,
+    ) -> Option<BrandedDecl> {
         let file = self.nodes[scope_node].file;
         match &e.kind {
             ExprKind::RelativeName(n) => {
                 if let Some(i) = implicit.names.iter().position(|p| p.value == n.value) {
-                    return Some(BDecl::Param {
+                    return Some(BrandedDecl::Param {
                         scope: implicit.scope_id,
                         index: i as u16,
                         span: e.span,
@@ -355,7 +363,7 @@ impl<'a> Ctx<'a> {
                     });
                 }
                 match self.resolve(scope_node, &n.value) {
-                    Some(r) => Some(self.interpret(brand, r, e)),
+                    Some(r) => Some(self.interpret_resolution(brand, r, e)),
                     None => {
                         self.error(file, n.span, format!("Not defined: {}", n.value));
                         None
@@ -363,9 +371,9 @@ impl<'a> Ctx<'a> {
                 }
             }
             ExprKind::AbsoluteName(n) => {
-                let root = self.file_root[file];
+                let root = self.file_roots[file];
                 match self.resolve_member(root, &n.value) {
-                    Some(r) => Some(self.interpret(brand, r, e)),
+                    Some(r) => Some(self.interpret_resolution(brand, r, e)),
                     None => {
                         self.error(file, n.span, format!("Not defined: {}", n.value));
                         None
@@ -377,12 +385,12 @@ impl<'a> Ctx<'a> {
                 match target {
                     Some(Ok(fi)) => {
                         if let Some(name) = self.files[file].reached_as.get(&f.value) {
-                            self.claim(*fi, name);
+                            self.note_file_path(*fi, name);
                         }
-                        let root = self.file_root[*fi];
-                        Some(BDecl::Decl {
-                            target: Target::Node(root),
-                            brand: BScope::new(self.nodes[root].id, 0, true, Vec::new(), None),
+                        let root = self.file_roots[*fi];
+                        Some(BrandedDecl::Decl {
+                            target: DeclTarget::Node(root),
+                            brand: BrandScope::new(self.nodes[root].id, 0, true, Vec::new(), None),
                             span: e.span,
                             text: expr_string(e),
                         })
@@ -413,8 +421,8 @@ impl<'a> Ctx<'a> {
                     return Some(decl);
                 }
                 match decl {
-                    BDecl::Param { .. } => Some(decl),
-                    BDecl::Decl {
+                    BrandedDecl::Param { .. } => Some(decl),
+                    BrandedDecl::Decl {
                         target, brand: b, ..
                     } => {
                         if !b.params.is_empty() {
@@ -433,20 +441,20 @@ impl<'a> Ctx<'a> {
                         } else if compiled.len() < b.leaf_params {
                             self.error(file, e.span, "Not enough generic parameters.".into());
                         } else {
-                            if target != Target::Builtin(Builtin::List) {
+                            if target != DeclTarget::Builtin(Builtin::List) {
                                 for p in &compiled {
-                                    if let BDecl::Decl { target, .. } = p {
+                                    if let BrandedDecl::Decl { target, .. } = p {
                                         let ok = match target {
-                                            Target::Builtin(b) => matches!(
+                                            DeclTarget::Builtin(b) => matches!(
                                                 b,
                                                 Builtin::List
                                                     | Builtin::Text
                                                     | Builtin::Data
                                                     | Builtin::AnyPointer
                                             ),
-                                            Target::Node(n) => matches!(
+                                            DeclTarget::Node(n) => matches!(
                                                 self.nodes[*n].kind,
-                                                NK::Struct | NK::Interface
+                                                NodeKindTag::Struct | NodeKindTag::Interface
                                             ),
                                         };
                                         if !ok {
@@ -459,21 +467,21 @@ impl<'a> Ctx<'a> {
                                     }
                                 }
                             }
-                            let nb = BScope::new(
+                            let nb = BrandScope::new(
                                 b.leaf_id,
                                 b.leaf_params,
                                 false,
                                 compiled,
                                 b.parent.clone(),
                             );
-                            return Some(BDecl::Decl {
+                            return Some(BrandedDecl::Decl {
                                 target,
                                 brand: nb,
                                 span: e.span,
                                 text: expr_string(e),
                             });
                         }
-                        Some(BDecl::Decl {
+                        Some(BrandedDecl::Decl {
                             target,
                             brand: b,
                             span: e.span,
@@ -485,13 +493,13 @@ impl<'a> Ctx<'a> {
             ExprKind::Member { parent, name } => {
                 let decl = self.compile_decl_expr(scope_node, brand, parent, implicit)?;
                 let found = match &decl {
-                    BDecl::Decl {
-                        target: Target::Node(t),
+                    BrandedDecl::Decl {
+                        target: DeclTarget::Node(t),
                         brand: b,
                         ..
                     } => self
                         .resolve_member(*t, &name.value)
-                        .map(|r| self.interpret(b, r, e)),
+                        .map(|r| self.interpret_resolution(b, r, e)),
                     _ => None,
                 };
                 if found.is_none() {

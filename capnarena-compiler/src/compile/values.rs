@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
-use super::generics::{BDecl, NO_IMPLICIT, subst};
-use super::scopes::Target;
-use super::{Ctx, NK, expr_string, prefix_len};
+use super::generics::{BrandedDecl, NO_IMPLICIT_PARAMS, subst};
+use super::scopes::DeclTarget;
+use super::{Compilation, NodeKindTag, display_prefix_len, expr_string};
 use crate::ast::*;
 use crate::limits;
 use crate::schema::*;
@@ -16,7 +16,7 @@ pub(super) struct PendingValue<'a> {
     pub(super) scope: usize,
 }
 
-pub(super) fn type_lg(t: &Type) -> i32 {
+pub(super) fn type_size_log2(t: &Type) -> i32 {
     match t {
         Type::Void => -1,
         Type::Bool => 0,
@@ -28,7 +28,7 @@ pub(super) fn type_lg(t: &Type) -> i32 {
     }
 }
 
-pub(super) fn default_default(t: &Type) -> Value {
+pub(super) fn zero_value(t: &Type) -> Value {
     match t {
         Type::Void => Value::Void,
         Type::Bool => Value::Bool(false),
@@ -52,15 +52,15 @@ pub(super) fn default_default(t: &Type) -> Value {
     }
 }
 
-pub(super) fn is_pointer(t: &Type) -> bool {
-    type_lg(t) == -2
+pub(super) fn is_pointer_type(t: &Type) -> bool {
+    type_size_log2(t) == -2
 }
 
 pub(super) fn list_compatible(a: &Type, b: &Type) -> bool {
     a == b
 }
 
-pub(super) fn int_value(t: &Type, v: i128) -> Value {
+pub(super) fn int_value_of_type(t: &Type, v: i128) -> Value {
     match t {
         Type::Int8 => Value::Int8(v as i8),
         Type::Int16 => Value::Int16(v as i16),
@@ -75,7 +75,7 @@ pub(super) fn int_value(t: &Type, v: i128) -> Value {
     }
 }
 
-pub(super) fn int_of(v: &Value) -> i128 {
+pub(super) fn integer_of(v: &Value) -> i128 {
     match v {
         Value::Int8(x) => *x as i128,
         Value::Int16(x) => *x as i128,
@@ -90,7 +90,7 @@ pub(super) fn int_of(v: &Value) -> i128 {
 }
 
 /// The little-endian bytes of a primitive value (8 bytes, zero-padded).
-pub(super) fn prim_bytes(v: &Value) -> [u8; 8] {
+pub(super) fn primitive_bytes(v: &Value) -> [u8; 8] {
     let mut b = [0u8; 8];
     match v {
         Value::Bool(x) => b[0] = *x as u8,
@@ -152,7 +152,7 @@ pub(super) fn value_size(v: &Value) -> (u64, u32) {
     (words, deepest)
 }
 
-pub(super) fn value_ptr(v: Value) -> Option<Ptr> {
+pub(super) fn value_pointer(v: Value) -> Option<Ptr> {
     match v {
         Value::Text(t) => t.map(Ptr::Text),
         Value::Data(d) => d.map(Ptr::Data),
@@ -161,7 +161,7 @@ pub(super) fn value_ptr(v: Value) -> Option<Ptr> {
     }
 }
 
-pub(super) fn put(data: &mut [u8], at: usize, bytes: &[u8]) {
+pub(super) fn write_bytes(data: &mut [u8], at: usize, bytes: &[u8]) {
     if let Some(dst) = data.get_mut(at..at + bytes.len()) {
         dst.copy_from_slice(bytes);
     }
@@ -170,12 +170,12 @@ pub(super) fn put(data: &mut [u8], at: usize, bytes: &[u8]) {
 /// Stores `v` in a struct value's slot of type `ty` at `offset`, XORed
 /// with the field's default as the encoding requires.
 pub(super) fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value, default: &Value) {
-    let lg = type_lg(ty);
+    let lg = type_size_log2(ty);
     match lg {
         -1 => {}
         -2 => {
             if let Some(p) = sv.ptrs.get_mut(offset as usize) {
-                *p = value_ptr(v.clone());
+                *p = value_pointer(v.clone());
             }
         }
         0 => {
@@ -191,21 +191,21 @@ pub(super) fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value,
         }
         _ => {
             let w = (1usize << lg) / 8;
-            let a = prim_bytes(v);
-            let d = prim_bytes(default);
+            let a = primitive_bytes(v);
+            let d = primitive_bytes(default);
             let x: Vec<u8> = a.iter().zip(d.iter()).map(|(a, b)| a ^ b).take(w).collect();
-            put(&mut sv.data, offset as usize * w, &x);
+            write_bytes(&mut sv.data, offset as usize * w, &x);
         }
     }
 }
 
-impl<'a> Ctx<'a> {
+impl<'a> Compilation<'a> {
     /// A value for a slot or constant of type `ty`: primitives now,
-    /// pointers deferred to [`Ctx::finish_values`] (they may need the
+    /// pointers deferred to [`Compilation::resolve_pending_values`] (they may need the
     /// layout of other structs).
     pub(super) fn bootstrap_value(&self, scope: usize, e: &'a Expr, ty: &Type) -> Value {
-        if is_pointer(ty) {
-            let mut p = self.pending.borrow_mut();
+        if is_pointer_type(ty) {
+            let mut p = self.pending_values.borrow_mut();
             p.push(PendingValue {
                 file: self.nodes[scope].file,
                 expr: e,
@@ -214,23 +214,22 @@ impl<'a> Ctx<'a> {
             });
             return Value::Pending(p.len() - 1);
         }
-        self.eval(scope, e, ty)
-            .unwrap_or_else(|| default_default(ty))
+        self.eval(scope, e, ty).unwrap_or_else(|| zero_value(ty))
     }
 
-    pub(super) fn pending_value(&self, i: usize) -> Option<Value> {
-        if let Some(v) = self.pending_done.borrow().get(&i) {
+    pub(super) fn evaluate_pending(&self, i: usize) -> Option<Value> {
+        if let Some(v) = self.evaluated_values.borrow().get(&i) {
             return v.clone();
         }
         let (file, scope, expr, ty) = {
-            let p = self.pending.borrow();
+            let p = self.pending_values.borrow();
             let pv = &p[i];
             (pv.file, pv.scope, pv.expr, pv.ty.clone())
         };
         if !self.enter(file, expr.span) {
             return None;
         }
-        if !self.pending_busy.borrow_mut().insert(i) {
+        if !self.values_in_progress.borrow_mut().insert(i) {
             self.leave();
             self.error(
                 file,
@@ -240,22 +239,22 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let v = self.eval(scope, expr, &ty);
-        self.pending_busy.borrow_mut().remove(&i);
+        self.values_in_progress.borrow_mut().remove(&i);
         self.leave();
-        self.pending_done.borrow_mut().insert(i, v.clone());
+        self.evaluated_values.borrow_mut().insert(i, v.clone());
         v
     }
 
     /// Replaces every deferred value in `node` with its evaluation.
-    pub fn finish_node(&self, node: &mut Node) {
+    pub fn resolve_pending_values(&self, node: &mut Node) {
         let fix = |v: &mut Value| {
             if let Value::Pending(i) = v {
                 let i = *i;
                 let ty_default = {
-                    let p = self.pending.borrow();
-                    default_default(&p[i].ty)
+                    let p = self.pending_values.borrow();
+                    zero_value(&p[i].ty)
                 };
-                *v = self.pending_value(i).unwrap_or(ty_default);
+                *v = self.evaluate_pending(i).unwrap_or(ty_default);
             }
         };
         let fix_anns = |a: &mut Option<Vec<Annotation>>| {
@@ -323,11 +322,11 @@ impl<'a> Ctx<'a> {
             Type::Data => "Data".into(),
             Type::List(e) => format!("List({})", self.type_name(e)),
             Type::Enum(id, _) | Type::Struct(id, _) | Type::Interface(id, _) => self
-                .by_id
+                .index_by_id
                 .get(id)
                 .map(|&i| {
                     let d = &self.nodes[i].display;
-                    d[prefix_len(d) as usize..].to_string()
+                    d[display_prefix_len(d) as usize..].to_string()
                 })
                 .unwrap_or_default(),
             Type::AnyPointer(_) => "AnyPointer".into(),
@@ -479,12 +478,9 @@ impl<'a> Ctx<'a> {
                 };
                 let vals: Vec<Value> = items
                     .iter()
-                    .map(|i| {
-                        self.eval(scope, i, et)
-                            .unwrap_or_else(|| default_default(et))
-                    })
+                    .map(|i| self.eval(scope, i, et).unwrap_or_else(|| zero_value(et)))
                     .collect();
-                Some(Value::List(Some(Ptr::List(self.list_val(et, vals)))))
+                Some(Value::List(Some(Ptr::List(self.list_value(et, vals)))))
             }
             ExprKind::Tuple(ps) => {
                 let Type::Struct(id, brand) = t else {
@@ -499,13 +495,13 @@ impl<'a> Ctx<'a> {
                     data: vec![0; s.data_words as usize * 8],
                     ptrs: vec![None; s.pointers as usize],
                 };
-                self.fill_struct(scope, &node, &mut sv, ps, brand);
+                self.fill_struct_value(scope, &node, &mut sv, ps, brand);
                 Some(Value::Struct(Some(Ptr::Struct(sv))))
             }
         }
     }
 
-    pub(super) fn fill_struct(
+    pub(super) fn fill_struct_value(
         &self,
         scope: usize,
         node: &Node,
@@ -531,7 +527,7 @@ impl<'a> Ctx<'a> {
                 continue;
             };
             if f.discriminant_value != 0xffff {
-                put(
+                write_bytes(
                     &mut sv.data,
                     s.discriminant_offset as usize * 2,
                     &f.discriminant_value.to_le_bytes(),
@@ -553,7 +549,7 @@ impl<'a> Ctx<'a> {
                 FieldKind::Group(gid) => {
                     if let ExprKind::Tuple(inner) = &p.value.kind {
                         if let Some(g) = self.node_by_id(*gid) {
-                            self.fill_struct(scope, &g, sv, inner, brand);
+                            self.fill_struct_value(scope, &g, sv, inner, brand);
                         }
                     } else {
                         self.error(file, p.value.span, "Type mismatch; expected group.".into());
@@ -563,7 +559,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub(super) fn list_val(&self, et: &Type, vals: Vec<Value>) -> ListVal {
+    pub(super) fn list_value(&self, et: &Type, vals: Vec<Value>) -> ListVal {
         let n = vals.len();
         match et {
             Type::Void => ListVal::Void(n as u32),
@@ -593,12 +589,14 @@ impl<'a> Ctx<'a> {
                     elems,
                 }
             }
-            t if is_pointer(t) => ListVal::Pointers(vals.into_iter().map(value_ptr).collect()),
+            t if is_pointer_type(t) => {
+                ListVal::Pointers(vals.into_iter().map(value_pointer).collect())
+            }
             t => {
-                let w = (1usize << type_lg(t)) / 8;
+                let w = (1usize << type_size_log2(t)) / 8;
                 let mut data = Vec::with_capacity(n * w);
                 for v in &vals {
-                    data.extend_from_slice(&prim_bytes(v)[..w]);
+                    data.extend_from_slice(&primitive_bytes(v)[..w]);
                 }
                 ListVal::Bytes {
                     width: w as u8,
@@ -644,7 +642,7 @@ impl<'a> Ctx<'a> {
             self.error(file, e.span, "Integer value out of range.".into());
             v = min;
         }
-        Some(int_value(t, v as i128))
+        Some(int_value_of_type(t, v as i128))
     }
 
     pub(super) fn coerce_uint(&self, file: usize, e: &Expr, t: &Type, v: u64) -> Option<Value> {
@@ -667,16 +665,16 @@ impl<'a> Ctx<'a> {
             self.error(file, e.span, "Integer value out of range.".into());
             v = max;
         }
-        Some(int_value(t, v as i128))
+        Some(int_value_of_type(t, v as i128))
     }
 
     /// A reference to a constant used as a value of type `t`.
     pub(super) fn constant(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
         let file = self.nodes[scope].file;
         let brand = self.local_brand(scope);
-        let d = self.compile_decl_expr(scope, &brand, e, &NO_IMPLICIT)?;
-        let BDecl::Decl {
-            target: Target::Node(ci),
+        let d = self.compile_decl_expr(scope, &brand, e, &NO_IMPLICIT_PARAMS)?;
+        let BrandedDecl::Decl {
+            target: DeclTarget::Node(ci),
             ..
         } = d
         else {
@@ -687,7 +685,7 @@ impl<'a> Ctx<'a> {
             );
             return None;
         };
-        if self.nodes[ci].kind != NK::Const {
+        if self.nodes[ci].kind != NodeKindTag::Const {
             self.error(
                 file,
                 e.span,
@@ -700,7 +698,7 @@ impl<'a> Ctx<'a> {
             return None;
         };
         let value = match value {
-            Value::Pending(i) => self.pending_value(*i)?,
+            Value::Pending(i) => self.evaluate_pending(*i)?,
             v => v.clone(),
         };
         // Every copy of a constant into another value counts against one
@@ -709,7 +707,7 @@ impl<'a> Ctx<'a> {
         let (words, depth) = value_size(&value);
         // The copy lands this deep in the value being built: writing it
         // out recurses once per level.
-        if depth.saturating_add(self.depth.get()) > limits::MAX_RECURSION {
+        if depth.saturating_add(self.recursion_depth.get()) > limits::MAX_RECURSION {
             self.error(
                 file,
                 e.span,
@@ -736,10 +734,10 @@ impl<'a> Ctx<'a> {
         if let ExprKind::RelativeName(n) = &e.kind {
             let parent = self.nodes[ci].parent.unwrap_or(ci);
             let pn = &self.nodes[parent];
-            let prefix = if pn.kind == NK::File {
+            let prefix = if pn.kind == NodeKindTag::File {
                 String::new()
             } else {
-                pn.display[prefix_len(&pn.display) as usize..].to_string()
+                pn.display[display_prefix_len(&pn.display) as usize..].to_string()
             };
             self.error(file, e.span, format!("Constant names must be qualified to avoid confusion.  Please replace '{}' with '{}.{}', if that's what you intended.", n.value, prefix, n.value));
         }
@@ -757,7 +755,7 @@ impl<'a> Ctx<'a> {
                 | Value::UInt64(_),
                 _,
             ) => {
-                let x = int_of(&value);
+                let x = integer_of(&value);
                 if x < 0 {
                     self.coerce_int(file, e, t, x as i64)
                 } else {

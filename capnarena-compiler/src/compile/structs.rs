@@ -2,24 +2,24 @@
 
 use std::collections::BTreeMap;
 
-use super::generics::Implicit;
-use super::nodes::DupOrdinal;
-use super::values::{default_default, is_pointer, type_lg};
-use super::{Ctx, node_span};
+use super::generics::ImplicitParams;
+use super::nodes::OrdinalChecker;
+use super::values::{is_pointer_type, type_size_log2, zero_value};
+use super::{Compilation, node_span};
 use crate::ast::*;
 use crate::ids;
 use crate::layout::{Layout, Scope};
 use crate::schema::*;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum MKind {
+pub(super) enum MemberKind {
     Root,
     Field,
     Union,
     Group,
 }
 
-pub(super) struct MI<'a> {
+pub(super) struct MemberInfo<'a> {
     pub(super) parent: Option<usize>,
     pub(super) code_order: u16,
     pub(super) index: u16,
@@ -29,53 +29,53 @@ pub(super) struct MI<'a> {
     pub(super) union_disc: u32,
     pub(super) in_union: bool,
     pub(super) name: String,
-    pub(super) kind: MKind,
+    pub(super) kind: MemberKind,
     pub(super) decl: Option<&'a Decl>,
     pub(super) param: Option<&'a MethodParam>,
     pub(super) field_scope: Scope,
     pub(super) union_scope: Option<usize>,
-    /// Index into `StructTr::structs` for groups and the root.
-    pub(super) st: Option<usize>,
+    /// Index into `StructTranslator::structs` for groups and the root.
+    pub(super) draft: Option<usize>,
     /// (struct index, field index) once the field exists.
     pub(super) schema: Option<(usize, usize)>,
     pub(super) doc: Option<Vec<u8>>,
 }
 
-pub(super) struct StructOut {
+pub(super) struct StructDraft {
     pub(super) node: Node,
     pub(super) fields: Option<Vec<Option<Field>>>,
     pub(super) docs: Option<Vec<Option<Vec<u8>>>>,
     pub(super) doc: Option<Vec<u8>>,
 }
 
-/// What [`StructTr`] returns for the root: its kind and member docs.
-pub(super) struct RootOut {
+/// What [`StructTranslator`] returns for the root: its kind and member docs.
+pub(super) struct RootStruct {
     pub(super) kind: NodeKind,
     pub(super) members: Option<Vec<Option<Vec<u8>>>>,
 }
 
-pub(super) struct StructTr<'c, 'a> {
-    pub(super) cx: &'c Ctx<'a>,
+pub(super) struct StructTranslator<'c, 'a> {
+    pub(super) cx: &'c Compilation<'a>,
     pub(super) scope: usize,
-    pub(super) implicit: Implicit<'a>,
+    pub(super) implicit: ImplicitParams<'a>,
     pub(super) layout: Layout,
-    pub(super) mis: Vec<MI<'a>>,
-    pub(super) structs: Vec<StructOut>,
+    pub(super) members: Vec<MemberInfo<'a>>,
+    pub(super) structs: Vec<StructDraft>,
     pub(super) by_ordinal: BTreeMap<u64, Vec<usize>>,
-    pub(super) all: Vec<usize>,
+    pub(super) member_order: Vec<usize>,
 }
 
-impl<'c, 'a> StructTr<'c, 'a> {
-    pub(super) fn new(cx: &'c Ctx<'a>, scope: usize, implicit: Implicit<'a>) -> Self {
-        StructTr {
+impl<'c, 'a> StructTranslator<'c, 'a> {
+    pub(super) fn new(cx: &'c Compilation<'a>, scope: usize, implicit: ImplicitParams<'a>) -> Self {
+        StructTranslator {
             cx,
             scope,
             implicit,
             layout: Layout::new(),
-            mis: Vec::new(),
+            members: Vec::new(),
             structs: Vec::new(),
             by_ordinal: BTreeMap::new(),
-            all: Vec::new(),
+            member_order: Vec::new(),
         }
     }
 
@@ -83,16 +83,16 @@ impl<'c, 'a> StructTr<'c, 'a> {
         self.cx.nodes[self.scope].file
     }
 
-    pub(super) fn root(&mut self, node: &Node) -> usize {
+    pub(super) fn add_root(&mut self, node: &Node) -> usize {
         let mut node = node.clone();
         node.kind = NodeKind::Struct(StructNode::default());
-        self.structs.push(StructOut {
+        self.structs.push(StructDraft {
             node,
             fields: None,
             docs: None,
             doc: None,
         });
-        self.mis.push(MI {
+        self.members.push(MemberInfo {
             parent: None,
             code_order: 0,
             index: 0,
@@ -101,32 +101,32 @@ impl<'c, 'a> StructTr<'c, 'a> {
             union_disc: 0,
             in_union: false,
             name: String::new(),
-            kind: MKind::Root,
+            kind: MemberKind::Root,
             decl: None,
             param: None,
             field_scope: Scope::Top,
             union_scope: None,
-            st: Some(0),
+            draft: Some(0),
             schema: None,
             doc: None,
         });
         0
     }
 
-    pub(super) fn new_mi(
+    pub(super) fn new_member(
         &mut self,
         parent: usize,
         code_order: u16,
-        kind: MKind,
+        kind: MemberKind,
         decl: Option<&'a Decl>,
         in_union: bool,
         scope: Scope,
     ) -> usize {
-        self.mis[parent].child_count += 1;
+        self.members[parent].child_count += 1;
         let name = decl.map(|d| d.name.value.clone()).unwrap_or_default();
         let mut st = None;
-        if matches!(kind, MKind::Union | MKind::Group) {
-            let pst = self.mis[parent].st.unwrap_or(0);
+        if matches!(kind, MemberKind::Union | MemberKind::Group) {
+            let pst = self.members[parent].draft.unwrap_or(0);
             let pnode = &self.structs[pst].node;
             let display = format!("{}.{}", pnode.display_name, name);
             let node = Node {
@@ -143,7 +143,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                     ..Default::default()
                 }),
             };
-            self.structs.push(StructOut {
+            self.structs.push(StructDraft {
                 node,
                 fields: None,
                 docs: None,
@@ -151,7 +151,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
             });
             st = Some(self.structs.len() - 1);
         }
-        self.mis.push(MI {
+        self.members.push(MemberInfo {
             parent: Some(parent),
             code_order,
             index: 0,
@@ -165,12 +165,12 @@ impl<'c, 'a> StructTr<'c, 'a> {
             param: None,
             field_scope: scope,
             union_scope: None,
-            st,
+            draft: st,
             schema: None,
             doc: decl.and_then(|d| d.doc.clone()),
         });
-        let i = self.mis.len() - 1;
-        self.all.push(i);
+        let i = self.members.len() - 1;
+        self.member_order.push(i);
         i
     }
 
@@ -178,8 +178,8 @@ impl<'c, 'a> StructTr<'c, 'a> {
         &mut self,
         members: &'a [Decl],
         node: &Node,
-    ) -> (RootOut, Vec<(Node, SourceInfo)>) {
-        let root = self.root(node);
+    ) -> (RootStruct, Vec<(Node, SourceInfo)>) {
+        let root = self.add_root(node);
         self.traverse_top_or_group(members, root, Scope::Top);
         self.finish(root)
     }
@@ -188,12 +188,12 @@ impl<'c, 'a> StructTr<'c, 'a> {
         &mut self,
         params: &'a [MethodParam],
         node: &Node,
-    ) -> (RootOut, Vec<(Node, SourceInfo)>) {
-        let root = self.root(node);
+    ) -> (RootStruct, Vec<(Node, SourceInfo)>) {
+        let root = self.add_root(node);
         for (i, p) in params.iter().enumerate() {
-            let m = self.new_mi(root, i as u16, MKind::Field, None, false, Scope::Top);
-            self.mis[m].name = p.name.value.clone();
-            self.mis[m].param = Some(p);
+            let m = self.new_member(root, i as u16, MemberKind::Field, None, false, Scope::Top);
+            self.members[m].name = p.name.value.clone();
+            self.members[m].param = Some(p);
             self.by_ordinal.entry(i as u64).or_default().push(m);
         }
         self.finish(root)
@@ -218,7 +218,8 @@ impl<'c, 'a> StructTr<'c, 'a> {
             match &m.kind {
                 DeclKind::Field { .. } => {
                     let g = self.layout.new_group(u);
-                    let mi = self.new_mi(parent, *code_order, MKind::Field, Some(m), true, g);
+                    let mi =
+                        self.new_member(parent, *code_order, MemberKind::Field, Some(m), true, g);
                     *code_order = code_order.wrapping_add(1);
                     let o = m.ordinal().map(|o| o.value).unwrap_or(0);
                     self.by_ordinal.entry(o).or_default().push(mi);
@@ -231,9 +232,10 @@ impl<'c, 'a> StructTr<'c, 'a> {
                     }
                     let g = self.layout.new_group(u);
                     let inner = self.layout.new_union(g);
-                    let mi = self.new_mi(parent, *code_order, MKind::Union, Some(m), true, g);
+                    let mi =
+                        self.new_member(parent, *code_order, MemberKind::Union, Some(m), true, g);
                     *code_order = code_order.wrapping_add(1);
-                    self.mis[mi].union_scope = Some(inner);
+                    self.members[mi].union_scope = Some(inner);
                     let mut sub = 0;
                     self.traverse_union(m, mi, inner, &mut sub);
                     if let Some(o) = m.ordinal() {
@@ -242,7 +244,8 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 }
                 DeclKind::Group => {
                     let g = self.layout.new_group(u);
-                    let mi = self.new_mi(parent, *code_order, MKind::Group, Some(m), true, g);
+                    let mi =
+                        self.new_member(parent, *code_order, MemberKind::Group, Some(m), true, g);
                     *code_order = code_order.wrapping_add(1);
                     self.traverse_group(m, mi, g);
                 }
@@ -272,7 +275,14 @@ impl<'c, 'a> StructTr<'c, 'a> {
         for m in members {
             match &m.kind {
                 DeclKind::Field { .. } => {
-                    let mi = self.new_mi(parent, code_order, MKind::Field, Some(m), false, scope);
+                    let mi = self.new_member(
+                        parent,
+                        code_order,
+                        MemberKind::Field,
+                        Some(m),
+                        false,
+                        scope,
+                    );
                     code_order = code_order.wrapping_add(1);
                     let o = m.ordinal().map(|o| o.value).unwrap_or(0);
                     self.by_ordinal.entry(o).or_default().push(mi);
@@ -282,12 +292,19 @@ impl<'c, 'a> StructTr<'c, 'a> {
                     let mi;
                     if m.name.value.is_empty() {
                         mi = parent;
-                        self.mis[mi].union_scope = Some(u);
+                        self.members[mi].union_scope = Some(u);
                         self.traverse_union(m, mi, u, &mut code_order);
                     } else {
-                        mi = self.new_mi(parent, code_order, MKind::Union, Some(m), false, scope);
+                        mi = self.new_member(
+                            parent,
+                            code_order,
+                            MemberKind::Union,
+                            Some(m),
+                            false,
+                            scope,
+                        );
                         code_order = code_order.wrapping_add(1);
-                        self.mis[mi].union_scope = Some(u);
+                        self.members[mi].union_scope = Some(u);
                         let mut sub = 0;
                         self.traverse_union(m, mi, u, &mut sub);
                     }
@@ -296,7 +313,14 @@ impl<'c, 'a> StructTr<'c, 'a> {
                     }
                 }
                 DeclKind::Group => {
-                    let mi = self.new_mi(parent, code_order, MKind::Group, Some(m), false, scope);
+                    let mi = self.new_member(
+                        parent,
+                        code_order,
+                        MemberKind::Group,
+                        Some(m),
+                        false,
+                        scope,
+                    );
                     code_order = code_order.wrapping_add(1);
                     self.traverse_group(m, mi, scope);
                 }
@@ -305,41 +329,41 @@ impl<'c, 'a> StructTr<'c, 'a> {
         }
     }
 
-    pub(super) fn add_member_schema(&mut self, p: usize) -> (usize, usize) {
-        let st = self.mis[p].st.unwrap_or(0);
+    pub(super) fn next_field_slot(&mut self, p: usize) -> (usize, usize) {
+        let st = self.members[p].draft.unwrap_or(0);
         if self.structs[st].fields.is_none() {
-            if self.mis[p].parent.is_some() {
-                self.get_schema(p);
+            if self.members[p].parent.is_some() {
+                self.member_field(p);
             }
-            let n = self.mis[p].child_count as usize;
+            let n = self.members[p].child_count as usize;
             self.structs[st].fields = Some(vec![None; n]);
             self.structs[st].docs = Some(vec![None; n]);
         }
-        let i = self.mis[p].child_init as usize;
-        self.mis[p].child_init += 1;
+        let i = self.members[p].child_init as usize;
+        self.members[p].child_init += 1;
         (st, i)
     }
 
-    pub(super) fn get_schema(&mut self, m: usize) -> (usize, usize) {
-        if let Some(s) = self.mis[m].schema {
+    pub(super) fn member_field(&mut self, m: usize) -> (usize, usize) {
+        if let Some(s) = self.members[m].schema {
             return s;
         }
-        let parent = self.mis[m].parent.unwrap_or(0);
+        let parent = self.members[m].parent.unwrap_or(0);
         // An index among at most 65,536 children (each holds a field of
         // its own, and ordinals are 16-bit): below 65,536.
-        self.mis[m].index = self.mis[parent].child_init as u16;
-        let (st, i) = self.add_member_schema(parent);
-        let disc = if self.mis[m].in_union {
-            let d = self.mis[parent].union_disc;
-            self.mis[parent].union_disc += 1;
+        self.members[m].index = self.members[parent].child_init as u16;
+        let (st, i) = self.next_field_slot(parent);
+        let disc = if self.members[m].in_union {
+            let d = self.members[parent].union_disc;
+            self.members[parent].union_disc += 1;
             // Over 65,535 members the union is refused in `finish_group`.
             d as u16
         } else {
             0xffff
         };
         let f = Field {
-            name: self.mis[m].name.clone(),
-            code_order: self.mis[m].code_order,
+            name: self.members[m].name.clone(),
+            code_order: self.members[m].code_order,
             annotations: None,
             discriminant_value: disc,
             kind: FieldKind::Slot {
@@ -354,9 +378,9 @@ impl<'c, 'a> StructTr<'c, 'a> {
             fs[i] = Some(f);
         }
         if let Some(ds) = &mut self.structs[st].docs {
-            ds[i] = self.mis[m].doc.clone();
+            ds[i] = self.members[m].doc.clone();
         }
-        self.mis[m].schema = Some((st, i));
+        self.members[m].schema = Some((st, i));
         (st, i)
     }
 
@@ -365,15 +389,15 @@ impl<'c, 'a> StructTr<'c, 'a> {
     }
 
     pub(super) fn finish_group(&mut self, m: usize) {
-        let st = self.mis[m].st.unwrap_or(0);
-        if let Some(u) = self.mis[m].union_scope {
+        let st = self.members[m].draft.unwrap_or(0);
+        if let Some(u) = self.members[m].union_scope {
             self.layout.add_discriminant(u);
-            let count = self.mis[m].union_disc;
+            let count = self.members[m].union_disc;
             // Discriminants are 16-bit and 0xffff means "not in a union".
             let count = match u16::try_from(count) {
                 Ok(c) if c < u16::MAX => c,
                 _ => {
-                    let span = self.mis[m].decl.map(|d| d.span).unwrap_or_default();
+                    let span = self.members[m].decl.map(|d| d.span).unwrap_or_default();
                     self.cx.error(
                         self.file(),
                         span,
@@ -388,43 +412,43 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 s.discriminant_offset = off;
             }
         }
-        if let Some(p) = self.mis[m].parent {
-            let pst = self.mis[p].st.unwrap_or(0);
+        if let Some(p) = self.members[m].parent {
+            let pst = self.members[p].draft.unwrap_or(0);
             let pid = self.structs[pst].node.id;
-            let gid = ids::group_id(pid, self.mis[m].index);
+            let gid = ids::group_id(pid, self.members[m].index);
             self.structs[st].node.id = gid;
             self.structs[st].node.scope_id = pid;
-            let at = self.get_schema(m);
+            let at = self.member_field(m);
             if let Some(f) = self.field_mut(at) {
                 f.kind = FieldKind::Group(gid);
             }
         }
     }
 
-    pub(super) fn finish(&mut self, root: usize) -> (RootOut, Vec<(Node, SourceInfo)>) {
+    pub(super) fn finish(&mut self, root: usize) -> (RootStruct, Vec<(Node, SourceInfo)>) {
         let cx = self.cx;
         let file = self.file();
         let brand = cx.local_brand(self.scope);
-        let mut dup = DupOrdinal::default();
+        let mut dup = OrdinalChecker::default();
         let entries: Vec<(u64, usize)> = self
             .by_ordinal
             .iter()
             .flat_map(|(o, v)| v.iter().map(move |m| (*o, *m)))
             .collect();
         for (ord, m) in entries {
-            if let Some(d) = self.mis[m].decl {
+            if let Some(d) = self.members[m].decl {
                 if let Some(o) = d.ordinal() {
                     dup.check(cx, file, o);
                 }
             }
-            let at = self.get_schema(m);
+            let at = self.member_field(m);
             if let Some(f) = self.field_mut(at) {
                 f.ordinal = Some(ord as u16);
             }
-            match self.mis[m].kind {
-                MKind::Field => {
+            match self.members[m].kind {
+                MemberKind::Field => {
                     let (ty_e, def_e): (&'a Expr, Option<&'a Expr>) =
-                        match (self.mis[m].decl, self.mis[m].param) {
+                        match (self.members[m].decl, self.members[m].param) {
                             (
                                 Some(Decl {
                                     kind: DeclKind::Field { ty, default },
@@ -435,7 +459,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                             (_, Some(p)) => (&p.ty, p.default.as_ref()),
                             _ => continue,
                         };
-                    let is_param = self.mis[m].param.is_some();
+                    let is_param = self.members[m].param.is_some();
                     let imp = self.implicit.clone();
                     let ty = cx.compile_type(self.scope, &brand, ty_e, &imp);
                     let (ty, default, explicit) = match ty {
@@ -444,24 +468,24 @@ impl<'c, 'a> StructTr<'c, 'a> {
                                 let v = if is_param
                                     && matches!(&d.kind, ExprKind::RelativeName(n) if n.value == "null")
                                 {
-                                    if !is_pointer(&t) {
+                                    if !is_pointer_type(&t) {
                                         cx.error(file, d.span, "Only pointer parameters can declare their default as 'null'.".into());
                                     }
-                                    default_default(&t)
+                                    zero_value(&t)
                                 } else {
                                     cx.bootstrap_value(self.scope, d, &t)
                                 };
                                 (t, v, true)
                             }
                             None => {
-                                let v = default_default(&t);
+                                let v = zero_value(&t);
                                 (t, v, false)
                             }
                         },
                         None => (Type::Void, Value::Void, false),
                     };
-                    let scope = self.mis[m].field_scope;
-                    let offset = match type_lg(&ty) {
+                    let scope = self.members[m].field_scope;
+                    let offset = match type_size_log2(&ty) {
                         -2 => self.layout.add_pointer(scope),
                         -1 => {
                             self.layout.add_void(scope);
@@ -478,10 +502,10 @@ impl<'c, 'a> StructTr<'c, 'a> {
                         };
                     }
                 }
-                MKind::Union => {
-                    if let Some(u) = self.mis[m].union_scope {
+                MemberKind::Union => {
+                    if let Some(u) = self.members[m].union_scope {
                         if !self.layout.add_discriminant(u) {
-                            let span = self.mis[m]
+                            let span = self.members[m]
                                 .decl
                                 .and_then(|d| d.ordinal())
                                 .map(|o| o.span)
@@ -494,13 +518,13 @@ impl<'c, 'a> StructTr<'c, 'a> {
             }
         }
         self.finish_group(root);
-        for m in self.all.clone() {
-            let flag = if self.mis[m].param.is_some() {
+        for m in self.member_order.clone() {
+            let flag = if self.members[m].param.is_some() {
                 10
             } else {
-                match self.mis[m].kind {
-                    MKind::Field => 5,
-                    MKind::Union => {
+                match self.members[m].kind {
+                    MemberKind::Field => 5,
+                    MemberKind::Union => {
                         self.finish_group(m);
                         6
                     }
@@ -510,13 +534,13 @@ impl<'c, 'a> StructTr<'c, 'a> {
                     }
                 }
             };
-            let anns: &'a [AnnotationApp] = match (self.mis[m].decl, self.mis[m].param) {
+            let anns: &'a [AnnotationApp] = match (self.members[m].decl, self.members[m].param) {
                 (Some(d), _) => &d.annotations,
                 (_, Some(p)) => &p.annotations,
                 _ => &[],
             };
             let compiled = cx.annotations(self.scope, anns, flag);
-            let at = self.get_schema(m);
+            let at = self.member_field(m);
             if let Some(f) = self.field_mut(at) {
                 f.annotations = compiled;
             }
@@ -540,7 +564,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 s.fields = fields;
             }
             if i == 0 {
-                root_out = Some(RootOut {
+                root_out = Some(RootStruct {
                     kind: node.kind,
                     members: so.docs,
                 });
@@ -553,7 +577,7 @@ impl<'c, 'a> StructTr<'c, 'a> {
                 out_groups.push((node, si));
             }
         }
-        let root_out = root_out.unwrap_or(RootOut {
+        let root_out = root_out.unwrap_or(RootStruct {
             kind: NodeKind::Struct(StructNode::default()),
             members: None,
         });
