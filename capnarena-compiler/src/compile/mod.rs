@@ -44,7 +44,7 @@ use crate::limits;
 use crate::schema::*;
 use generics::BrandedDecl;
 use nodes::Translation;
-use scopes::NodeEntry;
+use scopes::{AliasId, NodeEntry};
 use values::PendingValue;
 
 /// What a named node of the table declares: the kind of schema node it
@@ -86,8 +86,9 @@ pub struct Compilation<'a> {
     /// The nodes being translated right now, to report a node that needs
     /// itself.
     translating: RefCell<HashSet<usize>>,
-    /// Per alias, what it names once compiled (None: it failed).
-    alias_memo: RefCell<HashMap<*const Decl, Option<BrandedDecl>>>,
+    /// Per alias, what it names once compiled (None: it failed, or it is
+    /// being compiled: an alias that names itself finds None).
+    aliases: RefCell<HashMap<AliasId, Option<BrandedDecl>>>,
     /// Pointer values (defaults, constants, annotation values) whose
     /// evaluation waits until the whole request is known: they may copy
     /// constants or need the layout of structs not translated yet. A

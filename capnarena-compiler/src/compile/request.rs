@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use super::Compilation;
 use super::nodes::Translation;
+use super::scopes::AliasId;
 use crate::schema::*;
 
 pub(super) const NODE: u32 = 1;
@@ -208,8 +209,8 @@ impl<'a> Compilation<'a> {
                     continue;
                 }
                 Step::Aliases(idx) => {
-                    for a in &self.nodes[idx].aliases {
-                        self.compile_alias(idx, a);
+                    for index in 0..self.nodes[idx].aliases.len() {
+                        self.compile_alias(AliasId { node: idx, index });
                     }
                     continue;
                 }

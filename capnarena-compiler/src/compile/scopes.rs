@@ -60,6 +60,16 @@ pub(super) const BUILTINS: &[(&str, Builtin)] = &[
     ("Capability", Builtin::Capability),
 ];
 
+/// An alias (`using` declaration): the node it is declared in (an index
+/// in `Compilation::nodes`) and its place among that node's aliases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct AliasId {
+    /// The node the alias is declared in.
+    pub(super) node: usize,
+    /// Its index in that node's [`NodeEntry::aliases`].
+    pub(super) index: usize,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum DeclTarget {
     Node(usize),
@@ -112,7 +122,7 @@ impl<'a> Compilation<'a> {
             errors: RefCell::new(Vec::new()),
             translations: RefCell::new(HashMap::new()),
             translating: RefCell::new(HashSet::new()),
-            alias_memo: RefCell::new(HashMap::new()),
+            aliases: RefCell::new(HashMap::new()),
             pending_values: RefCell::new(Vec::new()),
             evaluated_values: RefCell::new(HashMap::new()),
             values_in_progress: RefCell::new(HashSet::new()),
@@ -245,8 +255,8 @@ impl<'a> Compilation<'a> {
                 scope_id: n.id,
             });
         }
-        let alias = n.aliases[*n.alias_by_name.get(name)?];
-        let bd = self.compile_alias(idx, alias)?;
+        let index = *n.alias_by_name.get(name)?;
+        let bd = self.compile_alias(AliasId { node: idx, index })?;
         match &bd {
             BrandedDecl::Decl { target, brand, .. } if self.brand_levels(brand).is_empty() => {
                 Some(Resolution::Decl {
@@ -267,12 +277,14 @@ impl<'a> Compilation<'a> {
         }
     }
 
-    pub(super) fn compile_alias(&self, parent: usize, alias: &'a Decl) -> Option<BrandedDecl> {
-        let key = alias as *const Decl;
-        if let Some(r) = self.alias_memo.borrow().get(&key) {
+    /// What alias `key` names (memoized, compiled once).
+    pub(super) fn compile_alias(&self, key: AliasId) -> Option<BrandedDecl> {
+        if let Some(r) = self.aliases.borrow().get(&key) {
             return r.clone();
         }
-        self.alias_memo.borrow_mut().insert(key, None);
+        self.aliases.borrow_mut().insert(key, None);
+        let parent = key.node;
+        let alias = self.nodes[parent].aliases[key.index];
         let DeclKind::Using(target) = &alias.kind else {
             return None;
         };
@@ -283,7 +295,7 @@ impl<'a> Compilation<'a> {
         }
         let r = self.compile_decl_expr(parent, &brand, target, &NO_IMPLICIT_PARAMS);
         self.leave();
-        self.alias_memo.borrow_mut().insert(key, r.clone());
+        self.aliases.borrow_mut().insert(key, r.clone());
         r
     }
 
