@@ -1,4 +1,22 @@
-//! Generics and brands.
+//! Generics and brands: which generic parameters are bound to what, and
+//! the schema types declarations compile to.
+//!
+//! A declaration reached through generic scopes (`Outer(Text).Inner`, or a
+//! name used inside a generic struct) carries a [`BrandScope`] chain: per
+//! enclosing scope, its parameters' bindings, or "inherited" when they are
+//! the scope's own parameters. This reproduces the reference's
+//! `BrandScope` and `BrandedDecl` (generics.c++, v0.9.2): pushing and
+//! popping scopes as names are looked up, applying parameters, looking a
+//! parameter up, re-evaluating an alias's brand where it is used, and
+//! compiling the result into a schema `Type` and `Brand` (with the same
+//! checks and messages: `List` takes one pointer type, only pointer types
+//! bind parameters). [`subst`] applies a compiled `Brand` to a type, as
+//! the reference's schema loader does when it checks a value against a
+//! generic field.
+//!
+//! Brands are shared `Rc` trees whose written-out size and depth are
+//! tracked in every node, so that no brand grows past
+//! [`limits::MAX_TYPE_SIZE`] and [`limits::MAX_TYPE_DEPTH`].
 
 use std::rc::Rc;
 
@@ -8,12 +26,23 @@ use crate::ast::*;
 use crate::limits;
 use crate::schema::{self, *};
 
+/// One level of a brand, innermost first: the bindings of one scope's
+/// generic parameters, with the levels of the enclosing scopes behind
+/// it (the compile-time form of a brand; [`schema::BrandScope`] is the
+/// form written to the request).
 #[derive(Debug)]
 pub(super) struct BrandScope {
+    /// The id of the scope (node) this level binds; 1000 + a built-in's
+    /// place for a built-in (`List`).
     pub(super) leaf_id: u64,
+    /// How many generic parameters that scope declares.
     pub(super) leaf_params: usize,
+    /// The scope's parameters are its own, unbound (as inside the scope's
+    /// own declaration): `params` is empty.
     pub(super) inherited: bool,
+    /// The bindings, one per parameter (empty when none were given).
     pub(super) params: Vec<BrandedDecl>,
+    /// The level of the enclosing scope.
     pub(super) parent: Option<Rc<BrandScope>>,
     /// The scopes and parameters in this brand written out as a tree (the
     /// type it compiles to is about this big), saturating: shared `Rc`s
@@ -53,28 +82,45 @@ impl BrandScope {
     }
 }
 
+/// What an expression naming a declaration compiles to (the reference's
+/// `BrandedDecl`): a declaration with the brand it is reached through, or
+/// a generic parameter left unbound. Both keep where they were written and
+/// how, for messages.
 #[derive(Clone, Debug)]
 pub(super) enum BrandedDecl {
+    /// A declaration (node or built-in) and its brand.
     Decl {
+        /// The declaration.
         target: DeclTarget,
+        /// The bindings of its and its enclosing scopes' parameters.
         brand: Rc<BrandScope>,
+        /// Where the expression is.
         span: Span,
+        /// The expression as written.
         text: String,
     },
+    /// The `index`-th generic parameter of the scope with id `scope`
+    /// (0: a method's implicit parameters), not bound here.
     Param {
+        /// The id of the scope declaring it.
         scope: u64,
+        /// Its position in the scope's parameter list.
         index: u16,
+        /// Where the expression is.
         span: Span,
+        /// The expression as written.
         text: String,
     },
 }
 
 impl BrandedDecl {
+    /// Where the expression is.
     pub(super) fn span(&self) -> Span {
         match self {
             BrandedDecl::Decl { span, .. } | BrandedDecl::Param { span, .. } => *span,
         }
     }
+    /// The expression as written.
     pub(super) fn text(&self) -> &str {
         match self {
             BrandedDecl::Decl { text, .. } | BrandedDecl::Param { text, .. } => text,
@@ -96,10 +142,14 @@ impl BrandedDecl {
     }
 }
 
+/// A level for scope `leaf` with no parameters bound and nothing around.
 pub(super) fn unbranded_scope(leaf: u64) -> Rc<BrandScope> {
     BrandScope::new(leaf, 0, false, Vec::new(), None)
 }
 
+/// The part of brand `s` from the level of scope `leaf` outwards (the
+/// reference's `BrandScope::pop`): the bindings a name found in `leaf`
+/// sees. A bare level when `s` does not pass through `leaf`.
 pub(super) fn enclosing_scope(s: &Rc<BrandScope>, leaf: u64) -> Rc<BrandScope> {
     if s.leaf_id == leaf {
         return s.clone();
@@ -154,6 +204,8 @@ pub(super) fn rebind_decl(d: &BrandedDecl, s: &Rc<BrandScope>, budget: &mut u32)
     }
 }
 
+/// The bindings brand `s` gives scope `leaf`'s parameters, when it gives
+/// any (None: not bound there, or inherited).
 pub(super) fn explicit_bindings(s: &Rc<BrandScope>, leaf: u64) -> Option<Vec<BrandedDecl>> {
     if s.leaf_id == leaf {
         if s.inherited {
@@ -166,6 +218,8 @@ pub(super) fn explicit_bindings(s: &Rc<BrandScope>, leaf: u64) -> Option<Vec<Bra
     }
 }
 
+/// Brand level `b` (and those behind it) with the parameters it names
+/// looked up in `s`, as [`rebind_decl`] does for a declaration.
 pub(super) fn rebind_scope(
     b: &Rc<BrandScope>,
     s: &Rc<BrandScope>,
@@ -187,10 +241,16 @@ pub(super) fn rebind_scope(
     BrandScope::new(b.leaf_id, b.leaf_params, inherited, params, parent)
 }
 
+/// A new innermost level for scope `id` (with `params` parameters,
+/// none bound yet) inside brand `s` (the reference's `BrandScope::push`).
 pub(super) fn nested_scope(s: &Rc<BrandScope>, id: u64, params: usize) -> Rc<BrandScope> {
     BrandScope::new(id, params, false, Vec::new(), Some(s.clone()))
 }
 
+/// What brand `s` binds the `index`-th parameter of scope `scope` to:
+/// the binding; AnyPointer when the scope is bound without that many
+/// parameters; None when the parameter is unbound (inherited) or `s` does
+/// not pass through `scope`.
 pub(super) fn binding_of(s: &Rc<BrandScope>, scope: u64, index: u16) -> Option<BrandedDecl> {
     if s.leaf_id == scope {
         if (index as usize) < s.params.len() {
@@ -210,12 +270,18 @@ pub(super) fn binding_of(s: &Rc<BrandScope>, scope: u64, index: u16) -> Option<B
     }
 }
 
+/// A method's implicit generic parameters (`method[T] (x: T)`), which
+/// names in its parameter list may refer to.
 #[derive(Clone)]
 pub(super) struct ImplicitParams<'b> {
+    /// The scope id their [`BrandedDecl::Param`]s carry: the parameter
+    /// struct's id, or 0 (the reference's "implicit method parameter").
     pub(super) scope_id: u64,
+    /// Their names, in order.
     pub(super) names: &'b [Located<String>],
 }
 
+/// No implicit parameters (anywhere outside a method's parameter list).
 pub(super) const NO_IMPLICIT_PARAMS: ImplicitParams<'static> = ImplicitParams {
     scope_id: 0,
     names: &[],
@@ -249,6 +315,9 @@ pub(super) fn subst(t: &Type, brand: &Option<Brand>) -> Type {
     }
 }
 
+/// Brand `inner` (of a type inside a generic declaration) as seen from a
+/// use branded `outer`: its inherited levels take `outer`'s bindings, its
+/// bound types are substituted in turn.
 pub(super) fn subst_brand(inner: &Option<Brand>, outer: &Brand) -> Option<Brand> {
     let inner = inner.as_ref()?;
     let outer_opt = Some(outer.clone());
@@ -277,6 +346,8 @@ pub(super) fn subst_brand(inner: &Option<Brand>, outer: &Brand) -> Option<Brand>
 }
 
 impl<'a> Compilation<'a> {
+    /// The brand inside node `idx`'s own declaration: every enclosing
+    /// scope's parameters inherited (unbound).
     pub(super) fn local_brand(&self, idx: usize) -> Rc<BrandScope> {
         let n = &self.nodes[idx];
         BrandScope::new(
@@ -288,6 +359,8 @@ impl<'a> Compilation<'a> {
         )
     }
 
+    /// Whether node `idx` or a scope around it declares generic
+    /// parameters.
     pub(super) fn is_generic(&self, idx: usize) -> bool {
         let mut p = Some(idx);
         while let Some(i) = p {
@@ -299,6 +372,11 @@ impl<'a> Compilation<'a> {
         false
     }
 
+    /// A name's [`Resolution`] seen through `brand`, the brand of the
+    /// scope it was written in (the reference's
+    /// `BrandScope::interpretResolve`): a declaration gets the bindings of
+    /// the scope it was found in plus a level of its own; a parameter its
+    /// binding; a branded alias its brand re-evaluated there.
     pub(super) fn interpret_resolution(
         &self,
         brand: &Rc<BrandScope>,
@@ -352,6 +430,8 @@ impl<'a> Compilation<'a> {
         out
     }
 
+    /// The schema `Brand` of `s`: one scope per level that binds or
+    /// inherits parameters; None when no level does.
     pub(super) fn compile_brand(&self, file: usize, s: &Rc<BrandScope>) -> Option<Brand> {
         let levels = self.brand_levels(s);
         if levels.is_empty() {
@@ -377,6 +457,9 @@ impl<'a> Compilation<'a> {
         Some(Brand { scopes })
     }
 
+    /// The schema type declaration `d` stands for (the reference's
+    /// `BrandedDecl::compileAsType`): an unbound parameter is a parameter
+    /// type; a declaration that is not a type is an error.
     pub(super) fn compile_as_type(&self, file: usize, d: &BrandedDecl) -> Option<Type> {
         match d {
             BrandedDecl::Param { scope, index, .. } => Some(Type::AnyPointer(if *scope == 0 {
@@ -388,100 +471,186 @@ impl<'a> Compilation<'a> {
                 }
             })),
             BrandedDecl::Decl {
-                target,
+                target: DeclTarget::Node(n),
                 brand,
                 span,
                 text,
-            } => match target {
-                DeclTarget::Node(n) => {
-                    let id = self.nodes[*n].id;
-                    match self.nodes[*n].kind {
-                        NodeKindTag::Enum => Some(Type::Enum(id, self.compile_brand(file, brand))),
-                        NodeKindTag::Struct => {
-                            Some(Type::Struct(id, self.compile_brand(file, brand)))
-                        }
-                        NodeKindTag::Interface => {
-                            Some(Type::Interface(id, self.compile_brand(file, brand)))
-                        }
-                        _ => {
-                            self.error(file, *span, format!("'{text}' is not a type."));
-                            None
-                        }
+            } => {
+                let id = self.nodes[*n].id;
+                match self.nodes[*n].kind {
+                    NodeKindTag::Enum => Some(Type::Enum(id, self.compile_brand(file, brand))),
+                    NodeKindTag::Struct => Some(Type::Struct(id, self.compile_brand(file, brand))),
+                    NodeKindTag::Interface => {
+                        Some(Type::Interface(id, self.compile_brand(file, brand)))
+                    }
+                    _ => {
+                        self.error(file, *span, format!("'{text}' is not a type."));
+                        None
                     }
                 }
-                DeclTarget::Builtin(b) => Some(match b {
-                    Builtin::Void => Type::Void,
-                    Builtin::Bool => Type::Bool,
-                    Builtin::Int8 => Type::Int8,
-                    Builtin::Int16 => Type::Int16,
-                    Builtin::Int32 => Type::Int32,
-                    Builtin::Int64 => Type::Int64,
-                    Builtin::UInt8 => Type::UInt8,
-                    Builtin::UInt16 => Type::UInt16,
-                    Builtin::UInt32 => Type::UInt32,
-                    Builtin::UInt64 => Type::UInt64,
-                    Builtin::Float32 => Type::Float32,
-                    Builtin::Float64 => Type::Float64,
-                    Builtin::Text => Type::Text,
-                    Builtin::Data => Type::Data,
-                    Builtin::List => {
-                        if brand.params.len() != 1 {
-                            self.error(
-                                file,
-                                *span,
-                                "'List' requires exactly one parameter.".into(),
-                            );
-                            return None;
-                        }
-                        let elem = self.compile_as_type(file, &brand.params[0])?;
-                        // The reference checks the element's unconstrained
-                        // kind without checking that it is unconstrained:
-                        // for a generic parameter it reads the parameter's
-                        // index there, so List(P) of the first (index 0) or
-                        // second (index 1) parameter of a scope or method is
-                        // refused as List(AnyPointer) or List(AnyStruct).
-                        let kind = match &elem {
-                            Type::AnyPointer(AnyPointer::Unconstrained(k)) => Some(*k),
-                            Type::AnyPointer(AnyPointer::Parameter { index, .. })
-                            | Type::AnyPointer(AnyPointer::ImplicitMethodParameter(index)) => {
-                                Some(*index)
-                            }
-                            _ => None,
-                        };
-                        match kind {
-                            Some(0) => {
-                                self.error(
-                                    file,
-                                    *span,
-                                    "'List(AnyPointer)' is not supported.".into(),
-                                );
-                                return None;
-                            }
-                            Some(1) => {
-                                self.error(
-                                    file,
-                                    *span,
-                                    "'List(AnyStruct)' is not supported.".into(),
-                                );
-                                return None;
-                            }
-                            _ => {}
-                        }
-                        Type::List(Box::new(elem))
-                    }
-                    Builtin::Object => {
-                        self.error(file, *span, "As of Cap'n Proto 0.4, 'Object' has been renamed to 'AnyPointer'.  Sorry for the inconvenience, and thanks for being an early adopter.  :)".into());
-                        Type::AnyPointer(AnyPointer::Unconstrained(0))
-                    }
-                    Builtin::AnyPointer => Type::AnyPointer(AnyPointer::Unconstrained(0)),
-                    Builtin::AnyStruct => Type::AnyPointer(AnyPointer::Unconstrained(1)),
-                    Builtin::AnyList => Type::AnyPointer(AnyPointer::Unconstrained(2)),
-                    Builtin::Capability => Type::AnyPointer(AnyPointer::Unconstrained(3)),
-                }),
-            },
+            }
+            BrandedDecl::Decl {
+                target: DeclTarget::Builtin(b),
+                brand,
+                span,
+                ..
+            } => self.builtin_type(file, *b, brand, *span),
         }
     }
 
+    /// The type built-in `b` stands for, bound by `brand` (`List`'s
+    /// element).
+    fn builtin_type(
+        &self,
+        file: usize,
+        b: Builtin,
+        brand: &BrandScope,
+        span: Span,
+    ) -> Option<Type> {
+        Some(match b {
+            Builtin::Void => Type::Void,
+            Builtin::Bool => Type::Bool,
+            Builtin::Int8 => Type::Int8,
+            Builtin::Int16 => Type::Int16,
+            Builtin::Int32 => Type::Int32,
+            Builtin::Int64 => Type::Int64,
+            Builtin::UInt8 => Type::UInt8,
+            Builtin::UInt16 => Type::UInt16,
+            Builtin::UInt32 => Type::UInt32,
+            Builtin::UInt64 => Type::UInt64,
+            Builtin::Float32 => Type::Float32,
+            Builtin::Float64 => Type::Float64,
+            Builtin::Text => Type::Text,
+            Builtin::Data => Type::Data,
+            Builtin::List => return self.list_type(file, brand, span),
+            Builtin::Object => {
+                self.error(file, span, "As of Cap'n Proto 0.4, 'Object' has been renamed to 'AnyPointer'.  Sorry for the inconvenience, and thanks for being an early adopter.  :)".into());
+                Type::AnyPointer(AnyPointer::Unconstrained(0))
+            }
+            Builtin::AnyPointer => Type::AnyPointer(AnyPointer::Unconstrained(0)),
+            Builtin::AnyStruct => Type::AnyPointer(AnyPointer::Unconstrained(1)),
+            Builtin::AnyList => Type::AnyPointer(AnyPointer::Unconstrained(2)),
+            Builtin::Capability => Type::AnyPointer(AnyPointer::Unconstrained(3)),
+        })
+    }
+
+    /// `List(T)` with `T` the one binding of `brand`, refused as the
+    /// reference refuses it: without exactly one parameter, and for
+    /// `AnyPointer` or `AnyStruct` elements.
+    fn list_type(&self, file: usize, brand: &BrandScope, span: Span) -> Option<Type> {
+        if brand.params.len() != 1 {
+            self.error(file, span, "'List' requires exactly one parameter.".into());
+            return None;
+        }
+        let elem = self.compile_as_type(file, &brand.params[0])?;
+        // The reference checks the element's unconstrained kind without
+        // checking that it is unconstrained: for a generic parameter it
+        // reads the parameter's index there, so List(P) of the first
+        // (index 0) or second (index 1) parameter of a scope or method is
+        // refused as List(AnyPointer) or List(AnyStruct).
+        let kind = match &elem {
+            Type::AnyPointer(AnyPointer::Unconstrained(k)) => Some(*k),
+            Type::AnyPointer(AnyPointer::Parameter { index, .. })
+            | Type::AnyPointer(AnyPointer::ImplicitMethodParameter(index)) => Some(*index),
+            _ => None,
+        };
+        match kind {
+            Some(0) => {
+                self.error(file, span, "'List(AnyPointer)' is not supported.".into());
+                None
+            }
+            Some(1) => {
+                self.error(file, span, "'List(AnyStruct)' is not supported.".into());
+                None
+            }
+            _ => Some(Type::List(Box::new(elem))),
+        }
+    }
+
+    /// Declaration `target` reached through the unbound level `unbound`,
+    /// with its parameters bound to `params` (the reference's
+    /// `BrandedDecl::applyParams`). A wrong number of parameters, or a
+    /// second application, is an error and leaves it unbound.
+    pub(super) fn apply_generic_params(
+        &self,
+        file: usize,
+        e: &Expr,
+        target: DeclTarget,
+        unbound: Rc<BrandScope>,
+        params: Vec<BrandedDecl>,
+    ) -> BrandedDecl {
+        let brand = if self.param_count_fits(file, e, &unbound, params.len()) {
+            if target != DeclTarget::Builtin(Builtin::List) {
+                self.check_pointer_params(file, &params);
+            }
+            BrandScope::new(
+                unbound.leaf_id,
+                unbound.leaf_params,
+                false,
+                params,
+                unbound.parent.clone(),
+            )
+        } else {
+            unbound
+        };
+        BrandedDecl::Decl {
+            target,
+            brand,
+            span: e.span,
+            text: expr_string(e),
+        }
+    }
+
+    /// Whether `count` parameters can be applied to level `scope`: it has
+    /// none bound yet and declares exactly that many. An error when not.
+    fn param_count_fits(&self, file: usize, e: &Expr, scope: &BrandScope, count: usize) -> bool {
+        let message = if !scope.params.is_empty() {
+            "Double-application of generic parameters."
+        } else if count > scope.leaf_params {
+            if scope.leaf_params == 0 {
+                "Declaration does not accept generic parameters."
+            } else {
+                "Too many generic parameters."
+            }
+        } else if count < scope.leaf_params {
+            "Not enough generic parameters."
+        } else {
+            return true;
+        };
+        self.error(file, e.span, message.into());
+        false
+    }
+
+    /// An error for each parameter that is not a pointer type (only
+    /// structs, interfaces, lists, `Text`, `Data` and `AnyPointer` bind a
+    /// generic parameter; unbound parameters pass).
+    fn check_pointer_params(&self, file: usize, params: &[BrandedDecl]) {
+        for p in params {
+            let BrandedDecl::Decl { target, .. } = p else {
+                continue;
+            };
+            let is_pointer = match target {
+                DeclTarget::Builtin(b) => matches!(
+                    b,
+                    Builtin::List | Builtin::Text | Builtin::Data | Builtin::AnyPointer
+                ),
+                DeclTarget::Node(n) => matches!(
+                    self.nodes[*n].kind,
+                    NodeKindTag::Struct | NodeKindTag::Interface
+                ),
+            };
+            if !is_pointer {
+                self.error(
+                    file,
+                    p.span(),
+                    "Sorry, only pointer types can be used as generic parameters.".into(),
+                );
+            }
+        }
+    }
+
+    /// The schema type expression `e` names, written in node `scope_node`
+    /// under `brand`.
     pub(super) fn compile_type(
         &self,
         scope_node: usize,
@@ -492,6 +661,4 @@ impl<'a> Compilation<'a> {
         let d = self.compile_decl_expr(scope_node, brand, e, imp)?;
         self.compile_as_type(self.nodes[scope_node].file, &d)
     }
-
-    // Translation
 }

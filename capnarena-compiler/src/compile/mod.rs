@@ -180,6 +180,32 @@ pub(super) fn node_span(d: &Decl) -> Span {
 }
 
 impl<'a> Compilation<'a> {
+    /// Builds the node table of every loaded file (ids, display names,
+    /// nested scopes), reporting duplicate ids.
+    pub fn new(files: &'a [SourceFile]) -> Compilation<'a> {
+        let mut cx = Compilation {
+            files,
+            nodes: Vec::new(),
+            index_by_id: HashMap::new(),
+            file_roots: Vec::new(),
+            errors: RefCell::new(Vec::new()),
+            translations: RefCell::new(HashMap::new()),
+            translating: RefCell::new(HashSet::new()),
+            aliases: RefCell::new(HashMap::new()),
+            pending_values: RefCell::new(Vec::new()),
+            evaluated_values: RefCell::new(HashMap::new()),
+            values_in_progress: RefCell::new(HashSet::new()),
+            translated_by_id: RefCell::new(HashMap::new()),
+            recursion_depth: std::cell::Cell::new(0),
+            copied_words: std::cell::Cell::new(0),
+            first_names: RefCell::new(vec![None; files.len()]),
+            second_path: RefCell::new(None),
+            enumerants: RefCell::new(HashMap::new()),
+        };
+        cx.add_files();
+        cx
+    }
+
     /// Records an error at `span` of file `file`.
     pub(super) fn error(&self, file: usize, span: Span, msg: String) {
         self.errors.borrow_mut().push((file, span, msg));

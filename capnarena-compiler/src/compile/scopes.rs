@@ -1,42 +1,76 @@
-//! Scopes and declarations: name resolution.
+//! Scopes and declarations: the table of named nodes, and what a name
+//! written in a schema refers to.
+//!
+//! Every file, struct, enum, interface, constant and annotation becomes a
+//! [`NodeEntry`] with its id (given, or derived from its parent's id and
+//! its name), its display name and its members; `using` declarations are
+//! kept as aliases of the node they are declared in. A name is then looked
+//! up as the reference's `Compiler::Node::resolve` does (compiler.c++,
+//! v0.9.2): the node's members and aliases, then its generic parameters,
+//! then the enclosing scopes, the file's, and last the built-in types. An
+//! expression naming a declaration (`Foo`, `.Foo`, `import "x"`,
+//! `Foo(Bar).Baz`) compiles to a [`BrandedDecl`]: the declaration with
+//! the bindings of the generic parameters it is reached through, as
+//! `BrandScope::compileDeclExpression` does (generics.c++).
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::generics::{BrandScope, BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS};
 use super::{Compilation, NodeKindTag, expr_string, node_span};
 use crate::ast::*;
-use crate::files::SourceFile;
 use crate::ids;
 use crate::limits;
 
-/// Built-in declarations of the global scope.
+/// The built-in declarations of the global scope, found when no scope
+/// declares the name. The order matters: a built-in's place stands for
+/// its id in brand scopes (see `interpret_resolution`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
-    /// `Void` ... `Data`: the primitive types, by their `Type`.
+    /// The primitive types, `Void` to `Data`.
     Void,
+    /// `Bool`.
     Bool,
+    /// `Int8`.
     Int8,
+    /// `Int16`.
     Int16,
+    /// `Int32`.
     Int32,
+    /// `Int64`.
     Int64,
+    /// `UInt8`.
     UInt8,
+    /// `UInt16`.
     UInt16,
+    /// `UInt32`.
     UInt32,
+    /// `UInt64`.
     UInt64,
+    /// `Float32`.
     Float32,
+    /// `Float64`.
     Float64,
+    /// `Text`.
     Text,
+    /// `Data`.
     Data,
+    /// `List(T)`, the one built-in with a generic parameter.
     List,
+    /// The name `AnyPointer` had before Cap'n Proto 0.4: refused with a
+    /// message saying so.
     Object,
+    /// `AnyPointer`: any pointer.
     AnyPointer,
+    /// `AnyStruct`: any struct pointer.
     AnyStruct,
+    /// `AnyList`: any list pointer.
     AnyList,
+    /// `Capability`: any interface.
     Capability,
 }
 
+/// The built-ins by the name a schema spells them with.
 pub(super) const BUILTINS: &[(&str, Builtin)] = &[
     ("Void", Builtin::Void),
     ("Bool", Builtin::Bool),
@@ -60,6 +94,11 @@ pub(super) const BUILTINS: &[(&str, Builtin)] = &[
     ("Capability", Builtin::Capability),
 ];
 
+/// The first id given to a node whose id is taken by another: a
+/// placeholder (the duplicate is an error), counted up from here so that
+/// the compile can go on.
+const FIRST_PLACEHOLDER_ID: u64 = 1000;
+
 /// An alias (`using` declaration): the node it is declared in (an index
 /// in `Compilation::nodes`) and its place among that node's aliases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,21 +109,37 @@ pub(super) struct AliasId {
     pub(super) index: usize,
 }
 
+/// What a name refers to: a node of the table (by index) or a built-in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum DeclTarget {
+    /// The node at this index in `Compilation::nodes`.
     Node(usize),
+    /// A built-in type.
     Builtin(Builtin),
 }
 
+/// One named node of the table: a file, struct, enum, interface,
+/// constant or annotation (groups and parameter structs are made by the
+/// translation, not named here).
 pub(super) struct NodeEntry<'a> {
+    /// Its id: declared with `@0x...`, or derived from the parent's.
     pub(super) id: u64,
+    /// The file it is declared in (an index of `Compilation::files`).
     pub(super) file: usize,
+    /// The node it is nested in (None for a file).
     pub(super) parent: Option<usize>,
+    /// Its declaration.
     pub(super) decl: &'a Decl,
+    /// Its display name: the file's name, `:`, then the nested names
+    /// joined by `.` (`foo.capnp:Outer.Inner`).
     pub(super) display: String,
+    /// What it declares.
     pub(super) kind: NodeKindTag,
+    /// The nodes nested in it, in declaration order.
     pub(super) children: Vec<usize>,
+    /// The first child of each name.
     pub(super) members: HashMap<&'a str, usize>,
+    /// Its `using` declarations, in declaration order.
     pub(super) aliases: Vec<&'a Decl>,
     /// The first alias of each name, an index into `aliases` (lookups
     /// by name stay constant-time however many there are).
@@ -93,15 +148,24 @@ pub(super) struct NodeEntry<'a> {
     pub(super) param_by_name: HashMap<&'a str, u16>,
 }
 
+/// What a name found in a scope stands for, before the brand it is
+/// reached through is applied (the reference's `Resolver::ResolveResult`).
 #[derive(Clone, Debug)]
 pub(super) enum Resolution {
+    /// A declaration.
     Decl {
+        /// The declaration.
         target: DeclTarget,
+        /// How many generic parameters it declares.
         params: usize,
+        /// The id of the scope it was found in (0: the global scope).
         scope_id: u64,
     },
+    /// A generic parameter: the `index`-th of the node with id `scope`.
     Param {
+        /// The id of the node declaring the parameter.
         scope: u64,
+        /// Its position in that node's parameter list.
         index: u16,
     },
     /// An alias that carries its own brand, declared in the node with this
@@ -111,49 +175,33 @@ pub(super) enum Resolution {
 }
 
 impl<'a> Compilation<'a> {
-    /// Builds the node table of every loaded file (ids, display names,
-    /// nested scopes), reporting duplicate ids.
-    pub fn new(files: &'a [SourceFile]) -> Compilation<'a> {
-        let mut cx = Compilation {
-            files,
-            nodes: Vec::new(),
-            index_by_id: HashMap::new(),
-            file_roots: Vec::new(),
-            errors: RefCell::new(Vec::new()),
-            translations: RefCell::new(HashMap::new()),
-            translating: RefCell::new(HashSet::new()),
-            aliases: RefCell::new(HashMap::new()),
-            pending_values: RefCell::new(Vec::new()),
-            evaluated_values: RefCell::new(HashMap::new()),
-            values_in_progress: RefCell::new(HashSet::new()),
-            translated_by_id: RefCell::new(HashMap::new()),
-            recursion_depth: std::cell::Cell::new(0),
-            copied_words: std::cell::Cell::new(0),
-            first_names: RefCell::new(vec![None; files.len()]),
-            second_path: RefCell::new(None),
-            enumerants: RefCell::new(HashMap::new()),
-        };
-        let mut bogus = 1000u64;
-        for (fi, f) in files.iter().enumerate() {
+    /// Adds every file's nodes to the table: the file's root, then its
+    /// nested declarations depth first. A node whose id is taken gets a
+    /// placeholder id (and, when the id was declared, an error).
+    pub(super) fn add_files(&mut self) {
+        let mut placeholder = FIRST_PLACEHOLDER_ID;
+        for (fi, f) in self.files.iter().enumerate() {
             let id = match &f.ast.id {
                 DeclId::Uid(u) => u.value,
                 _ => ids::child_id(0, ""),
             };
-            let root = cx.add_node(
+            let root = self.add_node(
                 fi,
                 None,
                 &f.ast,
                 id,
                 f.name.clone(),
                 NodeKindTag::File,
-                &mut bogus,
+                &mut placeholder,
             );
-            cx.file_roots.push(root);
-            cx.add_nested_nodes(root, &mut bogus);
+            self.file_roots.push(root);
+            self.add_nested_nodes(root, &mut placeholder);
         }
-        cx
     }
 
+    /// Adds one node to the table and returns its index. `id` is the id
+    /// it asks for; when another node has it, the node takes the next
+    /// `placeholder` id instead.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn add_node(
         &mut self,
@@ -163,7 +211,7 @@ impl<'a> Compilation<'a> {
         mut id: u64,
         display: String,
         kind: NodeKindTag,
-        bogus: &mut u64,
+        placeholder: &mut u64,
     ) -> usize {
         let idx = self.nodes.len();
         loop {
@@ -175,8 +223,8 @@ impl<'a> Compilation<'a> {
                     let (of, os) = (o.file, node_span(o.decl));
                     self.error(of, os, format!("ID @0x{id:x} originally used here."));
                 }
-                id = *bogus;
-                *bogus += 1;
+                id = *placeholder;
+                *placeholder += 1;
                 continue;
             }
             break;
@@ -204,7 +252,9 @@ impl<'a> Compilation<'a> {
         idx
     }
 
-    pub(super) fn add_nested_nodes(&mut self, idx: usize, bogus: &mut u64) {
+    /// Adds the declarations nested in node `idx` (recursively) and notes
+    /// its aliases.
+    pub(super) fn add_nested_nodes(&mut self, idx: usize, placeholder: &mut u64) {
         let decl = self.nodes[idx].decl;
         let file = self.nodes[idx].file;
         for nd in &decl.nested {
@@ -235,17 +285,22 @@ impl<'a> Compilation<'a> {
                 '.'
             };
             let display = format!("{}{}{}", self.nodes[idx].display, sep, nd.name.value);
-            let c = self.add_node(file, Some(idx), nd, id, display, kind, bogus);
+            let c = self.add_node(file, Some(idx), nd, id, display, kind, placeholder);
             self.nodes[idx].children.push(c);
             self.nodes[idx].members.entry(&nd.name.value).or_insert(c);
-            self.add_nested_nodes(c, bogus);
+            self.add_nested_nodes(c, placeholder);
         }
     }
 
+    /// How many generic parameters node `idx` declares.
     pub(super) fn param_count(&self, idx: usize) -> usize {
         self.nodes[idx].decl.params.len()
     }
 
+    /// `name` as a member of node `idx`: a nested declaration, else an
+    /// alias (compiled on first use). An alias to a plain declaration or a
+    /// parameter resolves to what it names; one that binds generic
+    /// parameters stays [`Resolution::Branded`].
     pub(super) fn resolve_member(&self, idx: usize, name: &str) -> Option<Resolution> {
         let n = &self.nodes[idx];
         if let Some(&c) = n.members.get(name) {
@@ -299,6 +354,8 @@ impl<'a> Compilation<'a> {
         r
     }
 
+    /// `name` as written inside node `idx`: its members, its generic
+    /// parameters, then the enclosing scopes', and last the built-ins.
     pub(super) fn resolve(&self, idx: usize, name: &str) -> Option<Resolution> {
         if let Some(r) = self.resolve_member(idx, name) {
             return Some(r);
@@ -356,7 +413,9 @@ impl<'a> Compilation<'a> {
         Some(d)
     }
 
-    pub(super) fn compile_decl_expr_unchecked(
+    /// [`compile_decl_expr`](Self::compile_decl_expr) without the depth
+    /// and size checks: one step per kind of expression.
+    fn compile_decl_expr_unchecked(
         &self,
         scope_node: usize,
         brand: &Rc<BrandScope>,
@@ -374,133 +433,16 @@ impl<'a> Compilation<'a> {
                         text: n.value.clone(),
                     });
                 }
-                match self.resolve(scope_node, &n.value) {
-                    Some(r) => Some(self.interpret_resolution(brand, r, e)),
-                    None => {
-                        self.error(file, n.span, format!("Not defined: {}", n.value));
-                        None
-                    }
-                }
+                let found = self.resolve(scope_node, &n.value);
+                self.interpret_or_not_defined(file, brand, found, e, n)
             }
             ExprKind::AbsoluteName(n) => {
-                let root = self.file_roots[file];
-                match self.resolve_member(root, &n.value) {
-                    Some(r) => Some(self.interpret_resolution(brand, r, e)),
-                    None => {
-                        self.error(file, n.span, format!("Not defined: {}", n.value));
-                        None
-                    }
-                }
+                let found = self.resolve_member(self.file_roots[file], &n.value);
+                self.interpret_or_not_defined(file, brand, found, e, n)
             }
-            ExprKind::Import(f) => {
-                let target = self.files[file].imports.get(&f.value);
-                match target {
-                    Some(Ok(fi)) => {
-                        if let Some(name) = self.files[file].reached_as.get(&f.value) {
-                            self.note_file_path(*fi, name);
-                        }
-                        let root = self.file_roots[*fi];
-                        Some(BrandedDecl::Decl {
-                            target: DeclTarget::Node(root),
-                            brand: BrandScope::new(self.nodes[root].id, 0, true, Vec::new(), None),
-                            span: e.span,
-                            text: expr_string(e),
-                        })
-                    }
-                    other => {
-                        let e = other
-                            .and_then(|r| r.as_ref().err())
-                            .unwrap_or(&crate::files::LoadError::NotFound);
-                        self.error(file, f.span, e.message("Import failed", &f.value));
-                        None
-                    }
-                }
-            }
+            ExprKind::Import(f) => self.compile_import(file, e, f),
             ExprKind::Application { func, params } => {
-                let decl = self.compile_decl_expr(scope_node, brand, func, implicit)?;
-                let mut compiled = Vec::new();
-                let mut failed = false;
-                for p in params {
-                    if let Some(n) = &p.name {
-                        self.error(file, n.span, "Named parameter not allowed here.".into());
-                    }
-                    match self.compile_decl_expr(scope_node, brand, &p.value, implicit) {
-                        Some(d) => compiled.push(d),
-                        None => failed = true,
-                    }
-                }
-                if failed {
-                    return Some(decl);
-                }
-                match decl {
-                    BrandedDecl::Param { .. } => Some(decl),
-                    BrandedDecl::Decl {
-                        target, brand: b, ..
-                    } => {
-                        if !b.params.is_empty() {
-                            self.error(
-                                file,
-                                e.span,
-                                "Double-application of generic parameters.".into(),
-                            );
-                        } else if compiled.len() > b.leaf_params {
-                            let msg = if b.leaf_params == 0 {
-                                "Declaration does not accept generic parameters."
-                            } else {
-                                "Too many generic parameters."
-                            };
-                            self.error(file, e.span, msg.into());
-                        } else if compiled.len() < b.leaf_params {
-                            self.error(file, e.span, "Not enough generic parameters.".into());
-                        } else {
-                            if target != DeclTarget::Builtin(Builtin::List) {
-                                for p in &compiled {
-                                    if let BrandedDecl::Decl { target, .. } = p {
-                                        let ok = match target {
-                                            DeclTarget::Builtin(b) => matches!(
-                                                b,
-                                                Builtin::List
-                                                    | Builtin::Text
-                                                    | Builtin::Data
-                                                    | Builtin::AnyPointer
-                                            ),
-                                            DeclTarget::Node(n) => matches!(
-                                                self.nodes[*n].kind,
-                                                NodeKindTag::Struct | NodeKindTag::Interface
-                                            ),
-                                        };
-                                        if !ok {
-                                            self.error(
-                                                file,
-                                                p.span(),
-                                                "Sorry, only pointer types can be used as generic parameters.".into(),
-                                            );
-                                        }
-                                    }
-                                }
-                            }
-                            let nb = BrandScope::new(
-                                b.leaf_id,
-                                b.leaf_params,
-                                false,
-                                compiled,
-                                b.parent.clone(),
-                            );
-                            return Some(BrandedDecl::Decl {
-                                target,
-                                brand: nb,
-                                span: e.span,
-                                text: expr_string(e),
-                            });
-                        }
-                        Some(BrandedDecl::Decl {
-                            target,
-                            brand: b,
-                            span: e.span,
-                            text: expr_string(e),
-                        })
-                    }
-                }
+                self.compile_application(scope_node, brand, e, func, params, implicit)
             }
             ExprKind::Member { parent, name } => {
                 let decl = self.compile_decl_expr(scope_node, brand, parent, implicit)?;
@@ -531,6 +473,88 @@ impl<'a> Compilation<'a> {
                 self.error(file, e.span, "Expected name.".into());
                 None
             }
+        }
+    }
+
+    /// The declaration a name resolved to, seen through `brand`; an
+    /// error when the name was not found.
+    fn interpret_or_not_defined(
+        &self,
+        file: usize,
+        brand: &Rc<BrandScope>,
+        found: Option<Resolution>,
+        e: &Expr,
+        name: &Located<String>,
+    ) -> Option<BrandedDecl> {
+        match found {
+            Some(r) => Some(self.interpret_resolution(brand, r, e)),
+            None => {
+                self.error(file, name.span, format!("Not defined: {}", name.value));
+                None
+            }
+        }
+    }
+
+    /// `import "path"`: the imported file's root node, or the loader's
+    /// error. Notes the path the file was reached through (see
+    /// [`note_file_path`](Self::note_file_path)).
+    fn compile_import(&self, file: usize, e: &Expr, path: &Located<String>) -> Option<BrandedDecl> {
+        match self.files[file].imports.get(&path.value) {
+            Some(Ok(fi)) => {
+                if let Some(name) = self.files[file].reached_as.get(&path.value) {
+                    self.note_file_path(*fi, name);
+                }
+                let root = self.file_roots[*fi];
+                Some(BrandedDecl::Decl {
+                    target: DeclTarget::Node(root),
+                    brand: BrandScope::new(self.nodes[root].id, 0, true, Vec::new(), None),
+                    span: e.span,
+                    text: expr_string(e),
+                })
+            }
+            other => {
+                let error = other
+                    .and_then(|r| r.as_ref().err())
+                    .unwrap_or(&crate::files::LoadError::NotFound);
+                self.error(file, path.span, error.message("Import failed", &path.value));
+                None
+            }
+        }
+    }
+
+    /// `Func(Param, ...)`: the declaration `func` names with its generic
+    /// parameters bound to the compiled `params` (when any of them fails
+    /// to compile: the declaration unbound).
+    fn compile_application(
+        &self,
+        scope_node: usize,
+        brand: &Rc<BrandScope>,
+        e: &Expr,
+        func: &Expr,
+        params: &[Param],
+        implicit: &ImplicitParams<'_>,
+    ) -> Option<BrandedDecl> {
+        let file = self.nodes[scope_node].file;
+        let decl = self.compile_decl_expr(scope_node, brand, func, implicit)?;
+        let mut compiled = Vec::new();
+        let mut failed = false;
+        for p in params {
+            if let Some(n) = &p.name {
+                self.error(file, n.span, "Named parameter not allowed here.".into());
+            }
+            match self.compile_decl_expr(scope_node, brand, &p.value, implicit) {
+                Some(d) => compiled.push(d),
+                None => failed = true,
+            }
+        }
+        if failed {
+            return Some(decl);
+        }
+        match decl {
+            BrandedDecl::Param { .. } => Some(decl),
+            BrandedDecl::Decl {
+                target, brand: b, ..
+            } => Some(self.apply_generic_params(file, e, target, b, compiled)),
         }
     }
 }
