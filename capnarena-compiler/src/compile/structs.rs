@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::generics::ImplicitParams;
-use super::nodes::OrdinalChecker;
+use super::nodes::{AnnotationTarget, OrdinalChecker};
 use super::values::{is_pointer_type, type_size_log2, zero_value};
 use super::{Compilation, node_span};
 use crate::ast::*;
@@ -519,18 +519,18 @@ impl<'c, 'a> StructTranslator<'c, 'a> {
         }
         self.finish_group(root);
         for m in self.member_order.clone() {
-            let flag = if self.members[m].param.is_some() {
-                10
+            let target = if self.members[m].param.is_some() {
+                AnnotationTarget::Param
             } else {
                 match self.members[m].kind {
-                    MemberKind::Field => 5,
+                    MemberKind::Field => AnnotationTarget::Field,
                     MemberKind::Union => {
                         self.finish_group(m);
-                        6
+                        AnnotationTarget::Union
                     }
                     _ => {
                         self.finish_group(m);
-                        7
+                        AnnotationTarget::Group
                     }
                 }
             };
@@ -539,7 +539,7 @@ impl<'c, 'a> StructTranslator<'c, 'a> {
                 (_, Some(p)) => &p.annotations,
                 _ => &[],
             };
-            let compiled = cx.annotations(self.scope, anns, flag);
+            let compiled = cx.annotations(self.scope, anns, target);
             let at = self.member_field(m);
             if let Some(f) = self.field_mut(at) {
                 f.annotations = compiled;
