@@ -1,4 +1,17 @@
-//! Values and constants.
+//! Values and constants: expressions evaluated into the values the
+//! request carries (constants, field defaults, annotation values), in the
+//! encoding the request needs.
+//!
+//! This reproduces the reference's `ValueTranslator` and
+//! `compileBootstrapValue` (node-translator.c++, v0.9.2): a primitive value
+//! is evaluated when its declaration is translated; a pointer value (text,
+//! data, list, struct) is deferred, as the reference compiles it only
+//! against the final schemas, and evaluated when the request is assembled
+//! ([`Compilation::resolve_pending_values`]). Numbers are range-checked
+//! into their type, names are enumerants, keywords or constants (whose
+//! copies count against [`limits::MAX_COPIED_WORDS`]), struct values are
+//! laid out by the struct's node with each field XORed with its default,
+//! and the messages are the reference's.
 
 use std::collections::HashMap;
 
@@ -9,13 +22,22 @@ use crate::ast::*;
 use crate::limits;
 use crate::schema::*;
 
+/// A pointer value whose evaluation is deferred (see the module doc); a
+/// [`Value::Pending`] holds its index in the compilation's list.
 pub(super) struct PendingValue<'a> {
+    /// The file it is written in.
     pub(super) file: usize,
+    /// The expression.
     pub(super) expr: &'a Expr,
+    /// The type it must have.
     pub(super) ty: Type,
+    /// The node whose scope its names are looked up in.
     pub(super) scope: usize,
 }
 
+/// The base-2 log of a type's size in bits in a struct's data section
+/// (`Bool` 0 ... 64-bit types 6); -1 for `Void` (no space), -2 for a
+/// pointer type.
 pub(super) fn type_size_log2(t: &Type) -> i32 {
     match t {
         Type::Void => -1,
@@ -28,6 +50,9 @@ pub(super) fn type_size_log2(t: &Type) -> i32 {
     }
 }
 
+/// The value a field of type `t` has when it declares no default (the
+/// reference's `compileDefaultDefaultValue`): zero, false, or a null
+/// pointer.
 pub(super) fn zero_value(t: &Type) -> Value {
     match t {
         Type::Void => Value::Void,
@@ -52,14 +77,18 @@ pub(super) fn zero_value(t: &Type) -> Value {
     }
 }
 
+/// Whether `t` is stored in a struct's pointer section.
 pub(super) fn is_pointer_type(t: &Type) -> bool {
     type_size_log2(t) == -2
 }
 
+/// Whether a constant list of type `a` may be used where `b` is wanted:
+/// only when the types are the same.
 pub(super) fn list_compatible(a: &Type, b: &Type) -> bool {
     a == b
 }
 
+/// Integer `v` (already range-checked) as a value of numeric type `t`.
 pub(super) fn int_value_of_type(t: &Type, v: i128) -> Value {
     match t {
         Type::Int8 => Value::Int8(v as i8),
@@ -75,6 +104,7 @@ pub(super) fn int_value_of_type(t: &Type, v: i128) -> Value {
     }
 }
 
+/// An integer value's number (0 for any other value).
 pub(super) fn integer_of(v: &Value) -> i128 {
     match v {
         Value::Int8(x) => *x as i128,
@@ -152,6 +182,8 @@ pub(super) fn value_size(v: &Value) -> (u64, u32) {
     (words, deepest)
 }
 
+/// The pointer a pointer value encodes to (None: null, or not a
+/// pointer value).
 pub(super) fn value_pointer(v: Value) -> Option<Ptr> {
     match v {
         Value::Text(t) => t.map(Ptr::Text),
@@ -161,6 +193,8 @@ pub(super) fn value_pointer(v: Value) -> Option<Ptr> {
     }
 }
 
+/// Copies `bytes` into `data` at byte `at`, when they fit (a struct value
+/// is sized by its node, so they always do).
 pub(super) fn write_bytes(data: &mut [u8], at: usize, bytes: &[u8]) {
     if let Some(dst) = data.get_mut(at..at + bytes.len()) {
         dst.copy_from_slice(bytes);
@@ -200,9 +234,10 @@ pub(super) fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value,
 }
 
 impl<'a> Compilation<'a> {
-    /// A value for a slot or constant of type `ty`: primitives now,
-    /// pointers deferred to [`Compilation::resolve_pending_values`] (they may need the
-    /// layout of other structs).
+    /// A value for a slot or constant of type `ty` (the reference's
+    /// `compileBootstrapValue`): primitives now, pointers deferred to
+    /// [`Compilation::resolve_pending_values`] (they may need the layout
+    /// of other structs).
     pub(super) fn bootstrap_value(&self, scope: usize, e: &'a Expr, ty: &Type) -> Value {
         if is_pointer_type(ty) {
             let mut p = self.pending_values.borrow_mut();
@@ -217,6 +252,8 @@ impl<'a> Compilation<'a> {
         self.eval(scope, e, ty).unwrap_or_else(|| zero_value(ty))
     }
 
+    /// The value of pending value `i`, evaluated once (memoized by its
+    /// index); a value that needs itself is an error.
     pub(super) fn evaluate_pending(&self, i: usize) -> Option<Value> {
         if let Some(v) = self.evaluated_values.borrow().get(&i) {
             return v.clone();
@@ -304,6 +341,8 @@ impl<'a> Compilation<'a> {
         found
     }
 
+    /// A type's name in messages, as the reference's `makeTypeName`
+    /// writes it (a declaration's name without its scope).
     pub(super) fn type_name(&self, t: &Type) -> String {
         match t {
             Type::Void => "Void".into(),
@@ -333,6 +372,7 @@ impl<'a> Compilation<'a> {
         }
     }
 
+    /// The error for a value `e` that is not of type `t`.
     pub(super) fn mismatch(&self, file: usize, e: &Expr, t: &Type) {
         self.error(
             file,
@@ -341,9 +381,8 @@ impl<'a> Compilation<'a> {
         );
     }
 
-    /// Evaluates `e` as a value of type `t` in the scope of node `scope`.
-    /// The value of `e` as type `t`, one level deeper (see
-    /// [`enter`](Self::enter)).
+    /// The value of `e` as type `t`, its names looked up in node `scope`,
+    /// one level deeper in the recursion (see [`enter`](Self::enter)).
     pub(super) fn eval(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
         if !self.enter(self.nodes[scope].file, e.span) {
             return None;
@@ -353,7 +392,11 @@ impl<'a> Compilation<'a> {
         v
     }
 
-    pub(super) fn eval_unchecked(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+    /// [`eval`](Self::eval) without the depth check (the reference's
+    /// `ValueTranslator::compileValueInner`): one step per kind of
+    /// expression. A value for an unbound generic parameter cannot be
+    /// compiled.
+    fn eval_unchecked(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
         let file = self.nodes[scope].file;
         if let Type::AnyPointer(
             AnyPointer::Parameter { .. } | AnyPointer::ImplicitMethodParameter(_),
@@ -363,86 +406,12 @@ impl<'a> Compilation<'a> {
             return None;
         }
         match &e.kind {
-            ExprKind::RelativeName(n) => {
-                if let Type::Enum(id, _) = t {
-                    if let Some(i) = self.enumerant(*id, &n.value) {
-                        return Some(Value::Enum(i));
-                    }
-                } else {
-                    match n.value.as_str() {
-                        "void" => return self.coerce_void(file, e, t),
-                        "true" | "false" => {
-                            if *t == Type::Bool {
-                                return Some(Value::Bool(n.value == "true"));
-                            }
-                            self.mismatch(file, e, t);
-                            return None;
-                        }
-                        "nan" => return self.coerce_float(file, e, t, f64::NAN),
-                        "inf" => return self.coerce_float(file, e, t, f64::INFINITY),
-                        _ => {}
-                    }
-                }
-                self.constant(scope, e, t)
-            }
+            ExprKind::RelativeName(n) => self.eval_relative_name(scope, e, n, t),
             ExprKind::AbsoluteName(_)
             | ExprKind::Import(_)
             | ExprKind::Application { .. }
             | ExprKind::Member { .. } => self.constant(scope, e, t),
-            ExprKind::Embed(f) => {
-                let bytes = match self.files[file].embeds.get(&f.value) {
-                    Some(Ok(b)) => b.as_ref().clone(),
-                    Some(Err(e)) => {
-                        self.error(
-                            file,
-                            f.span,
-                            e.message("Couldn't read file for embed", &f.value),
-                        );
-                        return None;
-                    }
-                    None => {
-                        self.error(
-                            file,
-                            f.span,
-                            format!("Couldn't read file for embed: {}", f.value),
-                        );
-                        return None;
-                    }
-                };
-                match t {
-                    Type::Text => Some(Value::Text(Some(bytes))),
-                    Type::Data => Some(Value::Data(Some(bytes))),
-                    Type::Struct(..) => {
-                        let ok = capnarena::words_from_bytes(&bytes)
-                            .and_then(|words| {
-                                capnarena::MessageReader::from_words(
-                                    &words,
-                                    crate::emit::embed_options(),
-                                )
-                                .and_then(|r| r.root().map(|_| ()))
-                            })
-                            .is_ok();
-                        if !ok {
-                            self.error(
-                                file,
-                                e.span,
-                                "Embedded file is not a valid Cap'n Proto message.".into(),
-                            );
-                            return None;
-                        }
-                        Some(Value::Struct(Some(Ptr::Message(bytes))))
-                    }
-                    _ => {
-                        self.error(
-                            file,
-                            e.span,
-                            "Embeds can only be used when Text, Data, or a struct is expected."
-                                .into(),
-                        );
-                        None
-                    }
-                }
-            }
+            ExprKind::Embed(f) => self.eval_embed(file, e, f, t),
             ExprKind::PositiveInt(v) => self.coerce_uint(file, e, t, *v),
             ExprKind::NegativeInt(v) => {
                 if *v > (1u64 << 63) {
@@ -471,36 +440,133 @@ impl<'a> Compilation<'a> {
                     None
                 }
             },
-            ExprKind::List(items) => {
-                let Type::List(et) = t else {
-                    self.mismatch(file, e, t);
-                    return None;
-                };
-                let vals: Vec<Value> = items
-                    .iter()
-                    .map(|i| self.eval(scope, i, et).unwrap_or_else(|| zero_value(et)))
-                    .collect();
-                Some(Value::List(Some(Ptr::List(self.list_value(et, vals)))))
+            ExprKind::List(items) => self.eval_list(scope, e, items, t),
+            ExprKind::Tuple(ps) => self.eval_struct(scope, e, ps, t),
+        }
+    }
+
+    /// A bare name as a value: an enumerant when an enum is expected,
+    /// else one of the keywords `void`, `true`, `false`, `nan`, `inf`,
+    /// else a constant.
+    fn eval_relative_name(
+        &self,
+        scope: usize,
+        e: &'a Expr,
+        name: &Located<String>,
+        t: &Type,
+    ) -> Option<Value> {
+        let file = self.nodes[scope].file;
+        if let Type::Enum(id, _) = t {
+            if let Some(i) = self.enumerant(*id, &name.value) {
+                return Some(Value::Enum(i));
             }
-            ExprKind::Tuple(ps) => {
-                let Type::Struct(id, brand) = t else {
+        } else {
+            match name.value.as_str() {
+                "void" => return self.coerce_void(file, e, t),
+                "true" | "false" => {
+                    if *t == Type::Bool {
+                        return Some(Value::Bool(name.value == "true"));
+                    }
                     self.mismatch(file, e, t);
                     return None;
-                };
-                let node = self.node_by_id(*id)?;
-                let NodeKind::Struct(s) = &node.kind else {
+                }
+                "nan" => return self.coerce_float(file, e, t, f64::NAN),
+                "inf" => return self.coerce_float(file, e, t, f64::INFINITY),
+                _ => {}
+            }
+        }
+        self.constant(scope, e, t)
+    }
+
+    /// `embed "path"`: the file's bytes as Text or Data, or as a struct
+    /// when they are a valid message.
+    fn eval_embed(&self, file: usize, e: &Expr, path: &Located<String>, t: &Type) -> Option<Value> {
+        let bytes = match self.files[file].embeds.get(&path.value) {
+            Some(Ok(b)) => b.as_ref().clone(),
+            Some(Err(error)) => {
+                self.error(
+                    file,
+                    path.span,
+                    error.message("Couldn't read file for embed", &path.value),
+                );
+                return None;
+            }
+            None => {
+                self.error(
+                    file,
+                    path.span,
+                    format!("Couldn't read file for embed: {}", path.value),
+                );
+                return None;
+            }
+        };
+        match t {
+            Type::Text => Some(Value::Text(Some(bytes))),
+            Type::Data => Some(Value::Data(Some(bytes))),
+            Type::Struct(..) => {
+                let ok = capnarena::words_from_bytes(&bytes)
+                    .and_then(|words| {
+                        capnarena::MessageReader::from_words(&words, crate::emit::embed_options())
+                            .and_then(|r| r.root().map(|_| ()))
+                    })
+                    .is_ok();
+                if !ok {
+                    self.error(
+                        file,
+                        e.span,
+                        "Embedded file is not a valid Cap'n Proto message.".into(),
+                    );
                     return None;
-                };
-                let mut sv = StructVal {
-                    data: vec![0; s.data_words as usize * 8],
-                    ptrs: vec![None; s.pointers as usize],
-                };
-                self.fill_struct_value(scope, &node, &mut sv, ps, brand);
-                Some(Value::Struct(Some(Ptr::Struct(sv))))
+                }
+                Some(Value::Struct(Some(Ptr::Message(bytes))))
+            }
+            _ => {
+                self.error(
+                    file,
+                    e.span,
+                    "Embeds can only be used when Text, Data, or a struct is expected.".into(),
+                );
+                None
             }
         }
     }
 
+    /// `[a, b, ...]` as a list of type `t`; an element that does not
+    /// evaluate is left zero.
+    fn eval_list(&self, scope: usize, e: &Expr, items: &'a [Expr], t: &Type) -> Option<Value> {
+        let Type::List(et) = t else {
+            self.mismatch(self.nodes[scope].file, e, t);
+            return None;
+        };
+        let vals: Vec<Value> = items
+            .iter()
+            .map(|i| self.eval(scope, i, et).unwrap_or_else(|| zero_value(et)))
+            .collect();
+        Some(Value::List(Some(Ptr::List(self.list_value(et, vals)))))
+    }
+
+    /// `(name = value, ...)` as a struct of type `t`, laid out as the
+    /// struct's node says.
+    fn eval_struct(&self, scope: usize, e: &Expr, ps: &'a [Param], t: &Type) -> Option<Value> {
+        let Type::Struct(id, brand) = t else {
+            self.mismatch(self.nodes[scope].file, e, t);
+            return None;
+        };
+        let node = self.node_by_id(*id)?;
+        let NodeKind::Struct(s) = &node.kind else {
+            return None;
+        };
+        let mut sv = StructVal {
+            data: vec![0; s.data_words as usize * 8],
+            ptrs: vec![None; s.pointers as usize],
+        };
+        self.fill_struct_value(scope, &node, &mut sv, ps, brand);
+        Some(Value::Struct(Some(Ptr::Struct(sv))))
+    }
+
+    /// Sets the fields `ps` (`name = value`) of struct value `sv` laid out
+    /// as `node` (a struct or group), its generic fields' types seen
+    /// through `brand`; a member of a union also sets the discriminant.
     pub(super) fn fill_struct_value(
         &self,
         scope: usize,
@@ -559,6 +625,9 @@ impl<'a> Compilation<'a> {
         }
     }
 
+    /// Elements `vals` of type `et` encoded as a list value: bits, bytes of
+    /// the element's width, pointers, or structs of the element struct's
+    /// size.
     pub(super) fn list_value(&self, et: &Type, vals: Vec<Value>) -> ListVal {
         let n = vals.len();
         match et {
@@ -606,6 +675,7 @@ impl<'a> Compilation<'a> {
         }
     }
 
+    /// `void` as a value of type `t`.
     pub(super) fn coerce_void(&self, file: usize, e: &Expr, t: &Type) -> Option<Value> {
         if *t == Type::Void {
             return Some(Value::Void);
@@ -614,6 +684,7 @@ impl<'a> Compilation<'a> {
         None
     }
 
+    /// Float `f` as a value of type `t` (Float32 or Float64).
     pub(super) fn coerce_float(&self, file: usize, e: &Expr, t: &Type, f: f64) -> Option<Value> {
         match t {
             Type::Float32 => Some(Value::Float32(f as f32)),
@@ -625,6 +696,8 @@ impl<'a> Compilation<'a> {
         }
     }
 
+    /// Negative integer `v` as a value of numeric type `t`; below the
+    /// type's minimum, an error and the minimum.
     pub(super) fn coerce_int(&self, file: usize, e: &Expr, t: &Type, v: i64) -> Option<Value> {
         let min: i64 = match t {
             Type::Int8 => i8::MIN as i64,
@@ -645,6 +718,8 @@ impl<'a> Compilation<'a> {
         Some(int_value_of_type(t, v as i128))
     }
 
+    /// Non-negative integer `v` as a value of numeric type `t`; above
+    /// the type's maximum, an error and the maximum.
     pub(super) fn coerce_uint(&self, file: usize, e: &Expr, t: &Type, v: u64) -> Option<Value> {
         let max: u64 = match t {
             Type::Int8 => i8::MAX as u64,
@@ -668,31 +743,13 @@ impl<'a> Compilation<'a> {
         Some(int_value_of_type(t, v as i128))
     }
 
-    /// A reference to a constant used as a value of type `t`.
+    /// A reference to a constant used as a value of type `t` (the
+    /// reference's `readConstant`): the constant's value, counted against
+    /// the copy limits and checked against `t`. An unqualified name is an
+    /// error, as in the reference.
     pub(super) fn constant(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
         let file = self.nodes[scope].file;
-        let brand = self.local_brand(scope);
-        let d = self.compile_decl_expr(scope, &brand, e, &NO_IMPLICIT_PARAMS)?;
-        let BrandedDecl::Decl {
-            target: DeclTarget::Node(ci),
-            ..
-        } = d
-        else {
-            self.error(
-                file,
-                e.span,
-                format!("'{}' does not refer to a constant.", expr_string(e)),
-            );
-            return None;
-        };
-        if self.nodes[ci].kind != NodeKindTag::Const {
-            self.error(
-                file,
-                e.span,
-                format!("'{}' does not refer to a constant.", expr_string(e)),
-            );
-            return None;
-        }
+        let ci = self.constant_node(scope, e)?;
         let tr = self.translate(ci)?;
         let NodeKind::Const { ty: cty, value } = &tr.node.kind else {
             return None;
@@ -701,10 +758,52 @@ impl<'a> Compilation<'a> {
             Value::Pending(i) => self.evaluate_pending(*i)?,
             v => v.clone(),
         };
+        if !self.charge_copy(file, e, &value) {
+            return None;
+        }
+        if let ExprKind::RelativeName(n) = &e.kind {
+            let parent = self.nodes[ci].parent.unwrap_or(ci);
+            let pn = &self.nodes[parent];
+            let prefix = if pn.kind == NodeKindTag::File {
+                String::new()
+            } else {
+                pn.display[display_prefix_len(&pn.display) as usize..].to_string()
+            };
+            self.error(file, e.span, format!("Constant names must be qualified to avoid confusion.  Please replace '{}' with '{}.{}', if that's what you intended.", n.value, prefix, n.value));
+        }
+        self.recheck_constant(file, e, value, cty, t)
+    }
+
+    /// The node of the constant expression `e` names; an error when it
+    /// names something else.
+    fn constant_node(&self, scope: usize, e: &Expr) -> Option<usize> {
+        let file = self.nodes[scope].file;
+        let brand = self.local_brand(scope);
+        let d = self.compile_decl_expr(scope, &brand, e, &NO_IMPLICIT_PARAMS)?;
+        match d {
+            BrandedDecl::Decl {
+                target: DeclTarget::Node(ci),
+                ..
+            } if self.nodes[ci].kind == NodeKindTag::Const => Some(ci),
+            _ => {
+                self.error(
+                    file,
+                    e.span,
+                    format!("'{}' does not refer to a constant.", expr_string(e)),
+                );
+                None
+            }
+        }
+    }
+
+    /// Counts a copy of constant value `value` against the limits: the
+    /// depth it lands at and the words copied so far. False (and an
+    /// error) when a limit is passed.
+    fn charge_copy(&self, file: usize, e: &Expr, value: &Value) -> bool {
         // Every copy of a constant into another value counts against one
         // budget: constants that copy the one before twice would double
         // on each line.
-        let (words, depth) = value_size(&value);
+        let (words, depth) = value_size(value);
         // The copy lands this deep in the value being built: writing it
         // out recurses once per level.
         if depth.saturating_add(self.recursion_depth.get()) > limits::MAX_RECURSION {
@@ -716,7 +815,7 @@ impl<'a> Compilation<'a> {
                     limits::MAX_RECURSION
                 ),
             );
-            return None;
+            return false;
         }
         let total = self.copied_words.get().saturating_add(words);
         if total > limits::MAX_COPIED_WORDS {
@@ -728,20 +827,23 @@ impl<'a> Compilation<'a> {
                     limits::MAX_COPIED_WORDS
                 ),
             );
-            return None;
+            return false;
         }
         self.copied_words.set(total);
-        if let ExprKind::RelativeName(n) = &e.kind {
-            let parent = self.nodes[ci].parent.unwrap_or(ci);
-            let pn = &self.nodes[parent];
-            let prefix = if pn.kind == NodeKindTag::File {
-                String::new()
-            } else {
-                pn.display[display_prefix_len(&pn.display) as usize..].to_string()
-            };
-            self.error(file, e.span, format!("Constant names must be qualified to avoid confusion.  Please replace '{}' with '{}.{}', if that's what you intended.", n.value, prefix, n.value));
-        }
-        // Re-check the constant's value against the wanted type.
+        true
+    }
+
+    /// A constant's `value` (of type `cty`) re-checked against the wanted
+    /// type `t`: numbers are converted when they fit, a struct or list
+    /// may become an AnyPointer, anything else must match.
+    fn recheck_constant(
+        &self,
+        file: usize,
+        e: &Expr,
+        value: Value,
+        cty: &Type,
+        t: &Type,
+    ) -> Option<Value> {
         match (&value, t) {
             (_, _) if cty == t => Some(value),
             (
@@ -783,6 +885,4 @@ impl<'a> Compilation<'a> {
             }
         }
     }
-
-    // The reference's output order
 }
