@@ -1,4 +1,18 @@
-//! Request order.
+//! Request order: which nodes and source info the CodeGeneratorRequest
+//! holds, in the order `capnp compile -o-` writes them, and the names of
+//! files reached by two paths.
+//!
+//! The reference compiles lazily and writes what its schema loader holds
+//! at the end, in the loader's order. This reproduces the parts of that
+//! which decide the order (compiler.c++ and capnp.c++, v0.9.2): each
+//! requested file is traversed with the eagerness `capnp compile` asks for
+//! (`Compiler::Node::traverse` and `traverseNodeDependencies`: the node,
+//! its children, its dependencies and their parents), and each node
+//! translated is loaded as the final `SchemaLoader` loads it, its
+//! dependencies first taking placeholder places ([`LoadOrder`]). Source
+//! info comes out in the order of the reference's `std::unordered_map`
+//! ([`crate::stdmap`]). Pointer values deferred during translation are
+//! evaluated here, as each node is written.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -8,52 +22,84 @@ use super::nodes::Translation;
 use super::scopes::AliasId;
 use crate::schema::*;
 
-pub(super) const NODE: u32 = 1;
-pub(super) const PARENTS: u32 = 2;
-pub(super) const CHILDREN: u32 = 4;
-pub(super) const DEPENDENCIES: u32 = 1 << 15;
-pub(super) const EAGER_ROOT: u32 = NODE | CHILDREN | DEPENDENCIES | (PARENTS * DEPENDENCIES);
+// How far a traversal reaches from a node (the reference's
+// `Compiler::Eagerness` bits). The bits from `DEPENDENCIES` up say what
+// to reach from a dependency: shifted down by one step per dependency.
+
+/// The node itself.
+const NODE: u32 = 1;
+/// The scopes it is nested in.
+const PARENTS: u32 = 2;
+/// The nodes nested in it (and its aliases).
+const CHILDREN: u32 = 4;
+/// Its dependencies, with the eagerness of the bits above this one.
+const DEPENDENCIES: u32 = 1 << 15;
+/// What `capnp compile` asks for a requested file: the file, everything
+/// in it, everything that depends on, and the parents of those.
+const EAGER_ROOT: u32 = NODE | CHILDREN | DEPENDENCIES | (PARENTS * DEPENDENCIES);
+
+/// Calls `f` with each node id type `t` names, in the reference's order:
+/// the type's own, then those its brand binds (recursing once per level
+/// of the type, at most [`limits::MAX_TYPE_DEPTH`](crate::limits::MAX_TYPE_DEPTH)).
+fn visit_type_ids(t: &Type, f: &mut impl FnMut(u64)) {
+    match t {
+        Type::List(e) => visit_type_ids(e, f),
+        Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
+            f(*id);
+            visit_brand_ids(b, f);
+        }
+        _ => {}
+    }
+}
+
+/// Calls `f` with each node id the types bound in brand `b` name.
+fn visit_brand_ids(b: &Option<Brand>, f: &mut impl FnMut(u64)) {
+    for s in b.iter().flat_map(|b| &b.scopes) {
+        for t in s.bind.iter().flatten().flatten() {
+            visit_type_ids(t, f);
+        }
+    }
+}
 
 /// The reference's final schema loader, as far as order goes: ids in
 /// first-insertion order, placeholders for dependencies a node's
 /// validation looks up before the node itself goes in.
-pub(super) struct LoadOrder {
-    pub(super) map_order: Vec<u64>,
+struct LoadOrder {
+    /// Node ids in the order they first entered the loader.
+    map_order: Vec<u64>,
     /// id -> loaded (true) or placeholder (false).
-    pub(super) state: HashMap<u64, bool>,
-    pub(super) loaded_nodes: HashSet<usize>,
-    pub(super) si_map: crate::stdmap::StdUnorderedMap,
-    pub(super) si_by_id: HashMap<u64, SourceInfo>,
+    state: HashMap<u64, bool>,
+    /// The node-table indexes whose translation has been loaded.
+    loaded_nodes: HashSet<usize>,
+    /// Source info ids as the reference's unordered map orders them.
+    source_info_order: crate::stdmap::StdUnorderedMap,
+    /// The first source info of each id.
+    source_info_by_id: HashMap<u64, SourceInfo>,
 }
 
 impl LoadOrder {
-    pub(super) fn placeholder(&mut self, id: u64) {
+    /// Gives node `id` a place, unless it has one.
+    fn placeholder(&mut self, id: u64) {
         if let std::collections::hash_map::Entry::Vacant(v) = self.state.entry(id) {
             v.insert(false);
             self.map_order.push(id);
         }
     }
 
-    pub(super) fn type_deps(&mut self, t: &Type) {
-        match t {
-            Type::List(e) => self.type_deps(e),
-            Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
-                self.placeholder(*id);
-                self.brand_deps(b);
-            }
-            _ => {}
-        }
+    /// Places the nodes type `t` names.
+    fn type_deps(&mut self, t: &Type) {
+        visit_type_ids(t, &mut |id| self.placeholder(id));
     }
 
-    pub(super) fn brand_deps(&mut self, b: &Option<Brand>) {
-        for s in b.iter().flat_map(|b| &b.scopes) {
-            for t in s.bind.iter().flatten().flatten() {
-                self.type_deps(t);
-            }
-        }
+    /// Places the nodes the types bound in brand `b` name.
+    fn brand_deps(&mut self, b: &Option<Brand>) {
+        visit_brand_ids(b, &mut |id| self.placeholder(id));
     }
 
-    pub(super) fn load(&mut self, n: &Node) {
+    /// Loads node `n`: the nodes its validation looks up first take
+    /// their places, then it is marked loaded (in its own place if it had
+    /// none).
+    fn load(&mut self, n: &Node) {
         if self.state.get(&n.id) == Some(&true) {
             return;
         }
@@ -96,7 +142,9 @@ impl LoadOrder {
 
 impl<'a> Compilation<'a> {
     /// Notes that file `fi` was resolved through a path that names it
-    /// `name`.
+    /// `name`: the first such name is the file's name in the request (the
+    /// reference's loader names a file when it first loads it); a second,
+    /// different one is reported as a warning.
     pub(super) fn note_file_path(&self, fi: usize, name: &str) {
         let mut names = self.first_names.borrow_mut();
         match &names[fi] {
@@ -139,8 +187,8 @@ impl<'a> Compilation<'a> {
             map_order: Vec::new(),
             state: HashMap::new(),
             loaded_nodes: HashSet::new(),
-            si_map: crate::stdmap::StdUnorderedMap::new(),
-            si_by_id: HashMap::new(),
+            source_info_order: crate::stdmap::StdUnorderedMap::new(),
+            source_info_by_id: HashMap::new(),
         };
         for (fi, name) in requested {
             let fi = *fi;
@@ -155,8 +203,8 @@ impl<'a> Compilation<'a> {
                 &mut infos,
             );
             for si in infos {
-                ord.si_map.insert(si.id);
-                ord.si_by_id.entry(si.id).or_insert(si);
+                ord.source_info_order.insert(si.id);
+                ord.source_info_by_id.entry(si.id).or_insert(si);
             }
         }
         let mut nodes = Vec::new();
@@ -171,10 +219,10 @@ impl<'a> Compilation<'a> {
             }
         }
         let infos = ord
-            .si_map
+            .source_info_order
             .keys_in_order()
             .into_iter()
-            .filter_map(|id| ord.si_by_id.remove(&id))
+            .filter_map(|id| ord.source_info_by_id.remove(&id))
             .collect();
         (nodes, infos)
     }
@@ -186,7 +234,7 @@ impl<'a> Compilation<'a> {
     /// the reference's order, with the path on a heap stack: a chain of
     /// dependencies of any length (10,000 files importing each other)
     /// takes no stack.
-    pub(super) fn traverse(
+    fn traverse(
         &self,
         idx: usize,
         e: u32,
@@ -261,7 +309,7 @@ impl<'a> Compilation<'a> {
     /// superclasses and method param and result structs with their
     /// brands, a constant's or annotation's type, then the node's own
     /// annotations.
-    pub(super) fn node_deps(&self, n: &Node, out: &mut Vec<usize>) {
+    fn node_deps(&self, n: &Node, out: &mut Vec<usize>) {
         let anns = |a: &Option<Vec<Annotation>>, out: &mut Vec<usize>| {
             for x in a.iter().flatten() {
                 if let Some(&i) = self.index_by_id.get(&x.id) {
@@ -307,30 +355,20 @@ impl<'a> Compilation<'a> {
         anns(&n.annotations, out);
     }
 
-    pub(super) fn push_dep(&self, id: u64, out: &mut Vec<usize>) {
+    /// Adds the node with id `id` to `out`, when it is in the table.
+    fn push_dep(&self, id: u64, out: &mut Vec<usize>) {
         if let Some(&i) = self.index_by_id.get(&id) {
             out.push(i);
         }
     }
 
-    /// The nodes a type names (recursing once per level of the type,
-    /// at most [`limits::MAX_TYPE_DEPTH`]).
-    pub(super) fn type_deps(&self, t: &Type, out: &mut Vec<usize>) {
-        match t {
-            Type::List(el) => self.type_deps(el, out),
-            Type::Struct(id, b) | Type::Enum(id, b) | Type::Interface(id, b) => {
-                self.push_dep(*id, out);
-                self.brand_deps(b, out);
-            }
-            _ => {}
-        }
+    /// The nodes type `t` names.
+    fn type_deps(&self, t: &Type, out: &mut Vec<usize>) {
+        visit_type_ids(t, &mut |id| self.push_dep(id, out));
     }
 
-    pub(super) fn brand_deps(&self, b: &Option<Brand>, out: &mut Vec<usize>) {
-        for s in b.iter().flat_map(|b| &b.scopes) {
-            for t in s.bind.iter().flatten().flatten() {
-                self.type_deps(t, out);
-            }
-        }
+    /// The nodes the types bound in brand `b` name.
+    fn brand_deps(&self, b: &Option<Brand>, out: &mut Vec<usize>) {
+        visit_brand_ids(b, &mut |id| self.push_dep(id, out));
     }
 }
