@@ -143,14 +143,14 @@ impl BrandedDecl {
 }
 
 /// A level for scope `leaf` with no parameters bound and nothing around.
-pub(super) fn unbranded_scope(leaf: u64) -> Rc<BrandScope> {
+fn unbranded_scope(leaf: u64) -> Rc<BrandScope> {
     BrandScope::new(leaf, 0, false, Vec::new(), None)
 }
 
 /// The part of brand `s` from the level of scope `leaf` outwards (the
 /// reference's `BrandScope::pop`): the bindings a name found in `leaf`
 /// sees. A bare level when `s` does not pass through `leaf`.
-pub(super) fn enclosing_scope(s: &Rc<BrandScope>, leaf: u64) -> Rc<BrandScope> {
+fn enclosing_scope(s: &Rc<BrandScope>, leaf: u64) -> Rc<BrandScope> {
     if s.leaf_id == leaf {
         return s.clone();
     }
@@ -165,7 +165,7 @@ pub(super) fn enclosing_scope(s: &Rc<BrandScope>, leaf: u64) -> Rc<BrandScope> {
 /// Each scope written costs one unit of `budget`; once it is spent the
 /// rest is left unbound (the caller reports the type as too large), so a
 /// rebinding takes time in proportion to [`limits::MAX_TYPE_SIZE`].
-pub(super) fn rebind_decl(d: &BrandedDecl, s: &Rc<BrandScope>, budget: &mut u32) -> BrandedDecl {
+fn rebind_decl(d: &BrandedDecl, s: &Rc<BrandScope>, budget: &mut u32) -> BrandedDecl {
     match d {
         BrandedDecl::Param { scope, index, .. } => {
             binding_of(s, *scope, *index).unwrap_or_else(|| d.clone())
@@ -206,7 +206,7 @@ pub(super) fn rebind_decl(d: &BrandedDecl, s: &Rc<BrandScope>, budget: &mut u32)
 
 /// The bindings brand `s` gives scope `leaf`'s parameters, when it gives
 /// any (None: not bound there, or inherited).
-pub(super) fn explicit_bindings(s: &Rc<BrandScope>, leaf: u64) -> Option<Vec<BrandedDecl>> {
+fn explicit_bindings(s: &Rc<BrandScope>, leaf: u64) -> Option<Vec<BrandedDecl>> {
     if s.leaf_id == leaf {
         if s.inherited {
             None
@@ -220,11 +220,7 @@ pub(super) fn explicit_bindings(s: &Rc<BrandScope>, leaf: u64) -> Option<Vec<Bra
 
 /// Brand level `b` (and those behind it) with the parameters it names
 /// looked up in `s`, as [`rebind_decl`] does for a declaration.
-pub(super) fn rebind_scope(
-    b: &Rc<BrandScope>,
-    s: &Rc<BrandScope>,
-    budget: &mut u32,
-) -> Rc<BrandScope> {
+fn rebind_scope(b: &Rc<BrandScope>, s: &Rc<BrandScope>, budget: &mut u32) -> Rc<BrandScope> {
     *budget = budget.saturating_sub(1);
     let (params, inherited) = if b.inherited && b.leaf_params > 0 {
         match explicit_bindings(s, b.leaf_id) {
@@ -251,7 +247,7 @@ pub(super) fn nested_scope(s: &Rc<BrandScope>, id: u64, params: usize) -> Rc<Bra
 /// the binding; AnyPointer when the scope is bound without that many
 /// parameters; None when the parameter is unbound (inherited) or `s` does
 /// not pass through `scope`.
-pub(super) fn binding_of(s: &Rc<BrandScope>, scope: u64, index: u16) -> Option<BrandedDecl> {
+fn binding_of(s: &Rc<BrandScope>, scope: u64, index: u16) -> Option<BrandedDecl> {
     if s.leaf_id == scope {
         if (index as usize) < s.params.len() {
             Some(s.params[index as usize].clone())
@@ -318,7 +314,7 @@ pub(super) fn subst(t: &Type, brand: &Option<Brand>) -> Type {
 /// Brand `inner` (of a type inside a generic declaration) as seen from a
 /// use branded `outer`: its inherited levels take `outer`'s bindings, its
 /// bound types are substituted in turn.
-pub(super) fn subst_brand(inner: &Option<Brand>, outer: &Brand) -> Option<Brand> {
+fn subst_brand(inner: &Option<Brand>, outer: &Brand) -> Option<Brand> {
     let inner = inner.as_ref()?;
     let outer_opt = Some(outer.clone());
     Some(Brand {
@@ -460,7 +456,7 @@ impl<'a> Compilation<'a> {
     /// The schema type declaration `d` stands for (the reference's
     /// `BrandedDecl::compileAsType`): an unbound parameter is a parameter
     /// type; a declaration that is not a type is an error.
-    pub(super) fn compile_as_type(&self, file: usize, d: &BrandedDecl) -> Option<Type> {
+    fn compile_as_type(&self, file: usize, d: &BrandedDecl) -> Option<Type> {
         match d {
             BrandedDecl::Param { scope, index, .. } => Some(Type::AnyPointer(if *scope == 0 {
                 AnyPointer::ImplicitMethodParameter(*index)

@@ -158,7 +158,7 @@ pub fn expr_string(e: &Expr) -> String {
 }
 
 /// The schema-language spelling of a parenthesized parameter list.
-pub(super) fn tuple_string(ps: &[Param]) -> String {
+fn tuple_string(ps: &[Param]) -> String {
     let parts: Vec<String> = ps
         .iter()
         .map(|p| match &p.name {

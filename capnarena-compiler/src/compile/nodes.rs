@@ -32,7 +32,7 @@ use crate::ids;
 use crate::schema::*;
 
 /// The id of capnp/stream.capnp's `StreamResult`.
-pub(super) const STREAM_RESULT_ID: u64 = 0x995f_9a33_77c0_b16e;
+const STREAM_RESULT_ID: u64 = 0x995f_9a33_77c0_b16e;
 
 /// One node's translation: the node, the extra nodes it brings (groups,
 /// parameter structs) and their source info.
@@ -49,7 +49,7 @@ pub struct Translation {
 /// Nodes made while translating another (groups, parameter structs) and
 /// their source info, in the order they are made.
 #[derive(Default)]
-pub(super) struct ExtraNodes {
+struct ExtraNodes {
     /// The nodes.
     pub(super) nodes: Vec<Node>,
     /// Their source info, one per node.
@@ -66,7 +66,7 @@ impl ExtraNodes {
 
 /// What a method's parameter structs are made from: its name, ordinal
 /// and implicit generic parameters.
-pub(super) struct MethodSignature<'a> {
+struct MethodSignature<'a> {
     /// The method's name.
     name: &'a str,
     /// Its ordinal (@N).
@@ -77,7 +77,7 @@ pub(super) struct MethodSignature<'a> {
 
 /// What an annotation is applied to: the index of the matching flag of an
 /// annotation declaration's targets (the order of
-/// [`TARGET_NAMES`](crate::ast::TARGET_NAMES), schema.capnp's).
+/// [`TARGET_NAMES`], schema.capnp's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum AnnotationTarget {
     /// A file.
@@ -107,11 +107,11 @@ pub(super) enum AnnotationTarget {
 }
 
 /// A method with no result list (`foo @0 ();`) returns an empty struct.
-pub(super) static NO_PARAMS: ParamList = ParamList::Named(Vec::new(), Span { start: 0, end: 0 });
+static NO_PARAMS: ParamList = ParamList::Named(Vec::new(), Span { start: 0, end: 0 });
 
 /// The name an alias's target ends with (`Foo` of `a.b.Foo(T)`), whose
 /// case decides whether the alias names a type.
-pub(super) fn alias_target_name(e: &Expr) -> String {
+fn alias_target_name(e: &Expr) -> String {
     match &e.kind {
         ExprKind::AbsoluteName(n) | ExprKind::RelativeName(n) => n.value.clone(),
         ExprKind::Application { func, .. } => alias_target_name(func),
@@ -139,12 +139,12 @@ fn in_ordinal_order(decls: &[Decl], is_member: impl Fn(&DeclKind) -> bool) -> Ve
 #[derive(Default)]
 pub(super) struct OrdinalChecker {
     /// The next ordinal expected.
-    pub(super) expected: u64,
+    expected: u64,
     /// Where the last ordinal in sequence was written, until a duplicate
     /// of it has been reported.
-    pub(super) last: Option<Span>,
+    last: Option<Span>,
     /// The last ordinal in sequence.
-    pub(super) last_value: u64,
+    last_value: u64,
 }
 
 impl OrdinalChecker {
@@ -230,7 +230,7 @@ impl<'a> Compilation<'a> {
     /// style checks of `compileNode`). `names` holds the names already
     /// taken in the scope: the members of unnamed unions and of fields'
     /// bodies share their parent's.
-    pub(super) fn check_member_names(
+    fn check_member_names(
         &self,
         file: usize,
         decls: &'a [Decl],
@@ -331,7 +331,7 @@ impl<'a> Compilation<'a> {
 
     /// Translates node `idx` (the reference's `compileNode`): the common
     /// part of the node, then the part of its kind, then its annotations.
-    pub(super) fn translate_node(&self, idx: usize) -> Option<Translation> {
+    fn translate_node(&self, idx: usize) -> Option<Translation> {
         let n = &self.nodes[idx];
         let decl = n.decl;
         self.check_member_names(n.file, &decl.nested, &decl.kind, &mut BTreeMap::new());

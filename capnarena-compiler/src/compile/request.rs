@@ -242,7 +242,7 @@ impl<'a> Compilation<'a> {
         ord: &mut LoadOrder,
         infos: &mut Vec<SourceInfo>,
     ) {
-        pub(super) enum Step {
+        enum Step {
             Visit(usize, u32),
             Infos(Rc<Translation>),
             Aliases(usize),

@@ -71,7 +71,7 @@ pub enum Builtin {
 }
 
 /// The built-ins by the name a schema spells them with.
-pub(super) const BUILTINS: &[(&str, Builtin)] = &[
+const BUILTINS: &[(&str, Builtin)] = &[
     ("Void", Builtin::Void),
     ("Bool", Builtin::Bool),
     ("Int8", Builtin::Int8),
@@ -203,7 +203,7 @@ impl<'a> Compilation<'a> {
     /// it asks for; when another node has it, the node takes the next
     /// `placeholder` id instead.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn add_node(
+    fn add_node(
         &mut self,
         file: usize,
         parent: Option<usize>,
@@ -254,7 +254,7 @@ impl<'a> Compilation<'a> {
 
     /// Adds the declarations nested in node `idx` (recursively) and notes
     /// its aliases.
-    pub(super) fn add_nested_nodes(&mut self, idx: usize, placeholder: &mut u64) {
+    fn add_nested_nodes(&mut self, idx: usize, placeholder: &mut u64) {
         let decl = self.nodes[idx].decl;
         let file = self.nodes[idx].file;
         for nd in &decl.nested {
@@ -301,7 +301,7 @@ impl<'a> Compilation<'a> {
     /// alias (compiled on first use). An alias to a plain declaration or a
     /// parameter resolves to what it names; one that binds generic
     /// parameters stays [`Resolution::Branded`].
-    pub(super) fn resolve_member(&self, idx: usize, name: &str) -> Option<Resolution> {
+    fn resolve_member(&self, idx: usize, name: &str) -> Option<Resolution> {
         let n = &self.nodes[idx];
         if let Some(&c) = n.members.get(name) {
             return Some(Resolution::Decl {

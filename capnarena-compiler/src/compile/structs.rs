@@ -28,7 +28,7 @@ use crate::schema::*;
 
 /// What a member of a struct is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum MemberKind {
+enum MemberKind {
     /// The struct itself (member 0).
     Root,
     /// A field, or a method parameter.

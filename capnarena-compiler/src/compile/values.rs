@@ -26,13 +26,13 @@ use crate::schema::*;
 /// [`Value::Pending`] holds its index in the compilation's list.
 pub(super) struct PendingValue<'a> {
     /// The file it is written in.
-    pub(super) file: usize,
+    file: usize,
     /// The expression.
-    pub(super) expr: &'a Expr,
+    expr: &'a Expr,
     /// The type it must have.
-    pub(super) ty: Type,
+    ty: Type,
     /// The node whose scope its names are looked up in.
-    pub(super) scope: usize,
+    scope: usize,
 }
 
 /// The base-2 log of a type's size in bits in a struct's data section
@@ -84,12 +84,12 @@ pub(super) fn is_pointer_type(t: &Type) -> bool {
 
 /// Whether a constant list of type `a` may be used where `b` is wanted:
 /// only when the types are the same.
-pub(super) fn list_compatible(a: &Type, b: &Type) -> bool {
+fn list_compatible(a: &Type, b: &Type) -> bool {
     a == b
 }
 
 /// Integer `v` (already range-checked) as a value of numeric type `t`.
-pub(super) fn int_value_of_type(t: &Type, v: i128) -> Value {
+fn int_value_of_type(t: &Type, v: i128) -> Value {
     match t {
         Type::Int8 => Value::Int8(v as i8),
         Type::Int16 => Value::Int16(v as i16),
@@ -105,7 +105,7 @@ pub(super) fn int_value_of_type(t: &Type, v: i128) -> Value {
 }
 
 /// An integer value's number (0 for any other value).
-pub(super) fn integer_of(v: &Value) -> i128 {
+fn integer_of(v: &Value) -> i128 {
     match v {
         Value::Int8(x) => *x as i128,
         Value::Int16(x) => *x as i128,
@@ -120,7 +120,7 @@ pub(super) fn integer_of(v: &Value) -> i128 {
 }
 
 /// The little-endian bytes of a primitive value (8 bytes, zero-padded).
-pub(super) fn primitive_bytes(v: &Value) -> [u8; 8] {
+fn primitive_bytes(v: &Value) -> [u8; 8] {
     let mut b = [0u8; 8];
     match v {
         Value::Bool(x) => b[0] = *x as u8,
@@ -142,7 +142,7 @@ pub(super) fn primitive_bytes(v: &Value) -> [u8; 8] {
 /// About how many words `v` takes encoded (one per pointer, the data and
 /// byte lists rounded up), and how deeply its pointers nest; walked with a
 /// heap stack.
-pub(super) fn value_size(v: &Value) -> (u64, u32) {
+fn value_size(v: &Value) -> (u64, u32) {
     let root = match v {
         Value::Text(Some(t)) => return (1 + (t.len() as u64 + 8) / 8, 1),
         Value::Data(Some(d)) => return (1 + (d.len() as u64).div_ceil(8), 1),
@@ -184,7 +184,7 @@ pub(super) fn value_size(v: &Value) -> (u64, u32) {
 
 /// The pointer a pointer value encodes to (None: null, or not a
 /// pointer value).
-pub(super) fn value_pointer(v: Value) -> Option<Ptr> {
+fn value_pointer(v: Value) -> Option<Ptr> {
     match v {
         Value::Text(t) => t.map(Ptr::Text),
         Value::Data(d) => d.map(Ptr::Data),
@@ -195,7 +195,7 @@ pub(super) fn value_pointer(v: Value) -> Option<Ptr> {
 
 /// Copies `bytes` into `data` at byte `at`, when they fit (a struct value
 /// is sized by its node, so they always do).
-pub(super) fn write_bytes(data: &mut [u8], at: usize, bytes: &[u8]) {
+fn write_bytes(data: &mut [u8], at: usize, bytes: &[u8]) {
     if let Some(dst) = data.get_mut(at..at + bytes.len()) {
         dst.copy_from_slice(bytes);
     }
@@ -203,7 +203,7 @@ pub(super) fn write_bytes(data: &mut [u8], at: usize, bytes: &[u8]) {
 
 /// Stores `v` in a struct value's slot of type `ty` at `offset`, XORed
 /// with the field's default as the encoding requires.
-pub(super) fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value, default: &Value) {
+fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value, default: &Value) {
     let lg = type_size_log2(ty);
     match lg {
         -1 => {}
@@ -254,7 +254,7 @@ impl<'a> Compilation<'a> {
 
     /// The value of pending value `i`, evaluated once (memoized by its
     /// index); a value that needs itself is an error.
-    pub(super) fn evaluate_pending(&self, i: usize) -> Option<Value> {
+    fn evaluate_pending(&self, i: usize) -> Option<Value> {
         if let Some(v) = self.evaluated_values.borrow().get(&i) {
             return v.clone();
         }
@@ -373,7 +373,7 @@ impl<'a> Compilation<'a> {
     }
 
     /// The error for a value `e` that is not of type `t`.
-    pub(super) fn mismatch(&self, file: usize, e: &Expr, t: &Type) {
+    fn mismatch(&self, file: usize, e: &Expr, t: &Type) {
         self.error(
             file,
             e.span,
@@ -383,7 +383,7 @@ impl<'a> Compilation<'a> {
 
     /// The value of `e` as type `t`, its names looked up in node `scope`,
     /// one level deeper in the recursion (see [`enter`](Self::enter)).
-    pub(super) fn eval(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+    fn eval(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
         if !self.enter(self.nodes[scope].file, e.span) {
             return None;
         }
@@ -567,7 +567,7 @@ impl<'a> Compilation<'a> {
     /// Sets the fields `ps` (`name = value`) of struct value `sv` laid out
     /// as `node` (a struct or group), its generic fields' types seen
     /// through `brand`; a member of a union also sets the discriminant.
-    pub(super) fn fill_struct_value(
+    fn fill_struct_value(
         &self,
         scope: usize,
         node: &Node,
@@ -628,7 +628,7 @@ impl<'a> Compilation<'a> {
     /// Elements `vals` of type `et` encoded as a list value: bits, bytes of
     /// the element's width, pointers, or structs of the element struct's
     /// size.
-    pub(super) fn list_value(&self, et: &Type, vals: Vec<Value>) -> ListVal {
+    fn list_value(&self, et: &Type, vals: Vec<Value>) -> ListVal {
         let n = vals.len();
         match et {
             Type::Void => ListVal::Void(n as u32),
@@ -676,7 +676,7 @@ impl<'a> Compilation<'a> {
     }
 
     /// `void` as a value of type `t`.
-    pub(super) fn coerce_void(&self, file: usize, e: &Expr, t: &Type) -> Option<Value> {
+    fn coerce_void(&self, file: usize, e: &Expr, t: &Type) -> Option<Value> {
         if *t == Type::Void {
             return Some(Value::Void);
         }
@@ -685,7 +685,7 @@ impl<'a> Compilation<'a> {
     }
 
     /// Float `f` as a value of type `t` (Float32 or Float64).
-    pub(super) fn coerce_float(&self, file: usize, e: &Expr, t: &Type, f: f64) -> Option<Value> {
+    fn coerce_float(&self, file: usize, e: &Expr, t: &Type, f: f64) -> Option<Value> {
         match t {
             Type::Float32 => Some(Value::Float32(f as f32)),
             Type::Float64 => Some(Value::Float64(f)),
@@ -698,7 +698,7 @@ impl<'a> Compilation<'a> {
 
     /// Negative integer `v` as a value of numeric type `t`; below the
     /// type's minimum, an error and the minimum.
-    pub(super) fn coerce_int(&self, file: usize, e: &Expr, t: &Type, v: i64) -> Option<Value> {
+    fn coerce_int(&self, file: usize, e: &Expr, t: &Type, v: i64) -> Option<Value> {
         let min: i64 = match t {
             Type::Int8 => i8::MIN as i64,
             Type::Int16 => i16::MIN as i64,
@@ -720,7 +720,7 @@ impl<'a> Compilation<'a> {
 
     /// Non-negative integer `v` as a value of numeric type `t`; above
     /// the type's maximum, an error and the maximum.
-    pub(super) fn coerce_uint(&self, file: usize, e: &Expr, t: &Type, v: u64) -> Option<Value> {
+    fn coerce_uint(&self, file: usize, e: &Expr, t: &Type, v: u64) -> Option<Value> {
         let max: u64 = match t {
             Type::Int8 => i8::MAX as u64,
             Type::Int16 => i16::MAX as u64,
