@@ -26,6 +26,16 @@ use crate::ids;
 use crate::layout::{Layout, Scope};
 use crate::schema::*;
 
+/// Where the members being collected go: a layout scope (the root's or a
+/// group's), or a union, whose members each get a layout group.
+#[derive(Clone, Copy)]
+enum MemberPlace {
+    /// Members of the root or a group, placed in this scope.
+    Scope(Scope),
+    /// Members of the layout union with this index.
+    Union(usize),
+}
+
 /// What a member of a struct is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum MemberKind {
@@ -268,52 +278,14 @@ impl<'c, 'a> StructTranslator<'c, 'a> {
     /// layout union `u`), each in a layout group of its own.
     /// `code_order` counts on from the parent's for an unnamed union.
     fn traverse_union(&mut self, decl: &'a Decl, parent: usize, u: usize, code_order: &mut u16) {
-        let file = self.file();
         if decl.nested.len() < 2 {
             self.cx.error(
-                file,
+                self.file(),
                 decl.span,
                 "Union must have at least two members.".into(),
             );
         }
-        for m in &decl.nested {
-            match &m.kind {
-                DeclKind::Field { .. } => {
-                    let g = self.layout.new_group(u);
-                    let mi =
-                        self.new_member(parent, *code_order, MemberKind::Field, Some(m), true, g);
-                    *code_order = code_order.wrapping_add(1);
-                    let o = m.ordinal().map(|o| o.value).unwrap_or(0);
-                    self.by_ordinal.entry(o).or_default().push(mi);
-                }
-                DeclKind::Union => {
-                    if m.name.value.is_empty() {
-                        self.cx
-                            .error(file, m.span, "Unions cannot contain unnamed unions.".into());
-                        continue;
-                    }
-                    let g = self.layout.new_group(u);
-                    let inner = self.layout.new_union(g);
-                    let mi =
-                        self.new_member(parent, *code_order, MemberKind::Union, Some(m), true, g);
-                    *code_order = code_order.wrapping_add(1);
-                    self.members[mi].union_scope = Some(inner);
-                    let mut sub = 0;
-                    self.traverse_union(m, mi, inner, &mut sub);
-                    if let Some(o) = m.ordinal() {
-                        self.by_ordinal.entry(o.value).or_default().push(mi);
-                    }
-                }
-                DeclKind::Group => {
-                    let g = self.layout.new_group(u);
-                    let mi =
-                        self.new_member(parent, *code_order, MemberKind::Group, Some(m), true, g);
-                    *code_order = code_order.wrapping_add(1);
-                    self.traverse_group(m, mi, g);
-                }
-                _ => {}
-            }
-        }
+        self.add_members(&decl.nested, parent, MemberPlace::Union(u), code_order);
     }
 
     /// Collects the members of group `decl` (member `mi`).
@@ -332,59 +304,68 @@ impl<'c, 'a> StructTranslator<'c, 'a> {
     /// in layout scope `scope`.
     fn traverse_top_or_group(&mut self, members: &'a [Decl], parent: usize, scope: Scope) {
         let mut code_order = 0u16;
+        self.add_members(members, parent, MemberPlace::Scope(scope), &mut code_order);
+    }
+
+    /// Adds the fields, unions and groups among `members` to `parent`,
+    /// each numbered from `code_order` on. In a union each member gets a
+    /// layout group of its own; an unnamed union's members are added to
+    /// `parent` itself, which then holds the union (only outside a union:
+    /// inside one it is an error).
+    fn add_members(
+        &mut self,
+        members: &'a [Decl],
+        parent: usize,
+        place: MemberPlace,
+        code_order: &mut u16,
+    ) {
+        let file = self.file();
         for m in members {
-            match &m.kind {
-                DeclKind::Field { .. } => {
-                    let mi = self.new_member(
-                        parent,
-                        code_order,
-                        MemberKind::Field,
-                        Some(m),
-                        false,
-                        scope,
-                    );
-                    code_order = code_order.wrapping_add(1);
+            let kind = match m.kind {
+                DeclKind::Field { .. } => MemberKind::Field,
+                DeclKind::Union => MemberKind::Union,
+                DeclKind::Group => MemberKind::Group,
+                _ => continue,
+            };
+            if kind == MemberKind::Union && m.name.value.is_empty() {
+                match place {
+                    MemberPlace::Union(_) => {
+                        self.cx
+                            .error(file, m.span, "Unions cannot contain unnamed unions.".into());
+                    }
+                    MemberPlace::Scope(scope) => {
+                        let u = self.layout.new_union(scope);
+                        self.members[parent].union_scope = Some(u);
+                        self.traverse_union(m, parent, u, code_order);
+                        if let Some(o) = m.ordinal() {
+                            self.by_ordinal.entry(o.value).or_default().push(parent);
+                        }
+                    }
+                }
+                continue;
+            }
+            let (scope, in_union) = match place {
+                MemberPlace::Scope(scope) => (scope, false),
+                MemberPlace::Union(u) => (self.layout.new_group(u), true),
+            };
+            let inner_union = (kind == MemberKind::Union).then(|| self.layout.new_union(scope));
+            let mi = self.new_member(parent, *code_order, kind, Some(m), in_union, scope);
+            *code_order = code_order.wrapping_add(1);
+            match kind {
+                MemberKind::Field => {
                     let o = m.ordinal().map(|o| o.value).unwrap_or(0);
                     self.by_ordinal.entry(o).or_default().push(mi);
                 }
-                DeclKind::Union => {
-                    let u = self.layout.new_union(scope);
-                    let mi;
-                    if m.name.value.is_empty() {
-                        mi = parent;
-                        self.members[mi].union_scope = Some(u);
-                        self.traverse_union(m, mi, u, &mut code_order);
-                    } else {
-                        mi = self.new_member(
-                            parent,
-                            code_order,
-                            MemberKind::Union,
-                            Some(m),
-                            false,
-                            scope,
-                        );
-                        code_order = code_order.wrapping_add(1);
-                        self.members[mi].union_scope = Some(u);
-                        let mut sub = 0;
-                        self.traverse_union(m, mi, u, &mut sub);
+                MemberKind::Union => {
+                    self.members[mi].union_scope = inner_union;
+                    if let Some(u) = inner_union {
+                        self.traverse_union(m, mi, u, &mut 0);
                     }
                     if let Some(o) = m.ordinal() {
                         self.by_ordinal.entry(o.value).or_default().push(mi);
                     }
                 }
-                DeclKind::Group => {
-                    let mi = self.new_member(
-                        parent,
-                        code_order,
-                        MemberKind::Group,
-                        Some(m),
-                        false,
-                        scope,
-                    );
-                    code_order = code_order.wrapping_add(1);
-                    self.traverse_group(m, mi, scope);
-                }
-                _ => {}
+                _ => self.traverse_group(m, mi, scope),
             }
         }
     }
