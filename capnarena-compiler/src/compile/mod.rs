@@ -50,12 +50,18 @@ use values::PendingValue;
 /// What a named node of the table declares: the kind of schema node it
 /// becomes (the node's content is [`NodeKind`], made later).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum NodeKindTag {
+enum NodeKindTag {
+    /// A file (the root of its declarations).
     File,
+    /// A struct.
     Struct,
+    /// An enum.
     Enum,
+    /// An interface.
     Interface,
+    /// A constant.
     Const,
+    /// An annotation declaration.
     Annotation,
 }
 
@@ -121,7 +127,7 @@ pub struct Compilation<'a> {
 
 /// The display prefix length the reference computes: after the last '.',
 /// or after the last ':' when that comes later.
-pub(super) fn display_prefix_len(name: &str) -> u32 {
+fn display_prefix_len(name: &str) -> u32 {
     let dot = name.rfind('.').map(|i| i + 1).unwrap_or(0);
     let colon = name.rfind(':').map(|i| i + 1).unwrap_or(0);
     dot.max(colon) as u32
@@ -171,7 +177,7 @@ fn tuple_string(ps: &[Param]) -> String {
 
 /// Where errors about declaration `d` point: its name, or the whole
 /// declaration when it has none (an unnamed union).
-pub(super) fn node_span(d: &Decl) -> Span {
+fn node_span(d: &Decl) -> Span {
     if d.name.value.is_empty() {
         d.span
     } else {
@@ -207,7 +213,7 @@ impl<'a> Compilation<'a> {
     }
 
     /// Records an error at `span` of file `file`.
-    pub(super) fn error(&self, file: usize, span: Span, msg: String) {
+    fn error(&self, file: usize, span: Span, msg: String) {
         self.errors.borrow_mut().push((file, span, msg));
     }
 
@@ -226,7 +232,7 @@ impl<'a> Compilation<'a> {
     /// value for the constant that copies it, a nested expression. True,
     /// or, past [`limits::MAX_RECURSION`], false and an error at `span`.
     /// Every `true` is matched by a [`leave`](Self::leave).
-    pub(super) fn enter(&self, file: usize, span: Span) -> bool {
+    fn enter(&self, file: usize, span: Span) -> bool {
         let d = self.recursion_depth.get();
         if d >= limits::MAX_RECURSION {
             self.error(
@@ -245,7 +251,7 @@ impl<'a> Compilation<'a> {
 
     /// Back one level of recursion, after an [`enter`](Self::enter) that
     /// returned true.
-    pub(super) fn leave(&self) {
+    fn leave(&self) {
         self.recursion_depth.set(self.recursion_depth.get() - 1);
     }
 }

@@ -216,12 +216,18 @@ impl<'a> Compilation<'a> {
         let idx = self.nodes.len();
         loop {
             if let Some(&other) = self.index_by_id.get(&id) {
+                // Real ids have the top bit set; a placeholder taken twice
+                // is no error of the schema's.
                 if id & (1 << 63) != 0 {
                     let span = node_span(decl);
                     self.error(file, span, format!("Duplicate ID @0x{id:x}."));
-                    let o = &self.nodes[other];
-                    let (of, os) = (o.file, node_span(o.decl));
-                    self.error(of, os, format!("ID @0x{id:x} originally used here."));
+                    let first = &self.nodes[other];
+                    let (first_file, first_span) = (first.file, node_span(first.decl));
+                    self.error(
+                        first_file,
+                        first_span,
+                        format!("ID @0x{id:x} originally used here."),
+                    );
                 }
                 id = *placeholder;
                 *placeholder += 1;
@@ -257,8 +263,8 @@ impl<'a> Compilation<'a> {
     fn add_nested_nodes(&mut self, idx: usize, placeholder: &mut u64) {
         let decl = self.nodes[idx].decl;
         let file = self.nodes[idx].file;
-        for nd in &decl.nested {
-            let kind = match nd.kind {
+        for nested in &decl.nested {
+            let kind = match nested.kind {
                 DeclKind::Const { .. } => NodeKindTag::Const,
                 DeclKind::Annotation { .. } => NodeKindTag::Annotation,
                 DeclKind::Enum => NodeKindTag::Enum,
@@ -267,28 +273,31 @@ impl<'a> Compilation<'a> {
                 DeclKind::Using(_) => {
                     let n = &mut self.nodes[idx];
                     n.alias_by_name
-                        .entry(nd.name.value.as_str())
+                        .entry(nested.name.value.as_str())
                         .or_insert(n.aliases.len());
-                    n.aliases.push(nd);
+                    n.aliases.push(nested);
                     continue;
                 }
                 _ => continue,
             };
-            let pid = self.nodes[idx].id;
-            let id = match &nd.id {
+            let parent_id = self.nodes[idx].id;
+            let id = match &nested.id {
                 DeclId::Uid(u) => u.value,
-                _ => ids::child_id(pid, &nd.name.value),
+                _ => ids::child_id(parent_id, &nested.name.value),
             };
             let sep = if self.nodes[idx].parent.is_none() {
                 ':'
             } else {
                 '.'
             };
-            let display = format!("{}{}{}", self.nodes[idx].display, sep, nd.name.value);
-            let c = self.add_node(file, Some(idx), nd, id, display, kind, placeholder);
-            self.nodes[idx].children.push(c);
-            self.nodes[idx].members.entry(&nd.name.value).or_insert(c);
-            self.add_nested_nodes(c, placeholder);
+            let display = format!("{}{}{}", self.nodes[idx].display, sep, nested.name.value);
+            let child = self.add_node(file, Some(idx), nested, id, display, kind, placeholder);
+            self.nodes[idx].children.push(child);
+            self.nodes[idx]
+                .members
+                .entry(&nested.name.value)
+                .or_insert(child);
+            self.add_nested_nodes(child, placeholder);
         }
     }
 
@@ -311,8 +320,8 @@ impl<'a> Compilation<'a> {
             });
         }
         let index = *n.alias_by_name.get(name)?;
-        let bd = self.compile_alias(AliasId { node: idx, index })?;
-        match &bd {
+        let aliased = self.compile_alias(AliasId { node: idx, index })?;
+        match &aliased {
             BrandedDecl::Decl { target, brand, .. } if self.brand_levels(brand).is_empty() => {
                 Some(Resolution::Decl {
                     target: *target,
@@ -328,7 +337,7 @@ impl<'a> Compilation<'a> {
                 scope: *scope,
                 index: *index,
             }),
-            _ => Some(Resolution::Branded(bd, n.id)),
+            _ => Some(Resolution::Branded(aliased, n.id)),
         }
     }
 
