@@ -249,6 +249,37 @@ impl<'a> Compilation<'a> {
         true
     }
 
+    /// `work`'s result for entry `key` (a node or a pending value), run
+    /// one level deeper (see [`enter`](Self::enter)) and with `key` in
+    /// `busy` while it runs. None when it is not run: too deep, or `key`
+    /// is already busy (it needs itself: an error at `span`, as the
+    /// reference reports it). The caller memoizes only a result of a run.
+    fn without_cycles<T>(
+        &self,
+        file: usize,
+        span: Span,
+        busy: &RefCell<HashSet<usize>>,
+        key: usize,
+        work: impl FnOnce() -> T,
+    ) -> Option<T> {
+        if !self.enter(file, span) {
+            return None;
+        }
+        if !busy.borrow_mut().insert(key) {
+            self.leave();
+            self.error(
+                file,
+                span,
+                "Declaration recursively depends on itself.".into(),
+            );
+            return None;
+        }
+        let result = work();
+        busy.borrow_mut().remove(&key);
+        self.leave();
+        Some(result)
+    }
+
     /// Back one level of recursion, after an [`enter`](Self::enter) that
     /// returned true.
     fn leave(&self) {

@@ -186,22 +186,11 @@ impl<'a> Compilation<'a> {
             return r.clone();
         }
         let n = &self.nodes[idx];
-        if !self.enter(n.file, node_span(n.decl)) {
-            return None;
-        }
-        if !self.translating.borrow_mut().insert(idx) {
-            self.leave();
-            let n = &self.nodes[idx];
-            self.error(
-                n.file,
-                node_span(n.decl),
-                "Declaration recursively depends on itself.".into(),
-            );
-            return None;
-        }
-        let r = self.translate_node(idx).map(Rc::new);
-        self.translating.borrow_mut().remove(&idx);
-        self.leave();
+        let r = self
+            .without_cycles(n.file, node_span(n.decl), &self.translating, idx, || {
+                self.translate_node(idx)
+            })?
+            .map(Rc::new);
         if let Some(t) = &r {
             let mut by_id = self.translated_by_id.borrow_mut();
             by_id.insert(t.node.id, Rc::new(t.node.clone()));

@@ -263,21 +263,9 @@ impl<'a> Compilation<'a> {
             let pv = &p[i];
             (pv.file, pv.scope, pv.expr, pv.ty.clone())
         };
-        if !self.enter(file, expr.span) {
-            return None;
-        }
-        if !self.values_in_progress.borrow_mut().insert(i) {
-            self.leave();
-            self.error(
-                file,
-                expr.span,
-                "Declaration recursively depends on itself.".into(),
-            );
-            return None;
-        }
-        let v = self.eval(scope, expr, &ty);
-        self.values_in_progress.borrow_mut().remove(&i);
-        self.leave();
+        let v = self.without_cycles(file, expr.span, &self.values_in_progress, i, || {
+            self.eval(scope, expr, &ty)
+        })?;
         self.evaluated_values.borrow_mut().insert(i, v.clone());
         v
     }
