@@ -13,7 +13,8 @@
 //!
 //! Stages, one module each: [`lexer`] (text to statements of token trees),
 //! [`parser`] (statements to the [`ast`]), `files` (naming files, imports),
-//! `compile` (names, generics, checks, values, the reference's node order),
+//! `compile` (a folder, one file per concept: scopes and names, generics,
+//! node translation, struct members, values, the request's node order),
 //! [`layout`] (field offsets), [`ids`] (derived ids), `emit` (the message,
 //! built with the capnarena runtime).
 

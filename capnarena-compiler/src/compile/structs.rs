@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 use super::generics::{BrandScope, ImplicitParams};
 use super::nodes::{AnnotationTarget, OrdinalChecker};
-use super::values::{is_pointer_type, type_size_log2, zero_value};
+use super::values::{Slot, is_pointer_type, slot_of, zero_value};
 use super::{Compilation, node_span};
 use crate::ast::*;
 use crate::ids;
@@ -525,13 +525,13 @@ impl<'c, 'a> StructTranslator<'c, 'a> {
             return;
         };
         let scope = self.members[m].field_scope;
-        let offset = match type_size_log2(&ty) {
-            -2 => self.layout.add_pointer(scope),
-            -1 => {
+        let offset = match slot_of(&ty) {
+            Slot::Pointer => self.layout.add_pointer(scope),
+            Slot::Nothing => {
                 self.layout.add_void(scope);
                 0
             }
-            lg => self.layout.add_data(scope, lg as u32),
+            Slot::Data { log2_bits } => self.layout.add_data(scope, log2_bits),
         };
         if let Some(f) = self.field_mut(at) {
             f.kind = FieldKind::Slot {

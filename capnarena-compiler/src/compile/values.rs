@@ -35,19 +35,33 @@ pub(super) struct PendingValue<'a> {
     scope: usize,
 }
 
-/// The base-2 log of a type's size in bits in a struct's data section
-/// (`Bool` 0 ... 64-bit types 6); -1 for `Void` (no space), -2 for a
-/// pointer type.
-pub(super) fn type_size_log2(t: &Type) -> i32 {
-    match t {
-        Type::Void => -1,
+/// Where a struct keeps a field of some type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    /// Nowhere: `Void` takes no space.
+    Nothing,
+    /// In the data section, 2^`log2_bits` bits wide (`Bool` 0, 8-bit
+    /// types 3, ... 64-bit types 6).
+    Data {
+        /// The base-2 log of the width in bits.
+        log2_bits: u32,
+    },
+    /// In the pointer section.
+    Pointer,
+}
+
+/// Where a struct keeps a field of type `t`.
+pub(super) fn slot_of(t: &Type) -> Slot {
+    let log2_bits = match t {
+        Type::Void => return Slot::Nothing,
         Type::Bool => 0,
         Type::Int8 | Type::UInt8 => 3,
         Type::Int16 | Type::UInt16 | Type::Enum(..) => 4,
         Type::Int32 | Type::UInt32 | Type::Float32 => 5,
         Type::Int64 | Type::UInt64 | Type::Float64 => 6,
-        _ => -2,
-    }
+        _ => return Slot::Pointer,
+    };
+    Slot::Data { log2_bits }
 }
 
 /// The value a field of type `t` has when it declares no default (the
@@ -79,7 +93,7 @@ pub(super) fn zero_value(t: &Type) -> Value {
 
 /// Whether `t` is stored in a struct's pointer section.
 pub(super) fn is_pointer_type(t: &Type) -> bool {
-    type_size_log2(t) == -2
+    slot_of(t) == Slot::Pointer
 }
 
 /// Whether a constant list of type `a` may be used where `b` is wanted:
@@ -204,15 +218,14 @@ fn write_bytes(data: &mut [u8], at: usize, bytes: &[u8]) {
 /// Stores `v` in a struct value's slot of type `ty` at `offset`, XORed
 /// with the field's default as the encoding requires.
 fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value, default: &Value) {
-    let lg = type_size_log2(ty);
-    match lg {
-        -1 => {}
-        -2 => {
+    match slot_of(ty) {
+        Slot::Nothing => {}
+        Slot::Pointer => {
             if let Some(p) = sv.ptrs.get_mut(offset as usize) {
                 *p = value_pointer(v.clone());
             }
         }
-        0 => {
+        Slot::Data { log2_bits: 0 } => {
             let bit = offset as usize;
             let on = matches!(v, Value::Bool(true)) != matches!(default, Value::Bool(true));
             if let Some(byte) = sv.data.get_mut(bit / 8) {
@@ -223,8 +236,8 @@ fn store_value(sv: &mut StructVal, offset: u32, ty: &Type, v: &Value, default: &
                 }
             }
         }
-        _ => {
-            let w = (1usize << lg) / 8;
+        Slot::Data { log2_bits } => {
+            let w = (1usize << log2_bits) / 8;
             let a = primitive_bytes(v);
             let d = primitive_bytes(default);
             let x: Vec<u8> = a.iter().zip(d.iter()).map(|(a, b)| a ^ b).take(w).collect();
@@ -650,7 +663,11 @@ impl<'a> Compilation<'a> {
                 ListVal::Pointers(vals.into_iter().map(value_pointer).collect())
             }
             t => {
-                let w = (1usize << type_size_log2(t)) / 8;
+                // A number or enum: Void, Bool and pointers are above.
+                let w = match slot_of(t) {
+                    Slot::Data { log2_bits } => (1usize << log2_bits) / 8,
+                    Slot::Nothing | Slot::Pointer => 0,
+                };
                 let mut data = Vec::with_capacity(n * w);
                 for v in &vals {
                     data.extend_from_slice(&primitive_bytes(v)[..w]);
