@@ -20,7 +20,7 @@
 
 use std::rc::Rc;
 
-use super::scopes::{Builtin, DeclTarget, Resolution};
+use super::scopes::{Builtin, DeclTarget, NodeIndex, Resolution};
 use super::{Compilation, NodeKindTag, expr_string};
 use crate::ast::*;
 use crate::limits;
@@ -344,7 +344,7 @@ fn subst_brand(inner: &Option<Brand>, outer: &Brand) -> Option<Brand> {
 impl<'a> Compilation<'a> {
     /// The brand inside node `idx`'s own declaration: every enclosing
     /// scope's parameters inherited (unbound).
-    pub(super) fn local_brand(&self, idx: usize) -> Rc<BrandScope> {
+    pub(super) fn local_brand(&self, idx: NodeIndex) -> Rc<BrandScope> {
         let n = &self.nodes[idx];
         BrandScope::new(
             n.id,
@@ -357,7 +357,7 @@ impl<'a> Compilation<'a> {
 
     /// Whether node `idx` or a scope around it declares generic
     /// parameters.
-    pub(super) fn is_generic(&self, idx: usize) -> bool {
+    pub(super) fn is_generic(&self, idx: NodeIndex) -> bool {
         let mut p = Some(idx);
         while let Some(i) = p {
             if self.param_count(i) > 0 {
@@ -649,7 +649,7 @@ impl<'a> Compilation<'a> {
     /// under `brand`.
     pub(super) fn compile_type(
         &self,
-        scope_node: usize,
+        scope_node: NodeIndex,
         brand: &Rc<BrandScope>,
         e: &Expr,
         imp: &ImplicitParams<'_>,

@@ -22,8 +22,9 @@
 //! - `request`: which nodes the request holds and in what order
 //!   (`Compiler::Node::traverse`, the schema loader's order).
 //!
-//! Memo tables are keyed by ids, never by addresses: a node by its index in
-//! `Compilation::nodes`, an alias by its `AliasId` (its node and place),
+//! Memo tables are keyed by ids, never by addresses: a node by its
+//! `NodeIndex` (its place in the node table), an alias by its `AliasId`
+//! (the node it is declared in and its place there),
 //! a deferred value by its index in the pending list, a schema node by its
 //! 64-bit id.
 
@@ -44,7 +45,7 @@ use crate::limits;
 use crate::schema::*;
 use generics::BrandedDecl;
 use nodes::Translation;
-use scopes::{AliasId, NodeEntry};
+use scopes::{AliasId, NodeEntry, NodeIndex};
 use values::PendingValue;
 
 /// What a named node of the table declares: the kind of schema node it
@@ -82,16 +83,16 @@ pub struct Compilation<'a> {
     /// interfaces, constants, annotations), parents before children.
     nodes: Vec<NodeEntry<'a>>,
     /// Node id to its index in `nodes`.
-    index_by_id: HashMap<u64, usize>,
+    index_by_id: HashMap<u64, NodeIndex>,
     /// Per file index, the index of the file's root node.
-    file_roots: Vec<usize>,
+    file_roots: Vec<NodeIndex>,
     /// The errors found so far, in order.
     errors: RefCell<Vec<FileError>>,
     /// Per node index, its translation once made (None: it failed).
-    translations: RefCell<HashMap<usize, Option<Rc<Translation>>>>,
+    translations: RefCell<HashMap<NodeIndex, Option<Rc<Translation>>>>,
     /// The nodes being translated right now, to report a node that needs
     /// itself.
-    translating: RefCell<HashSet<usize>>,
+    translating: RefCell<HashSet<NodeIndex>>,
     /// Per alias, what it names once compiled (None: it failed, or it is
     /// being compiled: an alias that names itself finds None).
     aliases: RefCell<HashMap<AliasId, Option<BrandedDecl>>>,
@@ -254,12 +255,12 @@ impl<'a> Compilation<'a> {
     /// `busy` while it runs. None when it is not run: too deep, or `key`
     /// is already busy (it needs itself: an error at `span`, as the
     /// reference reports it). The caller memoizes only a result of a run.
-    fn without_cycles<T>(
+    fn without_cycles<K: Copy + Eq + std::hash::Hash, T>(
         &self,
         file: usize,
         span: Span,
-        busy: &RefCell<HashSet<usize>>,
-        key: usize,
+        busy: &RefCell<HashSet<K>>,
+        key: K,
         work: impl FnOnce() -> T,
     ) -> Option<T> {
         if !self.enter(file, span) {

@@ -23,7 +23,7 @@ use std::rc::Rc;
 use super::generics::{
     BrandScope, BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS, nested_scope, subst,
 };
-use super::scopes::DeclTarget;
+use super::scopes::{DeclTarget, NodeIndex};
 use super::structs::StructTranslator;
 use super::values::zero_value;
 use super::{Compilation, NodeKindTag, display_prefix_len, expr_string, node_span};
@@ -181,7 +181,7 @@ impl OrdinalChecker {
 impl<'a> Compilation<'a> {
     /// The translation of node `idx` (memoized); None when it failed.
     /// Its nodes are also filed by id for [`node_by_id`](Self::node_by_id).
-    pub fn translate(&self, idx: usize) -> Option<Rc<Translation>> {
+    pub(super) fn translate(&self, idx: NodeIndex) -> Option<Rc<Translation>> {
         if let Some(r) = self.translations.borrow().get(&idx) {
             return r.clone();
         }
@@ -320,7 +320,7 @@ impl<'a> Compilation<'a> {
 
     /// Translates node `idx` (the reference's `compileNode`): the common
     /// part of the node, then the part of its kind, then its annotations.
-    fn translate_node(&self, idx: usize) -> Option<Translation> {
+    fn translate_node(&self, idx: NodeIndex) -> Option<Translation> {
         let n = &self.nodes[idx];
         let decl = n.decl;
         self.check_member_names(n.file, &decl.nested, &decl.kind, &mut BTreeMap::new());
@@ -388,7 +388,7 @@ impl<'a> Compilation<'a> {
 
     /// The part of node `idx` every kind shares: id, names, scope,
     /// generic parameters, nested nodes (its kind still a file's).
-    fn node_header(&self, idx: usize) -> Node {
+    fn node_header(&self, idx: NodeIndex) -> Node {
         let n = &self.nodes[idx];
         let decl = n.decl;
         let parameters = if decl.params.is_empty() {
@@ -419,7 +419,7 @@ impl<'a> Compilation<'a> {
     /// does not compile.
     fn translate_const(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         brand: &Rc<BrandScope>,
         ty: &'a Expr,
         value: &'a Expr,
@@ -438,7 +438,7 @@ impl<'a> Compilation<'a> {
 
     /// Enum `idx`'s enumerants in ordinal order (each with its code
     /// order and annotations) and their doc comments.
-    fn translate_enumerants(&self, idx: usize) -> (Vec<Enumerant>, Vec<Option<Vec<u8>>>) {
+    fn translate_enumerants(&self, idx: NodeIndex) -> (Vec<Enumerant>, Vec<Option<Vec<u8>>>) {
         let file = self.nodes[idx].file;
         let decls = &self.nodes[idx].decl.nested;
         let mut ordinals = OrdinalChecker::default();
@@ -462,7 +462,7 @@ impl<'a> Compilation<'a> {
     /// when it is not an interface (an error).
     fn compile_superclasses(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         brand: &Rc<BrandScope>,
         superclasses: &'a [Expr],
     ) -> Vec<(u64, Option<Brand>)> {
@@ -500,7 +500,7 @@ impl<'a> Compilation<'a> {
     /// their parameter and result structs go to `extra`.
     fn translate_methods(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         iface: &Node,
         extra: &mut ExtraNodes,
     ) -> (Vec<Method>, Vec<Option<Vec<u8>>>) {
@@ -561,7 +561,7 @@ impl<'a> Compilation<'a> {
     /// `stream` is `StreamResult`.
     fn method_param_struct(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         iface: &Node,
         method: &MethodSignature<'a>,
         results: bool,
@@ -613,7 +613,7 @@ impl<'a> Compilation<'a> {
     /// `extra`.
     fn named_param_struct(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         iface: &Node,
         method: &MethodSignature<'a>,
         results: bool,
@@ -669,7 +669,7 @@ impl<'a> Compilation<'a> {
     /// brand; (0, None) and an error when it is not a struct.
     fn param_struct_type(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         t: &Expr,
         implicit: &'a [Located<String>],
     ) -> (u64, Option<Brand>) {
@@ -726,7 +726,7 @@ impl<'a> Compilation<'a> {
     /// declaration of kind `target` (None when there are none).
     pub(super) fn annotations(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         apps: &'a [AnnotationApp],
         target: AnnotationTarget,
     ) -> Option<Vec<Annotation>> {
@@ -747,7 +747,7 @@ impl<'a> Compilation<'a> {
     /// zero, with an error.
     fn annotation(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         brand: &Rc<BrandScope>,
         a: &'a AnnotationApp,
         target: AnnotationTarget,

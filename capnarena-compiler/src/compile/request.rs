@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 use super::Compilation;
 use super::nodes::Translation;
-use super::scopes::AliasId;
+use super::scopes::{AliasId, NodeIndex};
 use crate::schema::*;
 
 // How far a traversal reaches from a node (the reference's
@@ -70,7 +70,7 @@ struct LoadOrder {
     /// id -> loaded (true) or placeholder (false).
     state: HashMap<u64, bool>,
     /// The node-table indexes whose translation has been loaded.
-    loaded_nodes: HashSet<usize>,
+    loaded_nodes: HashSet<NodeIndex>,
     /// Source info ids as the reference's unordered map orders them.
     source_info_order: crate::stdmap::StdUnorderedMap,
     /// The first source info of each id.
@@ -193,7 +193,7 @@ impl<'a> Compilation<'a> {
         for (fi, name) in requested {
             let fi = *fi;
             self.note_file_path(fi, name);
-            let mut seen: HashMap<usize, u32> = HashMap::new();
+            let mut seen: HashMap<NodeIndex, u32> = HashMap::new();
             let mut infos: Vec<SourceInfo> = Vec::new();
             self.traverse(
                 self.file_roots[fi],
@@ -236,16 +236,16 @@ impl<'a> Compilation<'a> {
     /// takes no stack.
     fn traverse(
         &self,
-        idx: usize,
+        idx: NodeIndex,
         e: u32,
-        seen: &mut HashMap<usize, u32>,
+        seen: &mut HashMap<NodeIndex, u32>,
         ord: &mut LoadOrder,
         infos: &mut Vec<SourceInfo>,
     ) {
         enum Step {
-            Visit(usize, u32),
+            Visit(NodeIndex, u32),
             Infos(Rc<Translation>),
-            Aliases(usize),
+            Aliases(NodeIndex),
         }
         let mut stack = vec![Step::Visit(idx, e)];
         let mut deps = Vec::new();
@@ -309,8 +309,8 @@ impl<'a> Compilation<'a> {
     /// superclasses and method param and result structs with their
     /// brands, a constant's or annotation's type, then the node's own
     /// annotations.
-    fn node_deps(&self, n: &Node, out: &mut Vec<usize>) {
-        let anns = |a: &Option<Vec<Annotation>>, out: &mut Vec<usize>| {
+    fn node_deps(&self, n: &Node, out: &mut Vec<NodeIndex>) {
+        let anns = |a: &Option<Vec<Annotation>>, out: &mut Vec<NodeIndex>| {
             for x in a.iter().flatten() {
                 if let Some(&i) = self.index_by_id.get(&x.id) {
                     out.push(i);
@@ -356,19 +356,19 @@ impl<'a> Compilation<'a> {
     }
 
     /// Adds the node with id `id` to `out`, when it is in the table.
-    fn push_dep(&self, id: u64, out: &mut Vec<usize>) {
+    fn push_dep(&self, id: u64, out: &mut Vec<NodeIndex>) {
         if let Some(&i) = self.index_by_id.get(&id) {
             out.push(i);
         }
     }
 
     /// The nodes type `t` names.
-    fn type_deps(&self, t: &Type, out: &mut Vec<usize>) {
+    fn type_deps(&self, t: &Type, out: &mut Vec<NodeIndex>) {
         visit_type_ids(t, &mut |id| self.push_dep(id, out));
     }
 
     /// The nodes the types bound in brand `b` name.
-    fn brand_deps(&self, b: &Option<Brand>, out: &mut Vec<usize>) {
+    fn brand_deps(&self, b: &Option<Brand>, out: &mut Vec<NodeIndex>) {
         visit_brand_ids(b, &mut |id| self.push_dep(id, out));
     }
 }

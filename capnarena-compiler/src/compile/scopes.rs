@@ -14,6 +14,7 @@
 //! `BrandScope::compileDeclExpression` does (generics.c++).
 
 use std::collections::HashMap;
+use std::ops::{Index, IndexMut};
 use std::rc::Rc;
 
 use super::generics::{BrandScope, BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS};
@@ -99,12 +100,31 @@ const BUILTINS: &[(&str, Builtin)] = &[
 /// the compile can go on.
 const FIRST_PLACEHOLDER_ID: u64 = 1000;
 
+/// A node's place in the node table (`Compilation::nodes`): how the
+/// compile names a named node, and what its memo tables are keyed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct NodeIndex(usize);
+
+impl<'a> Index<NodeIndex> for Vec<NodeEntry<'a>> {
+    type Output = NodeEntry<'a>;
+
+    fn index(&self, i: NodeIndex) -> &NodeEntry<'a> {
+        &self[i.0]
+    }
+}
+
+impl<'a> IndexMut<NodeIndex> for Vec<NodeEntry<'a>> {
+    fn index_mut(&mut self, i: NodeIndex) -> &mut NodeEntry<'a> {
+        &mut self[i.0]
+    }
+}
+
 /// An alias (`using` declaration): the node it is declared in (an index
 /// in `Compilation::nodes`) and its place among that node's aliases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct AliasId {
     /// The node the alias is declared in.
-    pub(super) node: usize,
+    pub(super) node: NodeIndex,
     /// Its index in that node's [`NodeEntry::aliases`].
     pub(super) index: usize,
 }
@@ -113,7 +133,7 @@ pub(super) struct AliasId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum DeclTarget {
     /// The node at this index in `Compilation::nodes`.
-    Node(usize),
+    Node(NodeIndex),
     /// A built-in type.
     Builtin(Builtin),
 }
@@ -127,7 +147,7 @@ pub(super) struct NodeEntry<'a> {
     /// The file it is declared in (an index of `Compilation::files`).
     pub(super) file: usize,
     /// The node it is nested in (None for a file).
-    pub(super) parent: Option<usize>,
+    pub(super) parent: Option<NodeIndex>,
     /// Its declaration.
     pub(super) decl: &'a Decl,
     /// Its display name: the file's name, `:`, then the nested names
@@ -136,9 +156,9 @@ pub(super) struct NodeEntry<'a> {
     /// What it declares.
     pub(super) kind: NodeKindTag,
     /// The nodes nested in it, in declaration order.
-    pub(super) children: Vec<usize>,
+    pub(super) children: Vec<NodeIndex>,
     /// The first child of each name.
-    pub(super) members: HashMap<&'a str, usize>,
+    pub(super) members: HashMap<&'a str, NodeIndex>,
     /// Its `using` declarations, in declaration order.
     pub(super) aliases: Vec<&'a Decl>,
     /// The first alias of each name, an index into `aliases` (lookups
@@ -206,14 +226,14 @@ impl<'a> Compilation<'a> {
     fn add_node(
         &mut self,
         file: usize,
-        parent: Option<usize>,
+        parent: Option<NodeIndex>,
         decl: &'a Decl,
         mut id: u64,
         display: String,
         kind: NodeKindTag,
         placeholder: &mut u64,
-    ) -> usize {
-        let idx = self.nodes.len();
+    ) -> NodeIndex {
+        let idx = NodeIndex(self.nodes.len());
         loop {
             if let Some(&other) = self.index_by_id.get(&id) {
                 // Real ids have the top bit set; a placeholder taken twice
@@ -260,7 +280,7 @@ impl<'a> Compilation<'a> {
 
     /// Adds the declarations nested in node `idx` (recursively) and notes
     /// its aliases.
-    fn add_nested_nodes(&mut self, idx: usize, placeholder: &mut u64) {
+    fn add_nested_nodes(&mut self, idx: NodeIndex, placeholder: &mut u64) {
         let decl = self.nodes[idx].decl;
         let file = self.nodes[idx].file;
         for nested in &decl.nested {
@@ -302,7 +322,7 @@ impl<'a> Compilation<'a> {
     }
 
     /// How many generic parameters node `idx` declares.
-    pub(super) fn param_count(&self, idx: usize) -> usize {
+    pub(super) fn param_count(&self, idx: NodeIndex) -> usize {
         self.nodes[idx].decl.params.len()
     }
 
@@ -310,7 +330,7 @@ impl<'a> Compilation<'a> {
     /// alias (compiled on first use). An alias to a plain declaration or a
     /// parameter resolves to what it names; one that binds generic
     /// parameters stays [`Resolution::Branded`].
-    fn resolve_member(&self, idx: usize, name: &str) -> Option<Resolution> {
+    fn resolve_member(&self, idx: NodeIndex, name: &str) -> Option<Resolution> {
         let n = &self.nodes[idx];
         if let Some(&c) = n.members.get(name) {
             return Some(Resolution::Decl {
@@ -365,7 +385,7 @@ impl<'a> Compilation<'a> {
 
     /// `name` as written inside node `idx`: its members, its generic
     /// parameters, then the enclosing scopes', and last the built-ins.
-    pub(super) fn resolve(&self, idx: usize, name: &str) -> Option<Resolution> {
+    pub(super) fn resolve(&self, idx: NodeIndex, name: &str) -> Option<Resolution> {
         if let Some(r) = self.resolve_member(idx, name) {
             return Some(r);
         }
@@ -393,7 +413,7 @@ impl<'a> Compilation<'a> {
     /// past a few times the limits before it is refused.
     pub(super) fn compile_decl_expr(
         &self,
-        scope_node: usize,
+        scope_node: NodeIndex,
         brand: &Rc<BrandScope>,
         e: &Expr,
         implicit: &ImplicitParams<'_>,
@@ -426,7 +446,7 @@ impl<'a> Compilation<'a> {
     /// and size checks: one step per kind of expression.
     fn compile_decl_expr_unchecked(
         &self,
-        scope_node: usize,
+        scope_node: NodeIndex,
         brand: &Rc<BrandScope>,
         e: &Expr,
         implicit: &ImplicitParams<'_>,
@@ -536,7 +556,7 @@ impl<'a> Compilation<'a> {
     /// to compile: the declaration unbound).
     fn compile_application(
         &self,
-        scope_node: usize,
+        scope_node: NodeIndex,
         brand: &Rc<BrandScope>,
         e: &Expr,
         func: &Expr,

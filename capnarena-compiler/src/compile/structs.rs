@@ -19,6 +19,7 @@ use std::rc::Rc;
 
 use super::generics::{BrandScope, ImplicitParams};
 use super::nodes::{AnnotationTarget, OrdinalChecker};
+use super::scopes::NodeIndex;
 use super::values::{Slot, is_pointer_type, slot_of, zero_value};
 use super::{Compilation, node_span};
 use crate::ast::*;
@@ -116,7 +117,7 @@ pub(super) struct StructTranslator<'c, 'a> {
     cx: &'c Compilation<'a>,
     /// The node the members are declared in (the struct, or the
     /// interface of a parameter list): names are looked up there.
-    scope: usize,
+    scope: NodeIndex,
     /// The method's implicit parameters (for a parameter list).
     implicit: ImplicitParams<'a>,
     /// The field placement.
@@ -138,7 +139,11 @@ type TranslatedStruct = (RootStruct, Vec<(Node, SourceInfo)>);
 
 impl<'c, 'a> StructTranslator<'c, 'a> {
     /// A translator for members declared in node `scope`.
-    pub(super) fn new(cx: &'c Compilation<'a>, scope: usize, implicit: ImplicitParams<'a>) -> Self {
+    pub(super) fn new(
+        cx: &'c Compilation<'a>,
+        scope: NodeIndex,
+        implicit: ImplicitParams<'a>,
+    ) -> Self {
         StructTranslator {
             cx,
             scope,

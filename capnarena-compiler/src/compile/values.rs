@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use super::generics::{BrandedDecl, NO_IMPLICIT_PARAMS, subst};
-use super::scopes::DeclTarget;
+use super::scopes::{DeclTarget, NodeIndex};
 use super::{Compilation, NodeKindTag, display_prefix_len, expr_string};
 use crate::ast::*;
 use crate::limits;
@@ -32,7 +32,7 @@ pub(super) struct PendingValue<'a> {
     /// The type it must have.
     ty: Type,
     /// The node whose scope its names are looked up in.
-    scope: usize,
+    scope: NodeIndex,
 }
 
 /// Where a struct keeps a field of some type.
@@ -251,7 +251,7 @@ impl<'a> Compilation<'a> {
     /// `compileBootstrapValue`): primitives now, pointers deferred to
     /// [`Compilation::resolve_pending_values`] (they may need the layout
     /// of other structs).
-    pub(super) fn bootstrap_value(&self, scope: usize, e: &'a Expr, ty: &Type) -> Value {
+    pub(super) fn bootstrap_value(&self, scope: NodeIndex, e: &'a Expr, ty: &Type) -> Value {
         if is_pointer_type(ty) {
             let mut p = self.pending_values.borrow_mut();
             p.push(PendingValue {
@@ -284,7 +284,7 @@ impl<'a> Compilation<'a> {
     }
 
     /// Replaces every deferred value in `node` with its evaluation.
-    pub fn resolve_pending_values(&self, node: &mut Node) {
+    pub(super) fn resolve_pending_values(&self, node: &mut Node) {
         let fix = |v: &mut Value| {
             if let Value::Pending(i) = v {
                 let i = *i;
@@ -384,7 +384,7 @@ impl<'a> Compilation<'a> {
 
     /// The value of `e` as type `t`, its names looked up in node `scope`,
     /// one level deeper in the recursion (see [`enter`](Self::enter)).
-    fn eval(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+    fn eval(&self, scope: NodeIndex, e: &'a Expr, t: &Type) -> Option<Value> {
         if !self.enter(self.nodes[scope].file, e.span) {
             return None;
         }
@@ -397,7 +397,7 @@ impl<'a> Compilation<'a> {
     /// `ValueTranslator::compileValueInner`): one step per kind of
     /// expression. A value for an unbound generic parameter cannot be
     /// compiled.
-    fn eval_unchecked(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+    fn eval_unchecked(&self, scope: NodeIndex, e: &'a Expr, t: &Type) -> Option<Value> {
         let file = self.nodes[scope].file;
         if let Type::AnyPointer(
             AnyPointer::Parameter { .. } | AnyPointer::ImplicitMethodParameter(_),
@@ -451,7 +451,7 @@ impl<'a> Compilation<'a> {
     /// else a constant.
     fn eval_relative_name(
         &self,
-        scope: usize,
+        scope: NodeIndex,
         e: &'a Expr,
         name: &Located<String>,
         t: &Type,
@@ -534,7 +534,7 @@ impl<'a> Compilation<'a> {
 
     /// `[a, b, ...]` as a list of type `t`; an element that does not
     /// evaluate is left zero.
-    fn eval_list(&self, scope: usize, e: &Expr, items: &'a [Expr], t: &Type) -> Option<Value> {
+    fn eval_list(&self, scope: NodeIndex, e: &Expr, items: &'a [Expr], t: &Type) -> Option<Value> {
         let Type::List(et) = t else {
             self.mismatch(self.nodes[scope].file, e, t);
             return None;
@@ -548,7 +548,7 @@ impl<'a> Compilation<'a> {
 
     /// `(name = value, ...)` as a struct of type `t`, laid out as the
     /// struct's node says.
-    fn eval_struct(&self, scope: usize, e: &Expr, ps: &'a [Param], t: &Type) -> Option<Value> {
+    fn eval_struct(&self, scope: NodeIndex, e: &Expr, ps: &'a [Param], t: &Type) -> Option<Value> {
         let Type::Struct(id, brand) = t else {
             self.mismatch(self.nodes[scope].file, e, t);
             return None;
@@ -570,7 +570,7 @@ impl<'a> Compilation<'a> {
     /// through `brand`; a member of a union also sets the discriminant.
     fn fill_struct_value(
         &self,
-        scope: usize,
+        scope: NodeIndex,
         node: &Node,
         sv: &mut StructVal,
         ps: &'a [Param],
@@ -752,7 +752,7 @@ impl<'a> Compilation<'a> {
     /// reference's `readConstant`): the constant's value, counted against
     /// the copy limits and checked against `t`. An unqualified name is an
     /// error, as in the reference.
-    pub(super) fn constant(&self, scope: usize, e: &'a Expr, t: &Type) -> Option<Value> {
+    pub(super) fn constant(&self, scope: NodeIndex, e: &'a Expr, t: &Type) -> Option<Value> {
         let file = self.nodes[scope].file;
         let ci = self.constant_node(scope, e)?;
         let tr = self.translate(ci)?;
@@ -781,7 +781,7 @@ impl<'a> Compilation<'a> {
 
     /// The node of the constant expression `e` names; an error when it
     /// names something else.
-    fn constant_node(&self, scope: usize, e: &Expr) -> Option<usize> {
+    fn constant_node(&self, scope: NodeIndex, e: &Expr) -> Option<NodeIndex> {
         let file = self.nodes[scope].file;
         let brand = self.local_brand(scope);
         let d = self.compile_decl_expr(scope, &brand, e, &NO_IMPLICIT_PARAMS)?;
