@@ -13,7 +13,8 @@
 //!
 //! Stages, one module each: [`lexer`] (text to statements of token trees),
 //! [`parser`] (statements to the [`ast`]), `files` (naming files, imports),
-//! `compile` (names, generics, checks, values, the reference's node order),
+//! `compile` (a folder, one file per concept: scopes and names, generics,
+//! node translation, struct members, values, the request's node order),
 //! [`layout`] (field offsets), [`ids`] (derived ids), `emit` (the message,
 //! built with the capnarena runtime).
 
@@ -291,7 +292,7 @@ impl Compiler {
         let mut files = std::mem::take(&mut loader.files);
         let load_errors = std::mem::take(&mut loader.errors);
         let read = std::mem::take(&mut loader.read_paths);
-        let cx = compile::Ctx::new(&files);
+        let cx = compile::Compilation::new(&files);
         let out = cx.request(&requested);
         let renamed = cx.renamed_files();
         if renamed.is_empty() {
@@ -306,7 +307,7 @@ impl Compiler {
         for (i, name) in renamed {
             files[i].name = name;
         }
-        let cx = compile::Ctx::new(&files);
+        let cx = compile::Compilation::new(&files);
         let out = cx.request(&requested);
         let (request, warnings) =
             finish(&files, &cx, out, &requested, general, load_errors, &spelled);
@@ -360,7 +361,7 @@ impl Spelled {
 #[allow(clippy::too_many_arguments)]
 fn finish(
     files: &[files::SourceFile],
-    cx: &compile::Ctx<'_>,
+    cx: &compile::Compilation<'_>,
     (nodes, source_info): (Vec<schema::Node>, Vec<schema::SourceInfo>),
     requested: &[(usize, String)],
     general: Vec<Diagnostic>,
