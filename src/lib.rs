@@ -15,7 +15,6 @@ mod message;
 mod read;
 mod segment;
 pub mod serialize;
-#[cfg(feature = "alloc")]
 pub mod text;
 pub mod typed;
 mod word;
