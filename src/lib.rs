@@ -33,7 +33,7 @@ pub use message::Message;
 pub use read::words_from_bytes;
 pub use read::{MessageReader, ReaderOptions};
 pub use segment::Segment;
-pub use word::{Word, WordCount};
+pub use word::Word;
 
 /// Includes the Rust that `capnarena-build` (or `capnpc-capnarena`) wrote
 /// for a schema file into `OUT_DIR`, as a module at this place of the
