@@ -7,6 +7,12 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// Layers, each using only those under it: `word`; `arena` (imports
+// nothing above `word`); `layout`, the only code that turns (segment,
+// offset) places into bytes; `read` and `message`, on `layout`;
+// `serialize`, on `message` and `read` and of `layout` only its public
+// types (`SegmentSource`); `text`; `typed`, what generated code stands on
+// (it re-exports the `text` support generated code calls).
 pub mod arena;
 mod canonical;
 mod error;

@@ -23,9 +23,10 @@ use alloc::vec::Vec;
 
 use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, Result};
-use crate::layout::reader_store::{INLINE_SEGMENTS, SegStore};
 use crate::message::Message;
-use crate::read::{MessageReader, ReaderOptions, TableHeader, parse_count, size_at};
+use crate::read::{
+    INLINE_SEGMENTS, MessageReader, ReaderOptions, TableHeader, parse_count, size_at,
+};
 use crate::word::Word;
 
 /// Where each segment of a message read into an arena lives:
@@ -122,9 +123,16 @@ impl Placements {
         Ok(())
     }
 
+    /// A reader over the segments placed in `arena`.
     #[inline(always)]
-    fn store<'a, A: Arena>(&self, arena: &'a A) -> Result<SegStore<'a>> {
-        let slice = |&(s, o, len): &(u32, u32, u32)| -> &'a [Word] {
+    fn reader<'a, A: Arena>(
+        &self,
+        arena: &'a A,
+        options: &ReaderOptions,
+    ) -> Result<MessageReader<'a>> {
+        let all = self.as_slice();
+        let slice = |i: usize| -> &'a [Word] {
+            let (s, o, len) = all[i];
             if len == 0 {
                 return &[];
             }
@@ -132,35 +140,7 @@ impl Placements {
             seg.get(o as usize..o as usize + len as usize)
                 .unwrap_or(&[])
         };
-        let all = self.as_slice();
-        if let [one] = all {
-            return Ok(SegStore::One(slice(one)));
-        }
-        if all.len() <= INLINE_SEGMENTS {
-            let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
-            for (slot, p) in segs.iter_mut().zip(all) {
-                *slot = slice(p);
-            }
-            return Ok(SegStore::Inline {
-                len: all.len() as u32,
-                built: false,
-                segs,
-            });
-        }
-        #[cfg(feature = "alloc")]
-        {
-            Ok(SegStore::Heap {
-                segs: all.iter().map(slice).collect(),
-                built: false,
-            })
-        }
-        #[cfg(not(feature = "alloc"))]
-        {
-            Err(Error::TooManySegmentsWithoutAlloc {
-                count: all.len() as u64,
-                inline: INLINE_SEGMENTS,
-            })
-        }
+        MessageReader::from_segment_fn(all.len() as u32, slice, options)
     }
 
     /// The words of segment `i`, all of them: an arena that no longer
@@ -349,8 +329,7 @@ impl<A: Arena> Message<A> {
             Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[at..at + n]);
             at += n;
         }
-        let store = places.store(arena)?;
-        Ok((MessageReader::from_store(store, &options), end as usize))
+        Ok((places.reader(arena, &options)?, end as usize))
     }
 
     /// Reads one framed message from `r` into this message's arena
@@ -583,10 +562,7 @@ macro_rules! read_streamed {
             places.push((s, o, len))?;
         }
         $src.end_of_message(needed)?;
-        let store = places.store(arena)?;
-        Ok(Some($crate::read::MessageReader::from_store(
-            store, options,
-        )))
+        places.reader(arena, options).map(Some)
     }};
 }
 pub(crate) use read_streamed;
