@@ -2,6 +2,23 @@
 //! or one after another from an `io::Read` stream), and the packed
 //! encoding ([`packed`]). Writing framed messages lives on [`Message`]
 //! itself.
+//!
+//! # Async reads and writes
+//!
+//! [`tokio_io`] (feature `tokio`) and [`futures_io`] (feature
+//! `futures-io`) read and write framed and packed messages over each
+//! family's `AsyncRead`, `AsyncBufRead` and `AsyncWrite`, by one shared
+//! core. The readers work as [`Message::read_from`] does for a blocking
+//! reader, by the same code: the segment table is checked against the
+//! options before anything is allocated for the segments, exactly the
+//! message's bytes are read, a warmed arena allocates nothing, and memory
+//! is taken as the bytes arrive (a table declaring 64 MiB followed by 8
+//! bytes costs about 64 KiB). They read the table a word at a time, then
+//! each segment in pieces of growing size: wrap an unbuffered reader in a
+//! buffered one when messages are small. A future is cancel-safe only in
+//! that a cancelled read leaves the reader inside a message. The writers
+//! use vectored writes (framed) or a buffer of about 4 KiB in the future
+//! (packed), and do not flush.
 
 pub mod packed;
 
@@ -14,9 +31,9 @@ pub mod codec;
 #[cfg(any(feature = "bytes", feature = "futures-io"))]
 mod frame;
 #[cfg(feature = "futures-io")]
-pub use async_io::futures_io;
+pub mod futures_io;
 #[cfg(feature = "tokio")]
-pub use async_io::tokio_io;
+pub mod tokio_io;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
