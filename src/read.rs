@@ -138,6 +138,12 @@ impl<'a> MessageReader<'a> {
         }
     }
 
+    /// A reader over a message of the one segment `words`.
+    #[inline(always)]
+    pub(crate) fn from_single_segment(words: &'a [Word], options: &ReaderOptions) -> Self {
+        Self::from_store(SegStore::One(words), options)
+    }
+
     /// A reader over `count` segments, segment `i` being `segment(i)`
     /// (called once for each, in order): how the framing code hands over
     /// the segments it has read into an arena. Up to [`INLINE_SEGMENTS`]

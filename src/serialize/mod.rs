@@ -170,12 +170,7 @@ impl Placements {
         arena
             .segment_mut(SegmentId(s))
             .get_mut(o as usize..o as usize + len as usize)
-            .ok_or(Error::ArenaContract {
-                what: "allocated words lie outside the segment the arena reports",
-                segment: s,
-                offset: u64::from(o),
-                len: u64::from(len),
-            })
+            .ok_or_else(|| placed_outside(s, o, len))
     }
 }
 
@@ -207,14 +202,21 @@ fn allocate_checked<A: Arena>(arena: &mut A, len: u32, hint: SegmentId) -> Resul
     let end = o as usize + len as usize;
     let have = arena.segment(SegmentId(s)).len();
     if have.min(arena.segment_mut(SegmentId(s)).len()) < end {
-        return Err(Error::ArenaContract {
-            what: "allocated words lie outside the segment the arena reports",
-            segment: s,
-            offset: u64::from(o),
-            len: u64::from(len),
-        });
+        return Err(placed_outside(s, o, len));
     }
     Ok((s, o))
+}
+
+/// The error for words `[offset, offset + len)` of arena segment
+/// `segment`, allocated but not (or no longer) handed out by the arena.
+#[cold]
+fn placed_outside(segment: u32, offset: u32, len: u32) -> Error {
+    Error::ArenaContract {
+        what: "allocated words lie outside the segment the arena reports",
+        segment,
+        offset: u64::from(offset),
+        len: u64::from(len),
+    }
 }
 
 /// Words `[o, o + len)` of arena segment `s`, all of them, or an error
@@ -224,12 +226,42 @@ fn words_mut<A: Arena>(arena: &mut A, s: u32, o: u32, len: u32) -> Result<&mut [
     arena
         .segment_mut(SegmentId(s))
         .get_mut(o as usize..o as usize + len as usize)
-        .ok_or(Error::ArenaContract {
-            what: "allocated words lie outside the segment the arena reports",
-            segment: s,
-            offset: u64::from(o),
-            len: u64::from(len),
-        })
+        .ok_or_else(|| placed_outside(s, o, len))
+}
+
+/// The words of the one segment (`len` words) of a message being read
+/// into `arena`, and where they are: allocated in the arena's first
+/// segment or wherever it puts them, not zeroed (the caller fills every
+/// word before a reader is made of them). An empty segment takes no
+/// allocation.
+#[inline(always)]
+fn single_segment_mut<A: Arena>(arena: &mut A, len: u32) -> Result<((u32, u32), &mut [Word])> {
+    if len == 0 {
+        return Ok(((0, 0), &mut []));
+    }
+    let (SegmentId(s), o) = arena.allocate_overwritten(len, SegmentId(0))?;
+    Ok(((s, o), words_mut(arena, s, o, len)?))
+}
+
+/// The reader of a message whose one segment, of `len` words, was read
+/// into `arena` at `place` by [`single_segment_mut`]; an error when the
+/// arena no longer hands out those words for reading.
+#[inline(always)]
+fn single_segment_reader<'a, A: Arena>(
+    arena: &'a A,
+    (s, o): (u32, u32),
+    len: u32,
+    options: &ReaderOptions,
+) -> Result<MessageReader<'a>> {
+    if len == 0 {
+        return Ok(MessageReader::from_single_segment(&[], options));
+    }
+    let start = o as usize;
+    let words = arena
+        .segment(SegmentId(s))
+        .get(start..start + len as usize)
+        .ok_or_else(|| placed_outside(s, o, len))?;
+    Ok(MessageReader::from_single_segment(words, options))
 }
 
 /// Copies `len` words from (`from.0`, `from.1`) to (`to.0`, `to.1`) in
@@ -240,12 +272,7 @@ fn move_words<A: Arena>(arena: &mut A, from: (u32, u32), to: (u32, u32), len: u3
         let seg = arena.segment_mut(SegmentId(from.0));
         let (a, b, n) = (from.1 as usize, to.1 as usize, len as usize);
         if a + n > seg.len() || b + n > seg.len() {
-            return Err(Error::ArenaContract {
-                what: "allocated words lie outside the segment the arena reports",
-                segment: from.0,
-                offset: u64::from(from.1),
-                len: u64::from(len),
-            });
+            return Err(placed_outside(from.0, from.1, len));
         }
         seg.copy_within(a..a + n, b);
         return Ok(());
@@ -310,7 +337,7 @@ impl<A: Arena> Message<A> {
         bytes: &[u8],
         options: ReaderOptions,
     ) -> Result<(MessageReader<'_>, usize)> {
-        self.reset();
+        let arena = self.arena_for_reading();
         let available = bytes.len() as u64;
         let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
             needed: 8,
@@ -335,7 +362,13 @@ impl<A: Arena> Message<A> {
                 available,
             });
         }
-        let arena = self.arena_for_reading();
+        if count == 1 {
+            let len = size_at(table, 0);
+            let (place, dst) = single_segment_mut(arena, len)?;
+            Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[header_bytes..end as usize]);
+            let reader = single_segment_reader(arena, place, len, &options)?;
+            return Ok((reader, end as usize));
+        }
         let mut places = Placements::new();
         let mut at = header_bytes;
         for i in 0..count as usize {
@@ -432,6 +465,7 @@ struct ReadSource<R>(R);
 
 #[cfg(feature = "std")]
 impl<R: std::io::Read> Source for ReadSource<R> {
+    #[inline(always)]
     fn fill(&mut self, dst: &mut [u8]) -> Result<usize> {
         read_full(&mut self.0, dst)
     }
@@ -476,7 +510,7 @@ macro_rules! read_streamed {
     ($msg:expr, $src:ident, $options:expr, |$dst:ident| $fill:expr) => {{
         let msg = $msg;
         let options: &$crate::read::ReaderOptions = $options;
-        msg.reset();
+        let arena = msg.arena_for_reading();
         let mut first = [0u8; 8];
         let got: usize = {
             let $dst: &mut [u8] = &mut first;
@@ -500,12 +534,32 @@ macro_rules! read_streamed {
                 });
             }
         };
+        let first_size = u32::from_le_bytes([first[4], first[5], first[6], first[7]]);
+        if count == 1 && first_size <= $crate::serialize::FIRST_CHUNK_WORDS {
+            // One segment, allocated whole: the table is in, and the
+            // segment is one fill away.
+            $crate::serialize::check_total(first_size.into(), options)?;
+            let needed = 8 + u64::from(first_size) * 8;
+            let (place, dst) = $crate::serialize::single_segment_mut(arena, first_size)?;
+            let dst = $crate::word::Word::slice_as_bytes_mut(dst);
+            let want = dst.len();
+            let got: usize = {
+                let $dst: &mut [u8] = dst;
+                $fill
+            };
+            if got < want {
+                return Err($crate::error::Error::Truncated {
+                    needed,
+                    available: 8 + got as u64,
+                });
+            }
+            $src.end_of_message(needed)?;
+            return $crate::serialize::single_segment_reader(arena, place, first_size, options)
+                .map(Some);
+        }
         // Sizes: the first is in `first`, the rest follow (then padding).
         let mut sizes = $crate::serialize::SizeTable::new(count)?;
-        sizes.set(
-            0,
-            u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
-        );
+        sizes.set(0, first_size);
         let mut consumed = 8u64;
         let mut i = 1usize;
         while i < count as usize {
@@ -531,7 +585,6 @@ macro_rules! read_streamed {
         let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
         $crate::serialize::check_total(total, options)?;
         let needed = header_bytes as u64 + total * 8;
-        let arena = msg.arena_for_reading();
         let mut places = $crate::serialize::Placements::new();
         for i in 0..count as usize {
             let len = sizes.get(i);
@@ -651,6 +704,7 @@ impl SizeTable {
 
 /// Reads until `buf` is full or the stream ends; returns the bytes read.
 #[cfg(feature = "std")]
+#[inline(always)]
 fn read_full<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
     let mut n = 0;
     while n < buf.len() {
