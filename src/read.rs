@@ -372,13 +372,10 @@ fn split_segments<'a>(body: &'a [Word], table: &[u8], count: u32) -> Result<SegS
 }
 
 /// The store of `count` segments, segment `i` being `segment(i)` (called
-/// once for each, in order): one segment alone, up to [`INLINE_SEGMENTS`]
-/// inline, more on the heap.
+/// once for each, in order): up to [`INLINE_SEGMENTS`] inline, more on
+/// the heap.
 #[inline(always)]
 fn store_of<'a>(count: u32, mut segment: impl FnMut(usize) -> &'a [Word]) -> Result<SegStore<'a>> {
-    if count == 1 {
-        return Ok(SegStore::One(segment(0)));
-    }
     if count as usize <= INLINE_SEGMENTS {
         let mut segs: [&[Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
         for (i, slot) in segs.iter_mut().enumerate().take(count as usize) {
