@@ -5,7 +5,7 @@
 //!
 //! # Async reads and writes
 //!
-//! [`tokio_io`] (feature `tokio`) and [`futures_io`] (feature
+//! `tokio_io` (feature `tokio`) and `futures_io` (feature
 //! `futures-io`) read and write framed and packed messages over each
 //! family's `AsyncRead`, `AsyncBufRead` and `AsyncWrite`, by one shared
 //! core. The readers work as [`Message::read_from`] does for a blocking
