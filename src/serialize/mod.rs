@@ -505,7 +505,10 @@ pub(crate) fn read_message<'m, A: Arena, S: Source>(
 /// allocated have arrived, as many again ([`next_room`]). Where the arena
 /// puts the next words elsewhere than right after the last (a new
 /// segment), what arrived moves to a place with room for four times as
-/// much.
+/// much. A message of one segment no longer than the first chunk (most
+/// messages) takes a short path: its segment is allocated whole, filled
+/// with one call and read straight from the arena, with no size or
+/// placement table.
 macro_rules! read_streamed {
     ($msg:expr, $src:ident, $options:expr, |$dst:ident| $fill:expr) => {{
         let msg = $msg;
@@ -543,7 +546,10 @@ macro_rules! read_streamed {
             let (place, dst) = $crate::serialize::single_segment_mut(arena, first_size)?;
             let dst = $crate::word::Word::slice_as_bytes_mut(dst);
             let want = dst.len();
-            let got: usize = {
+            // An empty segment asks nothing of the input, as below.
+            let got: usize = if want == 0 {
+                0
+            } else {
                 let $dst: &mut [u8] = dst;
                 $fill
             };
