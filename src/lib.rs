@@ -7,6 +7,12 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// Layers, each using only those under it: `word`; `arena` (imports
+// nothing above `word`); `layout`, the only code that turns (segment,
+// offset) places into bytes; `read` and `message`, on `layout`;
+// `serialize`, on `message` and `read` and of `layout` only its public
+// types (`SegmentSource`); `text`; `typed`, what generated code stands on
+// (it re-exports the `text` support generated code calls).
 pub mod arena;
 mod canonical;
 mod error;
@@ -15,7 +21,6 @@ mod message;
 mod read;
 mod segment;
 pub mod serialize;
-#[cfg(feature = "alloc")]
 pub mod text;
 pub mod typed;
 mod word;
@@ -34,7 +39,7 @@ pub use message::Message;
 pub use read::words_from_bytes;
 pub use read::{MessageReader, ReaderOptions};
 pub use segment::Segment;
-pub use word::{Word, WordCount};
+pub use word::Word;
 
 /// Includes the Rust that `capnarena-build` (or `capnpc-capnarena`) wrote
 /// for a schema file into `OUT_DIR`, as a module at this place of the

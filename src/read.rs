@@ -4,9 +4,14 @@
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
-use crate::layout::reader_store::{INLINE_SEGMENTS, SegStore};
+use crate::layout::reader_store::SegStore;
 use crate::layout::{PointerReader, ReadContext, ReaderOptionsCore, SegmentSource, StructReader};
 use crate::word::Word;
+
+/// Segments a reader holds inline, without allocating: a reader of a
+/// message of more segments takes one allocation (or, without `alloc`,
+/// cannot be made).
+pub(crate) use crate::layout::reader_store::INLINE_SEGMENTS;
 
 /// Limits that bound every read of untrusted input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,10 +132,33 @@ pub struct MessageReader<'a> {
 
 impl<'a> MessageReader<'a> {
     #[inline(always)]
-    pub(crate) fn from_store(store: SegStore<'a>, options: &ReaderOptions) -> Self {
+    fn from_store(store: SegStore<'a>, options: &ReaderOptions) -> Self {
         MessageReader {
             ctx: ReadContext::new(store, options.core()),
         }
+    }
+
+    /// A reader over a message of the one segment `words`.
+    #[inline(always)]
+    pub(crate) fn from_single_segment(words: &'a [Word], options: &ReaderOptions) -> Self {
+        Self::from_store(SegStore::One(words), options)
+    }
+
+    /// A reader over `count` segments, segment `i` being `segment(i)`
+    /// (called once for each, in order): how the framing code hands over
+    /// the segments it has read into an arena. Up to [`INLINE_SEGMENTS`]
+    /// are held inline.
+    ///
+    /// # Errors
+    /// More than [`INLINE_SEGMENTS`] without `alloc`, or the heap refuses
+    /// room for them.
+    #[inline(always)]
+    pub(crate) fn from_segment_fn(
+        count: u32,
+        segment: impl FnMut(usize) -> &'a [Word],
+        options: &ReaderOptions,
+    ) -> Result<Self> {
+        Ok(Self::from_store(store_of(count, segment)?, options))
     }
 
     /// A reader over segments given one by one (no segment table).
@@ -333,22 +361,25 @@ impl<'a> MessageReader<'a> {
 /// Splits `body` into segments by the sizes in `table` (whose sizes must
 /// sum to `body.len()`).
 #[inline(always)]
-pub(crate) fn split_segments<'a>(
-    body: &'a [Word],
-    table: &[u8],
-    count: u32,
-) -> Result<SegStore<'a>> {
+fn split_segments<'a>(body: &'a [Word], table: &[u8], count: u32) -> Result<SegStore<'a>> {
     let mut at = 0usize;
-    let mut next = |i: usize| {
+    store_of(count, |i| {
         let len = size_at(table, i) as usize;
         let seg = body.get(at..at + len).unwrap_or(&[]);
         at += len;
         seg
-    };
+    })
+}
+
+/// The store of `count` segments, segment `i` being `segment(i)` (called
+/// once for each, in order): up to [`INLINE_SEGMENTS`] inline, more on
+/// the heap.
+#[inline(always)]
+fn store_of<'a>(count: u32, mut segment: impl FnMut(usize) -> &'a [Word]) -> Result<SegStore<'a>> {
     if count as usize <= INLINE_SEGMENTS {
         let mut segs: [&[Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
         for (i, slot) in segs.iter_mut().enumerate().take(count as usize) {
-            *slot = next(i);
+            *slot = segment(i);
         }
         return Ok(SegStore::Inline {
             len: count,
@@ -360,7 +391,7 @@ pub(crate) fn split_segments<'a>(
     {
         let mut v = vec_for_segments(count)?;
         for i in 0..count as usize {
-            v.push(next(i));
+            v.push(segment(i));
         }
         Ok(SegStore::Heap {
             segs: v,

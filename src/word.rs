@@ -67,26 +67,6 @@ impl core::fmt::Debug for Word {
     }
 }
 
-/// A count of words (8 bytes each).
-///
-/// A newtype so that word counts and byte counts cannot be confused.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct WordCount(pub u64);
-
-impl WordCount {
-    /// The same size in bytes, `None` on overflow.
-    #[inline]
-    pub const fn bytes(self) -> Option<u64> {
-        self.0.checked_mul(8)
-    }
-}
-
-impl core::fmt::Display for WordCount {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{} words", self.0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -948,7 +948,7 @@ fn floats_across_the_range_print_as_the_reference() {
 /// identify any double). A Float32's reads back as the same float or
 /// its neighbour: the reference's 8 digits (`FLT_DIG + 2`) are one short
 /// of always identifying a float (see `floats_print_as_the_reference` in
-/// src/text.rs for one that comes back different).
+/// src/text/tests.rs for one that comes back different).
 #[test]
 fn every_float_reads_back() {
     for x in probe_floats(20_000) {

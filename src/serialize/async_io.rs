@@ -2,15 +2,16 @@
 //! `AsyncRead`/`AsyncWrite` ([`tokio_io`], feature `tokio`) and for
 //! futures-io's ([`futures_io`], feature `futures-io`).
 //!
-//! One core serves both trait families: the reader and the writer below
-//! work over [`PollSource`] and [`PollSink`], which each family's module
-//! implements for thin wrappers around its traits (a macro writes the two
-//! modules from one text). A message is read by the same code as the
-//! blocking readers' ([`read_streamed!`]).
+//! One core serves both trait families: the readers and writers below
+//! work over [`PollSource`], [`PollBufInput`] and [`PollSink`], which each
+//! family's module (`tokio_io.rs`, `futures_io.rs`) implements for a thin
+//! wrapper around its traits; its public functions are one call into this
+//! core each. A message is read by the same code as the blocking readers'
+//! ([`read_streamed!`]), packed input through one [`PackedSource`].
 
 use alloc::vec::Vec;
 use core::future::poll_fn;
-use core::task::{Context, Poll};
+use core::task::{Context, Poll, ready};
 use std::io::{self, ErrorKind, IoSlice};
 
 use crate::arena::Arena;
@@ -18,8 +19,9 @@ use crate::error::{Error, Result};
 use crate::layout::SegmentSource;
 use crate::message::Message;
 use crate::read::{MessageReader, ReaderOptions};
+use crate::serialize::frame::packed_end_of_message;
 use crate::serialize::frame::{STACK_TABLE_WORDS, table_words};
-use crate::serialize::packed::{MAX_ITEM_LEN, pack_prefix};
+use crate::serialize::packed::{MAX_ITEM_LEN, Unpacker, pack_prefix};
 use crate::serialize::read_streamed;
 use crate::word::Word;
 
@@ -39,6 +41,63 @@ pub(crate) trait PollSource {
     fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
         let _ = message_bytes;
         Ok(())
+    }
+}
+
+/// A buffered async input that lends the bytes it holds: what tokio's and
+/// futures-io's `AsyncBufRead` both are.
+pub(crate) trait PollBufInput {
+    /// The buffered bytes, read from the input when there are none: empty
+    /// only at the end of the input.
+    fn poll_fill_buf(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<&[u8]>>;
+
+    /// Marks the first `n` buffered bytes as used.
+    fn consume(&mut self, n: usize);
+}
+
+/// Packed input over a buffered one, consuming exactly the message's
+/// packed bytes.
+pub(crate) struct PackedSource<R> {
+    inner: R,
+    unpacker: Unpacker,
+}
+
+impl<R> PackedSource<R> {
+    /// Packed input read from `inner`, at the start of a message.
+    pub(crate) fn new(inner: R) -> Self {
+        PackedSource {
+            inner,
+            unpacker: Unpacker::new(),
+        }
+    }
+}
+
+impl<R: PollBufInput> PollSource for PackedSource<R> {
+    fn poll_some(&mut self, cx: &mut Context<'_>, dst: &mut [u8]) -> Poll<io::Result<usize>> {
+        loop {
+            // Output owed by an item already read needs no input: hand it
+            // out before asking for more, which could wait or find the end.
+            if self.unpacker.pending_output() > 0 {
+                return Poll::Ready(Ok(self.unpacker.unpack(&[], dst).written));
+            }
+            let input = ready!(self.inner.poll_fill_buf(cx))?;
+            if input.is_empty() {
+                return Poll::Ready(Ok(0));
+            }
+            let p = self.unpacker.unpack(input, dst);
+            self.inner.consume(p.consumed);
+            if p.written > 0 {
+                return Poll::Ready(Ok(p.written));
+            }
+        }
+    }
+
+    fn consumed_any(&self) -> bool {
+        self.unpacker.consumed() > 0
+    }
+
+    fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
+        packed_end_of_message(&self.unpacker, message_bytes)
     }
 }
 
@@ -76,6 +135,19 @@ pub(crate) async fn read_message<'m, A: Arena, S: PollSource>(
     options: &ReaderOptions,
 ) -> Result<Option<MessageReader<'m>>> {
     read_streamed!(msg, src, options, |dst| fill(src, dst).await?)
+}
+
+/// As [`read_message`], where the input ending before the message is
+/// [`Error::EndOfStream`]: what each family's `read_message` and
+/// `read_packed_message` are.
+pub(crate) async fn read_required<'m, A: Arena, S: PollSource>(
+    msg: &'m mut Message<A>,
+    src: &mut S,
+    options: &ReaderOptions,
+) -> Result<MessageReader<'m>> {
+    read_message(msg, src, options)
+        .await?
+        .ok_or(Error::EndOfStream)
 }
 
 /// Writes all of `bufs`, advancing through them.
@@ -145,275 +217,4 @@ pub(crate) async fn write_packed<W: PollSink, S: SegmentSource>(w: &mut W, src: 
         }
     }
     write_all_vectored(w, &mut [IoSlice::new(&buf[..filled])]).await
-}
-
-/// Writes the public module of one trait family: wrappers implementing
-/// [`PollSource`] and [`PollSink`] over its traits, and the functions.
-macro_rules! async_family {
-    (
-        $(#[$doc:meta])*
-        mod $family:ident;
-        read = $AsyncRead:path, buf_read = $AsyncBufRead:path, write = $AsyncWrite:path;
-        poll_read($reader:ident, $cx:ident, $dst:ident) = $poll_read:expr;
-        example = $example:literal;
-    ) => {
-        $(#[$doc])*
-        pub mod $family {
-            use core::pin::Pin;
-            use core::task::{Context, Poll, ready};
-            use std::io::{self, IoSlice};
-
-            use $AsyncBufRead as AsyncBufRead;
-            use $AsyncRead as AsyncRead;
-            use $AsyncWrite as AsyncWrite;
-
-            use crate::arena::Arena;
-            use crate::error::{Error, Result};
-            use crate::message::Message;
-            use crate::read::{MessageReader, ReaderOptions};
-            use crate::serialize::frame::packed_end_of_message;
-            use crate::serialize::packed::Unpacker;
-
-            use super::{PollSink, PollSource};
-
-            /// Framed input.
-            struct Plain<R>(R);
-
-            impl<R: AsyncRead + Unpin> PollSource for Plain<R> {
-                fn poll_some(
-                    &mut self,
-                    $cx: &mut Context<'_>,
-                    $dst: &mut [u8],
-                ) -> Poll<io::Result<usize>> {
-                    let $reader = Pin::new(&mut self.0);
-                    $poll_read
-                }
-            }
-
-            /// Packed input, consuming exactly the message's bytes.
-            struct Packed<R> {
-                inner: R,
-                unpacker: Unpacker,
-            }
-
-            impl<R: AsyncBufRead + Unpin> PollSource for Packed<R> {
-                fn poll_some(
-                    &mut self,
-                    cx: &mut Context<'_>,
-                    dst: &mut [u8],
-                ) -> Poll<io::Result<usize>> {
-                    loop {
-                        // Output owed by an item already read needs no
-                        // input: hand it out before asking for more, which
-                        // could wait or find the end.
-                        if self.unpacker.pending_output() > 0 {
-                            return Poll::Ready(Ok(self.unpacker.unpack(&[], dst).written));
-                        }
-                        let input = ready!(Pin::new(&mut self.inner).poll_fill_buf(cx))?;
-                        if input.is_empty() {
-                            return Poll::Ready(Ok(0));
-                        }
-                        let p = self.unpacker.unpack(input, dst);
-                        Pin::new(&mut self.inner).consume(p.consumed);
-                        if p.written > 0 {
-                            return Poll::Ready(Ok(p.written));
-                        }
-                    }
-                }
-
-                fn consumed_any(&self) -> bool {
-                    self.unpacker.consumed() > 0
-                }
-
-                fn end_of_message(&mut self, message_bytes: u64) -> Result<()> {
-                    packed_end_of_message(&self.unpacker, message_bytes)
-                }
-            }
-
-            /// Output.
-            struct Sink<W>(W);
-
-            impl<W: AsyncWrite + Unpin> PollSink for Sink<W> {
-                fn poll_write_vectored(
-                    &mut self,
-                    cx: &mut Context<'_>,
-                    bufs: &[IoSlice<'_>],
-                ) -> Poll<io::Result<usize>> {
-                    Pin::new(&mut self.0).poll_write_vectored(cx, bufs)
-                }
-            }
-
-            /// Reads one framed message from `r` into `msg`'s arena and
-            /// returns a reader over it, as
-            /// [`Message::read_from`](crate::Message::read_from) does for
-            /// a blocking reader: the segment table is checked against
-            /// `options` before anything is allocated for the segments,
-            /// exactly the message's bytes are read, a warmed arena
-            /// allocates nothing, and memory is taken as the bytes arrive
-            /// (a table declaring 64 MiB followed by 8 bytes costs about
-            /// 64 KiB), by the same code.
-            ///
-            /// It reads the table a word at a time, then each segment in
-            /// pieces of growing size: wrap an unbuffered `r` in a buffered reader
-            /// when messages are small. The future is cancel-safe only in
-            /// that a cancelled read leaves `r` inside a message.
-            ///
-            #[doc = $example]
-            ///
-            /// # Errors
-            /// [`Error::EndOfStream`] when `r` ends before the first byte;
-            /// [`Error::Truncated`] when it ends inside the message; a limit
-            /// exceeded; an I/O error; or the arena has no room.
-            pub async fn read_message<'m, A: Arena, R: AsyncRead + Unpin>(
-                msg: &'m mut Message<A>,
-                r: R,
-                options: ReaderOptions,
-            ) -> Result<MessageReader<'m>> {
-                try_read_message(msg, r, options)
-                    .await?
-                    .ok_or(Error::EndOfStream)
-            }
-
-            /// As [`read_message`], for a stream of messages: `Ok(None)`
-            /// when `r` ends cleanly before the next message.
-            ///
-            /// # Errors
-            /// As [`read_message`], less [`Error::EndOfStream`].
-            pub async fn try_read_message<'m, A: Arena, R: AsyncRead + Unpin>(
-                msg: &'m mut Message<A>,
-                r: R,
-                options: ReaderOptions,
-            ) -> Result<Option<MessageReader<'m>>> {
-                super::read_message(msg, &mut Plain(r), &options).await
-            }
-
-            /// Writes `msg` framed to `w` with vectored writes (the
-            /// segments are not copied; the table is built on the stack
-            /// for up to 31 segments). Does not flush `w`.
-            ///
-            /// # Errors
-            /// Any error of `w`.
-            pub async fn write_message<A: Arena, W: AsyncWrite + Unpin>(
-                w: W,
-                msg: &Message<A>,
-            ) -> Result<()> {
-                super::write_message(&mut Sink(w), msg).await
-            }
-
-            /// Reads one packed message from `r` into `msg`'s arena, as
-            /// [`Message::read_packed_from`](crate::Message::read_packed_from)
-            /// does for a blocking reader: `r` is buffered so that exactly
-            /// the message's packed bytes are consumed.
-            ///
-            /// # Errors
-            /// As [`read_message`]; [`Error::Packed`] when a run goes on
-            /// past the message's end.
-            pub async fn read_packed_message<'m, A: Arena, R: AsyncBufRead + Unpin>(
-                msg: &'m mut Message<A>,
-                r: R,
-                options: ReaderOptions,
-            ) -> Result<MessageReader<'m>> {
-                try_read_packed_message(msg, r, options)
-                    .await?
-                    .ok_or(Error::EndOfStream)
-            }
-
-            /// As [`read_packed_message`], for a stream of messages:
-            /// `Ok(None)` when `r` ends cleanly before the next message.
-            ///
-            /// # Errors
-            /// As [`read_packed_message`], less [`Error::EndOfStream`].
-            pub async fn try_read_packed_message<'m, A: Arena, R: AsyncBufRead + Unpin>(
-                msg: &'m mut Message<A>,
-                r: R,
-                options: ReaderOptions,
-            ) -> Result<Option<MessageReader<'m>>> {
-                let mut src = Packed {
-                    inner: r,
-                    unpacker: Unpacker::new(),
-                };
-                super::read_message(msg, &mut src, &options).await
-            }
-
-            /// Writes `msg` packed to `w`: the bytes of
-            /// [`Message::write_packed_to`](crate::Message::write_packed_to),
-            /// through a buffer of about 4 KiB in the future. Does not flush
-            /// `w`.
-            ///
-            /// # Errors
-            /// Any error of `w`.
-            pub async fn write_packed_message<A: Arena, W: AsyncWrite + Unpin>(
-                w: W,
-                msg: &Message<A>,
-            ) -> Result<()> {
-                super::write_packed(&mut Sink(w), msg).await
-            }
-        }
-    };
-}
-
-#[cfg(feature = "tokio")]
-async_family! {
-    /// Async framed and packed reads and writes over tokio's `AsyncRead`,
-    /// `AsyncBufRead` and `AsyncWrite` (feature `tokio`).
-    mod tokio_io;
-    read = tokio::io::AsyncRead, buf_read = tokio::io::AsyncBufRead,
-    write = tokio::io::AsyncWrite;
-    poll_read(reader, cx, dst) = {
-        let mut buf = tokio::io::ReadBuf::new(dst);
-        ready!(reader.poll_read(cx, &mut buf))?;
-        Poll::Ready(Ok(buf.filled().len()))
-    };
-    example = "```
-# #[tokio::main(flavor = \"current_thread\")]
-# async fn main() -> capnarena::Result<()> {
-use capnarena::serialize::tokio_io::{try_read_message, write_message};
-use capnarena::{Message, ReaderOptions, SingleSegmentArena, StructSize};
-
-let (mut a, mut b) = tokio::io::duplex(4096);
-let mut msg = Message::new(SingleSegmentArena::new());
-for v in 1..=3u64 {
-    msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, v);
-    write_message(&mut a, &msg).await?;
-}
-drop(a);
-let mut seen = Vec::new();
-while let Some(r) = try_read_message(&mut msg, &mut b, ReaderOptions::new()).await? {
-    seen.push(r.root()?.get::<u64>(0));
-}
-assert_eq!(seen, [1, 2, 3]);
-# Ok(())
-# }
-```";
-}
-
-#[cfg(feature = "futures-io")]
-async_family! {
-    /// Async framed and packed reads and writes over futures-io's
-    /// `AsyncRead`, `AsyncBufRead` and `AsyncWrite` (feature
-    /// `futures-io`): for async-std, smol and `futures::io`.
-    mod futures_io;
-    read = ::futures_io::AsyncRead, buf_read = ::futures_io::AsyncBufRead,
-    write = ::futures_io::AsyncWrite;
-    poll_read(reader, cx, dst) = reader.poll_read(cx, dst);
-    example = "```
-# futures::executor::block_on(async {
-use capnarena::serialize::futures_io::{try_read_message, write_message};
-use capnarena::{Message, ReaderOptions, SingleSegmentArena, StructSize};
-
-let mut stream = Vec::new();
-let mut msg = Message::new(SingleSegmentArena::new());
-for v in 1..=3u64 {
-    msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, v);
-    write_message(&mut stream, &msg).await?;
-}
-let mut input = futures::io::Cursor::new(stream);
-let mut seen = Vec::new();
-while let Some(r) = try_read_message(&mut msg, &mut input, ReaderOptions::new()).await? {
-    seen.push(r.root()?.get::<u64>(0));
-}
-assert_eq!(seen, [1, 2, 3]);
-# Ok::<(), capnarena::Error>(())
-# }).unwrap();
-```";
 }

@@ -2,6 +2,23 @@
 //! or one after another from an `io::Read` stream), and the packed
 //! encoding ([`packed`]). Writing framed messages lives on [`Message`]
 //! itself.
+//!
+//! # Async reads and writes
+//!
+//! `tokio_io` (feature `tokio`) and `futures_io` (feature
+//! `futures-io`) read and write framed and packed messages over each
+//! family's `AsyncRead`, `AsyncBufRead` and `AsyncWrite`, by one shared
+//! core. The readers work as [`Message::read_from`] does for a blocking
+//! reader, by the same code: the segment table is checked against the
+//! options before anything is allocated for the segments, exactly the
+//! message's bytes are read, a warmed arena allocates nothing, and memory
+//! is taken as the bytes arrive (a table declaring 64 MiB followed by 8
+//! bytes costs about 64 KiB). They read the table a word at a time, then
+//! each segment in pieces of growing size: wrap an unbuffered reader in a
+//! buffered one when messages are small. A future is cancel-safe only in
+//! that a cancelled read leaves the reader inside a message. The writers
+//! use vectored writes (framed) or a buffer of about 4 KiB in the future
+//! (packed), and do not flush.
 
 pub mod packed;
 
@@ -14,18 +31,19 @@ pub mod codec;
 #[cfg(any(feature = "bytes", feature = "futures-io"))]
 mod frame;
 #[cfg(feature = "futures-io")]
-pub use async_io::futures_io;
+pub mod futures_io;
 #[cfg(feature = "tokio")]
-pub use async_io::tokio_io;
+pub mod tokio_io;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
 use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, Result};
-use crate::layout::reader_store::{INLINE_SEGMENTS, SegStore};
 use crate::message::Message;
-use crate::read::{MessageReader, ReaderOptions, TableHeader, parse_count, size_at};
+use crate::read::{
+    INLINE_SEGMENTS, MessageReader, ReaderOptions, TableHeader, parse_count, size_at,
+};
 use crate::word::Word;
 
 /// Where each segment of a message read into an arena lives:
@@ -122,9 +140,16 @@ impl Placements {
         Ok(())
     }
 
+    /// A reader over the segments placed in `arena`.
     #[inline(always)]
-    fn store<'a, A: Arena>(&self, arena: &'a A) -> Result<SegStore<'a>> {
-        let slice = |&(s, o, len): &(u32, u32, u32)| -> &'a [Word] {
+    fn reader<'a, A: Arena>(
+        &self,
+        arena: &'a A,
+        options: &ReaderOptions,
+    ) -> Result<MessageReader<'a>> {
+        let all = self.as_slice();
+        let slice = |i: usize| -> &'a [Word] {
+            let (s, o, len) = all[i];
             if len == 0 {
                 return &[];
             }
@@ -132,35 +157,7 @@ impl Placements {
             seg.get(o as usize..o as usize + len as usize)
                 .unwrap_or(&[])
         };
-        let all = self.as_slice();
-        if let [one] = all {
-            return Ok(SegStore::One(slice(one)));
-        }
-        if all.len() <= INLINE_SEGMENTS {
-            let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
-            for (slot, p) in segs.iter_mut().zip(all) {
-                *slot = slice(p);
-            }
-            return Ok(SegStore::Inline {
-                len: all.len() as u32,
-                built: false,
-                segs,
-            });
-        }
-        #[cfg(feature = "alloc")]
-        {
-            Ok(SegStore::Heap {
-                segs: all.iter().map(slice).collect(),
-                built: false,
-            })
-        }
-        #[cfg(not(feature = "alloc"))]
-        {
-            Err(Error::TooManySegmentsWithoutAlloc {
-                count: all.len() as u64,
-                inline: INLINE_SEGMENTS,
-            })
-        }
+        MessageReader::from_segment_fn(all.len() as u32, slice, options)
     }
 
     /// The words of segment `i`, all of them: an arena that no longer
@@ -173,12 +170,7 @@ impl Placements {
         arena
             .segment_mut(SegmentId(s))
             .get_mut(o as usize..o as usize + len as usize)
-            .ok_or(Error::ArenaContract {
-                what: "allocated words lie outside the segment the arena reports",
-                segment: s,
-                offset: u64::from(o),
-                len: u64::from(len),
-            })
+            .ok_or_else(|| placed_outside(s, o, len))
     }
 }
 
@@ -210,14 +202,21 @@ fn allocate_checked<A: Arena>(arena: &mut A, len: u32, hint: SegmentId) -> Resul
     let end = o as usize + len as usize;
     let have = arena.segment(SegmentId(s)).len();
     if have.min(arena.segment_mut(SegmentId(s)).len()) < end {
-        return Err(Error::ArenaContract {
-            what: "allocated words lie outside the segment the arena reports",
-            segment: s,
-            offset: u64::from(o),
-            len: u64::from(len),
-        });
+        return Err(placed_outside(s, o, len));
     }
     Ok((s, o))
+}
+
+/// The error for words `[offset, offset + len)` of arena segment
+/// `segment`, allocated but not (or no longer) handed out by the arena.
+#[cold]
+fn placed_outside(segment: u32, offset: u32, len: u32) -> Error {
+    Error::ArenaContract {
+        what: "allocated words lie outside the segment the arena reports",
+        segment,
+        offset: u64::from(offset),
+        len: u64::from(len),
+    }
 }
 
 /// Words `[o, o + len)` of arena segment `s`, all of them, or an error
@@ -227,12 +226,42 @@ fn words_mut<A: Arena>(arena: &mut A, s: u32, o: u32, len: u32) -> Result<&mut [
     arena
         .segment_mut(SegmentId(s))
         .get_mut(o as usize..o as usize + len as usize)
-        .ok_or(Error::ArenaContract {
-            what: "allocated words lie outside the segment the arena reports",
-            segment: s,
-            offset: u64::from(o),
-            len: u64::from(len),
-        })
+        .ok_or_else(|| placed_outside(s, o, len))
+}
+
+/// The words of the one segment (`len` words) of a message being read
+/// into `arena`, and where they are: allocated in the arena's first
+/// segment or wherever it puts them, not zeroed (the caller fills every
+/// word before a reader is made of them). An empty segment takes no
+/// allocation.
+#[inline(always)]
+fn single_segment_mut<A: Arena>(arena: &mut A, len: u32) -> Result<((u32, u32), &mut [Word])> {
+    if len == 0 {
+        return Ok(((0, 0), &mut []));
+    }
+    let (SegmentId(s), o) = arena.allocate_overwritten(len, SegmentId(0))?;
+    Ok(((s, o), words_mut(arena, s, o, len)?))
+}
+
+/// The reader of a message whose one segment, of `len` words, was read
+/// into `arena` at `place` by [`single_segment_mut`]; an error when the
+/// arena no longer hands out those words for reading.
+#[inline(always)]
+fn single_segment_reader<'a, A: Arena>(
+    arena: &'a A,
+    (s, o): (u32, u32),
+    len: u32,
+    options: &ReaderOptions,
+) -> Result<MessageReader<'a>> {
+    if len == 0 {
+        return Ok(MessageReader::from_single_segment(&[], options));
+    }
+    let start = o as usize;
+    let words = arena
+        .segment(SegmentId(s))
+        .get(start..start + len as usize)
+        .ok_or_else(|| placed_outside(s, o, len))?;
+    Ok(MessageReader::from_single_segment(words, options))
 }
 
 /// Copies `len` words from (`from.0`, `from.1`) to (`to.0`, `to.1`) in
@@ -243,12 +272,7 @@ fn move_words<A: Arena>(arena: &mut A, from: (u32, u32), to: (u32, u32), len: u3
         let seg = arena.segment_mut(SegmentId(from.0));
         let (a, b, n) = (from.1 as usize, to.1 as usize, len as usize);
         if a + n > seg.len() || b + n > seg.len() {
-            return Err(Error::ArenaContract {
-                what: "allocated words lie outside the segment the arena reports",
-                segment: from.0,
-                offset: u64::from(from.1),
-                len: u64::from(len),
-            });
+            return Err(placed_outside(from.0, from.1, len));
         }
         seg.copy_within(a..a + n, b);
         return Ok(());
@@ -313,7 +337,7 @@ impl<A: Arena> Message<A> {
         bytes: &[u8],
         options: ReaderOptions,
     ) -> Result<(MessageReader<'_>, usize)> {
-        self.reset();
+        let arena = self.arena_for_reading();
         let available = bytes.len() as u64;
         let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
             needed: 8,
@@ -338,7 +362,13 @@ impl<A: Arena> Message<A> {
                 available,
             });
         }
-        let arena = self.arena_for_reading();
+        if count == 1 {
+            let len = size_at(table, 0);
+            let (place, dst) = single_segment_mut(arena, len)?;
+            Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[header_bytes..end as usize]);
+            let reader = single_segment_reader(arena, place, len, &options)?;
+            return Ok((reader, end as usize));
+        }
         let mut places = Placements::new();
         let mut at = header_bytes;
         for i in 0..count as usize {
@@ -349,8 +379,7 @@ impl<A: Arena> Message<A> {
             Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[at..at + n]);
             at += n;
         }
-        let store = places.store(arena)?;
-        Ok((MessageReader::from_store(store, &options), end as usize))
+        Ok((places.reader(arena, &options)?, end as usize))
     }
 
     /// Reads one framed message from `r` into this message's arena
@@ -436,6 +465,7 @@ struct ReadSource<R>(R);
 
 #[cfg(feature = "std")]
 impl<R: std::io::Read> Source for ReadSource<R> {
+    #[inline(always)]
     fn fill(&mut self, dst: &mut [u8]) -> Result<usize> {
         read_full(&mut self.0, dst)
     }
@@ -475,12 +505,15 @@ pub(crate) fn read_message<'m, A: Arena, S: Source>(
 /// allocated have arrived, as many again ([`next_room`]). Where the arena
 /// puts the next words elsewhere than right after the last (a new
 /// segment), what arrived moves to a place with room for four times as
-/// much.
+/// much. A message of one segment no longer than the first chunk (most
+/// messages) takes a short path: its segment is allocated whole, filled
+/// with one call and read straight from the arena, with no size or
+/// placement table.
 macro_rules! read_streamed {
     ($msg:expr, $src:ident, $options:expr, |$dst:ident| $fill:expr) => {{
         let msg = $msg;
         let options: &$crate::read::ReaderOptions = $options;
-        msg.reset();
+        let arena = msg.arena_for_reading();
         let mut first = [0u8; 8];
         let got: usize = {
             let $dst: &mut [u8] = &mut first;
@@ -504,12 +537,35 @@ macro_rules! read_streamed {
                 });
             }
         };
+        let first_size = u32::from_le_bytes([first[4], first[5], first[6], first[7]]);
+        if count == 1 && first_size <= $crate::serialize::FIRST_CHUNK_WORDS {
+            // One segment, allocated whole: the table is in, and the
+            // segment is one fill away.
+            $crate::serialize::check_total(first_size.into(), options)?;
+            let needed = 8 + u64::from(first_size) * 8;
+            let (place, dst) = $crate::serialize::single_segment_mut(arena, first_size)?;
+            let dst = $crate::word::Word::slice_as_bytes_mut(dst);
+            let want = dst.len();
+            // An empty segment asks nothing of the input, as below.
+            let got: usize = if want == 0 {
+                0
+            } else {
+                let $dst: &mut [u8] = dst;
+                $fill
+            };
+            if got < want {
+                return Err($crate::error::Error::Truncated {
+                    needed,
+                    available: 8 + got as u64,
+                });
+            }
+            $src.end_of_message(needed)?;
+            return $crate::serialize::single_segment_reader(arena, place, first_size, options)
+                .map(Some);
+        }
         // Sizes: the first is in `first`, the rest follow (then padding).
         let mut sizes = $crate::serialize::SizeTable::new(count)?;
-        sizes.set(
-            0,
-            u32::from_le_bytes([first[4], first[5], first[6], first[7]]),
-        );
+        sizes.set(0, first_size);
         let mut consumed = 8u64;
         let mut i = 1usize;
         while i < count as usize {
@@ -535,7 +591,6 @@ macro_rules! read_streamed {
         let total: u64 = (0..count as usize).map(|i| u64::from(sizes.get(i))).sum();
         $crate::serialize::check_total(total, options)?;
         let needed = header_bytes as u64 + total * 8;
-        let arena = msg.arena_for_reading();
         let mut places = $crate::serialize::Placements::new();
         for i in 0..count as usize {
             let len = sizes.get(i);
@@ -583,10 +638,7 @@ macro_rules! read_streamed {
             places.push((s, o, len))?;
         }
         $src.end_of_message(needed)?;
-        let store = places.store(arena)?;
-        Ok(Some($crate::read::MessageReader::from_store(
-            store, options,
-        )))
+        places.reader(arena, options).map(Some)
     }};
 }
 pub(crate) use read_streamed;
@@ -658,6 +710,7 @@ impl SizeTable {
 
 /// Reads until `buf` is full or the stream ends; returns the bytes read.
 #[cfg(feature = "std")]
+#[inline(always)]
 fn read_full<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> Result<usize> {
     let mut n = 0;
     while n < buf.len() {

@@ -26,6 +26,10 @@ pub use text_builder::TextBuilder;
 pub use typed_builder::TypedBuilder;
 pub use view::{FromView, ReaderView};
 
+// The text-format support generated `Debug` impls call, at the paths
+// generated code names.
+pub use crate::text::{TextVisitor, fmt_text};
+
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::layout::{
@@ -427,70 +431,5 @@ impl<T: StructOwned, W: AsRef<[crate::Word]> + Clone> Clone for TypedReader<T, W
             options: self.options,
             marker: core::marker::PhantomData,
         }
-    }
-}
-
-/// Receives a value's parts in the order the reference's text format
-/// prints them: what generated `write_text` methods call, so that `Debug`
-/// prints `capnp convert binary:text`'s form (see [`crate::text`] for the
-/// rules on which fields appear).
-pub trait TextVisitor<'a> {
-    /// `void`.
-    fn void(&mut self);
-    /// A `Bool`.
-    fn bool(&mut self, value: bool);
-    /// A signed integer.
-    fn int(&mut self, value: i64);
-    /// An unsigned integer.
-    fn uint(&mut self, value: u64);
-    /// A `Float32`.
-    fn float32(&mut self, value: f32);
-    /// A `Float64`.
-    fn float64(&mut self, value: f64);
-    /// A `Text`'s bytes (without the terminator; not necessarily UTF-8).
-    fn text(&mut self, value: &'a [u8]);
-    /// A `Data` blob.
-    fn data(&mut self, value: &'a [u8]);
-    /// An enum value and the schema's enumerant names, by value.
-    fn enumerant(&mut self, value: u16, names: &'static [&'static str]);
-    /// An `AnyPointer` (printed opaque).
-    fn any_pointer(&mut self);
-    /// A capability.
-    fn capability(&mut self);
-    /// A value that could not be read.
-    fn error(&mut self, error: Error);
-    /// A struct (or group) starts.
-    fn begin_struct(&mut self);
-    /// The next value is the struct's field `name`.
-    fn field(&mut self, name: &'static str);
-    /// The struct ends.
-    fn end_struct(&mut self);
-    /// A list starts.
-    fn begin_list(&mut self);
-    /// The list ends.
-    fn end_list(&mut self);
-}
-
-/// Formats a value in the reference's text format: `{:?}` the one-line
-/// form, `{:#?}` the pretty one. `write` feeds the value to a visitor
-/// (a generated `write_text`). Needs the `alloc` feature; without it the
-/// output says so.
-///
-/// # Errors
-/// The formatter's.
-pub fn fmt_text<'a>(
-    f: &mut core::fmt::Formatter<'_>,
-    write: impl FnOnce(&mut dyn TextVisitor<'a>),
-) -> core::fmt::Result {
-    #[cfg(feature = "alloc")]
-    {
-        let mut tree = crate::text::TreeBuilder::new();
-        write(&mut tree);
-        crate::text::fmt_debug(&tree.finish(), f)
-    }
-    #[cfg(not(feature = "alloc"))]
-    {
-        let _ = write;
-        f.write_str("<text form needs the capnarena `alloc` feature>")
     }
 }

@@ -4,7 +4,7 @@
 use alloc::vec::Vec;
 
 use super::Unpacker;
-use super::codec::{MAX_ITEM_LEN, pack_words};
+use super::algorithm::{MAX_ITEM_LEN, pack_words};
 use crate::error::{Error, Result};
 
 /// Capacity of the buffers of [`PackedWriter::new`] and

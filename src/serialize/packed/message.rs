@@ -6,9 +6,9 @@ use alloc::vec::Vec;
 
 use super::Unpacker;
 #[cfg(feature = "std")]
-use super::codec::{MAX_ITEM_LEN, pack_words};
+use super::algorithm::{MAX_ITEM_LEN, pack_words};
 #[cfg(feature = "alloc")]
-use super::codec::{max_packed_len, pack_chunks_to_vec, pack_to_vec};
+use super::algorithm::{max_packed_len, pack_chunks_to_vec, pack_to_vec};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::message::Message;

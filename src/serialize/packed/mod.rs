@@ -32,8 +32,8 @@
 //! and spread a word's nonzero bytes; elsewhere they use shifts and tables.
 //! Both give the same bytes.
 //!
-//! Files: `codec.rs` packs and unpacks whole items between slices (the
-//! BMI2 variant in `codec/bmi2.rs`), `unpacker.rs` is the resumable
+//! Files: `algorithm.rs` packs and unpacks whole items between slices (the
+//! BMI2 variant in `algorithm/bmi2.rs`), `unpacker.rs` is the resumable
 //! [`Unpacker`], `io.rs` the `io` adapters, `message.rs` reads and writes
 //! whole messages packed.
 //!
@@ -55,7 +55,7 @@
 //! # Ok::<(), capnarena::Error>(())
 //! ```
 
-mod codec;
+mod algorithm;
 #[cfg(feature = "std")]
 mod io;
 mod message;
@@ -64,8 +64,8 @@ mod tests;
 mod unpacker;
 
 #[cfg(feature = "alloc")]
-pub use codec::pack_to_vec;
-pub use codec::{MAX_ITEM_LEN, PackProgress, max_packed_len, pack, pack_prefix, packed_len};
+pub use algorithm::pack_to_vec;
+pub use algorithm::{MAX_ITEM_LEN, PackProgress, max_packed_len, pack, pack_prefix, packed_len};
 #[cfg(feature = "std")]
 pub use io::{PackedReader, PackedWriter};
 #[cfg(feature = "std")]

@@ -1,6 +1,6 @@
-//! Unit tests of the codec and the unpacker.
+//! Unit tests of the packing algorithm and the unpacker.
 
-use super::codec::*;
+use super::algorithm::*;
 use super::unpacker::*;
 use crate::error::{Error, PackedFault, Result};
 use crate::word::Word;
@@ -75,7 +75,7 @@ fn every_shape() -> Vec<[u8; 8]> {
     words
 }
 
-/// Whether the BMI2 codec can run here; prints a skip line when not.
+/// Whether the BMI2 packer and unpacker can run here; prints a skip line when not.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 fn bmi2_detected(what: &str) -> bool {
     let yes = std::arch::is_x86_feature_detected!("bmi2");
@@ -105,7 +105,7 @@ fn bmi2_packer_writes_what_the_portable_packer_writes() {
         let mut b = alloc::vec![0u8; len];
         let pa = pack_words_with::<Portable>(&words, &mut a);
         // SAFETY: the CPU has BMI2, checked above.
-        let pb = unsafe { super::codec::bmi2::pack_words(&words, &mut b) };
+        let pb = unsafe { super::algorithm::bmi2::pack_words(&words, &mut b) };
         assert_eq!(pa, pb, "output of {len} bytes");
         assert_eq!(a[..pa.1], b[..pb.1], "output of {len} bytes");
     }
@@ -135,7 +135,8 @@ fn bmi2_unpacker_reads_what_the_portable_unpacker_reads() {
         let mut b = alloc::vec![0u8; room];
         let ra = unpack_whole_items_with::<Portable>(&packed[..cut], &mut a, 0, 0);
         // SAFETY: the CPU has BMI2, checked above.
-        let rb = unsafe { super::codec::bmi2::unpack_whole_items(&packed[..cut], &mut b, 0, 0) };
+        let rb =
+            unsafe { super::algorithm::bmi2::unpack_whole_items(&packed[..cut], &mut b, 0, 0) };
         assert_eq!(ra, rb, "input {cut} bytes, output {room} bytes");
         assert_eq!(
             a[..ra.1],

@@ -3,7 +3,7 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-use super::codec::{PACKED_LEN, expand, header_len, unpack_whole_items};
+use super::algorithm::{PACKED_LEN, expand, header_len, unpack_whole_items};
 use crate::error::{Error, PackedFault, Result};
 use crate::word::Word;
 
