@@ -1,0 +1,353 @@
+//! A union: its `Which` enum and the reader's `which()`, the one way to a
+//! member's value (see the crate docs); the builder's `which()` and, when
+//! a member's value is a builder, `WhichBuilder`.
+//!
+//! `Which` takes no type parameters: members whose type uses the struct's
+//! generic parameters are given with those erased to `AnyPointer`.
+
+use std::fmt::Write as _;
+
+use super::Generator;
+use super::data_field::is_zero;
+use super::doc::doc_attr;
+use super::pointer_field::default_static;
+use super::struct_module::StructCode;
+use super::types::{COMPLEX_SCORE, complexity};
+use crate::Error;
+use crate::model::*;
+use crate::names::{Case, assign};
+
+/// A `Which` variant's payload: its type and the expression that makes it.
+type Payload = (String, String);
+
+/// A member's payloads in `Which` and `WhichBuilder` (`None` for void).
+#[derive(Default)]
+struct MemberPayloads {
+    reader: Option<Payload>,
+    builder: Option<Payload>,
+    /// The payloads borrow (for `'a` and `'b`): groups and pointers.
+    borrows: bool,
+    /// The builder's payload names the arena type `A` (struct, list,
+    /// group and any-pointer builders).
+    names_arena: bool,
+}
+
+impl MemberPayloads {
+    /// Payloads of plain values, the same type in both enums.
+    fn values(rust: String, reader: String, builder: String) -> Self {
+        MemberPayloads {
+            reader: Some((rust.clone(), reader)),
+            builder: Some((rust, builder)),
+            ..MemberPayloads::default()
+        }
+    }
+}
+
+/// The variants and `match` arms of `Which` or `WhichBuilder`.
+#[derive(Default)]
+struct UnionCode {
+    variants: String,
+    arms: String,
+}
+
+impl UnionCode {
+    /// Adds variant `variant` of enum `which` for discriminant `value`.
+    fn add(&mut self, which: &str, variant: &str, value: u16, payload: Option<Payload>) {
+        match payload {
+            Some((ty, make)) => {
+                let _ = writeln!(self.variants, "{variant}({ty}),");
+                let _ = writeln!(self.arms, "{value} => Ok({which}::{variant}({make})),");
+            }
+            None => {
+                let _ = writeln!(self.variants, "{variant},");
+                let _ = writeln!(self.arms, "{value} => Ok({which}::{variant}),");
+            }
+        }
+    }
+}
+
+impl Generator<'_> {
+    /// The union's `Which` enum (and `WhichBuilder`) into `out`, and the
+    /// handles' `which()`; `fields` are the struct's, in code order.
+    pub(super) fn which(
+        &self,
+        code: &mut StructCode,
+        out: &mut String,
+        s: &StructNode,
+        fields: &[&Field],
+        file: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let runtime = &self.runtime;
+        let mut members: Vec<&&Field> =
+            fields.iter().filter(|f| f.discriminant.is_some()).collect();
+        members.sort_by_key(|f| f.discriminant);
+        let (mut reader_enum, mut builder_enum) = (UnionCode::default(), UnionCode::default());
+        let (mut borrows, mut names_arena) = (false, false);
+        // Whether a payload type may be over clippy's type_complexity.
+        let mut complex = false;
+        let spelled: Vec<(&str, Case)> = members
+            .iter()
+            .map(|f| (f.spelling(), Case::Pascal))
+            .collect();
+        let variant_names = assign(&spelled, &[]);
+        for (f, variant) in members.iter().zip(variant_names) {
+            let value = f.discriminant.unwrap_or(0);
+            let payloads = self.member_payloads(f, file, depth)?;
+            borrows |= payloads.borrows;
+            names_arena |= payloads.names_arena;
+            let fallback = format!("`{}` is set.", f.name);
+            let doc = Some(f.doc.as_deref().unwrap_or(&fallback));
+            doc_attr(&mut reader_enum.variants, doc);
+            doc_attr(&mut builder_enum.variants, doc);
+            for (ty, _) in payloads.reader.iter().chain(&payloads.builder) {
+                complex |= complexity(ty) > COMPLEX_SCORE;
+            }
+            reader_enum.add("Which", &variant, value, payloads.reader);
+            builder_enum.add("WhichBuilder", &variant, value, payloads.builder);
+        }
+        let lifetime = if borrows { "<'a>" } else { "" };
+        let allow = if complex {
+            "#[allow(clippy::type_complexity)]\n"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "/// The union's members, with the value of the one that is set.\n{allow}pub enum Which{lifetime} {{\n{}}}",
+            reader_enum.variants
+        );
+        let _ = writeln!(
+            code.reader,
+            "/// Which member of the union is set, with its value.\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+             #[inline] pub fn which(&self) -> ::core::result::Result<Which{lifetime}, {runtime}::typed::NotInSchema> {{ match self.reader.get::<u16>({}) {{ {} v => Err({runtime}::typed::NotInSchema(v)) }} }}",
+            s.discriminant_offset, reader_enum.arms
+        );
+        if !borrows {
+            // Every member's value is a plain value: the builder's
+            // `which()` gives the reader's `Which`.
+            let arms = builder_enum.arms.replace("WhichBuilder::", "Which::");
+            let _ = writeln!(
+                code.builder,
+                "/// Which member of the union is set, with its value.\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+                 #[inline] pub fn which(&self) -> ::core::result::Result<Which, {runtime}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {arms} v => Err({runtime}::typed::NotInSchema(v)) }} }}",
+                s.discriminant_offset
+            );
+            return Ok(());
+        }
+        let (declaration, arguments) = if names_arena {
+            (
+                format!("<'b, A: {runtime}::Arena + ?Sized + 'b>"),
+                "<'_, A>",
+            )
+        } else {
+            ("<'b>".to_string(), "<'_>")
+        };
+        let _ = writeln!(
+            out,
+            "/// The union's members, with a builder of the one that is set (a builder's `which()`).\n{allow}pub enum WhichBuilder{declaration} {{\n{}}}",
+            builder_enum.variants
+        );
+        let _ = writeln!(
+            code.builder,
+            "/// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
+             #[inline] pub fn which(&mut self) -> ::core::result::Result<WhichBuilder{arguments}, {runtime}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {} v => Err({runtime}::typed::NotInSchema(v)) }} }}",
+            s.discriminant_offset, builder_enum.arms
+        );
+        Ok(())
+    }
+
+    /// Member `f`'s payloads, by the kind of its type.
+    fn member_payloads(&self, f: &Field, file: u64, depth: usize) -> Result<MemberPayloads, Error> {
+        let runtime = &self.runtime;
+        let (ty, offset, default) = match &f.kind {
+            FieldKind::Group { type_id } => return Ok(self.group_payloads(f, *type_id)),
+            FieldKind::Slot {
+                ty,
+                offset,
+                default,
+            } => (self.resolve(ty), *offset, default),
+        };
+        let get = format!("self.get_{}()", self.stem(f));
+        Ok(match &ty {
+            Type::Void => MemberPayloads::default(),
+            Type::Bool => {
+                let builder = match default {
+                    Value::Bool(true) => format!("self.builder.get_bool_or({offset}, true)"),
+                    _ => format!("self.builder.get_bool({offset})"),
+                };
+                MemberPayloads::values("bool".into(), get, builder)
+            }
+            Type::Enum(id) => {
+                let path = self.path_to(*id, file, depth)?;
+                let default = match default {
+                    Value::Enum(v) => *v,
+                    _ => 0,
+                };
+                MemberPayloads::values(
+                    format!("::core::result::Result<{path}, {runtime}::typed::NotInSchema>"),
+                    get,
+                    format!(
+                        "<{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {default}))"
+                    ),
+                )
+            }
+            Type::AnyPointer => MemberPayloads {
+                reader: Some((format!("{runtime}::PointerReader<'a>"), get)),
+                builder: Some((
+                    format!("{runtime}::PointerBuilder<'b, A>"),
+                    format!("self.builder.pointer({offset})"),
+                )),
+                borrows: true,
+                names_arena: true,
+            },
+            Type::Interface(_) => MemberPayloads::values(
+                format!("{runtime}::Result<u32>"),
+                get,
+                format!("self.builder.with_reader(|r| r.pointer({offset}).get_capability())"),
+            ),
+            ty if ty.is_pointer() => self.pointer_payloads(f, ty, offset, default, file, depth)?,
+            ty => {
+                let (rust, literal) = self.primitive(ty, default)?;
+                let builder = if is_zero(default) {
+                    format!("self.builder.get::<{rust}>({offset})")
+                } else {
+                    format!("self.builder.get_or::<{rust}>({offset}, {literal})")
+                };
+                MemberPayloads::values(rust.to_string(), get, builder)
+            }
+        })
+    }
+
+    /// A group member's payloads: the group's handles.
+    fn group_payloads(&self, f: &Field, group: u64) -> MemberPayloads {
+        let parameter_count = self.params.borrow().len();
+        let module = self.module_name(group).unwrap_or_default();
+        let any = format!("{}::typed::AnyPointer", self.runtime);
+        let arguments: String = (0..parameter_count).map(|_| format!(", {any}")).collect();
+        let marker = if parameter_count == 0 {
+            ""
+        } else {
+            ", marker: ::core::marker::PhantomData"
+        };
+        let reader = if parameter_count == 0 {
+            (
+                format!("{module}::Reader<'a>"),
+                format!("self.get_{}()", self.stem(f)),
+            )
+        } else {
+            (
+                format!("{module}::Reader<'a{arguments}>"),
+                format!("{module}::Reader {{ reader: self.reader{marker} }}"),
+            )
+        };
+        MemberPayloads {
+            reader: Some(reader),
+            builder: Some((
+                format!("{module}::Builder<'b, A{arguments}>"),
+                format!("{module}::Builder {{ builder: self.builder.reborrow(){marker} }}"),
+            )),
+            borrows: true,
+            names_arena: true,
+        }
+    }
+
+    /// A typed pointer member's payloads (text, data, list, struct or
+    /// generic value), with the struct's generic parameters erased.
+    fn pointer_payloads(
+        &self,
+        f: &Field,
+        ty: &Type,
+        offset: u32,
+        default: &Value,
+        file: u64,
+        depth: usize,
+    ) -> Result<MemberPayloads, Error> {
+        let runtime = &self.runtime;
+        let typed = self.reader_ty(ty, file, depth)?;
+        let saved = self.params.replace(Vec::new());
+        let erased = self.resolve(ty);
+        let erased_reader = self.reader_ty(&erased, file, depth);
+        let erased_builder = self.builder_ty(&erased, file, depth);
+        let erased_owned = self.owned_ty(&erased, file, depth);
+        self.params.replace(saved);
+        let (erased_reader, erased_builder, erased_owned) =
+            (erased_reader?, erased_builder?, erased_owned?);
+        let any = erased == Type::AnyPointer;
+        let builder = if any {
+            (
+                format!("{runtime}::Result<{runtime}::PointerBuilder<'b, A>>"),
+                format!("Ok(self.builder.pointer({offset}))"),
+            )
+        } else {
+            let get = format!(
+                "<{erased_owned} as {runtime}::typed::Owned>::get(self.builder.pointer({offset}))"
+            );
+            let make = match self.builder_fill(f, ty, offset, default, &erased_owned) {
+                Some(fill) => format!("{fill}.and_then(|()| {get})"),
+                None => get,
+            };
+            (format!("{runtime}::Result<{erased_builder}>"), make)
+        };
+        let reader = if erased_reader == typed {
+            (
+                format!("{runtime}::Result<{typed}>"),
+                format!("self.get_{}()", self.stem(f)),
+            )
+        } else if any {
+            (
+                format!("{runtime}::Result<{erased_reader}>"),
+                format!("Ok(self.reader.pointer({offset}))"),
+            )
+        } else {
+            (
+                format!("{runtime}::Result<{erased_reader}>"),
+                format!(
+                    "<{erased_owned} as {runtime}::typed::Owned>::read(self.reader.pointer({offset}))"
+                ),
+            )
+        };
+        Ok(MemberPayloads {
+            reader: Some(reader),
+            builder: Some(builder),
+            borrows: true,
+            names_arena: any || !matches!(ty, Type::Text | Type::Data),
+        })
+    }
+
+    /// An expression (a `Result<()>`) that copies pointer field `f`'s
+    /// schema default into its slot when the slot is null, or `None` when
+    /// the field has no default.
+    fn builder_fill(
+        &self,
+        f: &Field,
+        ty: &Type,
+        offset: u32,
+        default: &Value,
+        owned: &str,
+    ) -> Option<String> {
+        let runtime = &self.runtime;
+        let set_if_null = |literal: String| {
+            format!(
+                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), {literal}) }})"
+            )
+        };
+        let from_static = || {
+            format!(
+                "{runtime}::typed::fill_default(&mut self.builder.pointer({offset}), &{})",
+                default_static(&self.stem(f))
+            )
+        };
+        match (ty, default) {
+            (Type::Text, Value::Text(t)) if !t.is_empty() && std::str::from_utf8(t).is_ok() => {
+                Some(set_if_null(format!("{:?}", String::from_utf8_lossy(t))))
+            }
+            // Not UTF-8: kept as words by `pointer_field`, as pointer
+            // defaults are.
+            (Type::Text, Value::Text(t)) if !t.is_empty() => Some(from_static()),
+            (Type::Data, Value::Data(b)) if !b.is_empty() => Some(set_if_null(format!("&{b:?}"))),
+            (_, Value::Pointer(Some(_))) => Some(from_static()),
+            _ => None,
+        }
+    }
+}
