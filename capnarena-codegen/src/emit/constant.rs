@@ -1,11 +1,10 @@
 //! A schema constant: a Rust `const` of a value type, text or data, or a
 //! `static` `typed::Constant` holding a pointer value's words.
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
 use super::types::hex_words;
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 
@@ -24,7 +23,7 @@ impl Generator<'_> {
     /// below file `file`'s module.
     pub(super) fn constant(
         &self,
-        out: &mut String,
+        out: &mut Writer,
         constant: &Constant<'_>,
         file: u64,
         depth: usize,
@@ -40,32 +39,35 @@ impl Generator<'_> {
         doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
         match (ty, value) {
             (Type::Void, _) => {
-                let _ = writeln!(out, "pub const {name}: () = ();");
+                out.line(&format!("pub const {name}: () = ();"));
             }
             (Type::Text, Value::Text(t)) => match std::str::from_utf8(t) {
                 Ok(t) => {
-                    let _ = writeln!(out, "pub const {name}: &str = {t:?};");
+                    out.assign(&format!("pub const {name}: &str"), &format!("{t:?}"), ";");
                 }
                 // Not UTF-8 (the reference accepts it and keeps the
                 // bytes): the bytes as they are.
                 Err(_) => {
-                    let _ = writeln!(
-                        out,
-                        "#[doc = \"\"]\n#[doc = \" Not UTF-8: the text's bytes as the schema writes them.\"]\npub const {name}: &[u8] = &{t:?};"
-                    );
+                    out.doc("");
+                    out.docs("Not UTF-8: the text's bytes as the schema writes them.");
+                    out.assign(&format!("pub const {name}: &[u8]"), &format!("&{t:?}"), ";");
                 }
             },
             (Type::Data, Value::Data(d)) => {
-                let _ = writeln!(out, "pub const {name}: &[u8] = &{d:?};");
+                out.assign(&format!("pub const {name}: &[u8]"), &format!("&{d:?}"), ";");
             }
             (Type::Enum(id), Value::Enum(v)) => {
                 let path = self.path_to(*id, file, depth)?;
                 match self.enumerant_name(*id, *v)? {
                     Some(e) => {
-                        let _ = writeln!(out, "pub const {name}: {path} = {path}::{e};");
+                        out.assign(
+                            &format!("pub const {name}: {path}"),
+                            &format!("{path}::{e}"),
+                            ";",
+                        );
                     }
                     None => {
-                        let _ = writeln!(out, "pub const {name}: u16 = {v};");
+                        out.line(&format!("pub const {name}: u16 = {v};"));
                     }
                 }
             }
@@ -73,15 +75,15 @@ impl Generator<'_> {
             (ty, Value::Pointer(words)) if ty.is_pointer() => {
                 let owned = self.owned_ty(ty, file, depth)?;
                 let words = words.clone().unwrap_or_else(|| vec![0]);
-                let _ = writeln!(
-                    out,
-                    "pub static {name}: {rt}::typed::Constant<{owned}> = {rt}::typed::Constant::new({});",
-                    hex_words(&words, rt)
+                out.assign(
+                    &format!("pub static {name}: {rt}::typed::Constant<{owned}>"),
+                    &format!("{rt}::typed::Constant::new({})", hex_words(&words, rt)),
+                    ";",
                 );
             }
             (ty, value) => {
                 let (rust, lit) = self.primitive(ty, value)?;
-                let _ = writeln!(out, "pub const {name}: {rust} = {lit};");
+                out.assign(&format!("pub const {name}: {rust}"), &lit, ";");
             }
         }
         Ok(())

@@ -3,11 +3,10 @@
 //! `which()`) and a setter on the builder; a default is XORed in by the
 //! runtime's `get_or` / `set_or`.
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
-use super::struct_module::{FieldContext, StructCode};
+use super::struct_module::{FieldContext, StructCode, short_fn};
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 
@@ -18,14 +17,22 @@ impl Generator<'_> {
         let stem = &context.stem;
         if !context.member {
             doc_attr(&mut code.reader, context.doc());
-            let _ = writeln!(code.reader, "#[inline] pub fn get_{stem}(&self) {{}}");
+            code.reader.line("#[inline]");
+            code.reader.line(&format!("pub fn get_{stem}(&self) {{}}"));
         }
         doc_attr(&mut code.builder, context.doc());
-        let _ = writeln!(
-            code.builder,
-            "#[inline] pub fn set_{stem}(&mut self) {{ {} }}",
-            context.set_discriminant
-        );
+        code.builder.line("#[inline]");
+        match &context.set_discriminant {
+            Some(statement) => short_fn(
+                &mut code.builder,
+                false,
+                &format!("pub fn set_{stem}(&mut self)"),
+                statement,
+            ),
+            None => code
+                .builder
+                .line(&format!("pub fn set_{stem}(&mut self) {{}}")),
+        }
     }
 
     /// A `Bool` field, at bit `offset`.
@@ -92,25 +99,34 @@ impl Generator<'_> {
             Value::Enum(v) => *v,
             _ => 0,
         };
+        let result = format!("::core::result::Result<{path}, {runtime}::typed::NotInSchema>");
+        let convert = format!("<{path} as ::core::convert::TryFrom<u16>>::try_from");
         doc_attr(&mut code.reader, context.doc());
-        let _ = writeln!(
-            code.reader,
-            "/// # Errors\n/// The value on the wire is not in the schema.\n\
-             #[inline] {visibility}fn get_{stem}(&self) -> ::core::result::Result<{path}, {runtime}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.reader.get_or::<u16>({offset}, {default})) }}"
+        code.reader
+            .docs("# Errors\nThe value on the wire is not in the schema.");
+        short_fn(
+            &mut code.reader,
+            true,
+            &format!("{visibility}fn get_{stem}(&self) -> {result}"),
+            &format!("{convert}(self.reader.get_or::<u16>({offset}, {default}))"),
         );
         if !context.member {
             doc_attr(&mut code.builder, context.doc());
-            let _ = writeln!(
-                code.builder,
-                "/// # Errors\n/// The value in the message is not in the schema.\n\
-                 #[inline] pub fn get_{stem}(&self) -> ::core::result::Result<{path}, {runtime}::typed::NotInSchema> {{ <{path} as ::core::convert::TryFrom<u16>>::try_from(self.builder.get_or::<u16>({offset}, {default})) }}"
+            code.builder
+                .docs("# Errors\nThe value in the message is not in the schema.");
+            short_fn(
+                &mut code.builder,
+                true,
+                &format!("pub fn get_{stem}(&self) -> {result}"),
+                &format!("{convert}(self.builder.get_or::<u16>({offset}, {default}))"),
             );
         }
         doc_attr(&mut code.builder, context.doc());
-        let _ = writeln!(
-            code.builder,
-            "#[inline] pub fn set_{stem}(&mut self, value: {path}) {{ {}self.builder.set_or::<u16>({offset}, u16::from(value), {default}); }}",
-            context.set_discriminant
+        setter(
+            &mut code.builder,
+            context,
+            &path,
+            &format!("self.builder.set_or::<u16>({offset}, u16::from(value), {default});"),
         );
         Ok(())
     }
@@ -125,6 +141,19 @@ pub(super) fn is_zero(default: &Value) -> bool {
     }
 }
 
+/// A data field's setter taking a `rust` value: the discriminant of a
+/// union member, then `statement`.
+fn setter(out: &mut Writer, context: &FieldContext<'_>, rust: &str, statement: &str) {
+    out.line("#[inline]");
+    out.open_fn(&format!(
+        "pub fn set_{}(&mut self, value: {rust})",
+        context.stem
+    ));
+    context.write_discriminant(out);
+    out.line(statement);
+    out.close();
+}
+
 /// The reader getter, builder getter and builder setter of a data field
 /// of Rust type `rust`: `get` and `set` are the struct handle's calls
 /// (with the offset and any default).
@@ -137,21 +166,26 @@ fn scalar_accessors(
 ) {
     let (stem, visibility) = (&context.stem, context.visibility);
     doc_attr(&mut code.reader, context.doc());
-    let _ = writeln!(
-        code.reader,
-        "#[inline] {visibility}fn get_{stem}(&self) -> {rust} {{ self.reader.{get} }}"
+    short_fn(
+        &mut code.reader,
+        true,
+        &format!("{visibility}fn get_{stem}(&self) -> {rust}"),
+        &format!("self.reader.{get}"),
     );
     if !context.member {
         doc_attr(&mut code.builder, context.doc());
-        let _ = writeln!(
-            code.builder,
-            "#[inline] pub fn get_{stem}(&self) -> {rust} {{ self.builder.{get} }}"
+        short_fn(
+            &mut code.builder,
+            true,
+            &format!("pub fn get_{stem}(&self) -> {rust}"),
+            &format!("self.builder.{get}"),
         );
     }
     doc_attr(&mut code.builder, context.doc());
-    let _ = writeln!(
-        code.builder,
-        "#[inline] pub fn set_{stem}(&mut self, value: {rust}) {{ {}self.builder.{set}; }}",
-        context.set_discriminant
+    setter(
+        &mut code.builder,
+        context,
+        rust,
+        &format!("self.builder.{set};"),
     );
 }

@@ -1,12 +1,10 @@
 //! Schema doc comments as `#[doc]` attributes, written so that clippy's
 //! `doc_lazy_continuation` has nothing to say about them.
 
-use std::fmt::Write as _;
+use super::writer::Writer;
 
-/// Writes `doc` (a schema doc comment) as `#[doc]` attributes. The output
-/// is formatted afterwards, so generation only needs valid tokens; line
-/// breaks are for readability of failures.
-pub(super) fn doc_attr(out: &mut String, doc: Option<&str>) {
+/// Writes `doc` (a schema doc comment) as doc comment lines.
+pub(super) fn doc_attr(out: &mut Writer, doc: Option<&str>) {
     let Some(doc) = doc.filter(|d| !d.trim().is_empty()) else {
         return;
     };
@@ -33,12 +31,12 @@ pub(super) fn doc_attr(out: &mut String, doc: Option<&str>) {
                 _ => format!(" {line}"),
             }
         };
-        let _ = writeln!(out, "#[doc = {line:?}]");
+        out.doc(&line);
     }
     // The generator's own doc lines often follow, and would continue
     // an open item or quote: such a doc ends with an empty line.
     if open != Open::None {
-        out.push_str("#[doc = \"\"]\n");
+        out.doc("");
     }
 }
 
@@ -75,29 +73,33 @@ mod tests {
     /// rpc.capnp and blackrock's cluster-rpc.capnp (issue 20).
     #[test]
     fn docs_close_lists_and_quotes() {
-        let mut out = String::new();
+        let mut out = Writer::new(0);
         doc_attr(
             &mut out,
             Some("Intro.\n- item\nlazy\n\n> quote\nlazy\n\n12. twelve\nlazy"),
         );
-        let lines: Vec<&str> = out.lines().collect();
+        let lines: Vec<&str> = out.text().lines().collect();
         assert_eq!(
             lines,
             [
-                r#"#[doc = " Intro."]"#,
-                r#"#[doc = " - item"]"#,
-                r#"#[doc = "   lazy"]"#,
-                r#"#[doc = ""]"#,
-                r#"#[doc = " > quote"]"#,
-                r#"#[doc = " > lazy"]"#,
-                r#"#[doc = ""]"#,
-                r#"#[doc = " 12. twelve"]"#,
-                r#"#[doc = "     lazy"]"#,
-                r#"#[doc = ""]"#,
+                "/// Intro.",
+                "/// - item",
+                "///   lazy",
+                "///",
+                "/// > quote",
+                "/// > lazy",
+                "///",
+                "/// 12. twelve",
+                "///     lazy",
+                "///",
             ]
         );
-        let mut plain = String::new();
-        doc_attr(&mut plain, Some("Just text.\nMore."));
-        assert_eq!(plain.lines().count(), 2);
+        let mut plain = Writer::new(1);
+        doc_attr(&mut plain, Some("Just text.  \nMo\rre."));
+        assert_eq!(
+            plain.text(),
+            "    /// Just text.\n    #[doc = \" Mo\\rre.\"]\n",
+            "trailing spaces dropped; a carriage return, which a `///` line cannot hold, escaped"
+        );
     }
 }

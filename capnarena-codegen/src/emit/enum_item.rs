@@ -1,62 +1,81 @@
 //! A schema enum: a `#[repr(u16)]` Rust enum, its names, and the
 //! conversions from and to `u16`.
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
+use super::struct_module::short_fn;
 use super::types::enumerant_names;
+use super::writer::Writer;
 use crate::model::*;
 
 impl Generator<'_> {
-    /// Writes enum `node` (named `name`) with its enumerants.
+    /// Writes enum `node` (named `name`) with its enumerants, and its
+    /// impls: names, `TryFrom<u16>`, `From<Self> for u16`, `typed::Enum`.
     pub(super) fn enum_item(
         &self,
-        out: &mut String,
+        out: &mut Writer,
         node: &Node,
         enumerants: &[Enumerant],
         name: &str,
     ) {
         let variants = enumerant_names(enumerants);
-        let rt = &self.runtime;
+        let runtime = &self.runtime;
         let fallback = format!("The `{}` enum.", node.short_name());
         doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
-        let _ = writeln!(
-            out,
-            "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n#[repr(u16)]\npub enum {name} {{"
-        );
+        out.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]");
+        out.line("#[repr(u16)]");
+        out.open(&format!("pub enum {name}"));
         for (i, (e, v)) in enumerants.iter().zip(&variants).enumerate() {
             let fallback = format!("`{}`", e.name);
             doc_attr(out, Some(e.doc.as_deref().unwrap_or(&fallback)));
-            let _ = writeln!(out, "{v} = {i},");
+            out.line(&format!("{v} = {i},"));
         }
-        out.push_str("}\n");
-        let _ = writeln!(
-            out,
-            "impl {name} {{\n/// Id of the enum.\npub const TYPE_ID: u64 = {:#x};\n/// The enumerant's name as the schema spells it.\npub fn name(self) -> &'static str {{ match self {{",
-            node.id
-        );
+        out.close();
+        out.open_impl(&format!("impl {name}"));
+        out.docs("Id of the enum.");
+        out.line(&format!("pub const TYPE_ID: u64 = {:#x};", node.id));
+        out.docs("The enumerant's name as the schema spells it.");
+        out.open_fn("pub fn name(self) -> &'static str");
+        out.open_expression("match self");
         for (e, v) in enumerants.iter().zip(&variants) {
-            let _ = writeln!(out, "{name}::{v} => {:?},", e.name);
+            out.arm(&format!("{name}::{v}"), &format!("{:?}", e.name));
         }
-        out.push_str("} }\n");
+        out.close();
+        out.close();
         let names: Vec<String> = enumerants.iter().map(|e| format!("{:?}", e.name)).collect();
-        let _ = writeln!(
-            out,
-            "/// The enumerants' names as the schema spells them, by value.\npub const NAMES: &'static [&'static str] = &[{}];\n}}",
-            names.join(", ")
+        out.docs("The enumerants' names as the schema spells them, by value.");
+        out.assign(
+            "pub const NAMES: &'static [&'static str]",
+            &format!("&[{}]", names.join(", ")),
+            ";",
         );
-        let _ = writeln!(
-            out,
-            "impl ::core::convert::TryFrom<u16> for {name} {{ type Error = {rt}::typed::NotInSchema; fn try_from(value: u16) -> ::core::result::Result<Self, {rt}::typed::NotInSchema> {{ match value {{"
-        );
+        out.close();
+        let not_in_schema = format!("{runtime}::typed::NotInSchema");
+        out.open_impl(&format!("impl ::core::convert::TryFrom<u16> for {name}"));
+        out.line(&format!("type Error = {not_in_schema};"));
+        out.open_fn(&format!(
+            "fn try_from(value: u16) -> ::core::result::Result<Self, {not_in_schema}>"
+        ));
+        out.open_expression("match value");
         for (i, v) in variants.iter().enumerate() {
-            let _ = writeln!(out, "{i} => Ok({name}::{v}),");
+            out.arm(&i.to_string(), &format!("Ok({name}::{v})"));
         }
-        let _ = writeln!(out, "v => Err({rt}::typed::NotInSchema(v)), }} }} }}");
-        let _ = writeln!(
+        out.arm("v", &format!("Err({not_in_schema}(v))"));
+        out.close();
+        out.close();
+        out.close();
+        out.open_impl(&format!("impl ::core::convert::From<{name}> for u16"));
+        short_fn(
             out,
-            "impl ::core::convert::From<{name}> for u16 {{ fn from(value: {name}) -> u16 {{ value as u16 }} }}\nimpl {rt}::typed::Enum for {name} {{ const NAMES: &'static [&'static str] = {name}::NAMES; }}"
+            false,
+            &format!("fn from(value: {name}) -> u16"),
+            "value as u16",
         );
+        out.close();
+        out.open_impl(&format!("impl {runtime}::typed::Enum for {name}"));
+        out.line(&format!(
+            "const NAMES: &'static [&'static str] = {name}::NAMES;"
+        ));
+        out.close();
     }
 }

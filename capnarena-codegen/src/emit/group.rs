@@ -2,11 +2,10 @@
 //! same struct), and `init_`, which sets every field of the group (and of
 //! its groups) back to its default.
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
-use super::struct_module::{FieldContext, StructCode};
+use super::struct_module::{FieldContext, StructCode, short_fn};
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 
@@ -23,47 +22,55 @@ impl Generator<'_> {
         let module = self
             .module_name(group)
             .ok_or(Error::MissingNode { id: group })?;
+        let builder_value =
+            format!("{module}::Builder {{ builder: self.builder.reborrow(){marker} }}");
         doc_attr(&mut code.reader, context.doc());
-        let _ = writeln!(
-            code.reader,
-            "#[inline] {visibility}fn get_{stem}(&self) -> {module}::Reader<'a{list}> {{ {module}::Reader {{ reader: self.reader{marker} }} }}"
+        short_fn(
+            &mut code.reader,
+            true,
+            &format!("{visibility}fn get_{stem}(&self) -> {module}::Reader<'a{list}>"),
+            &format!("{module}::Reader {{ reader: self.reader{marker} }}"),
         );
+        let builder = &mut code.builder;
         if !context.member {
-            doc_attr(&mut code.builder, context.doc());
-            let _ = writeln!(
-                code.builder,
-                "#[inline] pub fn get_{stem}(&mut self) -> {module}::Builder<'_, A{list}> {{ {module}::Builder {{ builder: self.builder.reborrow(){marker} }} }}"
+            doc_attr(builder, context.doc());
+            short_fn(
+                builder,
+                true,
+                &format!("pub fn get_{stem}(&mut self) -> {module}::Builder<'_, A{list}>"),
+                &builder_value,
             );
         }
-        let mut clear = String::new();
-        self.clear_group(&mut clear, group)?;
-        doc_attr(&mut code.builder, context.doc());
-        let _ = writeln!(
-            code.builder,
-            "/// Sets every field of the group to its default{} and returns it.\n\
-             pub fn init_{stem}(&mut self) -> {module}::Builder<'_, A{list}> {{ {}{clear}{module}::Builder {{ builder: self.builder.reborrow(){marker} }} }}",
+        doc_attr(builder, context.doc());
+        builder.docs(&format!(
+            "Sets every field of the group to its default{} and returns it.",
             if context.member {
                 ", makes it the union's member,"
             } else {
                 ""
             },
-            context.set_discriminant,
-        );
+        ));
+        builder.open_fn(&format!(
+            "pub fn init_{stem}(&mut self) -> {module}::Builder<'_, A{list}>"
+        ));
+        context.write_discriminant(builder);
+        self.clear_group(builder, group)?;
+        builder.line(&builder_value);
+        builder.close();
         Ok(())
     }
 
     /// Statements that reset every field of group `id` (and of its groups)
     /// to the zero bits that mean "default".
-    fn clear_group(&self, out: &mut String, id: u64) -> Result<(), Error> {
+    fn clear_group(&self, out: &mut Writer, id: u64) -> Result<(), Error> {
         let NodeKind::Struct(s) = &self.node(id)?.kind else {
             return Ok(());
         };
         if s.discriminant_count > 0 {
-            let _ = writeln!(
-                out,
+            out.line(&format!(
                 "self.builder.set::<u16>({}, 0);",
                 s.discriminant_offset
-            );
+            ));
         }
         for f in &s.fields {
             match &f.kind {
@@ -84,8 +91,7 @@ impl Generator<'_> {
                         }
                         _ => format!("self.builder.pointer({offset}).clear();"),
                     };
-                    out.push_str(&statement);
-                    out.push('\n');
+                    out.line(&statement);
                 }
             }
         }

@@ -2,10 +2,9 @@
 //! result structs of its methods (capabilities are not implemented; a
 //! capability field is an index in the message's capability table).
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 
@@ -13,7 +12,7 @@ impl Generator<'_> {
     /// Writes interface `node`'s module, named `name`.
     pub(super) fn interface(
         &self,
-        out: &mut String,
+        out: &mut Writer,
         node: &Node,
         name: &str,
         file: u64,
@@ -24,14 +23,11 @@ impl Generator<'_> {
             node.short_name()
         );
         doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
-        let _ = writeln!(out, "pub mod {name} {{");
-        let _ = writeln!(
-            out,
-            "/// Id of the interface.\npub const TYPE_ID: u64 = {:#x};",
-            node.id
-        );
+        out.open(&format!("pub mod {name}"));
+        out.docs("Id of the interface.");
+        out.line(&format!("pub const TYPE_ID: u64 = {:#x};", node.id));
         self.scope_items(out, node, file, depth + 1)?;
-        out.push_str("}\n");
+        out.close();
         Ok(())
     }
 }

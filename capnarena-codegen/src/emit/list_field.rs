@@ -3,11 +3,10 @@
 //! text and data (`set_*_from_iter`). Their other accessors are
 //! [`super::pointer_field`]'s.
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
 use super::struct_module::FieldContext;
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 
@@ -16,13 +15,12 @@ impl Generator<'_> {
     /// `offset`, for the element types that have one.
     pub(super) fn list_bulk_setter(
         &self,
-        builder: &mut String,
+        builder: &mut Writer,
         context: &FieldContext<'_>,
         element: &Type,
         offset: usize,
     ) -> Result<(), Error> {
         let runtime = &self.runtime;
-        let set_discriminant = &context.set_discriminant;
         let names = self.names_of(context.field);
         match element {
             Type::Text | Type::Data => {
@@ -33,11 +31,24 @@ impl Generator<'_> {
                 };
                 let name = names.method(("set_", "_from_iter"));
                 doc_attr(builder, context.doc());
-                let _ = writeln!(
-                    builder,
-                    "/// Points the field at a new list of `items`, laid out in one allocation.\n/// # Errors\n/// Too long to encode, or the arena has no room.\n\
-                     #[inline] pub fn {name}<'s, I>(&mut self, items: I) -> {runtime}::Result<()> where I: IntoIterator<Item = {item}>, I::IntoIter: ExactSizeIterator + Clone {{ {set_discriminant}{runtime}::typed::{marker}::set_iter(self.builder.pointer({offset}), items) }}"
+                builder.docs(
+                    "Points the field at a new list of `items`, laid out in one allocation.\n\
+                     # Errors\n\
+                     Too long to encode, or the arena has no room.",
                 );
+                builder.line("#[inline]");
+                builder.open_fn_where(
+                    &format!("pub fn {name}<'s, I>(&mut self, items: I) -> {runtime}::Result<()>"),
+                    &[
+                        &format!("I: IntoIterator<Item = {item}>"),
+                        "I::IntoIter: ExactSizeIterator + Clone",
+                    ],
+                );
+                context.write_discriminant(builder);
+                builder.line(&format!(
+                    "{runtime}::typed::{marker}::set_iter(self.builder.pointer({offset}), items)"
+                ));
+                builder.close();
             }
             Type::Bool
             | Type::Int8
@@ -61,10 +72,18 @@ impl Generator<'_> {
                 };
                 let name = names.method(("set_", "_from_slice"));
                 doc_attr(builder, context.doc());
-                let _ = writeln!(
+                builder.docs(
+                    "Points the field at a new list holding `values` (one allocation and copy).\n\
+                     # Errors\n\
+                     Too long to encode, or the arena has no room.",
+                );
+                self.pointer_method(
                     builder,
-                    "/// Points the field at a new list holding `values` (one allocation and copy).\n/// # Errors\n/// Too long to encode, or the arena has no room.\n\
-                     #[inline] pub fn {name}(&mut self, values: {argument}) -> {runtime}::Result<()> {{ {set_discriminant}{marker}::set_slice(self.builder.pointer({offset}), values) }}"
+                    context,
+                    &format!(
+                        "pub fn {name}(&mut self, values: {argument}) -> {runtime}::Result<()>"
+                    ),
+                    &format!("{marker}::set_slice(self.builder.pointer({offset}), values)"),
                 );
             }
             _ => {}

@@ -5,12 +5,11 @@
 //! (text's bytes getter), [`super::list_field`] (bulk setters) and
 //! [`super::struct_field`] (`init_` of a struct or a generic value).
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
 use super::struct_module::{FieldContext, StructCode};
 use super::types::{hex_words, text_words};
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 
@@ -79,7 +78,7 @@ impl Generator<'_> {
     /// bytes as they are.
     fn pointer_default(
         &self,
-        statics: &mut String,
+        statics: &mut Writer,
         context: &FieldContext<'_>,
         ty: &Type,
         default: &Value,
@@ -97,18 +96,48 @@ impl Generator<'_> {
             _ => return PointerDefault::None,
         };
         let name = default_static(&context.stem);
-        let _ = writeln!(
-            statics,
-            "static {name}: {runtime}::layout::StaticContext = {runtime}::layout::StaticContext::new({});",
-            hex_words(&words, runtime)
+        statics.assign(
+            &format!("static {name}: {runtime}::layout::StaticContext"),
+            &format!(
+                "{runtime}::layout::StaticContext::new({})",
+                hex_words(&words, runtime)
+            ),
+            ";",
         );
         PointerDefault::Static(name)
+    }
+
+    /// Statements reading the field (through `owned`) as the reader's
+    /// getter gives it, its default when the pointer is null.
+    pub(super) fn read_pointer(
+        &self,
+        out: &mut Writer,
+        owned: &str,
+        offset: usize,
+        default: &PointerDefault,
+    ) {
+        let runtime = &self.runtime;
+        let read = format!("<{owned} as {runtime}::typed::Owned>::read");
+        match default {
+            PointerDefault::Literal(literal) => {
+                out.line(&format!("let p = self.reader.pointer({offset});"));
+                out.open_expression("if p.is_null()");
+                out.line(&format!("Ok({literal})"));
+                out.else_branch();
+                out.line(&format!("{read}(p)"));
+                out.close();
+            }
+            PointerDefault::Static(name) => out.line(&format!(
+                "{read}({runtime}::typed::or_default(self.reader.pointer({offset}), &{name})?)"
+            )),
+            PointerDefault::None => out.line(&format!("{read}(self.reader.pointer({offset}))")),
+        }
     }
 
     /// The reader's getter (an `Option` under `$Rust.option`).
     fn pointer_getter(
         &self,
-        reader: &mut String,
+        reader: &mut Writer,
         context: &FieldContext<'_>,
         types: &PointerTypes,
         offset: usize,
@@ -116,38 +145,44 @@ impl Generator<'_> {
     ) {
         let runtime = &self.runtime;
         let (stem, visibility) = (&context.stem, context.visibility);
-        let (owned, reader_type) = (&types.owned, &types.reader);
-        let read = match default {
-            PointerDefault::Literal(literal) => format!(
-                "let p = self.reader.pointer({offset}); if p.is_null() {{ Ok({literal}) }} else {{ <{owned} as {runtime}::typed::Owned>::read(p) }}"
-            ),
-            PointerDefault::Static(name) => format!(
-                "<{owned} as {runtime}::typed::Owned>::read({runtime}::typed::or_default(self.reader.pointer({offset}), &{name})?)"
-            ),
-            PointerDefault::None => {
-                format!("<{owned} as {runtime}::typed::Owned>::read(self.reader.pointer({offset}))")
-            }
-        };
+        let reader_type = &types.reader;
         doc_attr(reader, context.doc());
         if context.field.option {
-            let _ = writeln!(
-                reader,
-                "/// `None` when the field is not set (`$Rust.option`).\n/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
-                 #[inline] {visibility}fn get_{stem}(&self) -> {runtime}::Result<::core::option::Option<{reader_type}>> {{ if self.reader.pointer({offset}).is_null() {{ Ok(None) }} else {{ let value: {runtime}::Result<{reader_type}> = {{ {read} }}; value.map(Some) }} }}"
+            reader.docs(
+                "`None` when the field is not set (`$Rust.option`).\n\
+                 # Errors\n\
+                 The pointer holds something else, or is out of bounds or over a limit.",
             );
+            reader.line("#[inline]");
+            reader.open_fn(&format!(
+                "{visibility}fn get_{stem}(&self) -> {runtime}::Result<::core::option::Option<{reader_type}>>"
+            ));
+            reader.open_expression(&format!("if self.reader.pointer({offset}).is_null()"));
+            reader.line("Ok(None)");
+            reader.else_branch();
+            reader.open(&format!("let value: {runtime}::Result<{reader_type}> ="));
+            self.read_pointer(reader, &types.owned, offset, default);
+            reader.close_with(";");
+            reader.line("value.map(Some)");
+            reader.close();
         } else {
-            let _ = writeln!(
-                reader,
-                "/// # Errors\n/// The pointer holds something else, or is out of bounds or over a limit.\n\
-                 #[inline] {visibility}fn get_{stem}(&self) -> {runtime}::Result<{reader_type}> {{ {read} }}"
+            reader.docs(
+                "# Errors\n\
+                 The pointer holds something else, or is out of bounds or over a limit.",
             );
+            reader.line("#[inline]");
+            reader.open_fn(&format!(
+                "{visibility}fn get_{stem}(&self) -> {runtime}::Result<{reader_type}>"
+            ));
+            self.read_pointer(reader, &types.owned, offset, default);
         }
+        reader.close();
     }
 
     /// The builder's setter: a copy of a reader's value.
     fn pointer_setter(
         &self,
-        builder: &mut String,
+        builder: &mut Writer,
         context: &FieldContext<'_>,
         ty: &Type,
         types: &PointerTypes,
@@ -161,29 +196,65 @@ impl Generator<'_> {
             _ => types.reader.replace("'a", "'_"),
         };
         doc_attr(builder, context.doc());
-        let _ = writeln!(
-            builder,
-            "/// Points the field at a copy of `value`.\n/// # Errors\n/// The source is malformed, or the arena has no room.\n\
-             #[inline] pub fn set_{}(&mut self, value: {argument}) -> {runtime}::Result<()> {{ {}<{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), value) }}",
-            context.stem, context.set_discriminant
+        builder.docs(
+            "Points the field at a copy of `value`.\n\
+             # Errors\n\
+             The source is malformed, or the arena has no room.",
         );
+        self.pointer_method(
+            builder,
+            context,
+            &format!(
+                "pub fn set_{}(&mut self, value: {argument}) -> {runtime}::Result<()>",
+                context.stem
+            ),
+            &format!(
+                "<{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), value)"
+            ),
+        );
+    }
+
+    /// An inline builder method whose body is a union member's
+    /// discriminant, then `value`.
+    pub(super) fn pointer_method(
+        &self,
+        builder: &mut Writer,
+        context: &FieldContext<'_>,
+        signature: &str,
+        value: &str,
+    ) {
+        builder.line("#[inline]");
+        builder.open_fn(signature);
+        context.write_discriminant(builder);
+        builder.line(value);
+        builder.close();
     }
 
     /// `init_` of a list, text or data: a new value of `len` elements.
     fn sized_init(
         &self,
-        builder: &mut String,
+        builder: &mut Writer,
         context: &FieldContext<'_>,
         types: &PointerTypes,
         offset: usize,
     ) {
         let runtime = &self.runtime;
         let (owned, builder_type) = (&types.owned, &types.builder);
-        let _ = writeln!(
+        builder.docs(
+            "Points the field at a new value of `len` elements (bytes for text and data).\n\
+             # Errors\n\
+             The arena has no room, or `len` is too large to encode.",
+        );
+        self.pointer_method(
             builder,
-            "/// Points the field at a new value of `len` elements (bytes for text and data).\n/// # Errors\n/// The arena has no room, or `len` is too large to encode.\n\
-             #[inline] pub fn init_{}(&mut self, len: u32) -> {runtime}::Result<{builder_type}> {{ {}<{owned} as {runtime}::typed::Owned>::init(self.builder.pointer({offset}), len) }}",
-            context.stem, context.set_discriminant
+            context,
+            &format!(
+                "pub fn init_{}(&mut self, len: u32) -> {runtime}::Result<{builder_type}>",
+                context.stem
+            ),
+            &format!(
+                "<{owned} as {runtime}::typed::Owned>::init(self.builder.pointer({offset}), len)"
+            ),
         );
     }
 
@@ -192,7 +263,7 @@ impl Generator<'_> {
     /// none for a union member (`which()` gives it).
     fn pointer_builder_getter(
         &self,
-        builder: &mut String,
+        builder: &mut Writer,
         context: &FieldContext<'_>,
         types: &PointerTypes,
         offset: usize,
@@ -201,29 +272,50 @@ impl Generator<'_> {
         let runtime = &self.runtime;
         let stem = &context.stem;
         let (owned, builder_type) = (&types.owned, &types.builder);
+        let get =
+            format!("<{owned} as {runtime}::typed::Owned>::get(self.builder.pointer({offset}))");
         if context.field.option {
             doc_attr(builder, context.doc());
-            let _ = writeln!(
-                builder,
-                "/// The field's value as a builder; `None` when it is not set (`$Rust.option`).\n/// # Errors\n/// The pointer holds something else.\n\
-                 #[inline] pub fn get_{stem}(&mut self) -> {runtime}::Result<::core::option::Option<{builder_type}>> {{ if !self.builder.has_pointer({offset}) {{ return Ok(None); }} <{owned} as {runtime}::typed::Owned>::get(self.builder.pointer({offset})).map(Some) }}"
+            builder.docs(
+                "The field's value as a builder; `None` when it is not set (`$Rust.option`).\n\
+                 # Errors\n\
+                 The pointer holds something else.",
             );
+            builder.line("#[inline]");
+            builder.open_fn(&format!(
+                "pub fn get_{stem}(&mut self) -> {runtime}::Result<::core::option::Option<{builder_type}>>"
+            ));
+            builder.open_expression(&format!("if !self.builder.has_pointer({offset})"));
+            builder.line("return Ok(None);");
+            builder.close();
+            builder.line(&format!("{get}.map(Some)"));
+            builder.close();
         } else if !context.member {
-            let fill = match default {
-                PointerDefault::Literal(literal) => format!(
-                    "if !self.builder.has_pointer({offset}) {{ <{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), {literal})?; }}"
-                ),
-                PointerDefault::Static(name) => format!(
-                    "{runtime}::typed::fill_default(&mut self.builder.pointer({offset}), &{name})?;"
-                ),
-                PointerDefault::None => String::new(),
-            };
             doc_attr(builder, context.doc());
-            let _ = writeln!(
-                builder,
-                "/// The field's value as a builder (its default, copied in, when unset).\n/// # Errors\n/// The pointer holds something else, or the arena has no room.\n\
-                 #[inline] pub fn get_{stem}(&mut self) -> {runtime}::Result<{builder_type}> {{ {fill}<{owned} as {runtime}::typed::Owned>::get(self.builder.pointer({offset})) }}"
+            builder.docs(
+                "The field's value as a builder (its default, copied in, when unset).\n\
+                 # Errors\n\
+                 The pointer holds something else, or the arena has no room.",
             );
+            builder.line("#[inline]");
+            builder.open_fn(&format!(
+                "pub fn get_{stem}(&mut self) -> {runtime}::Result<{builder_type}>"
+            ));
+            match default {
+                PointerDefault::Literal(literal) => {
+                    builder.open_expression(&format!("if !self.builder.has_pointer({offset})"));
+                    builder.line(&format!(
+                        "<{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), {literal})?;"
+                    ));
+                    builder.close();
+                }
+                PointerDefault::Static(name) => builder.line(&format!(
+                    "{runtime}::typed::fill_default(&mut self.builder.pointer({offset}), &{name})?;"
+                )),
+                PointerDefault::None => {}
+            }
+            builder.line(&get);
+            builder.close();
         }
     }
 }

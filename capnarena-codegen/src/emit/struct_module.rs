@@ -3,22 +3,20 @@
 //! methods, `Debug`, and each field's accessors, which the emitter of the
 //! field's kind writes (see [`Generator::field`]).
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::doc::doc_attr;
 use super::types::Generics;
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 use crate::names::{Case, FieldMethods, Form, convert, field_methods};
 
 /// The code the fields of a struct add to it: methods of the reader and
 /// of the builder, and statics (pointer defaults) in the module.
-#[derive(Default)]
 pub(super) struct StructCode {
-    pub(super) reader: String,
-    pub(super) builder: String,
-    pub(super) statics: String,
+    pub(super) reader: Writer,
+    pub(super) builder: Writer,
+    pub(super) statics: Writer,
 }
 
 /// What every field emitter needs to know about the field it writes.
@@ -35,7 +33,7 @@ pub(super) struct FieldContext<'a> {
     /// The field's doc: the schema's, or one naming the field.
     pub(super) doc: String,
     /// Statement writing a union member's discriminant ("" otherwise).
-    pub(super) set_discriminant: String,
+    pub(super) set_discriminant: Option<String>,
     /// Whether the field is a union member.
     pub(super) member: bool,
     /// `pub ` for the reader's getter, "" for a union member's (`which()`
@@ -53,25 +51,34 @@ impl FieldContext<'_> {
         Some(&self.doc)
     }
 
+    /// Writes the statement that makes a union member the active one.
+    pub(super) fn write_discriminant(&self, out: &mut Writer) {
+        if let Some(statement) = &self.set_discriminant {
+            out.line(statement);
+        }
+    }
+
     /// Writes the `has_` method of a pointer field on the reader or
     /// (`handle` = "builder") the builder.
-    pub(super) fn has_method(&self, out: &mut String, handle: &str, offset: usize) {
+    pub(super) fn has_method(&self, out: &mut Writer, handle: &str, offset: usize) {
         let active = if handle == "reader" {
             &self.active_reader
         } else {
             &self.active_builder
         };
-        let _ = writeln!(
-            out,
-            "/// Whether the `{}` field is set (its pointer is not null{}).\n#[inline] pub fn has_{}(&self) -> bool {{ {active}self.{handle}.has_pointer({offset}) }}",
+        out.docs(&format!(
+            "Whether the `{}` field is set (its pointer is not null{}).",
             self.field.name,
             if self.member {
                 " and the member is the union's active one"
             } else {
                 ""
             },
-            self.stem,
-        );
+        ));
+        out.line("#[inline]");
+        out.open_fn(&format!("pub fn has_{}(&self) -> bool", self.stem));
+        out.line(&format!("{active}self.{handle}.has_pointer({offset})"));
+        out.close();
     }
 }
 
@@ -82,7 +89,7 @@ impl Generator<'_> {
     /// list, and is longer than most for it.
     pub(super) fn struct_module(
         &self,
-        out: &mut String,
+        out: &mut Writer,
         node: &Node,
         s: &StructNode,
         name: &str,
@@ -94,12 +101,9 @@ impl Generator<'_> {
         let kind = if s.is_group { "group" } else { "struct" };
         let fallback = format!("The `{}` {kind}.", node.short_name());
         doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
-        let _ = writeln!(out, "pub mod {name} {{");
-        let _ = writeln!(
-            out,
-            "/// Id of the {kind}.\npub const TYPE_ID: u64 = {:#x};",
-            node.id
-        );
+        out.open(&format!("pub mod {name}"));
+        out.docs(&format!("Id of the {kind}."));
+        out.line(&format!("pub const TYPE_ID: u64 = {:#x};", node.id));
         // Generic parameters (the node's and its scopes'): type parameters
         // of the reader, the builder and `Owned`, defaulting to AnyPointer.
         let params = self.scope_params(node.id);
@@ -115,7 +119,11 @@ impl Generator<'_> {
         let mut fields: Vec<&Field> = s.fields.iter().collect();
         fields.sort_by_key(|f| f.code_order);
 
-        let mut code = StructCode::default();
+        let mut code = StructCode {
+            reader: Writer::new(inner + 1),
+            builder: Writer::new(inner + 1),
+            statics: Writer::new(inner),
+        };
         self.handle_methods(&mut code, s, &generics);
         for f in &fields {
             self.field_with_lint(&mut code, s, f, file, inner, &generics)?;
@@ -125,27 +133,31 @@ impl Generator<'_> {
         }
         self.write_text(&mut code.reader, s, file, inner)?;
         let (list, bounds, marker) = (&generics.list, &generics.bounds, &generics.marker);
-        let _ = writeln!(
-            code.builder,
-            "/// Runs `f` on a reader of the {kind} as built so far.\n\
-             #[inline] pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r{list}>) -> R) -> R {{ self.builder.with_reader(|reader| f(Reader {{ reader{marker} }})) }}"
-        );
+        code.builder.docs(&format!(
+            "Runs `f` on a reader of the {kind} as built so far."
+        ));
+        code.builder.line("#[inline]");
+        code.builder.open_fn(&format!(
+            "pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r{list}>) -> R) -> R"
+        ));
+        code.builder.line(&format!(
+            "self.builder.with_reader(|reader| f(Reader {{ reader{marker} }}))"
+        ));
+        code.builder.close();
         self.debug_impls(out, kind, &generics);
-        let _ = writeln!(
-            out,
-            "impl<'a{bounds}> Reader<'a{list}> {{\n{}}}",
-            code.reader
-        );
-        let _ = writeln!(
-            out,
-            "impl<'a, A: {runtime}::Arena + ?Sized{bounds}> Builder<'a, A{list}> {{\n{}}}",
-            code.builder
-        );
-        out.push_str(&code.statics);
+        out.open_impl(&format!("impl<'a{bounds}> Reader<'a{list}>"));
+        out.append(&code.reader);
+        out.close();
+        out.open_impl(&format!(
+            "impl<'a, A: {runtime}::Arena + ?Sized{bounds}> Builder<'a, A{list}>"
+        ));
+        out.append(&code.builder);
+        out.close();
+        out.append(&code.statics);
         let nested = self.scope_items(out, node, file, inner);
         self.params.replace(saved);
         nested?;
-        out.push_str("}\n");
+        out.close();
         Ok(())
     }
 
@@ -169,73 +181,145 @@ impl Generator<'_> {
 
     /// The `Reader` and `Builder` structs (and, for a generic struct, the
     /// phantom marker type of its parameters).
-    fn handle_types(&self, out: &mut String, node: &Node, generics: &Generics) {
+    fn handle_types(&self, out: &mut Writer, node: &Node, generics: &Generics) {
         let runtime = &self.runtime;
-        let defaults = &generics.defaults;
-        if generics.list.is_empty() {
-            let _ = writeln!(
-                out,
-                "/// Reads a `{0}`.\n#[derive(Clone, Copy)]\npub struct Reader<'a> {{ pub(super) reader: {runtime}::StructReader<'a> }}\n\
-                 /// Builds a `{0}`.\npub struct Builder<'a, A: {runtime}::Arena + ?Sized> {{ pub(super) builder: {runtime}::StructBuilder<'a, A> }}",
-                node.short_name()
-            );
+        let (list, defaults) = (&generics.list, &generics.defaults);
+        let short_name = node.short_name();
+        let list_bare = list.trim_start_matches(", ");
+        let marker_field = if list.is_empty() {
+            String::new()
         } else {
-            let list = &generics.list;
-            let _ = writeln!(
-                out,
-                "/// The generic parameters, as the type of a handle's marker field.\ntype Params<{list_bare}> = ::core::marker::PhantomData<fn() -> ({tuple})>;\n\
-                 /// Reads a `{0}`.\npub struct Reader<'a{defaults}> {{ pub(super) reader: {runtime}::StructReader<'a>, pub(super) marker: Params<{list_bare}> }}\n\
-                 impl<{bounds_bare}> Clone for Reader<'_{list}> {{ fn clone(&self) -> Self {{ *self }} }}\n\
-                 impl<{bounds_bare}> Copy for Reader<'_{list}> {{}}\n\
-                 /// Builds a `{0}`.\npub struct Builder<'a, A: {runtime}::Arena + ?Sized{defaults}> {{ pub(super) builder: {runtime}::StructBuilder<'a, A>, pub(super) marker: Params<{list_bare}> }}",
-                node.short_name(),
-                tuple = generics.tuple,
-                list_bare = list.trim_start_matches(", "),
-                bounds_bare = generics.bounds.trim_start_matches(", "),
+            out.docs("The generic parameters, as the type of a handle's marker field.");
+            out.assign_type(
+                &format!("type Params<{list_bare}>"),
+                &format!("::core::marker::PhantomData<fn() -> ({})>", generics.tuple),
+                ";",
             );
+            format!("pub(super) marker: Params<{list_bare}>,")
+        };
+        out.docs(&format!("Reads a `{short_name}`."));
+        if list.is_empty() {
+            out.line("#[derive(Clone, Copy)]");
         }
+        out.open(&format!("pub struct Reader<'a{defaults}>"));
+        out.type_line(&format!("pub(super) reader: {runtime}::StructReader<'a>,"));
+        if !marker_field.is_empty() {
+            out.type_line(&marker_field);
+        }
+        out.close();
+        if !list.is_empty() {
+            let bounds_bare = generics.bounds.trim_start_matches(", ");
+            out.open_impl(&format!("impl<{bounds_bare}> Clone for Reader<'_{list}>"));
+            out.open_fn("fn clone(&self) -> Self");
+            out.line("*self");
+            out.close();
+            out.close();
+            out.empty_impl(&format!("impl<{bounds_bare}> Copy for Reader<'_{list}>"));
+        }
+        out.docs(&format!("Builds a `{short_name}`."));
+        out.open(&format!(
+            "pub struct Builder<'a, A: {runtime}::Arena + ?Sized{defaults}>"
+        ));
+        out.type_line(&format!(
+            "pub(super) builder: {runtime}::StructBuilder<'a, A>,"
+        ));
+        if !marker_field.is_empty() {
+            out.type_line(&marker_field);
+        }
+        out.close();
     }
 
     /// `Owned` with `STRUCT_SIZE`, and the runtime's traits that make the
     /// handles usable in lists, roots and generic code.
-    fn owned_impls(&self, out: &mut String, s: &StructNode, generics: &Generics) {
+    fn owned_impls(&self, out: &mut Writer, s: &StructNode, generics: &Generics) {
         let runtime = &self.runtime;
         let (list, bounds, marker) = (&generics.list, &generics.bounds, &generics.marker);
-        let (owned_decl, owned_impl) = if list.is_empty() {
-            ("pub struct Owned;".to_string(), "impl".to_string())
+        out.docs("Names the struct's reader and builder in generic code (lists, roots).");
+        let owned_impl = if list.is_empty() {
+            out.line("pub struct Owned;");
+            "impl".to_string()
         } else {
-            (
-                format!(
-                    "pub struct Owned<{}>(Params<{}>);",
-                    generics.defaults.trim_start_matches(", "),
-                    list.trim_start_matches(", ")
-                ),
-                format!("impl<{}>", bounds.trim_start_matches(", ")),
-            )
+            out.type_line(&format!(
+                "pub struct Owned<{}>(Params<{}>);",
+                generics.defaults.trim_start_matches(", "),
+                list.trim_start_matches(", ")
+            ));
+            format!("impl<{}>", bounds.trim_start_matches(", "))
         };
         let owned_use = owned_use(generics);
-        let _ = writeln!(
-            out,
-            "/// Names the struct's reader and builder in generic code (lists, roots).\n{owned_decl}\n\
-             /// Data words and pointers of the struct.\npub const STRUCT_SIZE: {runtime}::StructSize = {runtime}::StructSize::new({}, {});\n\
-             {owned_impl} {runtime}::typed::StructOwned for {owned_use} {{\n\
-               const STRUCT_SIZE: {runtime}::StructSize = STRUCT_SIZE;\n\
-               type Reader<'a> = Reader<'a{list}>;\n\
-               type Builder<'a, A: {runtime}::Arena + ?Sized + 'a> = Builder<'a, A{list}>;\n\
-               #[inline] fn wrap_reader(reader: {runtime}::StructReader<'_>) -> Reader<'_{list}> {{ Reader {{ reader{marker} }} }}\n\
-               #[inline] fn wrap_builder<A: {runtime}::Arena + ?Sized>(builder: {runtime}::StructBuilder<'_, A>) -> Builder<'_, A{list}> {{ Builder {{ builder{marker} }} }}\n\
-               #[inline] fn struct_reader<'a>(r: &Self::Reader<'a>) -> {runtime}::StructReader<'a> {{ r.reader }}\n\
-               fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn {runtime}::typed::TextVisitor<'a>) {{ r.write_text(v) }}\n\
-             }}\n\
-             impl<'a{bounds}> {runtime}::typed::FromStructReader<'a> for Reader<'a{list}> {{\n\
-               #[inline] fn from_struct_reader(reader: {runtime}::StructReader<'a>) -> Self {{ Reader {{ reader{marker} }} }}\n\
-             }}\n\
-             impl<'a, A: {runtime}::Arena + ?Sized{bounds}> {runtime}::typed::FromStructBuilder<'a, A> for Builder<'a, A{list}> {{\n\
-               const STRUCT_SIZE: {runtime}::StructSize = STRUCT_SIZE;\n\
-               #[inline] fn from_struct_builder(builder: {runtime}::StructBuilder<'a, A>) -> Self {{ Builder {{ builder{marker} }} }}\n\
-             }}",
-            s.data_words, s.pointers
+        out.docs("Data words and pointers of the struct.");
+        out.assign(
+            &format!("pub const STRUCT_SIZE: {runtime}::StructSize"),
+            &format!(
+                "{runtime}::StructSize::new({}, {})",
+                s.data_words, s.pointers
+            ),
+            ";",
         );
+        out.open_impl(&format!(
+            "{owned_impl} {runtime}::typed::StructOwned for {owned_use}"
+        ));
+        out.line(&format!(
+            "const STRUCT_SIZE: {runtime}::StructSize = STRUCT_SIZE;"
+        ));
+        out.assign_type("type Reader<'a>", &format!("Reader<'a{list}>"), ";");
+        out.assign_type(
+            &format!("type Builder<'a, A: {runtime}::Arena + ?Sized + 'a>"),
+            &format!("Builder<'a, A{list}>"),
+            ";",
+        );
+        short_fn(
+            out,
+            true,
+            &format!("fn wrap_reader(reader: {runtime}::StructReader<'_>) -> Reader<'_{list}>"),
+            &format!("Reader {{ reader{marker} }}"),
+        );
+        short_fn(
+            out,
+            true,
+            &format!(
+                "fn wrap_builder<A: {runtime}::Arena + ?Sized>(builder: {runtime}::StructBuilder<'_, A>) -> Builder<'_, A{list}>"
+            ),
+            &format!("Builder {{ builder{marker} }}"),
+        );
+        short_fn(
+            out,
+            true,
+            &format!("fn struct_reader<'a>(r: &Self::Reader<'a>) -> {runtime}::StructReader<'a>"),
+            "r.reader",
+        );
+        short_fn(
+            out,
+            false,
+            &format!(
+                "fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn {runtime}::typed::TextVisitor<'a>)"
+            ),
+            "r.write_text(v)",
+        );
+        out.close();
+        out.open_impl(&format!(
+            "impl<'a{bounds}> {runtime}::typed::FromStructReader<'a> for Reader<'a{list}>"
+        ));
+        short_fn(
+            out,
+            true,
+            &format!("fn from_struct_reader(reader: {runtime}::StructReader<'a>) -> Self"),
+            &format!("Reader {{ reader{marker} }}"),
+        );
+        out.close();
+        out.open_impl(&format!(
+            "impl<'a, A: {runtime}::Arena + ?Sized{bounds}> {runtime}::typed::FromStructBuilder<'a, A> for Builder<'a, A{list}>"
+        ));
+        out.line(&format!(
+            "const STRUCT_SIZE: {runtime}::StructSize = STRUCT_SIZE;"
+        ));
+        short_fn(
+            out,
+            true,
+            &format!("fn from_struct_builder(builder: {runtime}::StructBuilder<'a, A>) -> Self"),
+            &format!("Builder {{ builder{marker} }}"),
+        );
+        out.close();
     }
 
     /// The handles' own methods (untyped access, reborrowing, views,
@@ -244,57 +328,116 @@ impl Generator<'_> {
         let runtime = &self.runtime;
         let (list, marker) = (&generics.list, &generics.marker);
         let kind = if s.is_group { "group" } else { "struct" };
-        let _ = writeln!(
-            code.reader,
-            "/// The untyped reader under this one.\n#[inline] pub fn as_struct_reader(&self) -> {runtime}::StructReader<'a> {{ self.reader }}"
+        let (reader, builder) = (&mut code.reader, &mut code.builder);
+        reader.docs("The untyped reader under this one.");
+        short_fn(
+            reader,
+            true,
+            &format!("pub fn as_struct_reader(&self) -> {runtime}::StructReader<'a>"),
+            "self.reader",
         );
-        let _ = writeln!(
-            code.builder,
-            "/// A shorter-lived handle to the same {kind}.\n#[inline] pub fn reborrow(&mut self) -> Builder<'_, A{list}> {{ Builder {{ builder: self.builder.reborrow(){marker} }} }}\n\
-             /// The untyped builder under this one.\n#[inline] pub fn into_struct_builder(self) -> {runtime}::StructBuilder<'a, A> {{ self.builder }}\n\
-             /// The untyped builder under this one, reborrowed.\n#[inline] pub fn as_struct_builder(&mut self) -> {runtime}::StructBuilder<'_, A> {{ self.builder.reborrow() }}"
+        builder.docs(&format!("A shorter-lived handle to the same {kind}."));
+        short_fn(
+            builder,
+            true,
+            &format!("pub fn reborrow(&mut self) -> Builder<'_, A{list}>"),
+            &format!("Builder {{ builder: self.builder.reborrow(){marker} }}"),
+        );
+        builder.docs("The untyped builder under this one.");
+        short_fn(
+            builder,
+            true,
+            &format!("pub fn into_struct_builder(self) -> {runtime}::StructBuilder<'a, A>"),
+            "self.builder",
+        );
+        builder.docs("The untyped builder under this one, reborrowed.");
+        short_fn(
+            builder,
+            true,
+            &format!("pub fn as_struct_builder(&mut self) -> {runtime}::StructBuilder<'_, A>"),
+            "self.builder.reborrow()",
         );
         if s.is_group {
             return;
         }
         let owned_use = owned_use(generics);
-        let _ = writeln!(
-            code.reader,
-            "/// Words and capabilities the struct and everything it points to take.\n\
-             /// # Errors\n/// A pointer under it is malformed, out of bounds or over a limit.\n\
-             pub fn total_size(&self) -> {runtime}::Result<{runtime}::MessageSize> {{ self.reader.total_size() }}"
+        reader.docs(
+            "Words and capabilities the struct and everything it points to take.\n\
+             # Errors\n\
+             A pointer under it is malformed, out of bounds or over a limit.",
         );
-        let _ = writeln!(
-            code.builder,
-            "/// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.\n\
-             pub fn reborrow_as_reader(&self) -> {runtime}::typed::ReaderView<'_, {owned_use}> {{ {runtime}::typed::ReaderView::new(self.builder.reader_view()) }}\n\
-             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).\n\
-             pub fn into_reader(self) -> {runtime}::typed::ReaderView<'a, {owned_use}> {{ {runtime}::typed::ReaderView::new(self.builder.into_reader_view()) }}"
+        short_fn(
+            reader,
+            false,
+            &format!("pub fn total_size(&self) -> {runtime}::Result<{runtime}::MessageSize>"),
+            "self.reader.total_size()",
         );
-        let _ = writeln!(
-            code.builder,
-            "/// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).\n\
-             /// # Errors\n/// The source is malformed or over a limit, or the arena has no room.\n\
-             #[inline] pub fn set_from(&mut self, value: Reader<'_{list}>) -> {runtime}::Result<()> {{ self.builder.copy_from(&value.reader) }}"
+        builder.docs(
+            "A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.",
+        );
+        short_fn(
+            builder,
+            false,
+            &format!(
+                "pub fn reborrow_as_reader(&self) -> {runtime}::typed::ReaderView<'_, {owned_use}>"
+            ),
+            &format!("{runtime}::typed::ReaderView::new(self.builder.reader_view())"),
+        );
+        builder.docs(
+            "A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).",
+        );
+        short_fn(
+            builder,
+            false,
+            &format!("pub fn into_reader(self) -> {runtime}::typed::ReaderView<'a, {owned_use}>"),
+            &format!("{runtime}::typed::ReaderView::new(self.builder.into_reader_view())"),
+        );
+        builder.docs(
+            "Overwrites this struct with a copy of `value` (fields it has no room for are dropped).\n\
+             # Errors\n\
+             The source is malformed or over a limit, or the arena has no room.",
+        );
+        short_fn(
+            builder,
+            true,
+            &format!(
+                "pub fn set_from(&mut self, value: Reader<'_{list}>) -> {runtime}::Result<()>"
+            ),
+            "self.builder.copy_from(&value.reader)",
         );
     }
 
     /// `Debug` for both handles, printing the reference's text format.
-    fn debug_impls(&self, out: &mut String, kind: &str, generics: &Generics) {
+    fn debug_impls(&self, out: &mut Writer, kind: &str, generics: &Generics) {
         let runtime = &self.runtime;
         let (list, bounds) = (&generics.list, &generics.bounds);
-        let bounds_bare = bounds.trim_start_matches(", ");
-        let _ = writeln!(
-            out,
-            "impl<{bounds_bare}> ::core::fmt::Debug for Reader<'_{list}> {{\n\
-               /// The reference's text format: `{{:?}}` as `capnp convert binary:text --short`, `{{:#?}}` as `capnp convert binary:text`.\n\
-               fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ {runtime}::typed::fmt_text(f, |v| self.write_text(v)) }}\n\
-             }}\n\
-             impl<A: {runtime}::Arena + ?Sized{bounds}> ::core::fmt::Debug for Builder<'_, A{list}> {{\n\
-               /// As the reader's `Debug`, of the {kind} as built so far.\n\
-               fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f)) }}\n\
-             }}"
+        out.open_impl(&format!(
+            "{} ::core::fmt::Debug for Reader<'_{list}>",
+            impl_generics(bounds)
+        ));
+        out.docs(
+            "The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.",
         );
+        short_fn(
+            out,
+            false,
+            "fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result",
+            &format!("{runtime}::typed::fmt_text(f, |v| self.write_text(v))"),
+        );
+        out.close();
+        out.open_impl(&format!(
+            "impl<A: {runtime}::Arena + ?Sized{bounds}> ::core::fmt::Debug for Builder<'_, A{list}>"
+        ));
+        out.docs(&format!(
+            "As the reader's `Debug`, of the {kind} as built so far."
+        ));
+        short_fn(
+            out,
+            false,
+            "fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result",
+            "self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))",
+        );
+        out.close();
     }
 
     /// Field `f`'s accessors; a deeply nested type (lists of lists of
@@ -315,15 +458,8 @@ impl Generator<'_> {
         self.field(code, &context)?;
         if let FieldKind::Slot { ty, .. } = &f.kind {
             if self.too_complex(ty, file, depth)? {
-                for (text, start) in [
-                    (&mut code.reader, reader_start),
-                    (&mut code.builder, builder_start),
-                ] {
-                    let tail = text.split_off(start);
-                    text.push_str(
-                        &tail.replace("#[inline] ", "#[allow(clippy::type_complexity)] #[inline] "),
-                    );
-                }
+                code.reader.allow_complex_types_since(reader_start);
+                code.builder.allow_complex_types_since(builder_start);
             }
         }
         Ok(())
@@ -441,12 +577,31 @@ impl Generator<'_> {
         forms
     }
 
-    /// Writes the discriminant before a union member is set.
-    fn set_discriminant(&self, s: &StructNode, f: &Field) -> String {
-        match f.discriminant {
-            Some(v) => format!("self.builder.set::<u16>({}, {v});\n", s.discriminant_offset),
-            None => String::new(),
-        }
+    /// The statement that writes the discriminant before a union member
+    /// is set.
+    fn set_discriminant(&self, s: &StructNode, f: &Field) -> Option<String> {
+        f.discriminant
+            .map(|v| format!("self.builder.set::<u16>({}, {v});", s.discriminant_offset))
+    }
+}
+
+/// A function whose body is one expression: `#[inline]` when `inline`,
+/// the signature, the body.
+pub(super) fn short_fn(out: &mut Writer, inline: bool, signature: &str, body: &str) {
+    if inline {
+        out.line("#[inline]");
+    }
+    out.open_fn(signature);
+    out.line(body);
+    out.close();
+}
+
+/// `impl` with the generic parameters `bounds` (`, P: Owned, ...`).
+fn impl_generics(bounds: &str) -> String {
+    if bounds.is_empty() {
+        "impl".to_string()
+    } else {
+        format!("impl<{}>", bounds.trim_start_matches(", "))
     }
 }
 

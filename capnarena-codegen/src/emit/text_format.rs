@@ -2,178 +2,246 @@
 //! order and with the inclusion rules of the reference's text format (see
 //! the runtime's `text` module); `Debug` prints through it.
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::pointer_field::default_static;
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 
 impl Generator<'_> {
-    /// The reader's `write_text`: the struct's fields in the order and
-    /// with the inclusion rules of the reference's text format (see the
-    /// runtime's `text` module).
+    /// The reader's `write_text`.
     pub(super) fn write_text(
         &self,
-        reader: &mut String,
+        reader: &mut Writer,
         s: &StructNode,
         file: u64,
-        d: usize,
+        depth: usize,
     ) -> Result<(), Error> {
-        let rt = &self.runtime;
-        let mut body = String::new();
+        let runtime = &self.runtime;
+        reader.docs(
+            "Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).",
+        );
+        reader.open_fn(&format!(
+            "pub fn write_text(&self, v: &mut dyn {runtime}::typed::TextVisitor<'a>)"
+        ));
+        reader.line("v.begin_struct();");
         if s.discriminant_count > 0 {
-            let _ = writeln!(
-                body,
+            reader.line(&format!(
                 "let which = self.reader.get::<u16>({});",
                 s.discriminant_offset
-            );
+            ));
         }
         for f in &s.fields {
-            let name = &f.name;
-            let n = self.stem(f);
-            // The conditions under which the field prints, and the code.
-            let mut conds: Vec<String> = Vec::new();
-            if let Some(k) = f.discriminant {
-                conds.push(format!("which == {k}"));
-            }
-            let code = match &f.kind {
-                FieldKind::Group { .. } => {
-                    format!("v.field({name:?}); self.get_{n}().write_text(v);")
-                }
-                FieldKind::Slot {
-                    offset,
-                    ty,
-                    default,
-                } => {
-                    // A null pointer prints only as the active member of a
-                    // union whose discriminant is not 0.
-                    if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
-                        conds.push(format!("self.reader.has_pointer({offset})"));
-                    }
-                    let mut value = match (ty, default) {
-                        // A default that is not UTF-8 prints as its bytes.
-                        (Type::Text, Value::Text(t)) if std::str::from_utf8(t).is_err() => format!(
-                            "match {rt}::typed::or_default(self.reader.pointer({offset}), &{}).and_then(|p| p.get_text_bytes()) {{ Ok(b) => v.text(b), Err(e) => v.error(e) }}",
-                            default_static(&n)
-                        ),
-                        _ => self.text_slot(ty, *offset, &n, file, d)?,
-                    };
-                    if f.option {
-                        // The getter gives an `Option`; the text reads the
-                        // pointer itself (printed only when it is set).
-                        let raw = format!(
-                            "<{} as {rt}::typed::Owned>::read(self.reader.pointer({offset}))",
-                            self.owned_ty(ty, file, d)?
-                        );
-                        value = value.replace(&format!("self.get_{n}()"), &raw);
-                    }
-                    format!("v.field({name:?}); {value}")
-                }
-            };
-            if conds.is_empty() {
-                let _ = writeln!(body, "{code}");
-            } else {
-                let _ = writeln!(body, "if {} {{ {code} }}", conds.join(" && "));
-            }
+            self.field_text(reader, f, file, depth)?;
         }
-        let _ = writeln!(
-            reader,
-            "/// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).\n\
-             pub fn write_text(&self, v: &mut dyn {rt}::typed::TextVisitor<'a>) {{ v.begin_struct(); {body} v.end_struct(); }}"
-        );
+        reader.line("v.end_struct();");
+        reader.close();
         Ok(())
     }
 
-    /// Code that feeds a slot's value to `v`.
-    fn text_slot(
+    /// The statements that print field `f`, under the conditions it
+    /// prints on: a union member when it is the active one, a pointer
+    /// when it is set (unless it is the active member of a union whose
+    /// discriminant is not 0: then a null pointer prints too).
+    fn field_text(
         &self,
-        ty: &Type,
-        offset: u32,
-        n: &str,
+        out: &mut Writer,
+        f: &Field,
         file: u64,
-        d: usize,
-    ) -> Result<String, Error> {
-        Ok(match ty {
-            Type::Void => "v.void();".into(),
-            Type::Bool => format!("v.bool(self.get_{n}());"),
-            Type::Int8 | Type::Int16 | Type::Int32 => format!("v.int(i64::from(self.get_{n}()));"),
-            Type::Int64 => format!("v.int(self.get_{n}());"),
-            Type::UInt8 | Type::UInt16 | Type::UInt32 => {
-                format!("v.uint(u64::from(self.get_{n}()));")
+        depth: usize,
+    ) -> Result<(), Error> {
+        let runtime = &self.runtime;
+        let stem = self.stem(f);
+        let mut conditions: Vec<String> = Vec::new();
+        if let Some(k) = f.discriminant {
+            conditions.push(format!("which == {k}"));
+        }
+        if let FieldKind::Slot { offset, ty, .. } = &f.kind {
+            if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
+                conditions.push(format!("self.reader.has_pointer({offset})"));
             }
-            Type::UInt64 => format!("v.uint(self.get_{n}());"),
-            Type::Float32 => format!("v.float32(self.get_{n}());"),
-            Type::Float64 => format!("v.float64(self.get_{n}());"),
-            Type::Enum(id) => {
-                let path = self.path_to(*id, file, d)?;
-                format!(
-                    "v.enumerant(match self.get_{n}() {{ Ok(e) => u16::from(e), Err(e) => e.0 }}, {path}::NAMES);"
-                )
-            }
-            Type::Text => format!(
-                "if self.reader.has_pointer({offset}) {{ match self.reader.pointer({offset}).get_text_bytes() {{ Ok(b) => v.text(b), Err(e) => v.error(e) }} }} else {{ match self.get_{n}() {{ Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }} }}"
-            ),
-            Type::Data => {
-                format!("match self.get_{n}() {{ Ok(b) => v.data(b), Err(e) => v.error(e) }}")
-            }
-            Type::Struct(..) => {
-                format!("match self.get_{n}() {{ Ok(s) => s.write_text(v), Err(e) => v.error(e) }}")
-            }
-            Type::Param { scope, index } => match self.param(*scope, *index) {
-                // A parameter in scope prints as the type it is bound to.
-                Some(p) => format!(
-                    "match self.get_{n}() {{ Ok(x) => <{p} as {}::typed::Owned>::write_text(x, v), Err(e) => v.error(e) }}",
-                    self.runtime
-                ),
-                None => "v.any_pointer();".into(),
+        }
+        if !conditions.is_empty() {
+            out.open_expression(&format!("if {}", conditions.join(" && ")));
+        }
+        out.line(&format!("v.field({:?});", f.name));
+        match &f.kind {
+            FieldKind::Group { .. } => out.line(&format!("self.get_{stem}().write_text(v);")),
+            FieldKind::Slot {
+                offset,
+                ty,
+                default,
+            } => match (ty, default) {
+                // A default that is not UTF-8 prints as its bytes.
+                (Type::Text, Value::Text(t)) if std::str::from_utf8(t).is_err() => {
+                    out.assign(
+                        "let pointer",
+                        &format!(
+                            "{runtime}::typed::or_default(self.reader.pointer({offset}), &{})",
+                            default_static(&stem)
+                        ),
+                        ";",
+                    );
+                    print_result(
+                        out,
+                        "pointer.and_then(|p| p.get_text_bytes())",
+                        "Ok(b)",
+                        "v.text(b)",
+                    );
+                }
+                _ => {
+                    // The getter of an option field gives an `Option`;
+                    // the text reads the pointer itself (printed only
+                    // when it is set).
+                    let getter = if f.option {
+                        format!(
+                            "<{} as {runtime}::typed::Owned>::read(self.reader.pointer({offset}))",
+                            self.owned_ty(ty, file, depth)?
+                        )
+                    } else {
+                        format!("self.get_{stem}()")
+                    };
+                    self.slot_text(out, ty, *offset, &getter, file, depth)?;
+                }
             },
-            Type::AnyPointer => "v.any_pointer();".into(),
-            Type::Interface(_) => "v.capability();".into(),
-            Type::List(elem) => self.text_list(elem, &format!("self.get_{n}()"), file, d)?,
-        })
+        }
+        if !conditions.is_empty() {
+            out.close();
+        }
+        Ok(())
     }
 
-    /// Code that feeds the list `expr` (a `Result` of a typed list) to `v`.
-    fn text_list(&self, elem: &Type, expr: &str, file: u64, d: usize) -> Result<String, Error> {
-        let item = match elem {
-            Type::Void => "v.void();".to_string(),
-            Type::Bool => "v.bool(e);".into(),
-            Type::Int8 | Type::Int16 | Type::Int32 => "v.int(i64::from(e));".into(),
-            Type::Int64 => "v.int(e);".into(),
-            Type::UInt8 | Type::UInt16 | Type::UInt32 => "v.uint(u64::from(e));".into(),
-            Type::UInt64 => "v.uint(e);".into(),
-            Type::Float32 => "v.float32(e);".into(),
-            Type::Float64 => "v.float64(e);".into(),
-            Type::Enum(id) => format!(
-                "v.enumerant(match e {{ Ok(e) => u16::from(e), Err(e) => e.0 }}, {}::NAMES);",
-                self.path_to(*id, file, d)?
-            ),
-            Type::Text => "match e { Ok(t) => v.text(t.as_bytes()), Err(e) => v.error(e) }".into(),
-            Type::Data => "match e { Ok(b) => v.data(b), Err(e) => v.error(e) }".into(),
-            Type::Struct(..) => "e.write_text(v);".into(),
+    /// The statements that feed a slot's value (as `getter` gives it) to
+    /// `v`.
+    fn slot_text(
+        &self,
+        out: &mut Writer,
+        ty: &Type,
+        offset: u32,
+        getter: &str,
+        file: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        match ty {
+            Type::Enum(id) => {
+                let path = self.path_to(*id, file, depth)?;
+                enumerant_text(out, getter, &path);
+            }
+            Type::Text => {
+                out.open_expression(&format!("if self.reader.has_pointer({offset})"));
+                print_result(
+                    out,
+                    &format!("self.reader.pointer({offset}).get_text_bytes()"),
+                    "Ok(b)",
+                    "v.text(b)",
+                );
+                out.else_branch();
+                print_result(out, getter, "Ok(t)", "v.text(t.as_bytes())");
+                out.close();
+            }
+            Type::Data => print_result(out, getter, "Ok(b)", "v.data(b)"),
+            Type::Struct(..) => print_result(out, getter, "Ok(s)", "s.write_text(v)"),
             Type::Param { scope, index } => match self.param(*scope, *index) {
-                Some(p) => format!(
-                    "match e {{ Ok(x) => <{p} as {}::typed::Owned>::write_text(x, v), Err(e) => v.error(e) }}",
-                    self.runtime
+                // A parameter in scope prints as the type it is bound to.
+                Some(p) => print_result(
+                    out,
+                    getter,
+                    "Ok(x)",
+                    &format!("<{p} as {}::typed::Owned>::write_text(x, v)", self.runtime),
                 ),
-                None => "v.any_pointer();".into(),
+                None => out.line("v.any_pointer();"),
             },
-            Type::AnyPointer => "v.any_pointer();".into(),
-            Type::Interface(_) => "v.capability();".into(),
-            Type::List(inner) => self.text_list(inner, "e", file, d)?,
-        };
+            Type::List(element) => self.list_text(out, element, getter, file, depth)?,
+            _ => out.line(&format!("{};", value_text(ty, getter))),
+        }
+        Ok(())
+    }
+
+    /// The statements that feed the list `list` (a `Result` of a typed
+    /// list) of `element`s to `v`.
+    fn list_text(
+        &self,
+        out: &mut Writer,
+        element: &Type,
+        list: &str,
+        file: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
         // Elements whose value does not print are not bound.
         let binding = if matches!(
-            self.resolve(elem),
+            self.resolve(element),
             Type::Void | Type::AnyPointer | Type::Interface(_)
         ) {
             "_"
         } else {
             "e"
         };
-        Ok(format!(
-            "match {expr} {{ Ok(l) => {{ v.begin_list(); for {binding} in l.iter() {{ {item} }} v.end_list(); }} Err(e) => v.error(e), }}"
-        ))
+        out.open_expression(&format!("match {list}"));
+        out.open("Ok(l) =>");
+        out.line("v.begin_list();");
+        out.open_expression(&format!("for {binding} in l.iter()"));
+        match element {
+            Type::Enum(id) => {
+                let path = self.path_to(*id, file, depth)?;
+                enumerant_text(out, "e", &path);
+            }
+            Type::Text => print_result(out, "e", "Ok(t)", "v.text(t.as_bytes())"),
+            Type::Data => print_result(out, "e", "Ok(b)", "v.data(b)"),
+            Type::Struct(..) => out.line("e.write_text(v);"),
+            Type::Param { scope, index } => match self.param(*scope, *index) {
+                Some(p) => print_result(
+                    out,
+                    "e",
+                    "Ok(x)",
+                    &format!("<{p} as {}::typed::Owned>::write_text(x, v)", self.runtime),
+                ),
+                None => out.line("v.any_pointer();"),
+            },
+            Type::List(inner) => self.list_text(out, inner, "e", file, depth)?,
+            _ => out.line(&format!("{};", value_text(element, "e"))),
+        }
+        out.close();
+        out.line("v.end_list();");
+        out.close();
+        out.arm("Err(e)", "v.error(e)");
+        out.close();
+        Ok(())
     }
+}
+
+/// The call that feeds `value`, of a value type (or one that does not
+/// print its value), to `v`.
+fn value_text(ty: &Type, value: &str) -> String {
+    match ty {
+        Type::Void => "v.void()".into(),
+        Type::Bool => format!("v.bool({value})"),
+        Type::Int8 | Type::Int16 | Type::Int32 => format!("v.int(i64::from({value}))"),
+        Type::Int64 => format!("v.int({value})"),
+        Type::UInt8 | Type::UInt16 | Type::UInt32 => format!("v.uint(u64::from({value}))"),
+        Type::UInt64 => format!("v.uint({value})"),
+        Type::Float32 => format!("v.float32({value})"),
+        Type::Float64 => format!("v.float64({value})"),
+        Type::Interface(_) => "v.capability()".into(),
+        _ => "v.any_pointer()".into(),
+    }
+}
+
+/// `match result { ok => value, Err(e) => v.error(e) }`.
+fn print_result(out: &mut Writer, result: &str, ok: &str, value: &str) {
+    out.open_expression(&format!("match {result}"));
+    out.arm(ok, value);
+    out.arm("Err(e)", "v.error(e)");
+    out.close();
+}
+
+/// An enumerant (`value`, a `Result` of the enum at `path`) fed to `v`
+/// by number, with the enum's names.
+fn enumerant_text(out: &mut Writer, value: &str, path: &str) {
+    out.open_raw("v.enumerant(");
+    out.open_expression(&format!("match {value}"));
+    out.arm("Ok(e)", "u16::from(e)");
+    out.arm("Err(e)", "e.0");
+    out.close_with(",");
+    out.line(&format!("{path}::NAMES,"));
+    out.close_raw(");");
 }

@@ -5,14 +5,13 @@
 //! `Which` takes no type parameters: members whose type uses the struct's
 //! generic parameters are given with those erased to `AnyPointer`.
 
-use std::fmt::Write as _;
-
 use super::Generator;
 use super::data_field::is_zero;
 use super::doc::doc_attr;
 use super::pointer_field::default_static;
 use super::struct_module::StructCode;
 use super::types::{COMPLEX_SCORE, complexity};
+use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
 use crate::names::{Case, assign};
@@ -20,11 +19,39 @@ use crate::names::{Case, assign};
 /// A `Which` variant's payload: its type and the expression that makes it.
 type Payload = (String, String);
 
+/// What copies a pointer member's default into its slot before the
+/// builder's `which()` gives it: statements binding `filled` (a
+/// `Result<()>`), which the payload's expression then uses.
+enum Fill {
+    /// A text or data literal, set when `null` is false: (the condition
+    /// that the slot is set, the call that sets it).
+    Literal(String, String),
+    /// A call copying the default's words in.
+    Words(String),
+}
+
+impl Fill {
+    fn write(&self, out: &mut Writer) {
+        match self {
+            Fill::Literal(set, call) => {
+                out.open_expression(&format!("let filled = if {set}"));
+                out.line("Ok(())");
+                out.else_branch();
+                out.line(call);
+                out.close_with(";");
+            }
+            Fill::Words(call) => out.assign("let filled", call, ";"),
+        }
+    }
+}
+
 /// A member's payloads in `Which` and `WhichBuilder` (`None` for void).
 #[derive(Default)]
 struct MemberPayloads {
     reader: Option<Payload>,
     builder: Option<Payload>,
+    /// The default copied in first (see [`Fill`]).
+    fill: Option<Fill>,
     /// The payloads borrow (for `'a` and `'b`): groups and pointers.
     borrows: bool,
     /// The builder's payload names the arena type `A` (struct, list,
@@ -43,25 +70,41 @@ impl MemberPayloads {
     }
 }
 
-/// The variants and `match` arms of `Which` or `WhichBuilder`.
-#[derive(Default)]
-struct UnionCode {
-    variants: String,
-    arms: String,
+/// One variant of `Which` or `WhichBuilder`.
+struct Variant {
+    doc: String,
+    name: String,
+    /// The discriminant value.
+    value: u16,
+    payload: Option<Payload>,
+    fill: Option<Fill>,
 }
 
-impl UnionCode {
-    /// Adds variant `variant` of enum `which` for discriminant `value`.
-    fn add(&mut self, which: &str, variant: &str, value: u16, payload: Option<Payload>) {
-        match payload {
-            Some((ty, make)) => {
-                let _ = writeln!(self.variants, "{variant}({ty}),");
-                let _ = writeln!(self.arms, "{value} => Ok({which}::{variant}({make})),");
+impl Variant {
+    /// The variant in the enum's declaration.
+    fn declare(&self, out: &mut Writer) {
+        doc_attr(out, Some(&self.doc));
+        match &self.payload {
+            Some((ty, _)) => out.type_line(&format!("{}({ty}),", self.name)),
+            None => out.line(&format!("{},", self.name)),
+        }
+    }
+
+    /// The arm of `which()` that makes the variant of enum `which`.
+    fn arm(&self, out: &mut Writer, which: &str) {
+        let (name, value) = (&self.name, self.value.to_string());
+        let make = match &self.payload {
+            Some((_, make)) => format!("Ok({which}::{name}({make}))"),
+            None => format!("Ok({which}::{name})"),
+        };
+        match &self.fill {
+            Some(fill) => {
+                out.open(&format!("{value} =>"));
+                fill.write(out);
+                out.line(&make);
+                out.close();
             }
-            None => {
-                let _ = writeln!(self.variants, "{variant},");
-                let _ = writeln!(self.arms, "{value} => Ok({which}::{variant}),");
-            }
+            None => out.arm(&value, &make),
         }
     }
 }
@@ -72,7 +115,7 @@ impl Generator<'_> {
     pub(super) fn which(
         &self,
         code: &mut StructCode,
-        out: &mut String,
+        out: &mut Writer,
         s: &StructNode,
         fields: &[&Field],
         file: u64,
@@ -82,7 +125,7 @@ impl Generator<'_> {
         let mut members: Vec<&&Field> =
             fields.iter().filter(|f| f.discriminant.is_some()).collect();
         members.sort_by_key(|f| f.discriminant);
-        let (mut reader_enum, mut builder_enum) = (UnionCode::default(), UnionCode::default());
+        let (mut readers, mut builders) = (Vec::new(), Vec::new());
         let (mut borrows, mut names_arena) = (false, false);
         // Whether a payload type may be over clippy's type_complexity.
         let mut complex = false;
@@ -91,47 +134,69 @@ impl Generator<'_> {
             .map(|f| (f.spelling(), Case::Pascal))
             .collect();
         let variant_names = assign(&spelled, &[]);
-        for (f, variant) in members.iter().zip(variant_names) {
-            let value = f.discriminant.unwrap_or(0);
+        for (f, name) in members.iter().zip(variant_names) {
             let payloads = self.member_payloads(f, file, depth)?;
             borrows |= payloads.borrows;
             names_arena |= payloads.names_arena;
-            let fallback = format!("`{}` is set.", f.name);
-            let doc = Some(f.doc.as_deref().unwrap_or(&fallback));
-            doc_attr(&mut reader_enum.variants, doc);
-            doc_attr(&mut builder_enum.variants, doc);
             for (ty, _) in payloads.reader.iter().chain(&payloads.builder) {
                 complex |= complexity(ty) > COMPLEX_SCORE;
             }
-            reader_enum.add("Which", &variant, value, payloads.reader);
-            builder_enum.add("WhichBuilder", &variant, value, payloads.builder);
+            let doc = f
+                .doc
+                .clone()
+                .unwrap_or_else(|| format!("`{}` is set.", f.name));
+            let value = f.discriminant.unwrap_or(0);
+            readers.push(Variant {
+                doc: doc.clone(),
+                name: name.clone(),
+                value,
+                payload: payloads.reader,
+                fill: None,
+            });
+            builders.push(Variant {
+                doc,
+                name,
+                value,
+                payload: payloads.builder,
+                fill: payloads.fill,
+            });
         }
         let lifetime = if borrows { "<'a>" } else { "" };
-        let allow = if complex {
-            "#[allow(clippy::type_complexity)]\n"
-        } else {
-            ""
-        };
-        let _ = writeln!(
+        declare_enum(
             out,
-            "/// The union's members, with the value of the one that is set.\n{allow}pub enum Which{lifetime} {{\n{}}}",
-            reader_enum.variants
+            "The union's members, with the value of the one that is set.",
+            complex,
+            &format!("pub enum Which{lifetime}"),
+            &readers,
         );
-        let _ = writeln!(
-            code.reader,
-            "/// Which member of the union is set, with its value.\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
-             #[inline] pub fn which(&self) -> ::core::result::Result<Which{lifetime}, {runtime}::typed::NotInSchema> {{ match self.reader.get::<u16>({}) {{ {} v => Err({runtime}::typed::NotInSchema(v)) }} }}",
-            s.discriminant_offset, reader_enum.arms
+        let errors = "# Errors\nThe discriminant names a member the schema does not have.";
+        let not_in_schema = format!("{runtime}::typed::NotInSchema");
+        code.reader.docs(&format!(
+            "Which member of the union is set, with its value.\n{errors}"
+        ));
+        which_method(
+            &mut code.reader,
+            &format!(
+                "pub fn which(&self) -> ::core::result::Result<Which{lifetime}, {not_in_schema}>"
+            ),
+            &format!("self.reader.get::<u16>({})", s.discriminant_offset),
+            &readers,
+            "Which",
+            &not_in_schema,
         );
         if !borrows {
             // Every member's value is a plain value: the builder's
             // `which()` gives the reader's `Which`.
-            let arms = builder_enum.arms.replace("WhichBuilder::", "Which::");
-            let _ = writeln!(
-                code.builder,
-                "/// Which member of the union is set, with its value.\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
-                 #[inline] pub fn which(&self) -> ::core::result::Result<Which, {runtime}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {arms} v => Err({runtime}::typed::NotInSchema(v)) }} }}",
-                s.discriminant_offset
+            code.builder.docs(&format!(
+                "Which member of the union is set, with its value.\n{errors}"
+            ));
+            which_method(
+                &mut code.builder,
+                &format!("pub fn which(&self) -> ::core::result::Result<Which, {not_in_schema}>"),
+                &format!("self.builder.get::<u16>({})", s.discriminant_offset),
+                &builders,
+                "Which",
+                &not_in_schema,
             );
             return Ok(());
         }
@@ -143,16 +208,25 @@ impl Generator<'_> {
         } else {
             ("<'b>".to_string(), "<'_>")
         };
-        let _ = writeln!(
+        declare_enum(
             out,
-            "/// The union's members, with a builder of the one that is set (a builder's `which()`).\n{allow}pub enum WhichBuilder{declaration} {{\n{}}}",
-            builder_enum.variants
+            "The union's members, with a builder of the one that is set (a builder's `which()`).",
+            complex,
+            &format!("pub enum WhichBuilder{declaration}"),
+            &builders,
         );
-        let _ = writeln!(
-            code.builder,
-            "/// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).\n/// # Errors\n/// The discriminant names a member the schema does not have.\n\
-             #[inline] pub fn which(&mut self) -> ::core::result::Result<WhichBuilder{arguments}, {runtime}::typed::NotInSchema> {{ match self.builder.get::<u16>({}) {{ {} v => Err({runtime}::typed::NotInSchema(v)) }} }}",
-            s.discriminant_offset, builder_enum.arms
+        code.builder.docs(&format!(
+            "Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).\n{errors}"
+        ));
+        which_method(
+            &mut code.builder,
+            &format!(
+                "pub fn which(&mut self) -> ::core::result::Result<WhichBuilder{arguments}, {not_in_schema}>"
+            ),
+            &format!("self.builder.get::<u16>({})", s.discriminant_offset),
+            &builders,
+            "WhichBuilder",
+            &not_in_schema,
         );
         Ok(())
     }
@@ -198,6 +272,7 @@ impl Generator<'_> {
                     format!("{runtime}::PointerBuilder<'b, A>"),
                     format!("self.builder.pointer({offset})"),
                 )),
+                fill: None,
                 borrows: true,
                 names_arena: true,
             },
@@ -247,6 +322,7 @@ impl Generator<'_> {
                 format!("{module}::Builder<'b, A{arguments}>"),
                 format!("{module}::Builder {{ builder: self.builder.reborrow(){marker} }}"),
             )),
+            fill: None,
             borrows: true,
             names_arena: true,
         }
@@ -274,6 +350,7 @@ impl Generator<'_> {
         let (erased_reader, erased_builder, erased_owned) =
             (erased_reader?, erased_builder?, erased_owned?);
         let any = erased == Type::AnyPointer;
+        let mut fill = None;
         let builder = if any {
             (
                 format!("{runtime}::Result<{runtime}::PointerBuilder<'b, A>>"),
@@ -283,8 +360,9 @@ impl Generator<'_> {
             let get = format!(
                 "<{erased_owned} as {runtime}::typed::Owned>::get(self.builder.pointer({offset}))"
             );
-            let make = match self.builder_fill(f, ty, offset, default, &erased_owned) {
-                Some(fill) => format!("{fill}.and_then(|()| {get})"),
+            fill = self.builder_fill(f, ty, offset, default, &erased_owned);
+            let make = match fill {
+                Some(_) => format!("filled.and_then(|()| {get})"),
                 None => get,
             };
             (format!("{runtime}::Result<{erased_builder}>"), make)
@@ -310,14 +388,14 @@ impl Generator<'_> {
         Ok(MemberPayloads {
             reader: Some(reader),
             builder: Some(builder),
+            fill,
             borrows: true,
             names_arena: any || !matches!(ty, Type::Text | Type::Data),
         })
     }
 
-    /// An expression (a `Result<()>`) that copies pointer field `f`'s
-    /// schema default into its slot when the slot is null, or `None` when
-    /// the field has no default.
+    /// What copies pointer field `f`'s schema default into its slot when
+    /// the slot is null, or `None` when the field has no default.
     fn builder_fill(
         &self,
         f: &Field,
@@ -325,18 +403,21 @@ impl Generator<'_> {
         offset: u32,
         default: &Value,
         owned: &str,
-    ) -> Option<String> {
+    ) -> Option<Fill> {
         let runtime = &self.runtime;
         let set_if_null = |literal: String| {
-            format!(
-                "(if self.builder.has_pointer({offset}) {{ Ok(()) }} else {{ <{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), {literal}) }})"
+            Fill::Literal(
+                format!("self.builder.has_pointer({offset})"),
+                format!(
+                    "<{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), {literal})"
+                ),
             )
         };
         let from_static = || {
-            format!(
+            Fill::Words(format!(
                 "{runtime}::typed::fill_default(&mut self.builder.pointer({offset}), &{})",
                 default_static(&self.stem(f))
-            )
+            ))
         };
         match (ty, default) {
             (Type::Text, Value::Text(t)) if !t.is_empty() && std::str::from_utf8(t).is_ok() => {
@@ -350,4 +431,39 @@ impl Generator<'_> {
             _ => None,
         }
     }
+}
+
+/// Declares `Which` or `WhichBuilder` (`head`) with `variants`.
+fn declare_enum(out: &mut Writer, doc: &str, complex: bool, head: &str, variants: &[Variant]) {
+    out.docs(doc);
+    if complex {
+        out.line("#[allow(clippy::type_complexity)]");
+    }
+    out.open(head);
+    for variant in variants {
+        variant.declare(out);
+    }
+    out.close();
+}
+
+/// A `which()` (`signature`): a match on `discriminant` with an arm per
+/// variant of enum `which`, and `Err` for a value the schema does not
+/// have.
+fn which_method(
+    out: &mut Writer,
+    signature: &str,
+    discriminant: &str,
+    variants: &[Variant],
+    which: &str,
+    not_in_schema: &str,
+) {
+    out.line("#[inline]");
+    out.open_fn(signature);
+    out.open_expression(&format!("match {discriminant}"));
+    for variant in variants {
+        variant.arm(out, which);
+    }
+    out.arm("v", &format!("Err({not_in_schema}(v))"));
+    out.close();
+    out.close();
 }
