@@ -80,22 +80,22 @@ struct Group {
 }
 
 impl Group {
-    fn open(&self) -> &'static str {
+    /// The opening and closing brackets.
+    fn brackets(&self) -> (&'static str, &'static str) {
         match self.kind {
-            Kind::Call | Kind::Parentheses => "(",
-            Kind::Generic | Kind::QualifiedSelf => "<",
-            Kind::Array => "[",
-            Kind::StructLiteral => "{",
+            Kind::Call | Kind::Parentheses => ("(", ")"),
+            Kind::Generic | Kind::QualifiedSelf => ("<", ">"),
+            Kind::Array => ("[", "]"),
+            Kind::StructLiteral => ("{", "}"),
         }
     }
 
+    fn open(&self) -> &'static str {
+        self.brackets().0
+    }
+
     fn close(&self) -> &'static str {
-        match self.kind {
-            Kind::Call | Kind::Parentheses => ")",
-            Kind::Generic | Kind::QualifiedSelf => ">",
-            Kind::Array => "]",
-            Kind::StructLiteral => "}",
-        }
+        self.brackets().1
     }
 
     /// The items on one line, as the source has them.
@@ -309,7 +309,8 @@ fn parse(code: &str, mode: Mode) -> Vec<Element> {
 }
 
 /// Reads comma-separated items up to `close` (or the end when `None`):
-/// the items, and whether a comma ended the last one.
+/// the items, and whether a comma ended the last one. One scanning loop
+/// over the characters, which is why it is longer than most.
 fn parse_items(
     chars: &[char],
     position: &mut usize,
@@ -801,4 +802,72 @@ pub(super) fn signature(code: &str, indent: usize) -> String {
         lay_out(rest, indent, indent + 1, 2, WIDTH, &mut out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::writer::Writer;
+
+    /// Lines the writer lays out as rustfmt 1.9 (edition 2024) formats
+    /// them: each expected text is rustfmt's output for the same code.
+    #[test]
+    fn lines_are_laid_out_as_rustfmt_lays_them_out() {
+        let numbers: Vec<String> = (1..=36).map(|n| n.to_string()).collect();
+        let cases: [(&str, &str, &str); 3] = [
+            (
+                "pub const DATA: &[u8]",
+                &format!("&[{}]", numbers.join(", ")),
+                "pub const DATA: &[u8] = &[\n    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,\n    27, 28, 29, 30, 31, 32, 33, 34, 35, 36,\n];\n",
+            ),
+            (
+                "pub const NAMES: &'static [&'static str]",
+                r#"&["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda"]"#,
+                "pub const NAMES: &'static [&'static str] = &[\n    \"alpha\", \"beta\", \"gamma\", \"delta\", \"epsilon\", \"zeta\", \"eta\", \"theta\", \"iota\", \"kappa\", \"lambda\",\n];\n",
+            ),
+            (
+                "pub const LONG: &'static [&'static str]",
+                r#"&["alphabetical", "beta", "gamma"]"#,
+                "pub const LONG: &'static [&'static str] = &[\"alphabetical\", \"beta\", \"gamma\"];\n",
+            ),
+        ];
+        for (left, right, want) in cases {
+            let mut writer = Writer::new(0);
+            writer.assign(left, right, ";");
+            assert_eq!(writer.text(), want, "{left}");
+        }
+        let mut writer = Writer::new(0);
+        writer.assign(
+            "pub const LONG: &'static [&'static str]",
+            r#"&["alphabetical", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]"#,
+            ";",
+        );
+        assert_eq!(
+            writer.text(),
+            "pub const LONG: &'static [&'static str] = &[\n    \"alphabetical\",\n    \"beta\",\n    \"gamma\",\n    \"delta\",\n    \"epsilon\",\n    \"zeta\",\n    \"eta\",\n    \"theta\",\n];\n",
+            "an element over 10 columns puts every element on a line of its own"
+        );
+    }
+
+    /// Calls: arguments over 60 columns go one a line even when the line
+    /// would fit; a sole call argument stays on the line of its caller
+    /// (`Ok(Some(`) when its first line fits.
+    #[test]
+    fn calls_break_as_rustfmt_breaks_them() {
+        let mut writer = Writer::new(1);
+        writer
+            .line("let x = foo(aaaaaaaaaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb);");
+        assert_eq!(
+            writer.text(),
+            "    let x = foo(\n        aaaaaaaaaaaaaaaaaaaaaaa,\n        bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb,\n    );\n"
+        );
+        let mut writer = Writer::new(4);
+        writer.arm(
+            "1",
+            "Ok(WhichBuilder::Employer(<::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(3))))",
+        );
+        assert_eq!(
+            writer.text(),
+            "                1 => Ok(WhichBuilder::Employer(\n                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(\n                        self.builder.pointer(3),\n                    ),\n                )),\n"
+        );
+    }
 }

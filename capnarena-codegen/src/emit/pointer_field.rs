@@ -7,6 +7,7 @@
 
 use super::Generator;
 use super::doc::doc_attr;
+use super::struct_field::Init;
 use super::struct_module::{FieldContext, StructCode};
 use super::types::{hex_words, text_words};
 use super::writer::Writer;
@@ -238,24 +239,15 @@ impl Generator<'_> {
         types: &PointerTypes,
         offset: usize,
     ) {
-        let runtime = &self.runtime;
-        let (owned, builder_type) = (&types.owned, &types.builder);
-        builder.docs(
-            "Points the field at a new value of `len` elements (bytes for text and data).\n\
-             # Errors\n\
-             The arena has no room, or `len` is too large to encode.",
-        );
-        self.pointer_method(
-            builder,
-            context,
-            &format!(
-                "pub fn init_{}(&mut self, len: u32) -> {runtime}::Result<{builder_type}>",
-                context.stem
-            ),
-            &format!(
-                "<{owned} as {runtime}::typed::Owned>::init(self.builder.pointer({offset}), len)"
-            ),
-        );
+        let init = Init {
+            name: format!("init_{}", context.stem),
+            doc: "Points the field at a new value of `len` elements (bytes for text and data).\n\
+                  # Errors\n\
+                  The arena has no room, or `len` is too large to encode."
+                .to_string(),
+            sized: true,
+        };
+        self.init_method(builder, context, types, offset, &init);
     }
 
     /// The builder's getter: the value as a builder, with the default

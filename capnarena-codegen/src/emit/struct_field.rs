@@ -9,6 +9,14 @@ use super::pointer_field::PointerTypes;
 use super::struct_module::FieldContext;
 use super::writer::Writer;
 
+/// An `init` method of a pointer field: its name, doc and whether it
+/// takes a length.
+pub(super) struct Init {
+    pub(super) name: String,
+    pub(super) doc: String,
+    pub(super) sized: bool,
+}
+
 impl Generator<'_> {
     /// `init_` of a struct field in pointer slot `offset`.
     pub(super) fn struct_init(
@@ -18,19 +26,15 @@ impl Generator<'_> {
         types: &PointerTypes,
         offset: usize,
     ) {
-        builder.docs(
-            "Points the field at a new struct, every field at its default.\n\
-             # Errors\n\
-             The arena has no room.",
-        );
-        self.init_method(
-            builder,
-            context,
-            types,
-            offset,
-            &format!("init_{}", context.stem),
-            false,
-        );
+        let init = Init {
+            name: format!("init_{}", context.stem),
+            doc: "Points the field at a new struct, every field at its default.\n\
+                  # Errors\n\
+                  The arena has no room."
+                .to_string(),
+            sized: false,
+        };
+        self.init_method(builder, context, types, offset, &init);
     }
 
     /// `init_` and `initn_` of a field of a generic parameter's type.
@@ -42,49 +46,52 @@ impl Generator<'_> {
         offset: usize,
     ) {
         let initn = self.names_of(context.field).method(("initn_", ""));
-        builder.docs(&format!(
-            "Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`{initn}` gives a length).\n\
-             # Errors\n\
-             The arena has no room."
-        ));
-        self.init_method(
-            builder,
-            context,
-            types,
-            offset,
-            &format!("init_{}", context.stem),
-            false,
-        );
+        let init = Init {
+            name: format!("init_{}", context.stem),
+            doc: format!(
+                "Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`{initn}` gives a length).\n\
+                 # Errors\n\
+                 The arena has no room."
+            ),
+            sized: false,
+        };
+        self.init_method(builder, context, types, offset, &init);
         doc_attr(builder, context.doc());
-        builder.docs(
-            "Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).\n\
-             # Errors\n\
-             The arena has no room, or `len` is too large to encode.",
-        );
-        self.init_method(builder, context, types, offset, &initn, true);
+        let init = Init {
+            name: initn,
+            doc: "Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).\n\
+                  # Errors\n\
+                  The arena has no room, or `len` is too large to encode."
+                .to_string(),
+            sized: true,
+        };
+        self.init_method(builder, context, types, offset, &init);
     }
 
-    /// An `init` method named `name`, taking a length when `sized`.
-    fn init_method(
+    /// The `init` method `init` describes.
+    pub(super) fn init_method(
         &self,
         builder: &mut Writer,
         context: &FieldContext<'_>,
         types: &PointerTypes,
         offset: usize,
-        name: &str,
-        sized: bool,
+        init: &Init,
     ) {
         let runtime = &self.runtime;
         let (owned, builder_type) = (&types.owned, &types.builder);
-        let (parameter, length) = if sized {
+        let (parameter, length) = if init.sized {
             (", len: u32", "len")
         } else {
             ("", "0")
         };
+        builder.docs(&init.doc);
         self.pointer_method(
             builder,
             context,
-            &format!("pub fn {name}(&mut self{parameter}) -> {runtime}::Result<{builder_type}>"),
+            &format!(
+                "pub fn {}(&mut self{parameter}) -> {runtime}::Result<{builder_type}>",
+                init.name
+            ),
             &format!(
                 "<{owned} as {runtime}::typed::Owned>::init(self.builder.pointer({offset}), {length})"
             ),

@@ -230,7 +230,8 @@ impl Generator<'_> {
     }
 
     /// `Owned` with `STRUCT_SIZE`, and the runtime's traits that make the
-    /// handles usable in lists, roots and generic code.
+    /// handles usable in lists, roots and generic code. Longer than most:
+    /// it writes three impls of several one-line methods, in order.
     fn owned_impls(&self, out: &mut Writer, s: &StructNode, generics: &Generics) {
         let runtime = &self.runtime;
         let (list, bounds, marker) = (&generics.list, &generics.bounds, &generics.marker);
@@ -323,7 +324,8 @@ impl Generator<'_> {
     }
 
     /// The handles' own methods (untyped access, reborrowing, views,
-    /// `total_size`, `set_from`), before the fields' accessors.
+    /// `total_size`, `set_from`), before the fields' accessors. Longer
+    /// than most: eight short methods, each with its doc, in order.
     fn handle_methods(&self, code: &mut StructCode, s: &StructNode, generics: &Generics) {
         let runtime = &self.runtime;
         let (list, marker) = (&generics.list, &generics.marker);

@@ -154,12 +154,29 @@ impl Generator<'_> {
                 (base, Some(arg)) => format!("{rt}::typed::{base}<{arg}>"),
                 (base, None) => format!("{rt}::typed::{base}"),
             },
-            other => {
-                return Err(Error::Unsupported {
-                    what: format!("a pointer of type {other:?}"),
-                });
-            }
+            other => return Err(not_a_pointer(other)),
         })
+    }
+
+    /// `path::Reader<'a, Args>` (`handle` is `Reader<'a` or
+    /// `Builder<'b, A`) of struct `id` used with `brand`.
+    fn struct_handle(
+        &self,
+        id: u64,
+        brand: &Brand,
+        handle: &str,
+        file: u64,
+        depth: usize,
+    ) -> Result<String, Error> {
+        let args: String = self
+            .brand_arg_list(id, brand, file, depth)?
+            .iter()
+            .map(|a| format!(", {a}"))
+            .collect();
+        Ok(format!(
+            "{}::{handle}{args}>",
+            self.path_to(id, file, depth)?
+        ))
     }
 
     /// The reader type of a pointer type, borrowing for `'a`.
@@ -168,14 +185,7 @@ impl Generator<'_> {
         Ok(match ty {
             Type::Text => "&'a str".into(),
             Type::Data => "&'a [u8]".into(),
-            Type::Struct(id, brand) => {
-                let args: String = self
-                    .brand_arg_list(*id, brand, file, depth)?
-                    .iter()
-                    .map(|a| format!(", {a}"))
-                    .collect();
-                format!("{}::Reader<'a{args}>", self.path_to(*id, file, depth)?)
-            }
+            Type::Struct(id, brand) => self.struct_handle(*id, brand, "Reader<'a", file, depth)?,
             Type::Param { scope, index } => match self.param(*scope, *index) {
                 Some(p) => format!("<{p} as {rt}::typed::Owned>::Reader<'a>"),
                 None => format!("{rt}::PointerReader<'a>"),
@@ -186,11 +196,7 @@ impl Generator<'_> {
                 (base, Some(arg)) => format!("{rt}::typed::{base}Reader<'a, {arg}>"),
                 (base, None) => format!("{rt}::typed::{base}Reader<'a>"),
             },
-            other => {
-                return Err(Error::Unsupported {
-                    what: format!("a pointer of type {other:?}"),
-                });
-            }
+            other => return Err(not_a_pointer(other)),
         })
     }
 
@@ -201,12 +207,7 @@ impl Generator<'_> {
             Type::Text => format!("{rt}::typed::TextBuilder<'b>"),
             Type::Data => "&'b mut [u8]".into(),
             Type::Struct(id, brand) => {
-                let args: String = self
-                    .brand_arg_list(*id, brand, file, depth)?
-                    .iter()
-                    .map(|a| format!(", {a}"))
-                    .collect();
-                format!("{}::Builder<'b, A{args}>", self.path_to(*id, file, depth)?)
+                self.struct_handle(*id, brand, "Builder<'b, A", file, depth)?
             }
             Type::Param { scope, index } => match self.param(*scope, *index) {
                 Some(p) => format!("<{p} as {rt}::typed::Owned>::Builder<'b, A>"),
@@ -217,11 +218,7 @@ impl Generator<'_> {
                 (base, Some(arg)) => format!("{rt}::typed::{base}Builder<'b, A, {arg}>"),
                 (base, None) => format!("{rt}::typed::{base}Builder<'b, A>"),
             },
-            other => {
-                return Err(Error::Unsupported {
-                    what: format!("a pointer of type {other:?}"),
-                });
-            }
+            other => return Err(not_a_pointer(other)),
         })
     }
 
@@ -279,6 +276,13 @@ impl Generator<'_> {
         let reader = format!("{rt}::Result<{}>", self.reader_ty(&ty, file, d)?);
         let builder = format!("{rt}::Result<{}>", self.builder_ty(&ty, file, d)?);
         Ok(complexity(&reader).max(complexity(&builder)) > COMPLEX_SCORE)
+    }
+}
+
+/// The error for a type used as a pointer that is not one.
+fn not_a_pointer(ty: &Type) -> Error {
+    Error::Unsupported {
+        what: format!("a pointer of type {ty:?}"),
     }
 }
 

@@ -70,6 +70,19 @@ impl MemberPayloads {
     }
 }
 
+/// The variants of a union's two enums, and what their payloads need.
+#[derive(Default)]
+struct UnionVariants {
+    readers: Vec<Variant>,
+    builders: Vec<Variant>,
+    /// Some payload borrows (the enums take lifetimes).
+    borrows: bool,
+    /// Some builder payload names the arena type.
+    names_arena: bool,
+    /// Some payload type may be over clippy's `type_complexity`.
+    complex: bool,
+}
+
 /// One variant of `Which` or `WhichBuilder`.
 struct Variant {
     doc: String,
@@ -112,6 +125,8 @@ impl Variant {
 impl Generator<'_> {
     /// The union's `Which` enum (and `WhichBuilder`) into `out`, and the
     /// handles' `which()`; `fields` are the struct's, in code order.
+    /// Longer than most: two enums and two methods, in order, the
+    /// builder's in one of two forms.
     pub(super) fn which(
         &self,
         code: &mut StructCode,
@@ -122,45 +137,13 @@ impl Generator<'_> {
         depth: usize,
     ) -> Result<(), Error> {
         let runtime = &self.runtime;
-        let mut members: Vec<&&Field> =
-            fields.iter().filter(|f| f.discriminant.is_some()).collect();
-        members.sort_by_key(|f| f.discriminant);
-        let (mut readers, mut builders) = (Vec::new(), Vec::new());
-        let (mut borrows, mut names_arena) = (false, false);
-        // Whether a payload type may be over clippy's type_complexity.
-        let mut complex = false;
-        let spelled: Vec<(&str, Case)> = members
-            .iter()
-            .map(|f| (f.spelling(), Case::Pascal))
-            .collect();
-        let variant_names = assign(&spelled, &[]);
-        for (f, name) in members.iter().zip(variant_names) {
-            let payloads = self.member_payloads(f, file, depth)?;
-            borrows |= payloads.borrows;
-            names_arena |= payloads.names_arena;
-            for (ty, _) in payloads.reader.iter().chain(&payloads.builder) {
-                complex |= complexity(ty) > COMPLEX_SCORE;
-            }
-            let doc = f
-                .doc
-                .clone()
-                .unwrap_or_else(|| format!("`{}` is set.", f.name));
-            let value = f.discriminant.unwrap_or(0);
-            readers.push(Variant {
-                doc: doc.clone(),
-                name: name.clone(),
-                value,
-                payload: payloads.reader,
-                fill: None,
-            });
-            builders.push(Variant {
-                doc,
-                name,
-                value,
-                payload: payloads.builder,
-                fill: payloads.fill,
-            });
-        }
+        let UnionVariants {
+            readers,
+            builders,
+            borrows,
+            names_arena,
+            complex,
+        } = self.union_variants(fields, file, depth)?;
         let lifetime = if borrows { "<'a>" } else { "" };
         declare_enum(
             out,
@@ -229,6 +212,53 @@ impl Generator<'_> {
             &not_in_schema,
         );
         Ok(())
+    }
+
+    /// The variants of `Which` and `WhichBuilder`, one per union member
+    /// of `fields`, by discriminant.
+    fn union_variants(
+        &self,
+        fields: &[&Field],
+        file: u64,
+        depth: usize,
+    ) -> Result<UnionVariants, Error> {
+        let mut members: Vec<&&Field> =
+            fields.iter().filter(|f| f.discriminant.is_some()).collect();
+        members.sort_by_key(|f| f.discriminant);
+        let mut variants = UnionVariants::default();
+        let spelled: Vec<(&str, Case)> = members
+            .iter()
+            .map(|f| (f.spelling(), Case::Pascal))
+            .collect();
+        let names = assign(&spelled, &[]);
+        for (f, name) in members.iter().zip(names) {
+            let payloads = self.member_payloads(f, file, depth)?;
+            variants.borrows |= payloads.borrows;
+            variants.names_arena |= payloads.names_arena;
+            for (ty, _) in payloads.reader.iter().chain(&payloads.builder) {
+                variants.complex |= complexity(ty) > COMPLEX_SCORE;
+            }
+            let doc = f
+                .doc
+                .clone()
+                .unwrap_or_else(|| format!("`{}` is set.", f.name));
+            let value = f.discriminant.unwrap_or(0);
+            variants.readers.push(Variant {
+                doc: doc.clone(),
+                name: name.clone(),
+                value,
+                payload: payloads.reader,
+                fill: None,
+            });
+            variants.builders.push(Variant {
+                doc,
+                name,
+                value,
+                payload: payloads.builder,
+                fill: payloads.fill,
+            });
+        }
+        Ok(variants)
     }
 
     /// Member `f`'s payloads, by the kind of its type.
