@@ -305,9 +305,10 @@ pub mod defaults {
         > {
             <::capnarena::typed::StructList<
                 super::super::imported_capnp::point::Owned,
-            > as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(5), &POINTS__DEFAULT)?,
-            )
+            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+                self.reader.pointer(5),
+                &POINTS__DEFAULT,
+            )?)
         }
         /// Whether the `points` field is set (its pointer is not null).
         #[inline]
@@ -355,9 +356,10 @@ pub mod defaults {
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<u8>,
-            > as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(8), &NESTED__DEFAULT)?,
-            )
+            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+                self.reader.pointer(8),
+                &NESTED__DEFAULT,
+            )?)
         }
         /// Whether the `nested` field is set (its pointer is not null).
         #[inline]

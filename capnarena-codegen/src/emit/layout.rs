@@ -613,19 +613,22 @@ fn overflow(
     }
     let item = &group.items[0];
     let closure = matches!(item.first(), Some(Element::Text(text)) if text.starts_with('|'));
+    // The item's last group, before a `?` (rustfmt overflows through it).
+    let last_group = match item.as_slice() {
+        [.., Element::Group(last), Element::Text(question)] if question == "?" => Some(last),
+        [.., Element::Group(last)] => Some(last),
+        _ => None,
+    };
     let overflowable = closure
-        || match item.last() {
-            Some(Element::Group(last)) => {
-                matches!(last.kind, Kind::Call | Kind::Array | Kind::StructLiteral)
-            }
-            _ => false,
-        };
+        || last_group.is_some_and(|last| {
+            matches!(last.kind, Kind::Call | Kind::Array | Kind::StructLiteral)
+        });
     if !overflowable {
         return None;
     }
     // A call in a call is laid out within the call width (rustfmt's
     // shape for a nested call).
-    let nested_call = matches!(item.last(), Some(Element::Group(last)) if last.kind == Kind::Call);
+    let nested_call = last_group.is_some_and(|last| last.kind == Kind::Call);
     // rustfmt's one-line shape after the bracket keeps a column for the
     // closing one.
     let limit = if nested_call {
