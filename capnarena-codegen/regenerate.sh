@@ -16,6 +16,12 @@ capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/evol
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/nonutf8.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/renamed.capnp tests/schemas/renamed_parent.capnp
 capnp compile -o$G:examples/generated --src-prefix=examples/addressbook/schema examples/addressbook/schema/addressbook.capnp
+# The golden fixtures: one construct each, the schema beside its request and code.
+F=capnarena-codegen/tests/fixtures
+for s in $F/*.capnp; do
+  capnp compile -o$G:$F --src-prefix=$F $s
+  capnp compile -o- --src-prefix=$F $s > $F/$(basename $s .capnp).bin
+done
 capnp compile -o- --src-prefix=/usr/include /usr/include/capnp/schema.capnp > $R/schema.bin
 capnp compile -o- --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp > $R/codegen.bin
 capnp compile -o- --src-prefix=tests/vectors tests/vectors/all_types.capnp > $R/all_types.bin

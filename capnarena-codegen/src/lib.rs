@@ -79,8 +79,13 @@
 //!   underscores); display names and file names are at most 4096 bytes,
 //!   with no control characters.
 //!
-//! Code generated within these limits is formatted on a 2 MiB thread
-//! (a build script's main thread), in debug builds too.
+//! Code generated within these limits is generated on a 2 MiB thread (a
+//! build script's main thread), in debug builds too.
+//!
+//! # Formatting
+//! The generated code is written already formatted, as `rustfmt`
+//! (edition 2024, default settings) formats it: the generator needs no
+//! parser or formatter, and the output passes `rustfmt --check`.
 //!
 //! [capnarena]: https://docs.rs/capnarena
 
@@ -142,7 +147,7 @@ impl Options {
 pub struct GeneratedFile {
     /// File name (`foo_capnp.rs`).
     pub name: String,
-    /// Rust source, formatted.
+    /// Rust source, formatted as rustfmt formats it.
     pub contents: String,
 }
 
@@ -195,23 +200,6 @@ pub enum Error {
         /// Its first 64 characters.
         name: String,
     },
-    /// The generated code did not parse (a generator bug).
-    Format {
-        /// The schema file, as the request names it.
-        file: String,
-        /// The display name of the innermost node whose code does not
-        /// parse on its own, when one does not.
-        node: Option<String>,
-        /// The field of that node (a struct) without which its code
-        /// parses, when there is one.
-        field: Option<String>,
-        /// The parser's message.
-        message: String,
-        /// The generated line the parser points at, cut to 160
-        /// characters (the whole code is never kept: it may be
-        /// megabytes).
-        near: String,
-    },
 }
 
 impl std::fmt::Display for Error {
@@ -235,48 +223,11 @@ impl std::fmt::Display for Error {
             Error::BadNesting { node, what } => {
                 write!(f, "node {node:#x} {what}; the nodes do not nest as a tree")
             }
-            Error::Format {
-                file,
-                node,
-                field,
-                message,
-                near,
-            } => {
-                write!(
-                    f,
-                    "generated code for {file} does not parse (a generator bug)"
-                )?;
-                if let Some(node) = node {
-                    write!(f, ", in the code of {}", one_line(node))?;
-                }
-                if let Some(field) = field {
-                    write!(f, ", field {}", one_line(field))?;
-                }
-                write!(f, ": {message}")?;
-                if !near.is_empty() {
-                    write!(f, ", near `{}`", one_line(near))?;
-                }
-                Ok(())
-            }
         }
     }
 }
 
 impl std::error::Error for Error {}
-
-/// `text` with its control characters escaped (`\n`, `\u{1b}`), so that
-/// an error message stays one line.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
 
 impl From<capnarena::Error> for Error {
     fn from(e: capnarena::Error) -> Self {

@@ -1,9 +1,10 @@
 //! The limits a request must keep to: how it is read, and the checks made
 //! on the loaded model before anything is generated. Generation walks the
-//! nesting of nodes and of types recursively, and the formatter parses and
-//! prints the code it makes recursively too, so both depths are bounded
-//! here, once, where the request is loaded; and the nesting must be a tree
-//! (a node placed twice would be generated twice, a loop forever).
+//! nesting of nodes and of types recursively, and lays out each line by
+//! recursing over its brackets (a type nested n levels is n levels of
+//! brackets), so both depths are bounded here, once, where the request is
+//! loaded; and the nesting must be a tree (a node placed twice would be
+//! generated twice, a loop forever).
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,14 +15,14 @@ use crate::model::{FieldKind, Node, NodeKind, Schema};
 
 /// Levels of nodes below their file: nested nodes, groups, and the
 /// parameter and result structs of methods. Each is a module in the
-/// generated code, which the formatter (`syn`) parses recursively: about
-/// 20 KiB of stack a level in a debug build.
+/// generated code, generated recursively.
 pub(crate) const MAX_SCOPE_DEPTH: u64 = 32;
 
 /// Levels of a type: each `List` and each type bound as a generic argument
-/// adds one. A type nested 16 levels in a node nested 32 levels is
-/// generated and formatted on a 2 MiB thread in a debug build, with room
-/// for 8 more type levels (`tests/limits.rs`).
+/// adds one, in the generator and in the brackets a line is laid out by.
+/// A type nested 16 levels in a node nested 32 levels is generated on a
+/// 2 MiB thread in a debug build, with room for 8 more type levels
+/// (`tests/limits.rs`).
 pub(crate) const MAX_TYPE_DEPTH: u32 = 16;
 
 /// Generic parameters of a node and the scopes around it, together.

@@ -37,10 +37,7 @@ pub mod node {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod node {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -125,9 +123,7 @@ pub mod node {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_display_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `displayName` field's bytes as stored (terminator excluded), without the UTF-8 check `get_display_name` makes.
         /// # Errors
@@ -204,9 +200,8 @@ pub mod node {
         #[inline]
         pub fn get_annotations(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::annotation::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::annotation::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::annotation::Owned,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
@@ -255,9 +250,7 @@ pub mod node {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(6) {
                 0 => Ok(Which::File),
                 1 => Ok(Which::Struct(self.get_struct())),
@@ -445,9 +438,7 @@ pub mod node {
         pub fn get_display_name(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `displayName` field is set (its pointer is not null).
         #[inline]
@@ -491,10 +482,7 @@ pub mod node {
         #[inline]
         pub fn set_parameters(
             &mut self,
-            value: ::capnarena::typed::StructListReader<
-                '_,
-                super::node::parameter::Owned,
-            >,
+            value: ::capnarena::typed::StructListReader<'_, super::node::parameter::Owned>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::StructList<
                 super::node::parameter::Owned,
@@ -553,10 +541,7 @@ pub mod node {
         #[inline]
         pub fn set_nested_nodes(
             &mut self,
-            value: ::capnarena::typed::StructListReader<
-                '_,
-                super::node::nested_node::Owned,
-            >,
+            value: ::capnarena::typed::StructListReader<'_, super::node::nested_node::Owned>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::StructList<
                 super::node::nested_node::Owned,
@@ -719,47 +704,24 @@ pub mod node {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(6) {
                 0 => Ok(WhichBuilder::File),
-                1 => {
-                    Ok(
-                        WhichBuilder::Struct(struct_::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                2 => {
-                    Ok(
-                        WhichBuilder::Enum(enum_::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                3 => {
-                    Ok(
-                        WhichBuilder::Interface(interface::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                4 => {
-                    Ok(
-                        WhichBuilder::Const(const_::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                5 => {
-                    Ok(
-                        WhichBuilder::Annotation(annotation::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
+                1 => Ok(WhichBuilder::Struct(struct_::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                2 => Ok(WhichBuilder::Enum(enum_::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                3 => Ok(WhichBuilder::Interface(interface::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                4 => Ok(WhichBuilder::Const(const_::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                5 => Ok(WhichBuilder::Annotation(annotation::Builder {
+                    builder: self.builder.reborrow(),
+                })),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -785,10 +747,7 @@ pub mod node {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -820,10 +779,9 @@ pub mod node {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -914,9 +872,7 @@ pub mod node {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -960,9 +916,7 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_name(
-                &mut self,
-            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -995,10 +949,7 @@ pub mod node {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 1);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -1030,10 +981,9 @@ pub mod node {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1134,9 +1084,7 @@ pub mod node {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1186,9 +1134,7 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_name(
-                &mut self,
-            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(0),
                 )
@@ -1236,10 +1182,7 @@ pub mod node {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            2,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 2);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -1271,10 +1214,9 @@ pub mod node {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1410,9 +1352,7 @@ pub mod node {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1570,10 +1510,7 @@ pub mod node {
             /// Names the struct's reader and builder in generic code (lists, roots).
             pub struct Owned;
             /// Data words and pointers of the struct.
-            pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-                0,
-                1,
-            );
+            pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
             impl ::capnarena::typed::StructOwned for Owned {
                 const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
                 type Reader<'a> = Reader<'a>;
@@ -1589,9 +1526,7 @@ pub mod node {
                     Builder { builder }
                 }
                 #[inline]
-                fn struct_reader<'a>(
-                    r: &Self::Reader<'a>,
-                ) -> ::capnarena::StructReader<'a> {
+                fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                     r.reader
                 }
                 fn write_text<'a>(
@@ -1607,33 +1542,24 @@ pub mod node {
                     Reader { reader }
                 }
             }
-            impl<
-                'a,
-                A: ::capnarena::Arena + ?Sized,
-            > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+            impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+                for Builder<'a, A>
+            {
                 const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
                 #[inline]
-                fn from_struct_builder(
-                    builder: ::capnarena::StructBuilder<'a, A>,
-                ) -> Self {
+                fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
                     Builder { builder }
                 }
             }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
                 /// As the reader's `Debug`, of the struct as built so far.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
                 }
             }
@@ -1646,9 +1572,7 @@ pub mod node {
                 /// Words and capabilities the struct and everything it points to take.
                 /// # Errors
                 /// A pointer under it is malformed, out of bounds or over a limit.
-                pub fn total_size(
-                    &self,
-                ) -> ::capnarena::Result<::capnarena::MessageSize> {
+                pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
                     self.reader.total_size()
                 }
                 /// Doc comment on the member.
@@ -1673,10 +1597,7 @@ pub mod node {
                     self.reader.has_pointer(0)
                 }
                 /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
-                pub fn write_text(
-                    &self,
-                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-                ) {
+                pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                     v.begin_struct();
                     if self.reader.has_pointer(0) {
                         v.field("docComment");
@@ -1710,15 +1631,11 @@ pub mod node {
                 }
                 /// The untyped builder under this one, reborrowed.
                 #[inline]
-                pub fn as_struct_builder(
-                    &mut self,
-                ) -> ::capnarena::StructBuilder<'_, A> {
+                pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
                 /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-                pub fn reborrow_as_reader(
-                    &self,
-                ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                     ::capnarena::typed::ReaderView::new(self.builder.reader_view())
                 }
                 /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1729,10 +1646,7 @@ pub mod node {
                 /// # Errors
                 /// The source is malformed or over a limit, or the arena has no room.
                 #[inline]
-                pub fn set_from(
-                    &mut self,
-                    value: Reader<'_>,
-                ) -> ::capnarena::Result<()> {
+                pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
                     self.builder.copy_from(&value.reader)
                 }
                 /// Doc comment on the member.
@@ -1740,10 +1654,7 @@ pub mod node {
                 /// # Errors
                 /// The source is malformed, or the arena has no room.
                 #[inline]
-                pub fn set_doc_comment(
-                    &mut self,
-                    value: &str,
-                ) -> ::capnarena::Result<()> {
+                pub fn set_doc_comment(&mut self, value: &str) -> ::capnarena::Result<()> {
                     <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
                         self.builder.pointer(0),
                         value,
@@ -1782,10 +1693,7 @@ pub mod node {
                 }
                 /// Runs `f` on a reader of the struct as built so far.
                 #[inline]
-                pub fn with_reader<R>(
-                    &self,
-                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
-                ) -> R {
+                pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                     self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }
@@ -1840,13 +1748,11 @@ pub mod node {
             #[inline]
             pub fn get_preferred_list_encoding(
                 &self,
-            ) -> ::core::result::Result<
-                super::super::ElementSize,
-                ::capnarena::typed::NotInSchema,
-            > {
-                <super::super::ElementSize as ::core::convert::TryFrom<
-                    u16,
-                >>::try_from(self.reader.get_or::<u16>(13, 0))
+            ) -> ::core::result::Result<super::super::ElementSize, ::capnarena::typed::NotInSchema>
+            {
+                <super::super::ElementSize as ::core::convert::TryFrom<u16>>::try_from(
+                    self.reader.get_or::<u16>(13, 0),
+                )
             }
             /// If true, then this "struct" node is actually not an independent node, but merely represents
             /// some named union or group within a particular parent struct.  This node's scopeId refers
@@ -1991,22 +1897,17 @@ pub mod node {
             #[inline]
             pub fn get_preferred_list_encoding(
                 &self,
-            ) -> ::core::result::Result<
-                super::super::ElementSize,
-                ::capnarena::typed::NotInSchema,
-            > {
-                <super::super::ElementSize as ::core::convert::TryFrom<
-                    u16,
-                >>::try_from(self.builder.get_or::<u16>(13, 0))
+            ) -> ::core::result::Result<super::super::ElementSize, ::capnarena::typed::NotInSchema>
+            {
+                <super::super::ElementSize as ::core::convert::TryFrom<u16>>::try_from(
+                    self.builder.get_or::<u16>(13, 0),
+                )
             }
             /// The preferred element size to use when encoding a list of this struct.  If this is anything
             /// other than `inlineComposite` then the struct is one word or less in size and is a candidate
             /// for list packing optimization.
             #[inline]
-            pub fn set_preferred_list_encoding(
-                &mut self,
-                value: super::super::ElementSize,
-            ) {
+            pub fn set_preferred_list_encoding(&mut self, value: super::super::ElementSize) {
                 self.builder.set_or::<u16>(13, u16::from(value), 0);
             }
             /// If true, then this "struct" node is actually not an independent node, but merely represents
@@ -2092,10 +1993,7 @@ pub mod node {
             #[inline]
             pub fn set_fields(
                 &mut self,
-                value: ::capnarena::typed::StructListReader<
-                    '_,
-                    super::super::field::Owned,
-                >,
+                value: ::capnarena::typed::StructListReader<'_, super::super::field::Owned>,
             ) -> ::capnarena::Result<()> {
                 <::capnarena::typed::StructList<
                     super::super::field::Owned,
@@ -2251,10 +2149,7 @@ pub mod node {
             #[inline]
             pub fn set_enumerants(
                 &mut self,
-                value: ::capnarena::typed::StructListReader<
-                    '_,
-                    super::super::enumerant::Owned,
-                >,
+                value: ::capnarena::typed::StructListReader<'_, super::super::enumerant::Owned>,
             ) -> ::capnarena::Result<()> {
                 <::capnarena::typed::StructList<
                     super::super::enumerant::Owned,
@@ -2269,11 +2164,7 @@ pub mod node {
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<
-                ::capnarena::typed::StructListBuilder<
-                    '_,
-                    A,
-                    super::super::enumerant::Owned,
-                >,
+                ::capnarena::typed::StructListBuilder<'_, A, super::super::enumerant::Owned>,
             > {
                 <::capnarena::typed::StructList<
                     super::super::enumerant::Owned,
@@ -2287,11 +2178,7 @@ pub mod node {
             pub fn get_enumerants(
                 &mut self,
             ) -> ::capnarena::Result<
-                ::capnarena::typed::StructListBuilder<
-                    '_,
-                    A,
-                    super::super::enumerant::Owned,
-                >,
+                ::capnarena::typed::StructListBuilder<'_, A, super::super::enumerant::Owned>,
             > {
                 <::capnarena::typed::StructList<
                     super::super::enumerant::Owned,
@@ -2433,10 +2320,7 @@ pub mod node {
             #[inline]
             pub fn set_methods(
                 &mut self,
-                value: ::capnarena::typed::StructListReader<
-                    '_,
-                    super::super::method::Owned,
-                >,
+                value: ::capnarena::typed::StructListReader<'_, super::super::method::Owned>,
             ) -> ::capnarena::Result<()> {
                 <::capnarena::typed::StructList<
                     super::super::method::Owned,
@@ -2483,10 +2367,7 @@ pub mod node {
             #[inline]
             pub fn set_superclasses(
                 &mut self,
-                value: ::capnarena::typed::StructListReader<
-                    '_,
-                    super::super::superclass::Owned,
-                >,
+                value: ::capnarena::typed::StructListReader<'_, super::super::superclass::Owned>,
             ) -> ::capnarena::Result<()> {
                 <::capnarena::typed::StructList<
                     super::super::superclass::Owned,
@@ -2501,11 +2382,7 @@ pub mod node {
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<
-                ::capnarena::typed::StructListBuilder<
-                    '_,
-                    A,
-                    super::super::superclass::Owned,
-                >,
+                ::capnarena::typed::StructListBuilder<'_, A, super::super::superclass::Owned>,
             > {
                 <::capnarena::typed::StructList<
                     super::super::superclass::Owned,
@@ -2519,11 +2396,7 @@ pub mod node {
             pub fn get_superclasses(
                 &mut self,
             ) -> ::capnarena::Result<
-                ::capnarena::typed::StructListBuilder<
-                    '_,
-                    A,
-                    super::super::superclass::Owned,
-                >,
+                ::capnarena::typed::StructListBuilder<'_, A, super::super::superclass::Owned>,
             > {
                 <::capnarena::typed::StructList<
                     super::super::superclass::Owned,
@@ -2576,9 +2449,7 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_type(
-                &self,
-            ) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
+            pub fn get_type(&self) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(3),
                 )
@@ -2592,9 +2463,7 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_value(
-                &self,
-            ) -> ::capnarena::Result<super::super::value::Reader<'a>> {
+            pub fn get_value(&self) -> ::capnarena::Result<super::super::value::Reader<'a>> {
                 <super::super::value::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(4),
                 )
@@ -2674,9 +2543,7 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_type(
-                &mut self,
-            ) -> ::capnarena::Result<super::super::type_::Builder<'_, A>> {
+            pub fn get_type(&mut self) -> ::capnarena::Result<super::super::type_::Builder<'_, A>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(3),
                 )
@@ -2772,9 +2639,7 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_type(
-                &self,
-            ) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
+            pub fn get_type(&self) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(3),
                 )
@@ -2931,9 +2796,7 @@ pub mod node {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_type(
-                &mut self,
-            ) -> ::capnarena::Result<super::super::type_::Builder<'_, A>> {
+            pub fn get_type(&mut self) -> ::capnarena::Result<super::super::type_::Builder<'_, A>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(3),
                 )
@@ -3106,10 +2969,7 @@ pub mod field {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -3120,7 +2980,8 @@ pub mod field {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3170,9 +3031,7 @@ pub mod field {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -3202,9 +3061,8 @@ pub mod field {
         #[inline]
         pub fn get_annotations(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::annotation::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::annotation::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::annotation::Owned,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
@@ -3245,9 +3103,7 @@ pub mod field {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(4) {
                 0 => Ok(Which::Slot(self.get_slot())),
                 1 => Ok(Which::Group(self.get_group())),
@@ -3365,12 +3221,8 @@ pub mod field {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -3499,25 +3351,14 @@ pub mod field {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(4) {
-                0 => {
-                    Ok(
-                        WhichBuilder::Slot(slot::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                1 => {
-                    Ok(
-                        WhichBuilder::Group(group::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
+                0 => Ok(WhichBuilder::Slot(slot::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                1 => Ok(WhichBuilder::Group(group::Builder {
+                    builder: self.builder.reborrow(),
+                })),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -3571,9 +3412,7 @@ pub mod field {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_type(
-                &self,
-            ) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
+            pub fn get_type(&self) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(2),
                 )
@@ -3695,9 +3534,7 @@ pub mod field {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_type(
-                &mut self,
-            ) -> ::capnarena::Result<super::super::type_::Builder<'_, A>> {
+            pub fn get_type(&mut self) -> ::capnarena::Result<super::super::type_::Builder<'_, A>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(2),
                 )
@@ -3906,9 +3743,7 @@ pub mod field {
             /// # Errors
             /// The discriminant names a member the schema does not have.
             #[inline]
-            pub fn which(
-                &self,
-            ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
                 match self.reader.get::<u16>(5) {
                     0 => Ok(Which::Implicit),
                     1 => Ok(Which::Explicit(self.get_explicit())),
@@ -3966,9 +3801,7 @@ pub mod field {
             /// # Errors
             /// The discriminant names a member the schema does not have.
             #[inline]
-            pub fn which(
-                &self,
-            ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
                 match self.builder.get::<u16>(5) {
                     0 => Ok(Which::Implicit),
                     1 => Ok(Which::Explicit(self.builder.get::<u16>(6))),
@@ -4018,10 +3851,7 @@ pub mod enumerant {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4032,7 +3862,8 @@ pub mod enumerant {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4068,9 +3899,7 @@ pub mod enumerant {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -4096,9 +3925,8 @@ pub mod enumerant {
         #[inline]
         pub fn get_annotations(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::annotation::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::annotation::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::annotation::Owned,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
@@ -4206,12 +4034,8 @@ pub mod enumerant {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -4319,10 +4143,7 @@ pub mod superclass {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4333,7 +4154,8 @@ pub mod superclass {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4374,9 +4196,7 @@ pub mod superclass {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_brand(&self) -> ::capnarena::Result<super::brand::Reader<'a>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::brand::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `brand` field is set (its pointer is not null).
         #[inline]
@@ -4446,39 +4266,24 @@ pub mod superclass {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_brand(
-            &mut self,
-            value: super::brand::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+        pub fn set_brand(&mut self, value: super::brand::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `brand` field.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+        pub fn init_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// The `brand` field.
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `brand` field is set (its pointer is not null).
         #[inline]
@@ -4527,10 +4332,7 @@ pub mod method {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4541,7 +4343,8 @@ pub mod method {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4577,9 +4380,7 @@ pub mod method {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -4634,9 +4435,7 @@ pub mod method {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_param_brand(&self) -> ::capnarena::Result<super::brand::Reader<'a>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(2),
-            )
+            <super::brand::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `paramBrand` field is set (its pointer is not null).
         #[inline]
@@ -4653,9 +4452,7 @@ pub mod method {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_result_brand(&self) -> ::capnarena::Result<super::brand::Reader<'a>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(3),
-            )
+            <super::brand::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
         }
         /// Whether the `resultBrand` field is set (its pointer is not null).
         #[inline]
@@ -4668,9 +4465,8 @@ pub mod method {
         #[inline]
         pub fn get_annotations(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::annotation::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::annotation::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::annotation::Owned,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
@@ -4809,12 +4605,8 @@ pub mod method {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -4841,10 +4633,7 @@ pub mod method {
         #[inline]
         pub fn set_implicit_parameters(
             &mut self,
-            value: ::capnarena::typed::StructListReader<
-                '_,
-                super::node::parameter::Owned,
-            >,
+            value: ::capnarena::typed::StructListReader<'_, super::node::parameter::Owned>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::StructList<
                 super::node::parameter::Owned,
@@ -4917,35 +4706,23 @@ pub mod method {
             &mut self,
             value: super::brand::Reader<'_>,
         ) -> ::capnarena::Result<()> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(2),
-                value,
-            )
+            <super::brand::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
         }
         /// Brand of param struct type.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_param_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(2),
-                0,
-            )
+        pub fn init_param_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
         }
         /// Brand of param struct type.
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_param_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(2),
-            )
+        pub fn get_param_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
         }
         /// Whether the `paramBrand` field is set (its pointer is not null).
         #[inline]
@@ -4971,35 +4748,23 @@ pub mod method {
             &mut self,
             value: super::brand::Reader<'_>,
         ) -> ::capnarena::Result<()> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(3),
-                value,
-            )
+            <super::brand::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// Brand of result struct type.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_result_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(3),
-                0,
-            )
+        pub fn init_result_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
         }
         /// Brand of result struct type.
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_result_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(3),
-            )
+        pub fn get_result_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
         }
         /// Whether the `resultBrand` field is set (its pointer is not null).
         #[inline]
@@ -5095,10 +4860,7 @@ pub mod type_ {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -5109,7 +4871,8 @@ pub mod type_ {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5261,9 +5024,7 @@ pub mod type_ {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(0) {
                 0 => Ok(Which::Void),
                 1 => Ok(Which::Bool),
@@ -5531,10 +5292,7 @@ pub mod type_ {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(0) {
                 0 => Ok(WhichBuilder::Void),
                 1 => Ok(WhichBuilder::Bool),
@@ -5550,41 +5308,21 @@ pub mod type_ {
                 11 => Ok(WhichBuilder::Float64),
                 12 => Ok(WhichBuilder::Text),
                 13 => Ok(WhichBuilder::Data),
-                14 => {
-                    Ok(
-                        WhichBuilder::List(list::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                15 => {
-                    Ok(
-                        WhichBuilder::Enum(enum_::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                16 => {
-                    Ok(
-                        WhichBuilder::Struct(struct_::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                17 => {
-                    Ok(
-                        WhichBuilder::Interface(interface::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
-                18 => {
-                    Ok(
-                        WhichBuilder::AnyPointer(any_pointer::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
+                14 => Ok(WhichBuilder::List(list::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                15 => Ok(WhichBuilder::Enum(enum_::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                16 => Ok(WhichBuilder::Struct(struct_::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                17 => Ok(WhichBuilder::Interface(interface::Builder {
+                    builder: self.builder.reborrow(),
+                })),
+                18 => Ok(WhichBuilder::AnyPointer(any_pointer::Builder {
+                    builder: self.builder.reborrow(),
+                })),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -5629,9 +5367,7 @@ pub mod type_ {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_element_type(
-                &self,
-            ) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
+            pub fn get_element_type(&self) -> ::capnarena::Result<super::super::type_::Reader<'a>> {
                 <super::super::type_::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
@@ -5763,9 +5499,7 @@ pub mod type_ {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_brand(
-                &self,
-            ) -> ::capnarena::Result<super::super::brand::Reader<'a>> {
+            pub fn get_brand(&self) -> ::capnarena::Result<super::super::brand::Reader<'a>> {
                 <super::super::brand::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
@@ -5909,9 +5643,7 @@ pub mod type_ {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_brand(
-                &self,
-            ) -> ::capnarena::Result<super::super::brand::Reader<'a>> {
+            pub fn get_brand(&self) -> ::capnarena::Result<super::super::brand::Reader<'a>> {
                 <super::super::brand::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
@@ -6055,9 +5787,7 @@ pub mod type_ {
             /// # Errors
             /// The pointer holds something else, or is out of bounds or over a limit.
             #[inline]
-            pub fn get_brand(
-                &self,
-            ) -> ::capnarena::Result<super::super::brand::Reader<'a>> {
+            pub fn get_brand(&self) -> ::capnarena::Result<super::super::brand::Reader<'a>> {
                 <super::super::brand::Owned as ::capnarena::typed::Owned>::read(
                     self.reader.pointer(0),
                 )
@@ -6241,9 +5971,7 @@ pub mod type_ {
             /// This is actually a reference to an implicit (generic) parameter of a method. The only
             /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
             #[inline]
-            fn get_implicit_method_parameter(
-                &self,
-            ) -> implicit_method_parameter::Reader<'a> {
+            fn get_implicit_method_parameter(&self) -> implicit_method_parameter::Reader<'a> {
                 implicit_method_parameter::Reader {
                     reader: self.reader,
                 }
@@ -6258,13 +5986,9 @@ pub mod type_ {
                 match self.reader.get::<u16>(4) {
                     0 => Ok(Which::Unconstrained(self.get_unconstrained())),
                     1 => Ok(Which::Parameter(self.get_parameter())),
-                    2 => {
-                        Ok(
-                            Which::ImplicitMethodParameter(
-                                self.get_implicit_method_parameter(),
-                            ),
-                        )
-                    }
+                    2 => Ok(Which::ImplicitMethodParameter(
+                        self.get_implicit_method_parameter(),
+                    )),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
             }
@@ -6346,32 +6070,20 @@ pub mod type_ {
             #[inline]
             pub fn which(
                 &mut self,
-            ) -> ::core::result::Result<
-                WhichBuilder<'_, A>,
-                ::capnarena::typed::NotInSchema,
-            > {
+            ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema>
+            {
                 match self.builder.get::<u16>(4) {
-                    0 => {
-                        Ok(
-                            WhichBuilder::Unconstrained(unconstrained::Builder {
-                                builder: self.builder.reborrow(),
-                            }),
-                        )
-                    }
-                    1 => {
-                        Ok(
-                            WhichBuilder::Parameter(parameter::Builder {
-                                builder: self.builder.reborrow(),
-                            }),
-                        )
-                    }
-                    2 => {
-                        Ok(
-                            WhichBuilder::ImplicitMethodParameter(implicit_method_parameter::Builder {
-                                builder: self.builder.reborrow(),
-                            }),
-                        )
-                    }
+                    0 => Ok(WhichBuilder::Unconstrained(unconstrained::Builder {
+                        builder: self.builder.reborrow(),
+                    })),
+                    1 => Ok(WhichBuilder::Parameter(parameter::Builder {
+                        builder: self.builder.reborrow(),
+                    })),
+                    2 => Ok(WhichBuilder::ImplicitMethodParameter(
+                        implicit_method_parameter::Builder {
+                            builder: self.builder.reborrow(),
+                        },
+                    )),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
             }
@@ -6411,19 +6123,13 @@ pub mod type_ {
             }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
                 /// As the reader's `Debug`, of the group as built so far.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
                 }
             }
@@ -6439,7 +6145,8 @@ pub mod type_ {
                 #[inline]
                 pub fn which(
                     &self,
-                ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+                ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema>
+                {
                     match self.reader.get::<u16>(5) {
                         0 => Ok(Which::AnyKind),
                         1 => Ok(Which::Struct),
@@ -6449,10 +6156,7 @@ pub mod type_ {
                     }
                 }
                 /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
-                pub fn write_text(
-                    &self,
-                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-                ) {
+                pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                     v.begin_struct();
                     let which = self.reader.get::<u16>(5);
                     if which == 0 {
@@ -6489,9 +6193,7 @@ pub mod type_ {
                 }
                 /// The untyped builder under this one, reborrowed.
                 #[inline]
-                pub fn as_struct_builder(
-                    &mut self,
-                ) -> ::capnarena::StructBuilder<'_, A> {
+                pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
                 /// truly AnyPointer
@@ -6520,7 +6222,8 @@ pub mod type_ {
                 #[inline]
                 pub fn which(
                     &self,
-                ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+                ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema>
+                {
                     match self.builder.get::<u16>(5) {
                         0 => Ok(Which::AnyKind),
                         1 => Ok(Which::Struct),
@@ -6531,10 +6234,7 @@ pub mod type_ {
                 }
                 /// Runs `f` on a reader of the group as built so far.
                 #[inline]
-                pub fn with_reader<R>(
-                    &self,
-                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
-                ) -> R {
+                pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                     self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }
@@ -6554,19 +6254,13 @@ pub mod type_ {
             }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
                 /// As the reader's `Debug`, of the group as built so far.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
                 }
             }
@@ -6588,10 +6282,7 @@ pub mod type_ {
                     self.reader.get::<u16>(5)
                 }
                 /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
-                pub fn write_text(
-                    &self,
-                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-                ) {
+                pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                     v.begin_struct();
                     v.field("scopeId");
                     v.uint(self.get_scope_id());
@@ -6615,9 +6306,7 @@ pub mod type_ {
                 }
                 /// The untyped builder under this one, reborrowed.
                 #[inline]
-                pub fn as_struct_builder(
-                    &mut self,
-                ) -> ::capnarena::StructBuilder<'_, A> {
+                pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
                 /// ID of the generic type whose parameter we're referencing. This should be a parent of the
@@ -6644,10 +6333,7 @@ pub mod type_ {
                 }
                 /// Runs `f` on a reader of the group as built so far.
                 #[inline]
-                pub fn with_reader<R>(
-                    &self,
-                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
-                ) -> R {
+                pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                     self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }
@@ -6668,19 +6354,13 @@ pub mod type_ {
             }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
                 /// As the reader's `Debug`, of the group as built so far.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
                 }
             }
@@ -6696,10 +6376,7 @@ pub mod type_ {
                     self.reader.get::<u16>(5)
                 }
                 /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
-                pub fn write_text(
-                    &self,
-                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-                ) {
+                pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                     v.begin_struct();
                     v.field("parameterIndex");
                     v.uint(u64::from(self.get_parameter_index()));
@@ -6721,9 +6398,7 @@ pub mod type_ {
                 }
                 /// The untyped builder under this one, reborrowed.
                 #[inline]
-                pub fn as_struct_builder(
-                    &mut self,
-                ) -> ::capnarena::StructBuilder<'_, A> {
+                pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
                 /// The `parameterIndex` field.
@@ -6738,10 +6413,7 @@ pub mod type_ {
                 }
                 /// Runs `f` on a reader of the group as built so far.
                 #[inline]
-                pub fn with_reader<R>(
-                    &self,
-                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
-                ) -> R {
+                pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                     self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }
@@ -6784,10 +6456,7 @@ pub mod brand {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -6798,7 +6467,8 @@ pub mod brand {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6837,9 +6507,8 @@ pub mod brand {
         #[inline]
         pub fn get_scopes(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::brand::scope::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::brand::scope::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::brand::scope::Owned,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
@@ -6976,10 +6645,7 @@ pub mod brand {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            2,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(2, 1);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -7011,10 +6677,9 @@ pub mod brand {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -7026,10 +6691,7 @@ pub mod brand {
             /// List of parameter bindings.
             Bind(
                 ::capnarena::Result<
-                    ::capnarena::typed::StructListReader<
-                        'a,
-                        super::super::brand::binding::Owned,
-                    >,
+                    ::capnarena::typed::StructListReader<'a, super::super::brand::binding::Owned>,
                 >,
             ),
             /// The place where the Brand appears is within this scope or a sub-scope, and bindings
@@ -7114,10 +6776,7 @@ pub mod brand {
             fn get_bind(
                 &self,
             ) -> ::capnarena::Result<
-                ::capnarena::typed::StructListReader<
-                    'a,
-                    super::super::brand::binding::Owned,
-                >,
+                ::capnarena::typed::StructListReader<'a, super::super::brand::binding::Owned>,
             > {
                 <::capnarena::typed::StructList<
                     super::super::brand::binding::Owned,
@@ -7186,9 +6845,7 @@ pub mod brand {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -7238,11 +6895,7 @@ pub mod brand {
                 &mut self,
                 len: u32,
             ) -> ::capnarena::Result<
-                ::capnarena::typed::StructListBuilder<
-                    '_,
-                    A,
-                    super::super::brand::binding::Owned,
-                >,
+                ::capnarena::typed::StructListBuilder<'_, A, super::super::brand::binding::Owned>,
             > {
                 self.builder.set::<u16>(4, 0);
                 <::capnarena::typed::StructList<
@@ -7279,22 +6932,14 @@ pub mod brand {
             #[inline]
             pub fn which(
                 &mut self,
-            ) -> ::core::result::Result<
-                WhichBuilder<'_, A>,
-                ::capnarena::typed::NotInSchema,
-            > {
+            ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema>
+            {
                 match self.builder.get::<u16>(4) {
-                    0 => {
-                        Ok(
-                            WhichBuilder::Bind(
-                                <::capnarena::typed::StructList<
-                                    super::super::brand::binding::Owned,
-                                > as ::capnarena::typed::Owned>::get(
-                                    self.builder.pointer(0),
-                                ),
-                            ),
-                        )
-                    }
+                    0 => Ok(WhichBuilder::Bind(<::capnarena::typed::StructList<
+                        super::super::brand::binding::Owned,
+                    > as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0)
+                    ))),
                     1 => Ok(WhichBuilder::Inherit),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
@@ -7322,10 +6967,7 @@ pub mod brand {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 1);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -7357,10 +6999,9 @@ pub mod brand {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -7469,9 +7110,7 @@ pub mod brand {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -7530,21 +7169,15 @@ pub mod brand {
             #[inline]
             pub fn which(
                 &mut self,
-            ) -> ::core::result::Result<
-                WhichBuilder<'_, A>,
-                ::capnarena::typed::NotInSchema,
-            > {
+            ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema>
+            {
                 match self.builder.get::<u16>(0) {
                     0 => Ok(WhichBuilder::Unbound),
-                    1 => {
-                        Ok(
-                            WhichBuilder::Type(
-                                <super::super::type_::Owned as ::capnarena::typed::Owned>::get(
-                                    self.builder.pointer(0),
-                                ),
-                            ),
-                        )
-                    }
+                    1 => Ok(WhichBuilder::Type(
+                        <super::super::type_::Owned as ::capnarena::typed::Owned>::get(
+                            self.builder.pointer(0),
+                        ),
+                    )),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
             }
@@ -7591,10 +7224,7 @@ pub mod value {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -7605,7 +7235,8 @@ pub mod value {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -7780,9 +7411,7 @@ pub mod value {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_text(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `text` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -7794,9 +7423,7 @@ pub mod value {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_data(&self) -> ::capnarena::Result<&'a [u8]> {
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `data` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -7845,9 +7472,7 @@ pub mod value {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(0) {
                 0 => Ok(Which::Void),
                 1 => Ok(Which::Bool(self.get_bool())),
@@ -8228,10 +7853,7 @@ pub mod value {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(0) {
                 0 => Ok(WhichBuilder::Void),
                 1 => Ok(WhichBuilder::Bool(self.builder.get_bool(16))),
@@ -8245,24 +7867,16 @@ pub mod value {
                 9 => Ok(WhichBuilder::Uint64(self.builder.get::<u64>(1))),
                 10 => Ok(WhichBuilder::Float32(self.builder.get::<f32>(1))),
                 11 => Ok(WhichBuilder::Float64(self.builder.get::<f64>(1))),
-                12 => {
-                    Ok(
-                        WhichBuilder::Text(
-                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                13 => {
-                    Ok(
-                        WhichBuilder::Data(
-                            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                12 => Ok(WhichBuilder::Text(
+                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                13 => Ok(WhichBuilder::Data(
+                    <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 14 => Ok(WhichBuilder::List(self.builder.pointer(0))),
                 15 => Ok(WhichBuilder::Enum(self.builder.get::<u16>(1))),
                 16 => Ok(WhichBuilder::Struct(self.builder.pointer(0))),
@@ -8314,10 +7928,7 @@ pub mod annotation {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -8328,7 +7939,8 @@ pub mod annotation {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -8371,9 +7983,7 @@ pub mod annotation {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_brand(&self) -> ::capnarena::Result<super::brand::Reader<'a>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <super::brand::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `brand` field is set (its pointer is not null).
         #[inline]
@@ -8385,9 +7995,7 @@ pub mod annotation {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_value(&self) -> ::capnarena::Result<super::value::Reader<'a>> {
-            <super::value::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::value::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `value` field is set (its pointer is not null).
         #[inline]
@@ -8466,14 +8074,8 @@ pub mod annotation {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_brand(
-            &mut self,
-            value: super::brand::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+        pub fn set_brand(&mut self, value: super::brand::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// Brand of the annotation.
         ///
@@ -8482,13 +8084,8 @@ pub mod annotation {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(1),
-                0,
-            )
+        pub fn init_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
         }
         /// Brand of the annotation.
         ///
@@ -8497,12 +8094,8 @@ pub mod annotation {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_brand(
-            &mut self,
-        ) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
-            <super::brand::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+        pub fn get_brand(&mut self) -> ::capnarena::Result<super::brand::Builder<'_, A>> {
+            <super::brand::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `brand` field is set (its pointer is not null).
         #[inline]
@@ -8514,39 +8107,24 @@ pub mod annotation {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_value(
-            &mut self,
-            value: super::value::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::value::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+        pub fn set_value(&mut self, value: super::value::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::value::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `value` field.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_value(
-            &mut self,
-        ) -> ::capnarena::Result<super::value::Builder<'_, A>> {
-            <super::value::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+        pub fn init_value(&mut self) -> ::capnarena::Result<super::value::Builder<'_, A>> {
+            <super::value::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// The `value` field.
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_value(
-            &mut self,
-        ) -> ::capnarena::Result<super::value::Builder<'_, A>> {
-            <super::value::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_value(&mut self) -> ::capnarena::Result<super::value::Builder<'_, A>> {
+            <super::value::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `value` field is set (its pointer is not null).
         #[inline]
@@ -8612,9 +8190,7 @@ impl ElementSize {
 }
 impl ::core::convert::TryFrom<u16> for ElementSize {
     type Error = ::capnarena::typed::NotInSchema;
-    fn try_from(
-        value: u16,
-    ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+    fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
         match value {
             0 => Ok(ElementSize::Empty),
             1 => Ok(ElementSize::Bit),
@@ -8671,10 +8247,7 @@ pub mod capnp_version {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -8685,7 +8258,8 @@ pub mod capnp_version {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -8848,10 +8422,7 @@ pub mod code_generator_request {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -8862,7 +8433,8 @@ pub mod code_generator_request {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -8902,12 +8474,8 @@ pub mod code_generator_request {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_capnp_version(
-            &self,
-        ) -> ::capnarena::Result<super::capnp_version::Reader<'a>> {
-            <super::capnp_version::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(2),
-            )
+        pub fn get_capnp_version(&self) -> ::capnarena::Result<super::capnp_version::Reader<'a>> {
+            <super::capnp_version::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `capnpVersion` field is set (its pointer is not null).
         #[inline]
@@ -8921,12 +8489,11 @@ pub mod code_generator_request {
         #[inline]
         pub fn get_nodes(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::node::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::node::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::node::Owned>>
+        {
+            <::capnarena::typed::StructList<super::node::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(0),
+            )
         }
         /// Whether the `nodes` field is set (its pointer is not null).
         #[inline]
@@ -9108,9 +8675,7 @@ pub mod code_generator_request {
         pub fn get_capnp_version(
             &mut self,
         ) -> ::capnarena::Result<super::capnp_version::Builder<'_, A>> {
-            <super::capnp_version::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(2),
-            )
+            <super::capnp_version::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
         }
         /// Whether the `capnpVersion` field is set (its pointer is not null).
         #[inline]
@@ -9127,9 +8692,10 @@ pub mod code_generator_request {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::node::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::node::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            <::capnarena::typed::StructList<super::node::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(0),
+                value,
+            )
         }
         /// All nodes parsed by the compiler, including for the files on the command line and their
         /// imports.
@@ -9140,12 +8706,12 @@ pub mod code_generator_request {
         pub fn init_nodes(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::node::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::node::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::node::Owned>>
+        {
+            <::capnarena::typed::StructList<super::node::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(0),
+                len,
+            )
         }
         /// All nodes parsed by the compiler, including for the files on the command line and their
         /// imports.
@@ -9155,12 +8721,11 @@ pub mod code_generator_request {
         #[inline]
         pub fn get_nodes(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::node::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::node::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::node::Owned>>
+        {
+            <::capnarena::typed::StructList<super::node::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(0),
+            )
         }
         /// Whether the `nodes` field is set (its pointer is not null).
         #[inline]
@@ -9175,10 +8740,7 @@ pub mod code_generator_request {
         #[inline]
         pub fn set_source_info(
             &mut self,
-            value: ::capnarena::typed::StructListReader<
-                '_,
-                super::node::source_info::Owned,
-            >,
+            value: ::capnarena::typed::StructListReader<'_, super::node::source_info::Owned>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::StructList<
                 super::node::source_info::Owned,
@@ -9300,10 +8862,7 @@ pub mod code_generator_request {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            2,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 2);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -9335,10 +8894,9 @@ pub mod code_generator_request {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -9471,9 +9029,7 @@ pub mod code_generator_request {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -9622,10 +9178,7 @@ pub mod code_generator_request {
             /// Names the struct's reader and builder in generic code (lists, roots).
             pub struct Owned;
             /// Data words and pointers of the struct.
-            pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-                1,
-                1,
-            );
+            pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 1);
             impl ::capnarena::typed::StructOwned for Owned {
                 const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
                 type Reader<'a> = Reader<'a>;
@@ -9641,9 +9194,7 @@ pub mod code_generator_request {
                     Builder { builder }
                 }
                 #[inline]
-                fn struct_reader<'a>(
-                    r: &Self::Reader<'a>,
-                ) -> ::capnarena::StructReader<'a> {
+                fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
                     r.reader
                 }
                 fn write_text<'a>(
@@ -9659,33 +9210,24 @@ pub mod code_generator_request {
                     Reader { reader }
                 }
             }
-            impl<
-                'a,
-                A: ::capnarena::Arena + ?Sized,
-            > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+            impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+                for Builder<'a, A>
+            {
                 const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
                 #[inline]
-                fn from_struct_builder(
-                    builder: ::capnarena::StructBuilder<'a, A>,
-                ) -> Self {
+                fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
                     Builder { builder }
                 }
             }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
                 /// As the reader's `Debug`, of the struct as built so far.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
                 }
             }
@@ -9698,9 +9240,7 @@ pub mod code_generator_request {
                 /// Words and capabilities the struct and everything it points to take.
                 /// # Errors
                 /// A pointer under it is malformed, out of bounds or over a limit.
-                pub fn total_size(
-                    &self,
-                ) -> ::capnarena::Result<::capnarena::MessageSize> {
+                pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
                     self.reader.total_size()
                 }
                 /// ID of the imported file.
@@ -9735,10 +9275,7 @@ pub mod code_generator_request {
                     self.reader.has_pointer(0)
                 }
                 /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
-                pub fn write_text(
-                    &self,
-                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-                ) {
+                pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                     v.begin_struct();
                     v.field("id");
                     v.uint(self.get_id());
@@ -9774,15 +9311,11 @@ pub mod code_generator_request {
                 }
                 /// The untyped builder under this one, reborrowed.
                 #[inline]
-                pub fn as_struct_builder(
-                    &mut self,
-                ) -> ::capnarena::StructBuilder<'_, A> {
+                pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
                 /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-                pub fn reborrow_as_reader(
-                    &self,
-                ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                     ::capnarena::typed::ReaderView::new(self.builder.reader_view())
                 }
                 /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -9793,10 +9326,7 @@ pub mod code_generator_request {
                 /// # Errors
                 /// The source is malformed or over a limit, or the arena has no room.
                 #[inline]
-                pub fn set_from(
-                    &mut self,
-                    value: Reader<'_>,
-                ) -> ::capnarena::Result<()> {
+                pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
                     self.builder.copy_from(&value.reader)
                 }
                 /// ID of the imported file.
@@ -9868,10 +9398,7 @@ pub mod code_generator_request {
                 }
                 /// Runs `f` on a reader of the struct as built so far.
                 #[inline]
-                pub fn with_reader<R>(
-                    &self,
-                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
-                ) -> R {
+                pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                     self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }

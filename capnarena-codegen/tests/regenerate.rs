@@ -2,6 +2,10 @@
 //! generator's own `schema.capnp` bindings (the bootstrap) and the code the
 //! runtime's tests and examples use.
 //!
+//! The golden fixtures (`tests/fixtures/NAME.capnp`, one construct each,
+//! beside the request the reference wrote for it and the code the
+//! generator makes from it, reviewed) are checked the same way.
+//!
 //! Each target is regenerated twice: from the CodeGeneratorRequest the
 //! reference `capnp compile -o-` wrote for it (checked in under
 //! `tests/requests/`, so this runs without the tool), and, when `capnp` is
@@ -119,6 +123,90 @@ const TARGETS: &[Target] = &[
         )],
     },
 ];
+
+/// The golden fixtures, by name: `tests/fixtures/NAME.capnp`,
+/// `NAME.bin`, `NAME_capnp.rs`.
+const FIXTURES: &[&str] = &[
+    "any_pointer",
+    "const",
+    "enum",
+    "generic",
+    "group",
+    "group_union",
+    "interface_field",
+    "lists",
+    "nested_struct",
+    "scalars",
+    "text_data",
+    "union",
+];
+
+const FIXTURE_DIR: &str = "capnarena-codegen/tests/fixtures";
+
+/// Checks that fixture `name`'s `request` generates exactly its
+/// checked-in code.
+fn check_fixture(name: &str, request: &[u8], source: &str) {
+    let files = capnarena_codegen::generate(request, &capnarena_codegen::Options::default())
+        .unwrap_or_else(|e| panic!("fixture {name}: generation failed ({source}): {e}"));
+    let file_name = format!("{name}_capnp.rs");
+    assert_eq!(
+        files.iter().map(|f| &f.name).collect::<Vec<_>>(),
+        [&file_name],
+        "fixture {name}"
+    );
+    let path = root().join(FIXTURE_DIR).join(&file_name);
+    let checked_in =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        files[0].contents == checked_in,
+        "{} differs from what the generator makes now ({source}); review the change and \
+         regenerate it (capnarena-codegen/regenerate.sh)",
+        path.display()
+    );
+}
+
+/// The fixtures' checked-in requests regenerate their checked-in code.
+#[test]
+fn fixture_requests_regenerate_fixture_code() {
+    let dir = root().join(FIXTURE_DIR);
+    let mut schemas: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            Some(name.strip_suffix(".capnp")?.to_string())
+        })
+        .collect();
+    schemas.sort();
+    assert_eq!(schemas, FIXTURES, "every fixture schema is listed");
+    for name in FIXTURES {
+        let path = root().join(FIXTURE_DIR).join(format!("{name}.bin"));
+        let request = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        check_fixture(name, &request, "checked-in request");
+    }
+}
+
+/// The fixtures' schemas compiled now regenerate their checked-in code
+/// (a schema edited without regenerating is caught).
+#[test]
+fn fixture_schemas_compiled_now_regenerate_fixture_code() {
+    let Some(capnp) = peer::peer() else { return };
+    for name in FIXTURES {
+        let out = Command::new(&capnp)
+            .current_dir(root())
+            .arg("compile")
+            .arg("-o-")
+            .arg(format!("--src-prefix={FIXTURE_DIR}"))
+            .arg(format!("{FIXTURE_DIR}/{name}.capnp"))
+            .output()
+            .expect("running capnp");
+        assert!(
+            out.status.success(),
+            "capnp compile {name}.capnp: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        check_fixture(name, &out.stdout, "request compiled now");
+    }
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

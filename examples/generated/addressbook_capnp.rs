@@ -37,10 +37,7 @@ pub mod person {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod person {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -92,9 +90,7 @@ pub mod person {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -113,9 +109,7 @@ pub mod person {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_email(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// The `email` field's bytes as stored (terminator excluded), without the UTF-8 check `get_email` makes.
         /// # Errors
@@ -278,12 +272,8 @@ pub mod person {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -320,12 +310,8 @@ pub mod person {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_email(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+        pub fn get_email(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `email` field is set (its pointer is not null).
         #[inline]
@@ -339,10 +325,7 @@ pub mod person {
         #[inline]
         pub fn set_phones(
             &mut self,
-            value: ::capnarena::typed::StructListReader<
-                '_,
-                super::person::phone_number::Owned,
-            >,
+            value: ::capnarena::typed::StructListReader<'_, super::person::phone_number::Owned>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::StructList<
                 super::person::phone_number::Owned,
@@ -357,11 +340,7 @@ pub mod person {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<
-                '_,
-                A,
-                super::person::phone_number::Owned,
-            >,
+            ::capnarena::typed::StructListBuilder<'_, A, super::person::phone_number::Owned>,
         > {
             <::capnarena::typed::StructList<
                 super::person::phone_number::Owned,
@@ -375,11 +354,7 @@ pub mod person {
         pub fn get_phones(
             &mut self,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<
-                '_,
-                A,
-                super::person::phone_number::Owned,
-            >,
+            ::capnarena::typed::StructListBuilder<'_, A, super::person::phone_number::Owned>,
         > {
             <::capnarena::typed::StructList<
                 super::person::phone_number::Owned,
@@ -429,10 +404,7 @@ pub mod person {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 1);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -464,10 +436,9 @@ pub mod person {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -580,9 +551,7 @@ pub mod person {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -947,30 +916,20 @@ pub mod person {
             #[inline]
             pub fn which(
                 &mut self,
-            ) -> ::core::result::Result<
-                WhichBuilder<'_>,
-                ::capnarena::typed::NotInSchema,
-            > {
+            ) -> ::core::result::Result<WhichBuilder<'_>, ::capnarena::typed::NotInSchema>
+            {
                 match self.builder.get::<u16>(2) {
                     0 => Ok(WhichBuilder::Unemployed),
-                    1 => {
-                        Ok(
-                            WhichBuilder::Employer(
-                                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                    self.builder.pointer(3),
-                                ),
-                            ),
-                        )
-                    }
-                    2 => {
-                        Ok(
-                            WhichBuilder::School(
-                                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                    self.builder.pointer(3),
-                                ),
-                            ),
-                        )
-                    }
+                    1 => Ok(WhichBuilder::Employer(
+                        <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                            self.builder.pointer(3),
+                        ),
+                    )),
+                    2 => Ok(WhichBuilder::School(
+                        <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                            self.builder.pointer(3),
+                        ),
+                    )),
                     3 => Ok(WhichBuilder::SelfEmployed),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
@@ -1018,10 +977,7 @@ pub mod address_book {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -1032,7 +988,8 @@ pub mod address_book {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1069,9 +1026,8 @@ pub mod address_book {
         #[inline]
         pub fn get_people(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::person::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::person::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::person::Owned,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
@@ -1142,9 +1098,10 @@ pub mod address_book {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::person::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::person::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            <::capnarena::typed::StructList<super::person::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(0),
+                value,
+            )
         }
         /// The `people` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1154,9 +1111,8 @@ pub mod address_book {
         pub fn init_people(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::person::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::person::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::person::Owned,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
@@ -1168,12 +1124,11 @@ pub mod address_book {
         #[inline]
         pub fn get_people(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::person::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::person::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::person::Owned>>
+        {
+            <::capnarena::typed::StructList<super::person::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(0),
+            )
         }
         /// Whether the `people` field is set (its pointer is not null).
         #[inline]

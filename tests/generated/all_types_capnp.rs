@@ -29,9 +29,7 @@ impl Color {
 }
 impl ::core::convert::TryFrom<u16> for Color {
     type Error = ::capnarena::typed::NotInSchema;
-    fn try_from(
-        value: u16,
-    ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+    fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
         match value {
             0 => Ok(Color::Red),
             1 => Ok(Color::Green),
@@ -83,10 +81,7 @@ pub mod point {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -97,7 +92,8 @@ pub mod point {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -243,10 +239,7 @@ pub mod labeled {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -257,7 +250,8 @@ pub mod labeled {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -293,9 +287,7 @@ pub mod labeled {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_label(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
         /// # Errors
@@ -314,9 +306,7 @@ pub mod labeled {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_point(&self) -> ::capnarena::Result<super::point::Reader<'a>> {
-            <super::point::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <super::point::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `point` field is set (its pointer is not null).
         #[inline]
@@ -420,12 +410,8 @@ pub mod labeled {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_label(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_label(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `label` field is set (its pointer is not null).
         #[inline]
@@ -437,39 +423,24 @@ pub mod labeled {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_point(
-            &mut self,
-            value: super::point::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::point::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+        pub fn set_point(&mut self, value: super::point::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::point::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `point` field.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_point(
-            &mut self,
-        ) -> ::capnarena::Result<super::point::Builder<'_, A>> {
-            <super::point::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(1),
-                0,
-            )
+        pub fn init_point(&mut self) -> ::capnarena::Result<super::point::Builder<'_, A>> {
+            <super::point::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
         }
         /// The `point` field.
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_point(
-            &mut self,
-        ) -> ::capnarena::Result<super::point::Builder<'_, A>> {
-            <super::point::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+        pub fn get_point(&mut self) -> ::capnarena::Result<super::point::Builder<'_, A>> {
+            <super::point::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `point` field is set (its pointer is not null).
         #[inline]
@@ -528,10 +499,7 @@ pub mod all_types {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -542,7 +510,8 @@ pub mod all_types {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -636,9 +605,7 @@ pub mod all_types {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_text_field(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `textField` field's bytes as stored (terminator excluded), without the UTF-8 check `get_text_field` makes.
         /// # Errors
@@ -657,9 +624,7 @@ pub mod all_types {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_data_field(&self) -> ::capnarena::Result<&'a [u8]> {
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `dataField` field is set (its pointer is not null).
         #[inline]
@@ -670,12 +635,8 @@ pub mod all_types {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_struct_field(
-            &self,
-        ) -> ::capnarena::Result<super::all_types::Reader<'a>> {
-            <super::all_types::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(2),
-            )
+        pub fn get_struct_field(&self) -> ::capnarena::Result<super::all_types::Reader<'a>> {
+            <super::all_types::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `structField` field is set (its pointer is not null).
         #[inline]
@@ -689,17 +650,15 @@ pub mod all_types {
         pub fn get_enum_field(
             &self,
         ) -> ::core::result::Result<super::Color, ::capnarena::typed::NotInSchema> {
-            <super::Color as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.reader.get_or::<u16>(18, 0))
+            <super::Color as ::core::convert::TryFrom<u16>>::try_from(
+                self.reader.get_or::<u16>(18, 0),
+            )
         }
         /// The `voidList` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_void_list(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::VoidListReader<'a>> {
+        pub fn get_void_list(&self) -> ::capnarena::Result<::capnarena::typed::VoidListReader<'a>> {
             <::capnarena::typed::VoidList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(3),
             )
@@ -713,9 +672,7 @@ pub mod all_types {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_bool_list(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
+        pub fn get_bool_list(&self) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(4),
             )
@@ -732,9 +689,9 @@ pub mod all_types {
         pub fn get_int8_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i8>> {
-            <::capnarena::typed::PrimitiveList<
-                i8,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(5))
+            <::capnarena::typed::PrimitiveList<i8> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(5),
+            )
         }
         /// Whether the `int8List` field is set (its pointer is not null).
         #[inline]
@@ -748,9 +705,9 @@ pub mod all_types {
         pub fn get_int16_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i16>> {
-            <::capnarena::typed::PrimitiveList<
-                i16,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(6))
+            <::capnarena::typed::PrimitiveList<i16> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(6),
+            )
         }
         /// Whether the `int16List` field is set (its pointer is not null).
         #[inline]
@@ -764,9 +721,9 @@ pub mod all_types {
         pub fn get_int32_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i32>> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(7))
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(7),
+            )
         }
         /// Whether the `int32List` field is set (its pointer is not null).
         #[inline]
@@ -780,9 +737,9 @@ pub mod all_types {
         pub fn get_int64_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i64>> {
-            <::capnarena::typed::PrimitiveList<
-                i64,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(8))
+            <::capnarena::typed::PrimitiveList<i64> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(8),
+            )
         }
         /// Whether the `int64List` field is set (its pointer is not null).
         #[inline]
@@ -796,9 +753,9 @@ pub mod all_types {
         pub fn get_uint8_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(9))
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(9),
+            )
         }
         /// Whether the `uint8List` field is set (its pointer is not null).
         #[inline]
@@ -812,9 +769,9 @@ pub mod all_types {
         pub fn get_uint16_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u16>> {
-            <::capnarena::typed::PrimitiveList<
-                u16,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(10))
+            <::capnarena::typed::PrimitiveList<u16> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(10),
+            )
         }
         /// Whether the `uint16List` field is set (its pointer is not null).
         #[inline]
@@ -828,9 +785,9 @@ pub mod all_types {
         pub fn get_uint32_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u32>> {
-            <::capnarena::typed::PrimitiveList<
-                u32,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(11))
+            <::capnarena::typed::PrimitiveList<u32> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(11),
+            )
         }
         /// Whether the `uint32List` field is set (its pointer is not null).
         #[inline]
@@ -844,9 +801,9 @@ pub mod all_types {
         pub fn get_uint64_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u64>> {
-            <::capnarena::typed::PrimitiveList<
-                u64,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(12))
+            <::capnarena::typed::PrimitiveList<u64> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(12),
+            )
         }
         /// Whether the `uint64List` field is set (its pointer is not null).
         #[inline]
@@ -860,9 +817,9 @@ pub mod all_types {
         pub fn get_float32_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, f32>> {
-            <::capnarena::typed::PrimitiveList<
-                f32,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(13))
+            <::capnarena::typed::PrimitiveList<f32> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(13),
+            )
         }
         /// Whether the `float32List` field is set (its pointer is not null).
         #[inline]
@@ -876,9 +833,9 @@ pub mod all_types {
         pub fn get_float64_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, f64>> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(14))
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(14),
+            )
         }
         /// Whether the `float64List` field is set (its pointer is not null).
         #[inline]
@@ -889,9 +846,7 @@ pub mod all_types {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_text_list(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_text_list(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(15),
             )
@@ -905,9 +860,7 @@ pub mod all_types {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_data_list(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
+        pub fn get_data_list(&self) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
             <::capnarena::typed::DataList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(16),
             )
@@ -923,9 +876,8 @@ pub mod all_types {
         #[inline]
         pub fn get_struct_list(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::labeled::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::labeled::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::labeled::Owned,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(17))
@@ -942,9 +894,9 @@ pub mod all_types {
         pub fn get_enum_list(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::EnumListReader<'a, super::Color>> {
-            <::capnarena::typed::EnumList<
-                super::Color,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(18))
+            <::capnarena::typed::EnumList<super::Color> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(18),
+            )
         }
         /// Whether the `enumList` field is set (its pointer is not null).
         #[inline]
@@ -958,10 +910,7 @@ pub mod all_types {
         pub fn get_list_of_lists(
             &self,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::ListListReader<
-                'a,
-                ::capnarena::typed::PrimitiveList<i32>,
-            >,
+            ::capnarena::typed::ListListReader<'a, ::capnarena::typed::PrimitiveList<i32>>,
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<i32>,
@@ -978,12 +927,11 @@ pub mod all_types {
         #[inline]
         pub fn get_point_list(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::point::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::point::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(20))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::point::Owned>>
+        {
+            <::capnarena::typed::StructList<super::point::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(20),
+            )
         }
         /// Whether the `pointList` field is set (its pointer is not null).
         #[inline]
@@ -1523,9 +1471,7 @@ pub mod all_types {
         pub fn get_text_field(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `textField` field is set (its pointer is not null).
         #[inline]
@@ -1548,10 +1494,7 @@ pub mod all_types {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_data_field(
-            &mut self,
-            len: u32,
-        ) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_data_field(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
             <::capnarena::typed::Data as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(1),
                 len,
@@ -1563,9 +1506,7 @@ pub mod all_types {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_data_field(&mut self) -> ::capnarena::Result<&'_ mut [u8]> {
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `dataField` field is set (its pointer is not null).
         #[inline]
@@ -1594,10 +1535,7 @@ pub mod all_types {
         pub fn init_struct_field(
             &mut self,
         ) -> ::capnarena::Result<super::all_types::Builder<'_, A>> {
-            <super::all_types::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(2),
-                0,
-            )
+            <super::all_types::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
         }
         /// The `structField` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1607,9 +1545,7 @@ pub mod all_types {
         pub fn get_struct_field(
             &mut self,
         ) -> ::capnarena::Result<super::all_types::Builder<'_, A>> {
-            <super::all_types::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(2),
-            )
+            <super::all_types::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
         }
         /// Whether the `structField` field is set (its pointer is not null).
         #[inline]
@@ -1623,9 +1559,9 @@ pub mod all_types {
         pub fn get_enum_field(
             &self,
         ) -> ::core::result::Result<super::Color, ::capnarena::typed::NotInSchema> {
-            <super::Color as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(18, 0))
+            <super::Color as ::core::convert::TryFrom<u16>>::try_from(
+                self.builder.get_or::<u16>(18, 0),
+            )
         }
         /// The `enumField` field.
         #[inline]
@@ -1696,10 +1632,7 @@ pub mod all_types {
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_bool_list_from_slice(
-            &mut self,
-            values: &[bool],
-        ) -> ::capnarena::Result<()> {
+        pub fn set_bool_list_from_slice(&mut self, values: &[bool]) -> ::capnarena::Result<()> {
             ::capnarena::typed::BoolList::set_slice(self.builder.pointer(4), values)
         }
         /// The `boolList` field.
@@ -1742,22 +1675,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, i8>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                i8,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(5), value)
+            <::capnarena::typed::PrimitiveList<i8> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(5),
+                value,
+            )
         }
         /// The `int8List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_int8_list_from_slice(
-            &mut self,
-            values: &[i8],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                i8,
-            >::set_slice(self.builder.pointer(5), values)
+        pub fn set_int8_list_from_slice(&mut self, values: &[i8]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<i8>::set_slice(self.builder.pointer(5), values)
         }
         /// The `int8List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1768,9 +1697,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i8>> {
-            <::capnarena::typed::PrimitiveList<
-                i8,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(5), len)
+            <::capnarena::typed::PrimitiveList<i8> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(5),
+                len,
+            )
         }
         /// The `int8List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1780,9 +1710,9 @@ pub mod all_types {
         pub fn get_int8_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i8>> {
-            <::capnarena::typed::PrimitiveList<
-                i8,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(5))
+            <::capnarena::typed::PrimitiveList<i8> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(5),
+            )
         }
         /// Whether the `int8List` field is set (its pointer is not null).
         #[inline]
@@ -1798,22 +1728,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, i16>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                i16,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(6), value)
+            <::capnarena::typed::PrimitiveList<i16> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(6),
+                value,
+            )
         }
         /// The `int16List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_int16_list_from_slice(
-            &mut self,
-            values: &[i16],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                i16,
-            >::set_slice(self.builder.pointer(6), values)
+        pub fn set_int16_list_from_slice(&mut self, values: &[i16]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<i16>::set_slice(self.builder.pointer(6), values)
         }
         /// The `int16List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1824,9 +1750,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i16>> {
-            <::capnarena::typed::PrimitiveList<
-                i16,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(6), len)
+            <::capnarena::typed::PrimitiveList<i16> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(6),
+                len,
+            )
         }
         /// The `int16List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1836,9 +1763,9 @@ pub mod all_types {
         pub fn get_int16_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i16>> {
-            <::capnarena::typed::PrimitiveList<
-                i16,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(6))
+            <::capnarena::typed::PrimitiveList<i16> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(6),
+            )
         }
         /// Whether the `int16List` field is set (its pointer is not null).
         #[inline]
@@ -1854,22 +1781,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, i32>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(7), value)
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(7),
+                value,
+            )
         }
         /// The `int32List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_int32_list_from_slice(
-            &mut self,
-            values: &[i32],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                i32,
-            >::set_slice(self.builder.pointer(7), values)
+        pub fn set_int32_list_from_slice(&mut self, values: &[i32]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<i32>::set_slice(self.builder.pointer(7), values)
         }
         /// The `int32List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1880,9 +1803,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(7), len)
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(7),
+                len,
+            )
         }
         /// The `int32List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1892,9 +1816,9 @@ pub mod all_types {
         pub fn get_int32_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(7))
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(7),
+            )
         }
         /// Whether the `int32List` field is set (its pointer is not null).
         #[inline]
@@ -1910,22 +1834,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, i64>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                i64,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(8), value)
+            <::capnarena::typed::PrimitiveList<i64> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(8),
+                value,
+            )
         }
         /// The `int64List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_int64_list_from_slice(
-            &mut self,
-            values: &[i64],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                i64,
-            >::set_slice(self.builder.pointer(8), values)
+        pub fn set_int64_list_from_slice(&mut self, values: &[i64]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<i64>::set_slice(self.builder.pointer(8), values)
         }
         /// The `int64List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1936,9 +1856,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i64>> {
-            <::capnarena::typed::PrimitiveList<
-                i64,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(8), len)
+            <::capnarena::typed::PrimitiveList<i64> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(8),
+                len,
+            )
         }
         /// The `int64List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1948,9 +1869,9 @@ pub mod all_types {
         pub fn get_int64_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i64>> {
-            <::capnarena::typed::PrimitiveList<
-                i64,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(8))
+            <::capnarena::typed::PrimitiveList<i64> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(8),
+            )
         }
         /// Whether the `int64List` field is set (its pointer is not null).
         #[inline]
@@ -1966,22 +1887,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, u8>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(9), value)
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(9),
+                value,
+            )
         }
         /// The `uint8List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_uint8_list_from_slice(
-            &mut self,
-            values: &[u8],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                u8,
-            >::set_slice(self.builder.pointer(9), values)
+        pub fn set_uint8_list_from_slice(&mut self, values: &[u8]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<u8>::set_slice(self.builder.pointer(9), values)
         }
         /// The `uint8List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1992,9 +1909,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(9), len)
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(9),
+                len,
+            )
         }
         /// The `uint8List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2004,9 +1922,9 @@ pub mod all_types {
         pub fn get_uint8_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(9))
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(9),
+            )
         }
         /// Whether the `uint8List` field is set (its pointer is not null).
         #[inline]
@@ -2022,22 +1940,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, u16>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                u16,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(10), value)
+            <::capnarena::typed::PrimitiveList<u16> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(10),
+                value,
+            )
         }
         /// The `uint16List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_uint16_list_from_slice(
-            &mut self,
-            values: &[u16],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                u16,
-            >::set_slice(self.builder.pointer(10), values)
+        pub fn set_uint16_list_from_slice(&mut self, values: &[u16]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<u16>::set_slice(self.builder.pointer(10), values)
         }
         /// The `uint16List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2048,9 +1962,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u16>> {
-            <::capnarena::typed::PrimitiveList<
-                u16,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(10), len)
+            <::capnarena::typed::PrimitiveList<u16> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(10),
+                len,
+            )
         }
         /// The `uint16List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2060,9 +1975,9 @@ pub mod all_types {
         pub fn get_uint16_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u16>> {
-            <::capnarena::typed::PrimitiveList<
-                u16,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(10))
+            <::capnarena::typed::PrimitiveList<u16> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(10),
+            )
         }
         /// Whether the `uint16List` field is set (its pointer is not null).
         #[inline]
@@ -2078,22 +1993,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, u32>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                u32,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(11), value)
+            <::capnarena::typed::PrimitiveList<u32> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(11),
+                value,
+            )
         }
         /// The `uint32List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_uint32_list_from_slice(
-            &mut self,
-            values: &[u32],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                u32,
-            >::set_slice(self.builder.pointer(11), values)
+        pub fn set_uint32_list_from_slice(&mut self, values: &[u32]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<u32>::set_slice(self.builder.pointer(11), values)
         }
         /// The `uint32List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2104,9 +2015,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u32>> {
-            <::capnarena::typed::PrimitiveList<
-                u32,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(11), len)
+            <::capnarena::typed::PrimitiveList<u32> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(11),
+                len,
+            )
         }
         /// The `uint32List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2116,9 +2028,9 @@ pub mod all_types {
         pub fn get_uint32_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u32>> {
-            <::capnarena::typed::PrimitiveList<
-                u32,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(11))
+            <::capnarena::typed::PrimitiveList<u32> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(11),
+            )
         }
         /// Whether the `uint32List` field is set (its pointer is not null).
         #[inline]
@@ -2134,22 +2046,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, u64>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                u64,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(12), value)
+            <::capnarena::typed::PrimitiveList<u64> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(12),
+                value,
+            )
         }
         /// The `uint64List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_uint64_list_from_slice(
-            &mut self,
-            values: &[u64],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                u64,
-            >::set_slice(self.builder.pointer(12), values)
+        pub fn set_uint64_list_from_slice(&mut self, values: &[u64]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<u64>::set_slice(self.builder.pointer(12), values)
         }
         /// The `uint64List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2160,9 +2068,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u64>> {
-            <::capnarena::typed::PrimitiveList<
-                u64,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(12), len)
+            <::capnarena::typed::PrimitiveList<u64> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(12),
+                len,
+            )
         }
         /// The `uint64List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2172,9 +2081,9 @@ pub mod all_types {
         pub fn get_uint64_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u64>> {
-            <::capnarena::typed::PrimitiveList<
-                u64,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(12))
+            <::capnarena::typed::PrimitiveList<u64> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(12),
+            )
         }
         /// Whether the `uint64List` field is set (its pointer is not null).
         #[inline]
@@ -2190,22 +2099,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, f32>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                f32,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(13), value)
+            <::capnarena::typed::PrimitiveList<f32> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(13),
+                value,
+            )
         }
         /// The `float32List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_float32_list_from_slice(
-            &mut self,
-            values: &[f32],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                f32,
-            >::set_slice(self.builder.pointer(13), values)
+        pub fn set_float32_list_from_slice(&mut self, values: &[f32]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<f32>::set_slice(self.builder.pointer(13), values)
         }
         /// The `float32List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2216,9 +2121,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f32>> {
-            <::capnarena::typed::PrimitiveList<
-                f32,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(13), len)
+            <::capnarena::typed::PrimitiveList<f32> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(13),
+                len,
+            )
         }
         /// The `float32List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2228,9 +2134,9 @@ pub mod all_types {
         pub fn get_float32_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f32>> {
-            <::capnarena::typed::PrimitiveList<
-                f32,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(13))
+            <::capnarena::typed::PrimitiveList<f32> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(13),
+            )
         }
         /// Whether the `float32List` field is set (its pointer is not null).
         #[inline]
@@ -2246,22 +2152,18 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, f64>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(14), value)
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(14),
+                value,
+            )
         }
         /// The `float64List` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_float64_list_from_slice(
-            &mut self,
-            values: &[f64],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                f64,
-            >::set_slice(self.builder.pointer(14), values)
+        pub fn set_float64_list_from_slice(&mut self, values: &[f64]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<f64>::set_slice(self.builder.pointer(14), values)
         }
         /// The `float64List` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2272,9 +2174,10 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f64>> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(14), len)
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(14),
+                len,
+            )
         }
         /// The `float64List` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2284,9 +2187,9 @@ pub mod all_types {
         pub fn get_float64_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f64>> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(14))
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(14),
+            )
         }
         /// Whether the `float64List` field is set (its pointer is not null).
         #[inline]
@@ -2312,10 +2215,7 @@ pub mod all_types {
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_text_list_from_iter<'s, I>(
-            &mut self,
-            items: I,
-        ) -> ::capnarena::Result<()>
+        pub fn set_text_list_from_iter<'s, I>(&mut self, items: I) -> ::capnarena::Result<()>
         where
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
@@ -2372,10 +2272,7 @@ pub mod all_types {
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_data_list_from_iter<'s, I>(
-            &mut self,
-            items: I,
-        ) -> ::capnarena::Result<()>
+        pub fn set_data_list_from_iter<'s, I>(&mut self, items: I) -> ::capnarena::Result<()>
         where
             I: IntoIterator<Item = &'s [u8]>,
             I::IntoIter: ExactSizeIterator + Clone,
@@ -2434,9 +2331,8 @@ pub mod all_types {
         pub fn init_struct_list(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::labeled::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::labeled::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::labeled::Owned,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(17), len)
@@ -2448,9 +2344,8 @@ pub mod all_types {
         #[inline]
         pub fn get_struct_list(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::labeled::Owned>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::labeled::Owned>>
+        {
             <::capnarena::typed::StructList<
                 super::labeled::Owned,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(17))
@@ -2469,9 +2364,10 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::EnumListReader<'_, super::Color>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::EnumList<
-                super::Color,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(18), value)
+            <::capnarena::typed::EnumList<super::Color> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(18),
+                value,
+            )
         }
         /// The `enumList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2481,12 +2377,11 @@ pub mod all_types {
         pub fn init_enum_list(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::EnumListBuilder<'_, A, super::Color>,
-        > {
-            <::capnarena::typed::EnumList<
-                super::Color,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(18), len)
+        ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::Color>> {
+            <::capnarena::typed::EnumList<super::Color> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(18),
+                len,
+            )
         }
         /// The `enumList` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2495,12 +2390,10 @@ pub mod all_types {
         #[inline]
         pub fn get_enum_list(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::EnumListBuilder<'_, A, super::Color>,
-        > {
-            <::capnarena::typed::EnumList<
-                super::Color,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(18))
+        ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::Color>> {
+            <::capnarena::typed::EnumList<super::Color> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(18),
+            )
         }
         /// Whether the `enumList` field is set (its pointer is not null).
         #[inline]
@@ -2514,10 +2407,7 @@ pub mod all_types {
         #[inline]
         pub fn set_list_of_lists(
             &mut self,
-            value: ::capnarena::typed::ListListReader<
-                '_,
-                ::capnarena::typed::PrimitiveList<i32>,
-            >,
+            value: ::capnarena::typed::ListListReader<'_, ::capnarena::typed::PrimitiveList<i32>>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<i32>,
@@ -2532,11 +2422,7 @@ pub mod all_types {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::ListListBuilder<
-                '_,
-                A,
-                ::capnarena::typed::PrimitiveList<i32>,
-            >,
+            ::capnarena::typed::ListListBuilder<'_, A, ::capnarena::typed::PrimitiveList<i32>>,
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<i32>,
@@ -2550,11 +2436,7 @@ pub mod all_types {
         pub fn get_list_of_lists(
             &mut self,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::ListListBuilder<
-                '_,
-                A,
-                ::capnarena::typed::PrimitiveList<i32>,
-            >,
+            ::capnarena::typed::ListListBuilder<'_, A, ::capnarena::typed::PrimitiveList<i32>>,
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<i32>,
@@ -2574,9 +2456,10 @@ pub mod all_types {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::point::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::point::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(20), value)
+            <::capnarena::typed::StructList<super::point::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(20),
+                value,
+            )
         }
         /// The `pointList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2586,12 +2469,12 @@ pub mod all_types {
         pub fn init_point_list(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::point::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::point::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(20), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::point::Owned>>
+        {
+            <::capnarena::typed::StructList<super::point::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(20),
+                len,
+            )
         }
         /// The `pointList` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2600,12 +2483,11 @@ pub mod all_types {
         #[inline]
         pub fn get_point_list(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::point::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::point::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(20))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::point::Owned>>
+        {
+            <::capnarena::typed::StructList<super::point::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(20),
+            )
         }
         /// Whether the `pointList` field is set (its pointer is not null).
         #[inline]
@@ -2912,31 +2794,21 @@ pub mod all_types {
             #[inline]
             pub fn which(
                 &mut self,
-            ) -> ::core::result::Result<
-                WhichBuilder<'_, A>,
-                ::capnarena::typed::NotInSchema,
-            > {
+            ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema>
+            {
                 match self.builder.get::<u16>(19) {
                     0 => Ok(WhichBuilder::None),
                     1 => Ok(WhichBuilder::Count(self.builder.get::<u32>(12))),
-                    2 => {
-                        Ok(
-                            WhichBuilder::Name(
-                                <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                    self.builder.pointer(21),
-                                ),
-                            ),
-                        )
-                    }
-                    3 => {
-                        Ok(
-                            WhichBuilder::Point(
-                                <super::super::point::Owned as ::capnarena::typed::Owned>::get(
-                                    self.builder.pointer(21),
-                                ),
-                            ),
-                        )
-                    }
+                    2 => Ok(WhichBuilder::Name(
+                        <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                            self.builder.pointer(21),
+                        ),
+                    )),
+                    3 => Ok(WhichBuilder::Point(
+                        <super::super::point::Owned as ::capnarena::typed::Owned>::get(
+                            self.builder.pointer(21),
+                        ),
+                    )),
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
             }
@@ -3084,9 +2956,7 @@ pub mod all_types {
             /// # Errors
             /// The pointer holds something else, or the arena has no room.
             #[inline]
-            pub fn get_b(
-                &mut self,
-            ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            pub fn get_b(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
                     self.builder.pointer(22),
                 )
@@ -3139,10 +3009,7 @@ pub mod log {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -3153,7 +3020,8 @@ pub mod log {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3190,12 +3058,11 @@ pub mod log {
         #[inline]
         pub fn get_entries(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::entry::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::entry::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::entry::Owned>>
+        {
+            <::capnarena::typed::StructList<super::entry::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(0),
+            )
         }
         /// Whether the `entries` field is set (its pointer is not null).
         #[inline]
@@ -3263,9 +3130,10 @@ pub mod log {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::entry::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::entry::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            <::capnarena::typed::StructList<super::entry::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(0),
+                value,
+            )
         }
         /// The `entries` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3275,12 +3143,12 @@ pub mod log {
         pub fn init_entries(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::entry::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::entry::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::entry::Owned>>
+        {
+            <::capnarena::typed::StructList<super::entry::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(0),
+                len,
+            )
         }
         /// The `entries` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -3289,12 +3157,11 @@ pub mod log {
         #[inline]
         pub fn get_entries(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::entry::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::entry::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::entry::Owned>>
+        {
+            <::capnarena::typed::StructList<super::entry::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(0),
+            )
         }
         /// Whether the `entries` field is set (its pointer is not null).
         #[inline]
@@ -3343,10 +3210,7 @@ pub mod entry {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -3357,7 +3221,8 @@ pub mod entry {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3403,9 +3268,7 @@ pub mod entry {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_message(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `message` field's bytes as stored (terminator excluded), without the UTF-8 check `get_message` makes.
         /// # Errors
@@ -3423,9 +3286,7 @@ pub mod entry {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_tags(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_tags(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
@@ -3558,12 +3419,8 @@ pub mod entry {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_message(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_message(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `message` field is set (its pointer is not null).
         #[inline]

@@ -29,9 +29,7 @@ impl Kind {
 }
 impl ::core::convert::TryFrom<u16> for Kind {
     type Error = ::capnarena::typed::NotInSchema;
-    fn try_from(
-        value: u16,
-    ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+    fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
         match value {
             0 => Ok(Kind::Alpha),
             1 => Ok(Kind::Beta),
@@ -83,10 +81,7 @@ pub mod defaults {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -97,7 +92,8 @@ pub mod defaults {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -181,12 +177,14 @@ pub mod defaults {
         /// The `f64` field.
         #[inline]
         pub fn get_f64(&self) -> f64 {
-            self.reader.get_or::<f64>(5, f64::from_bits(0xd4c492e2ca475bed))
+            self.reader
+                .get_or::<f64>(5, f64::from_bits(0xd4c492e2ca475bed))
         }
         /// The `nan` field.
         #[inline]
         pub fn get_nan(&self) -> f64 {
-            self.reader.get_or::<f64>(6, f64::from_bits(0x7ff8000000000000))
+            self.reader
+                .get_or::<f64>(6, f64::from_bits(0x7ff8000000000000))
         }
         /// The `inf` field.
         #[inline]
@@ -200,9 +198,9 @@ pub mod defaults {
         pub fn get_kind(
             &self,
         ) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
-            <super::Kind as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.reader.get_or::<u16>(28, 2))
+            <super::Kind as ::core::convert::TryFrom<u16>>::try_from(
+                self.reader.get_or::<u16>(28, 2),
+            )
         }
         /// The `text` field.
         /// # Errors
@@ -273,9 +271,7 @@ pub mod defaults {
         pub fn get_ints(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i32>> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::read(
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::read(
                 ::capnarena::typed::or_default(self.reader.pointer(3), &INTS__DEFAULT)?,
             )
         }
@@ -288,9 +284,7 @@ pub mod defaults {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_texts(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_texts(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 ::capnarena::typed::or_default(self.reader.pointer(4), &TEXTS__DEFAULT)?,
             )
@@ -307,16 +301,14 @@ pub mod defaults {
         pub fn get_points(
             &self,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<
-                'a,
-                super::super::imported_capnp::point::Owned,
-            >,
+            ::capnarena::typed::StructListReader<'a, super::super::imported_capnp::point::Owned>,
         > {
             <::capnarena::typed::StructList<
                 super::super::imported_capnp::point::Owned,
-            > as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(5), &POINTS__DEFAULT)?,
-            )
+            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+                self.reader.pointer(5),
+                &POINTS__DEFAULT,
+            )?)
         }
         /// Whether the `points` field is set (its pointer is not null).
         #[inline]
@@ -327,9 +319,7 @@ pub mod defaults {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_bools(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
+        pub fn get_bools(&self) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::read(
                 ::capnarena::typed::or_default(self.reader.pointer(6), &BOOLS__DEFAULT)?,
             )
@@ -346,9 +336,7 @@ pub mod defaults {
         pub fn get_kinds(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::EnumListReader<'a, super::Kind>> {
-            <::capnarena::typed::EnumList<
-                super::Kind,
-            > as ::capnarena::typed::Owned>::read(
+            <::capnarena::typed::EnumList<super::Kind> as ::capnarena::typed::Owned>::read(
                 ::capnarena::typed::or_default(self.reader.pointer(7), &KINDS__DEFAULT)?,
             )
         }
@@ -368,9 +356,10 @@ pub mod defaults {
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<u8>,
-            > as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(8), &NESTED__DEFAULT)?,
-            )
+            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+                self.reader.pointer(8),
+                &NESTED__DEFAULT,
+            )?)
         }
         /// Whether the `nested` field is set (its pointer is not null).
         #[inline]
@@ -387,9 +376,9 @@ pub mod defaults {
             super::super::imported_capnp::Shade,
             ::capnarena::typed::NotInSchema,
         > {
-            <super::super::imported_capnp::Shade as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.reader.get_or::<u16>(29, 1))
+            <super::super::imported_capnp::Shade as ::core::convert::TryFrom<u16>>::try_from(
+                self.reader.get_or::<u16>(29, 1),
+            )
         }
         /// The `noDefault` field.
         #[inline]
@@ -708,27 +697,32 @@ pub mod defaults {
         /// The `f32` field.
         #[inline]
         pub fn set_f32(&mut self, value: f32) {
-            self.builder.set_or::<f32>(8, value, f32::from_bits(0x40600000));
+            self.builder
+                .set_or::<f32>(8, value, f32::from_bits(0x40600000));
         }
         /// The `f64` field.
         #[inline]
         pub fn get_f64(&self) -> f64 {
-            self.builder.get_or::<f64>(5, f64::from_bits(0xd4c492e2ca475bed))
+            self.builder
+                .get_or::<f64>(5, f64::from_bits(0xd4c492e2ca475bed))
         }
         /// The `f64` field.
         #[inline]
         pub fn set_f64(&mut self, value: f64) {
-            self.builder.set_or::<f64>(5, value, f64::from_bits(0xd4c492e2ca475bed));
+            self.builder
+                .set_or::<f64>(5, value, f64::from_bits(0xd4c492e2ca475bed));
         }
         /// The `nan` field.
         #[inline]
         pub fn get_nan(&self) -> f64 {
-            self.builder.get_or::<f64>(6, f64::from_bits(0x7ff8000000000000))
+            self.builder
+                .get_or::<f64>(6, f64::from_bits(0x7ff8000000000000))
         }
         /// The `nan` field.
         #[inline]
         pub fn set_nan(&mut self, value: f64) {
-            self.builder.set_or::<f64>(6, value, f64::from_bits(0x7ff8000000000000));
+            self.builder
+                .set_or::<f64>(6, value, f64::from_bits(0x7ff8000000000000));
         }
         /// The `inf` field.
         #[inline]
@@ -738,7 +732,8 @@ pub mod defaults {
         /// The `inf` field.
         #[inline]
         pub fn set_inf(&mut self, value: f32) {
-            self.builder.set_or::<f32>(9, value, f32::from_bits(0xff800000));
+            self.builder
+                .set_or::<f32>(9, value, f32::from_bits(0xff800000));
         }
         /// The `kind` field.
         /// # Errors
@@ -747,9 +742,9 @@ pub mod defaults {
         pub fn get_kind(
             &self,
         ) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
-            <super::Kind as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(28, 2))
+            <super::Kind as ::core::convert::TryFrom<u16>>::try_from(
+                self.builder.get_or::<u16>(28, 2),
+            )
         }
         /// The `kind` field.
         #[inline]
@@ -786,18 +781,14 @@ pub mod defaults {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_text(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+        pub fn get_text(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
             if !self.builder.has_pointer(0) {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
                     self.builder.pointer(0),
                     "hello \"world\"\n",
                 )?;
             }
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `text` field is set (its pointer is not null).
         #[inline]
@@ -838,9 +829,7 @@ pub mod defaults {
                     &[222, 173, 190, 239],
                 )?;
             }
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `data` field is set (its pointer is not null).
         #[inline]
@@ -882,10 +871,7 @@ pub mod defaults {
         pub fn get_point(
             &mut self,
         ) -> ::capnarena::Result<super::super::imported_capnp::point::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(2),
-                &POINT__DEFAULT,
-            )?;
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(2), &POINT__DEFAULT)?;
             <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(2),
             )
@@ -904,22 +890,18 @@ pub mod defaults {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, i32>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(3),
+                value,
+            )
         }
         /// The `ints` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_ints_from_slice(
-            &mut self,
-            values: &[i32],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                i32,
-            >::set_slice(self.builder.pointer(3), values)
+        pub fn set_ints_from_slice(&mut self, values: &[i32]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<i32>::set_slice(self.builder.pointer(3), values)
         }
         /// The `ints` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -930,9 +912,10 @@ pub mod defaults {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(3),
+                len,
+            )
         }
         /// The `ints` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -942,13 +925,10 @@ pub mod defaults {
         pub fn get_ints(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(3),
-                &INTS__DEFAULT,
-            )?;
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(3), &INTS__DEFAULT)?;
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(3),
+            )
         }
         /// Whether the `ints` field is set (its pointer is not null).
         #[inline]
@@ -1003,10 +983,7 @@ pub mod defaults {
         pub fn get_texts(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::TextListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(4),
-                &TEXTS__DEFAULT,
-            )?;
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(4), &TEXTS__DEFAULT)?;
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(4),
             )
@@ -1065,10 +1042,7 @@ pub mod defaults {
                 super::super::imported_capnp::point::Owned,
             >,
         > {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(5),
-                &POINTS__DEFAULT,
-            )?;
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(5), &POINTS__DEFAULT)?;
             <::capnarena::typed::StructList<
                 super::super::imported_capnp::point::Owned,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(5))
@@ -1097,10 +1071,7 @@ pub mod defaults {
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_bools_from_slice(
-            &mut self,
-            values: &[bool],
-        ) -> ::capnarena::Result<()> {
+        pub fn set_bools_from_slice(&mut self, values: &[bool]) -> ::capnarena::Result<()> {
             ::capnarena::typed::BoolList::set_slice(self.builder.pointer(6), values)
         }
         /// The `bools` field.
@@ -1125,10 +1096,7 @@ pub mod defaults {
         pub fn get_bools(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::BoolListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(6),
-                &BOOLS__DEFAULT,
-            )?;
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(6), &BOOLS__DEFAULT)?;
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(6),
             )
@@ -1147,9 +1115,10 @@ pub mod defaults {
             &mut self,
             value: ::capnarena::typed::EnumListReader<'_, super::Kind>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::EnumList<
-                super::Kind,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(7), value)
+            <::capnarena::typed::EnumList<super::Kind> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(7),
+                value,
+            )
         }
         /// The `kinds` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1159,12 +1128,11 @@ pub mod defaults {
         pub fn init_kinds(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::EnumListBuilder<'_, A, super::Kind>,
-        > {
-            <::capnarena::typed::EnumList<
-                super::Kind,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(7), len)
+        ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::Kind>> {
+            <::capnarena::typed::EnumList<super::Kind> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(7),
+                len,
+            )
         }
         /// The `kinds` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1173,16 +1141,11 @@ pub mod defaults {
         #[inline]
         pub fn get_kinds(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::EnumListBuilder<'_, A, super::Kind>,
-        > {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(7),
-                &KINDS__DEFAULT,
-            )?;
-            <::capnarena::typed::EnumList<
-                super::Kind,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(7))
+        ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::Kind>> {
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(7), &KINDS__DEFAULT)?;
+            <::capnarena::typed::EnumList<super::Kind> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(7),
+            )
         }
         /// Whether the `kinds` field is set (its pointer is not null).
         #[inline]
@@ -1196,10 +1159,7 @@ pub mod defaults {
         #[inline]
         pub fn set_nested(
             &mut self,
-            value: ::capnarena::typed::ListListReader<
-                '_,
-                ::capnarena::typed::PrimitiveList<u8>,
-            >,
+            value: ::capnarena::typed::ListListReader<'_, ::capnarena::typed::PrimitiveList<u8>>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<u8>,
@@ -1214,11 +1174,7 @@ pub mod defaults {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::ListListBuilder<
-                '_,
-                A,
-                ::capnarena::typed::PrimitiveList<u8>,
-            >,
+            ::capnarena::typed::ListListBuilder<'_, A, ::capnarena::typed::PrimitiveList<u8>>,
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<u8>,
@@ -1232,16 +1188,9 @@ pub mod defaults {
         pub fn get_nested(
             &mut self,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::ListListBuilder<
-                '_,
-                A,
-                ::capnarena::typed::PrimitiveList<u8>,
-            >,
+            ::capnarena::typed::ListListBuilder<'_, A, ::capnarena::typed::PrimitiveList<u8>>,
         > {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(8),
-                &NESTED__DEFAULT,
-            )?;
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(8), &NESTED__DEFAULT)?;
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<u8>,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(8))
@@ -1261,9 +1210,9 @@ pub mod defaults {
             super::super::imported_capnp::Shade,
             ::capnarena::typed::NotInSchema,
         > {
-            <super::super::imported_capnp::Shade as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(29, 1))
+            <super::super::imported_capnp::Shade as ::core::convert::TryFrom<u16>>::try_from(
+                self.builder.get_or::<u16>(29, 1),
+            )
         }
         /// The `shade` field.
         #[inline]
@@ -1296,77 +1245,56 @@ pub mod defaults {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
-    static POINT__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0001000100000000),
-                ::capnarena::Word::from_u64(0xfffffff700000007),
-                ::capnarena::Word::from_u64(0x0000003200000001),
-                ::capnarena::Word::from_u64(0x0000006e65766573),
-            ],
-        ],
-    );
-    static INTS__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0000001c00000001),
-                ::capnarena::Word::from_u64(0xfffffffe00000001),
-                ::capnarena::Word::from_u64(0x0000000000000003),
-            ],
-        ],
-    );
-    static TEXTS__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0000001600000001),
-                ::capnarena::Word::from_u64(0x0000001200000005),
-                ::capnarena::Word::from_u64(0x0000001a00000005),
-                ::capnarena::Word::from_u64(0x0000000000000061),
-                ::capnarena::Word::from_u64(0x0000000000006362),
-            ],
-        ],
-    );
-    static POINTS__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0000002700000001),
-                ::capnarena::Word::from_u64(0x0001000100000008),
-                ::capnarena::Word::from_u64(0x0000000000000001),
-                ::capnarena::Word::from_u64(0x0000000000000000),
-                ::capnarena::Word::from_u64(0x0000000200000000),
-                ::capnarena::Word::from_u64(0x0000002200000001),
-                ::capnarena::Word::from_u64(0x00000000006f7774),
-            ],
-        ],
-    );
-    static BOOLS__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0000001900000001),
-                ::capnarena::Word::from_u64(0x0000000000000005),
-            ],
-        ],
-    );
-    static KINDS__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0000001300000001),
-                ::capnarena::Word::from_u64(0x0000000000000001),
-            ],
-        ],
-    );
-    static NESTED__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0000001e00000001),
-                ::capnarena::Word::from_u64(0x0000001200000009),
-                ::capnarena::Word::from_u64(0x0000000200000009),
-                ::capnarena::Word::from_u64(0x0000000a00000005),
-                ::capnarena::Word::from_u64(0x0000000000000201),
-                ::capnarena::Word::from_u64(0x0000000000000003),
-            ],
-        ],
-    );
+    static POINT__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0001000100000000),
+            ::capnarena::Word::from_u64(0xfffffff700000007),
+            ::capnarena::Word::from_u64(0x0000003200000001),
+            ::capnarena::Word::from_u64(0x0000006e65766573),
+        ]]);
+    static INTS__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0000001c00000001),
+            ::capnarena::Word::from_u64(0xfffffffe00000001),
+            ::capnarena::Word::from_u64(0x0000000000000003),
+        ]]);
+    static TEXTS__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0000001600000001),
+            ::capnarena::Word::from_u64(0x0000001200000005),
+            ::capnarena::Word::from_u64(0x0000001a00000005),
+            ::capnarena::Word::from_u64(0x0000000000000061),
+            ::capnarena::Word::from_u64(0x0000000000006362),
+        ]]);
+    static POINTS__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0000002700000001),
+            ::capnarena::Word::from_u64(0x0001000100000008),
+            ::capnarena::Word::from_u64(0x0000000000000001),
+            ::capnarena::Word::from_u64(0x0000000000000000),
+            ::capnarena::Word::from_u64(0x0000000200000000),
+            ::capnarena::Word::from_u64(0x0000002200000001),
+            ::capnarena::Word::from_u64(0x00000000006f7774),
+        ]]);
+    static BOOLS__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0000001900000001),
+            ::capnarena::Word::from_u64(0x0000000000000005),
+        ]]);
+    static KINDS__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0000001300000001),
+            ::capnarena::Word::from_u64(0x0000000000000001),
+        ]]);
+    static NESTED__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0000001e00000001),
+            ::capnarena::Word::from_u64(0x0000001200000009),
+            ::capnarena::Word::from_u64(0x0000000200000009),
+            ::capnarena::Word::from_u64(0x0000000a00000005),
+            ::capnarena::Word::from_u64(0x0000000000000201),
+            ::capnarena::Word::from_u64(0x0000000000000003),
+        ]]);
 }
 /// A doc comment on the struct.
 pub mod shapes {
@@ -1403,10 +1331,7 @@ pub mod shapes {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -1417,7 +1342,8 @@ pub mod shapes {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1483,9 +1409,7 @@ pub mod shapes {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -1516,9 +1440,7 @@ pub mod shapes {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_label(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `label` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -1545,12 +1467,10 @@ pub mod shapes {
         /// # Errors
         /// The value on the wire is not in the schema.
         #[inline]
-        fn get_kind(
-            &self,
-        ) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
-            <super::Kind as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.reader.get_or::<u16>(0, 0))
+        fn get_kind(&self) -> ::core::result::Result<super::Kind, ::capnarena::typed::NotInSchema> {
+            <super::Kind as ::core::convert::TryFrom<u16>>::try_from(
+                self.reader.get_or::<u16>(0, 0),
+            )
         }
         /// The `style` field.
         #[inline]
@@ -1563,9 +1483,7 @@ pub mod shapes {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_tags(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_tags(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(3),
             )
@@ -1579,12 +1497,8 @@ pub mod shapes {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_inner(
-            &self,
-        ) -> ::capnarena::Result<super::shapes::inner::Reader<'a>> {
-            <super::shapes::inner::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(4),
-            )
+        pub fn get_inner(&self) -> ::capnarena::Result<super::shapes::inner::Reader<'a>> {
+            <super::shapes::inner::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
         }
         /// Whether the `inner` field is set (its pointer is not null).
         #[inline]
@@ -1613,9 +1527,7 @@ pub mod shapes {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(4) {
                 0 => Ok(Which::Circle(self.get_circle())),
                 1 => Ok(Which::Square(self.get_square())),
@@ -1791,12 +1703,8 @@ pub mod shapes {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -1990,9 +1898,7 @@ pub mod shapes {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_inner(
-            &mut self,
-        ) -> ::capnarena::Result<super::shapes::inner::Builder<'_, A>> {
+        pub fn init_inner(&mut self) -> ::capnarena::Result<super::shapes::inner::Builder<'_, A>> {
             <super::shapes::inner::Owned as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(4),
                 0,
@@ -2003,12 +1909,8 @@ pub mod shapes {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_inner(
-            &mut self,
-        ) -> ::capnarena::Result<super::shapes::inner::Builder<'_, A>> {
-            <super::shapes::inner::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(4),
-            )
+        pub fn get_inner(&mut self) -> ::capnarena::Result<super::shapes::inner::Builder<'_, A>> {
+            <super::shapes::inner::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
         }
         /// Whether the `inner` field is set (its pointer is not null).
         #[inline]
@@ -2068,47 +1970,28 @@ pub mod shapes {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(4) {
                 0 => Ok(WhichBuilder::Circle(self.builder.get::<f64>(0))),
-                1 => {
-                    Ok(
-                        WhichBuilder::Square(square::Builder {
-                            builder: self.builder.reborrow(),
-                        }),
-                    )
-                }
+                1 => Ok(WhichBuilder::Square(square::Builder {
+                    builder: self.builder.reborrow(),
+                })),
                 2 => Ok(WhichBuilder::Empty),
-                3 => {
-                    Ok(
-                        WhichBuilder::Label(
-                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(1),
-                            ),
-                        ),
-                    )
-                }
-                4 => {
-                    Ok(
-                        WhichBuilder::Point(
-                            <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(1),
-                            ),
-                        ),
-                    )
-                }
-                5 => {
-                    Ok(
-                        WhichBuilder::Kind(
-                            <super::Kind as ::core::convert::TryFrom<
-                                u16,
-                            >>::try_from(self.builder.get_or::<u16>(0, 0)),
-                        ),
-                    )
-                }
+                3 => Ok(WhichBuilder::Label(
+                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(1),
+                    ),
+                )),
+                4 => Ok(WhichBuilder::Point(
+                    <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(1),
+                    ),
+                )),
+                5 => Ok(WhichBuilder::Kind(
+                    <super::Kind as ::core::convert::TryFrom<u16>>::try_from(
+                        self.builder.get_or::<u16>(0, 0),
+                    ),
+                )),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -2134,10 +2017,7 @@ pub mod shapes {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -2169,10 +2049,9 @@ pub mod shapes {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -2218,9 +2097,9 @@ pub mod shapes {
                 super::super::shapes::inner::Mode,
                 ::capnarena::typed::NotInSchema,
             > {
-                <super::super::shapes::inner::Mode as ::core::convert::TryFrom<
-                    u16,
-                >>::try_from(self.reader.get_or::<u16>(1, 1))
+                <super::super::shapes::inner::Mode as ::core::convert::TryFrom<u16>>::try_from(
+                    self.reader.get_or::<u16>(1, 1),
+                )
             }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
@@ -2257,9 +2136,7 @@ pub mod shapes {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -2293,9 +2170,9 @@ pub mod shapes {
                 super::super::shapes::inner::Mode,
                 ::capnarena::typed::NotInSchema,
             > {
-                <super::super::shapes::inner::Mode as ::core::convert::TryFrom<
-                    u16,
-                >>::try_from(self.builder.get_or::<u16>(1, 1))
+                <super::super::shapes::inner::Mode as ::core::convert::TryFrom<u16>>::try_from(
+                    self.builder.get_or::<u16>(1, 1),
+                )
             }
             /// The `mode` field.
             #[inline]
@@ -2543,7 +2420,8 @@ pub mod shapes {
             /// The `width` field.
             #[inline]
             pub fn set_width(&mut self, value: f32) {
-                self.builder.set_or::<f32>(5, value, f32::from_bits(0x3f800000));
+                self.builder
+                    .set_or::<f32>(5, value, f32::from_bits(0x3f800000));
             }
             /// Runs `f` on a reader of the group as built so far.
             #[inline]
@@ -2584,19 +2462,13 @@ pub mod shapes {
             }
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
                 /// As the reader's `Debug`, of the group as built so far.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
                 }
             }
@@ -2631,7 +2503,8 @@ pub mod shapes {
                 #[inline]
                 pub fn which(
                     &self,
-                ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+                ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema>
+                {
                     match self.reader.get::<u16>(8) {
                         0 => Ok(Which::Rgb(self.get_rgb())),
                         1 => Ok(Which::Named(self.get_named())),
@@ -2640,10 +2513,7 @@ pub mod shapes {
                     }
                 }
                 /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
-                pub fn write_text(
-                    &self,
-                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-                ) {
+                pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                     v.begin_struct();
                     let which = self.reader.get::<u16>(8);
                     if which == 0 {
@@ -2686,9 +2556,7 @@ pub mod shapes {
                 }
                 /// The untyped builder under this one, reborrowed.
                 #[inline]
-                pub fn as_struct_builder(
-                    &mut self,
-                ) -> ::capnarena::StructBuilder<'_, A> {
+                pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
                 /// The `rgb` field.
@@ -2740,31 +2608,22 @@ pub mod shapes {
                 #[inline]
                 pub fn which(
                     &mut self,
-                ) -> ::core::result::Result<
-                    WhichBuilder<'_>,
-                    ::capnarena::typed::NotInSchema,
-                > {
+                ) -> ::core::result::Result<WhichBuilder<'_>, ::capnarena::typed::NotInSchema>
+                {
                     match self.builder.get::<u16>(8) {
                         0 => Ok(WhichBuilder::Rgb(self.builder.get::<u32>(3))),
-                        1 => {
-                            Ok(
-                                WhichBuilder::Named(
-                                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                        self.builder.pointer(2),
-                                    ),
-                                ),
-                            )
-                        }
+                        1 => Ok(WhichBuilder::Named(
+                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(2),
+                            ),
+                        )),
                         2 => Ok(WhichBuilder::None),
                         v => Err(::capnarena::typed::NotInSchema(v)),
                     }
                 }
                 /// Runs `f` on a reader of the group as built so far.
                 #[inline]
-                pub fn with_reader<R>(
-                    &self,
-                    f: impl for<'r> FnOnce(Reader<'r>) -> R,
-                ) -> R {
+                pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                     self.builder.with_reader(|reader| f(Reader { reader }))
                 }
             }
@@ -2806,10 +2665,7 @@ pub mod holder {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -2820,7 +2676,8 @@ pub mod holder {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -2895,9 +2752,7 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_anys(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
+        pub fn get_anys(&self) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
             <::capnarena::typed::DataList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(3),
             )
@@ -2913,9 +2768,8 @@ pub mod holder {
         #[inline]
         pub fn get_lists(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::ListListReader<'a, ::capnarena::typed::TextList>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::ListListReader<'a, ::capnarena::typed::TextList>>
+        {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::TextList,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
@@ -2929,9 +2783,7 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_voids(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::VoidListReader<'a>> {
+        pub fn get_voids(&self) -> ::capnarena::Result<::capnarena::typed::VoidListReader<'a>> {
             <::capnarena::typed::VoidList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(5),
             )
@@ -2945,9 +2797,7 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_datas(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
+        pub fn get_datas(&self) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
             <::capnarena::typed::DataList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(6),
             )
@@ -2964,9 +2814,9 @@ pub mod holder {
         pub fn get_f64s(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, f64>> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(7))
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(7),
+            )
         }
         /// Whether the `f64s` field is set (its pointer is not null).
         #[inline]
@@ -3006,9 +2856,7 @@ pub mod holder {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_self(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(9),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(9))
         }
         /// The `self` field's bytes as stored (terminator excluded), without the UTF-8 check `get_self` makes.
         /// # Errors
@@ -3029,9 +2877,9 @@ pub mod holder {
         pub fn get_tree(
             &self,
         ) -> ::capnarena::Result<super::tree::Reader<'a, ::capnarena::typed::Text>> {
-            <super::tree::Owned<
-                ::capnarena::typed::Text,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(10))
+            <super::tree::Owned<::capnarena::typed::Text> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(10),
+            )
         }
         /// Whether the `tree` field is set (its pointer is not null).
         #[inline]
@@ -3065,9 +2913,8 @@ pub mod holder {
         #[inline]
         pub fn get_entry(
             &self,
-        ) -> ::capnarena::Result<
-            super::store::entry::Reader<'a, ::capnarena::typed::Data>,
-        > {
+        ) -> ::capnarena::Result<super::store::entry::Reader<'a, ::capnarena::typed::Data>>
+        {
             <super::store::entry::Owned<
                 ::capnarena::typed::Data,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(12))
@@ -3563,22 +3410,18 @@ pub mod holder {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, f64>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(7), value)
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(7),
+                value,
+            )
         }
         /// The `f64s` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_f64s_from_slice(
-            &mut self,
-            values: &[f64],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                f64,
-            >::set_slice(self.builder.pointer(7), values)
+        pub fn set_f64s_from_slice(&mut self, values: &[f64]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<f64>::set_slice(self.builder.pointer(7), values)
         }
         /// The `f64s` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3589,9 +3432,10 @@ pub mod holder {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f64>> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(7), len)
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(7),
+                len,
+            )
         }
         /// The `f64s` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -3601,9 +3445,9 @@ pub mod holder {
         pub fn get_f64s(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f64>> {
-            <::capnarena::typed::PrimitiveList<
-                f64,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(7))
+            <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(7),
+            )
         }
         /// Whether the `f64s` field is set (its pointer is not null).
         #[inline]
@@ -3713,12 +3557,8 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_self(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(9),
-            )
+        pub fn get_self(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(9))
         }
         /// Whether the `self` field is set (its pointer is not null).
         #[inline]
@@ -3734,9 +3574,10 @@ pub mod holder {
             &mut self,
             value: super::tree::Reader<'_, ::capnarena::typed::Text>,
         ) -> ::capnarena::Result<()> {
-            <super::tree::Owned<
-                ::capnarena::typed::Text,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(10), value)
+            <super::tree::Owned<::capnarena::typed::Text> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(10),
+                value,
+            )
         }
         /// The `tree` field.
         /// Points the field at a new struct, every field at its default.
@@ -3746,9 +3587,10 @@ pub mod holder {
         pub fn init_tree(
             &mut self,
         ) -> ::capnarena::Result<super::tree::Builder<'_, A, ::capnarena::typed::Text>> {
-            <super::tree::Owned<
-                ::capnarena::typed::Text,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(10), 0)
+            <super::tree::Owned<::capnarena::typed::Text> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(10),
+                0,
+            )
         }
         /// The `tree` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -3758,9 +3600,9 @@ pub mod holder {
         pub fn get_tree(
             &mut self,
         ) -> ::capnarena::Result<super::tree::Builder<'_, A, ::capnarena::typed::Text>> {
-            <super::tree::Owned<
-                ::capnarena::typed::Text,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(10))
+            <super::tree::Owned<::capnarena::typed::Text> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(10),
+            )
         }
         /// Whether the `tree` field is set (its pointer is not null).
         #[inline]
@@ -3834,9 +3676,10 @@ pub mod holder {
             &mut self,
             value: super::store::entry::Reader<'_, ::capnarena::typed::Data>,
         ) -> ::capnarena::Result<()> {
-            <super::store::entry::Owned<
-                ::capnarena::typed::Data,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(12), value)
+            <super::store::entry::Owned<::capnarena::typed::Data> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(12),
+                value,
+            )
         }
         /// The `entry` field.
         /// Points the field at a new struct, every field at its default.
@@ -3845,9 +3688,8 @@ pub mod holder {
         #[inline]
         pub fn init_entry(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::store::entry::Builder<'_, A, ::capnarena::typed::Data>,
-        > {
+        ) -> ::capnarena::Result<super::store::entry::Builder<'_, A, ::capnarena::typed::Data>>
+        {
             <super::store::entry::Owned<
                 ::capnarena::typed::Data,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(12), 0)
@@ -3859,12 +3701,11 @@ pub mod holder {
         #[inline]
         pub fn get_entry(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::store::entry::Builder<'_, A, ::capnarena::typed::Data>,
-        > {
-            <super::store::entry::Owned<
-                ::capnarena::typed::Data,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(12))
+        ) -> ::capnarena::Result<super::store::entry::Builder<'_, A, ::capnarena::typed::Data>>
+        {
+            <super::store::entry::Owned<::capnarena::typed::Data> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(12),
+            )
         }
         /// Whether the `entry` field is set (its pointer is not null).
         #[inline]
@@ -3885,10 +3726,7 @@ pub mod tree {
     /// The generic parameters, as the type of a handle's marker field.
     type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
     /// Reads a `Tree`.
-    pub struct Reader<
-        'a,
-        T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    > {
+    pub struct Reader<'a, T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         pub(super) reader: ::capnarena::StructReader<'a>,
         pub(super) marker: Params<T>,
     }
@@ -3908,9 +3746,7 @@ pub mod tree {
         pub(super) marker: Params<T>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
-    pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-        Params<T>,
-    );
+    pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(Params<T>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 5);
     impl<T: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<T> {
@@ -3937,15 +3773,11 @@ pub mod tree {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
-    impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-    for Reader<'a, T> {
+    impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a> for Reader<'a, T> {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -3954,11 +3786,9 @@ pub mod tree {
             }
         }
     }
-    impl<
-        'a,
-        A: ::capnarena::Arena + ?Sized,
-        T: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T> {
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+        ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3975,9 +3805,7 @@ pub mod tree {
         /// `extra` is set.
         Extra(::capnarena::Result<::capnarena::PointerReader<'a>>),
         /// `sub` is set.
-        Sub(
-            ::capnarena::Result<super::tree::Reader<'a, ::capnarena::typed::AnyPointer>>,
-        ),
+        Sub(::capnarena::Result<super::tree::Reader<'a, ::capnarena::typed::AnyPointer>>),
     }
     /// The union's members, with a builder of the one that is set (a builder's `which()`).
     pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
@@ -3986,11 +3814,7 @@ pub mod tree {
         /// `extra` is set.
         Extra(::capnarena::Result<::capnarena::PointerBuilder<'b, A>>),
         /// `sub` is set.
-        Sub(
-            ::capnarena::Result<
-                super::tree::Builder<'b, A, ::capnarena::typed::AnyPointer>,
-            >,
-        ),
+        Sub(::capnarena::Result<super::tree::Builder<'b, A, ::capnarena::typed::AnyPointer>>),
     }
     impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -3999,7 +3823,8 @@ pub mod tree {
         }
     }
     impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
-    for Builder<'_, A, T> {
+        for Builder<'_, A, T>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -4037,9 +3862,8 @@ pub mod tree {
         #[inline]
         pub fn get_children(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::tree::Owned<T>>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::tree::Owned<T>>>
+        {
             <::capnarena::typed::StructList<
                 super::tree::Owned<T>,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
@@ -4053,9 +3877,7 @@ pub mod tree {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        fn get_extra(
-            &self,
-        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
+        fn get_extra(&self) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
             <T as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `extra` field is set (its pointer is not null and the member is the union's active one).
@@ -4068,9 +3890,7 @@ pub mod tree {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_sub(&self) -> ::capnarena::Result<super::tree::Reader<'a, T>> {
-            <super::tree::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+            <super::tree::Owned<T> as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `sub` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -4089,12 +3909,8 @@ pub mod tree {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_first(
-            &self,
-        ) -> ::capnarena::Result<super::tree::node::Reader<'a, T>> {
-            <super::tree::node::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
+        pub fn get_first(&self) -> ::capnarena::Result<super::tree::node::Reader<'a, T>> {
+            <super::tree::node::Owned<T> as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
         }
         /// Whether the `first` field is set (its pointer is not null).
         #[inline]
@@ -4105,21 +3921,15 @@ pub mod tree {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(0) {
                 0 => Ok(Which::Leaf),
                 1 => Ok(Which::Extra(Ok(self.reader.pointer(2)))),
-                2 => {
-                    Ok(
-                        Which::Sub(
-                            <super::tree::Owned<
-                                ::capnarena::typed::AnyPointer,
-                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2)),
-                        ),
-                    )
-                }
+                2 => Ok(Which::Sub(<super::tree::Owned<
+                    ::capnarena::typed::AnyPointer,
+                > as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(2)
+                ))),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -4177,11 +3987,7 @@ pub mod tree {
             v.end_struct();
         }
     }
-    impl<
-        'a,
-        A: ::capnarena::Arena + ?Sized,
-        T: ::capnarena::typed::Owned,
-    > Builder<'a, A, T> {
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> Builder<'a, A, T> {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, T> {
@@ -4201,9 +4007,7 @@ pub mod tree {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(
-            &self,
-        ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -4285,9 +4089,8 @@ pub mod tree {
         pub fn init_children(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::tree::Owned<T>>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::tree::Owned<T>>>
+        {
             <::capnarena::typed::StructList<
                 super::tree::Owned<T>,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
@@ -4299,9 +4102,8 @@ pub mod tree {
         #[inline]
         pub fn get_children(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::tree::Owned<T>>,
-        > {
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::tree::Owned<T>>>
+        {
             <::capnarena::typed::StructList<
                 super::tree::Owned<T>,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
@@ -4361,27 +4163,21 @@ pub mod tree {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_sub(
-            &mut self,
-            value: super::tree::Reader<'_, T>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_sub(&mut self, value: super::tree::Reader<'_, T>) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 2);
-            <super::tree::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+            <super::tree::Owned<T> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(2),
+                value,
+            )
         }
         /// The `sub` field.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_sub(
-            &mut self,
-        ) -> ::capnarena::Result<super::tree::Builder<'_, A, T>> {
+        pub fn init_sub(&mut self) -> ::capnarena::Result<super::tree::Builder<'_, A, T>> {
             self.builder.set::<u16>(0, 2);
-            <super::tree::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+            <super::tree::Owned<T> as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
         }
         /// Whether the `sub` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -4415,33 +4211,29 @@ pub mod tree {
             &mut self,
             value: super::tree::node::Reader<'_, T>,
         ) -> ::capnarena::Result<()> {
-            <super::tree::node::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(4), value)
+            <super::tree::node::Owned<T> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(4),
+                value,
+            )
         }
         /// The `first` field.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_first(
-            &mut self,
-        ) -> ::capnarena::Result<super::tree::node::Builder<'_, A, T>> {
-            <super::tree::node::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(4), 0)
+        pub fn init_first(&mut self) -> ::capnarena::Result<super::tree::node::Builder<'_, A, T>> {
+            <super::tree::node::Owned<T> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(4),
+                0,
+            )
         }
         /// The `first` field.
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_first(
-            &mut self,
-        ) -> ::capnarena::Result<super::tree::node::Builder<'_, A, T>> {
-            <super::tree::node::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
+        pub fn get_first(&mut self) -> ::capnarena::Result<super::tree::node::Builder<'_, A, T>> {
+            <super::tree::node::Owned<T> as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
         }
         /// Whether the `first` field is set (its pointer is not null).
         #[inline]
@@ -4454,33 +4246,27 @@ pub mod tree {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(0) {
                 0 => Ok(WhichBuilder::Leaf),
                 1 => Ok(WhichBuilder::Extra(Ok(self.builder.pointer(2)))),
-                2 => {
-                    Ok(
-                        WhichBuilder::Sub(
-                            <super::tree::Owned<
-                                ::capnarena::typed::AnyPointer,
-                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2)),
-                        ),
-                    )
-                }
+                2 => Ok(WhichBuilder::Sub(<super::tree::Owned<
+                    ::capnarena::typed::AnyPointer,
+                > as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(2)
+                ))),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
     /// The `Node` struct.
@@ -4490,10 +4276,7 @@ pub mod tree {
         /// The generic parameters, as the type of a handle's marker field.
         type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
         /// Reads a `Node`.
-        pub struct Reader<
-            'a,
-            T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        > {
+        pub struct Reader<'a, T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             pub(super) reader: ::capnarena::StructReader<'a>,
             pub(super) marker: Params<T>,
         }
@@ -4513,14 +4296,9 @@ pub mod tree {
             pub(super) marker: Params<T>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
-        pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-            Params<T>,
-        );
+        pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(Params<T>);
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
         impl<T: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<T> {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a, T>;
@@ -4552,8 +4330,7 @@ pub mod tree {
                 r.write_text(v)
             }
         }
-        impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-        for Reader<'a, T> {
+        impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a> for Reader<'a, T> {
             #[inline]
             fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
                 Reader {
@@ -4562,11 +4339,9 @@ pub mod tree {
                 }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+            ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4582,10 +4357,9 @@ pub mod tree {
                 ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
             }
         }
-        impl<
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Builder<'_, A, T> {
+        impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
+            for Builder<'_, A, T>
+        {
             /// As the reader's `Debug`, of the struct as built so far.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -4630,11 +4404,7 @@ pub mod tree {
                 v.end_struct();
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > Builder<'a, A, T> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> Builder<'a, A, T> {
             /// A shorter-lived handle to the same struct.
             #[inline]
             pub fn reborrow(&mut self) -> Builder<'_, A, T> {
@@ -4654,9 +4424,7 @@ pub mod tree {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -4719,15 +4487,13 @@ pub mod tree {
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
-            pub fn with_reader<R>(
-                &self,
-                f: impl for<'r> FnOnce(Reader<'r, T>) -> R,
-            ) -> R {
-                self.builder
-                    .with_reader(|reader| f(Reader {
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
                         reader,
                         marker: ::core::marker::PhantomData,
-                    }))
+                    })
+                })
             }
         }
     }
@@ -4738,10 +4504,7 @@ pub mod tree {
         /// The generic parameters, as the type of a handle's marker field.
         type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
         /// Reads a `meta`.
-        pub struct Reader<
-            'a,
-            T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        > {
+        pub struct Reader<'a, T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             pub(super) reader: ::capnarena::StructReader<'a>,
             pub(super) marker: Params<T>,
         }
@@ -4766,10 +4529,9 @@ pub mod tree {
                 ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
             }
         }
-        impl<
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Builder<'_, A, T> {
+        impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
+            for Builder<'_, A, T>
+        {
             /// As the reader's `Debug`, of the group as built so far.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -4815,11 +4577,7 @@ pub mod tree {
                 v.end_struct();
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > Builder<'a, A, T> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> Builder<'a, A, T> {
             /// A shorter-lived handle to the same group.
             #[inline]
             pub fn reborrow(&mut self) -> Builder<'_, A, T> {
@@ -4897,15 +4655,13 @@ pub mod tree {
             }
             /// Runs `f` on a reader of the group as built so far.
             #[inline]
-            pub fn with_reader<R>(
-                &self,
-                f: impl for<'r> FnOnce(Reader<'r, T>) -> R,
-            ) -> R {
-                self.builder
-                    .with_reader(|reader| f(Reader {
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
                         reader,
                         marker: ::core::marker::PhantomData,
-                    }))
+                    })
+                })
             }
         }
     }
@@ -4921,10 +4677,7 @@ pub mod store {
         /// The generic parameters, as the type of a handle's marker field.
         type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `Entry`.
-        pub struct Reader<
-            'a,
-            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        > {
+        pub struct Reader<'a, Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             pub(super) reader: ::capnarena::StructReader<'a>,
             pub(super) marker: Params<Key>,
         }
@@ -4944,18 +4697,12 @@ pub mod store {
             pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
-        pub struct Owned<
-            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        >(
+        pub struct Owned<Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
             Params<Key>,
         );
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            1,
-        );
-        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned
-        for Owned<Key> {
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
+        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<Key> {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a, Key>;
             type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key>;
@@ -4987,7 +4734,8 @@ pub mod store {
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-        for Reader<'a, Key> {
+            for Reader<'a, Key>
+        {
             #[inline]
             fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
                 Reader {
@@ -4996,11 +4744,9 @@ pub mod store {
                 }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned>
+            ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5016,10 +4762,9 @@ pub mod store {
                 ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
             }
         }
-        impl<
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Builder<'_, A, Key> {
+        impl<A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> ::core::fmt::Debug
+            for Builder<'_, A, Key>
+        {
             /// As the reader's `Debug`, of the struct as built so far.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -5064,11 +4809,7 @@ pub mod store {
                 v.end_struct();
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > Builder<'a, A, Key> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> Builder<'a, A, Key> {
             /// A shorter-lived handle to the same struct.
             #[inline]
             pub fn reborrow(&mut self) -> Builder<'_, A, Key> {
@@ -5088,9 +4829,7 @@ pub mod store {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -5101,10 +4840,7 @@ pub mod store {
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
             #[inline]
-            pub fn set_from(
-                &mut self,
-                value: Reader<'_, Key>,
-            ) -> ::capnarena::Result<()> {
+            pub fn set_from(&mut self, value: Reader<'_, Key>) -> ::capnarena::Result<()> {
                 self.builder.copy_from(&value.reader)
             }
             /// The `key` field.
@@ -5125,9 +4861,8 @@ pub mod store {
             #[inline]
             pub fn init_key(
                 &mut self,
-            ) -> ::capnarena::Result<
-                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
-            > {
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
                 <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
             }
             /// The `key` field.
@@ -5138,9 +4873,8 @@ pub mod store {
             pub fn initn_key(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<
-                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
-            > {
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
                 <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
             }
             /// The `key` field.
@@ -5150,9 +4884,8 @@ pub mod store {
             #[inline]
             pub fn get_key(
                 &mut self,
-            ) -> ::capnarena::Result<
-                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
-            > {
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
                 <Key as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
             }
             /// Whether the `key` field is set (its pointer is not null).
@@ -5162,15 +4895,13 @@ pub mod store {
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
-            pub fn with_reader<R>(
-                &self,
-                f: impl for<'r> FnOnce(Reader<'r, Key>) -> R,
-            ) -> R {
-                self.builder
-                    .with_reader(|reader| f(Reader {
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, Key>) -> R) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
                         reader,
                         marker: ::core::marker::PhantomData,
-                    }))
+                    })
+                })
             }
         }
     }
@@ -5181,10 +4912,7 @@ pub mod store {
         /// The generic parameters, as the type of a handle's marker field.
         type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `get$Results`.
-        pub struct Reader<
-            'a,
-            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        > {
+        pub struct Reader<'a, Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             pub(super) reader: ::capnarena::StructReader<'a>,
             pub(super) marker: Params<Key>,
         }
@@ -5204,18 +4932,12 @@ pub mod store {
             pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
-        pub struct Owned<
-            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        >(
+        pub struct Owned<Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
             Params<Key>,
         );
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            1,
-        );
-        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned
-        for Owned<Key> {
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
+        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<Key> {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a, Key>;
             type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key>;
@@ -5247,7 +4969,8 @@ pub mod store {
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-        for Reader<'a, Key> {
+            for Reader<'a, Key>
+        {
             #[inline]
             fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
                 Reader {
@@ -5256,11 +4979,9 @@ pub mod store {
                 }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned>
+            ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5276,10 +4997,9 @@ pub mod store {
                 ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
             }
         }
-        impl<
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Builder<'_, A, Key> {
+        impl<A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> ::core::fmt::Debug
+            for Builder<'_, A, Key>
+        {
             /// As the reader's `Debug`, of the struct as built so far.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -5318,11 +5038,7 @@ pub mod store {
                 v.end_struct();
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > Builder<'a, A, Key> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> Builder<'a, A, Key> {
             /// A shorter-lived handle to the same struct.
             #[inline]
             pub fn reborrow(&mut self) -> Builder<'_, A, Key> {
@@ -5342,9 +5058,7 @@ pub mod store {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -5355,10 +5069,7 @@ pub mod store {
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
             #[inline]
-            pub fn set_from(
-                &mut self,
-                value: Reader<'_, Key>,
-            ) -> ::capnarena::Result<()> {
+            pub fn set_from(&mut self, value: Reader<'_, Key>) -> ::capnarena::Result<()> {
                 self.builder.copy_from(&value.reader)
             }
             /// The `value` field.
@@ -5385,15 +5096,13 @@ pub mod store {
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
-            pub fn with_reader<R>(
-                &self,
-                f: impl for<'r> FnOnce(Reader<'r, Key>) -> R,
-            ) -> R {
-                self.builder
-                    .with_reader(|reader| f(Reader {
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, Key>) -> R) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
                         reader,
                         marker: ::core::marker::PhantomData,
-                    }))
+                    })
+                })
             }
         }
     }
@@ -5404,10 +5113,7 @@ pub mod store {
         /// The generic parameters, as the type of a handle's marker field.
         type Params<Key> = ::core::marker::PhantomData<fn() -> (Key,)>;
         /// Reads a `get$Params`.
-        pub struct Reader<
-            'a,
-            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        > {
+        pub struct Reader<'a, Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             pub(super) reader: ::capnarena::StructReader<'a>,
             pub(super) marker: Params<Key>,
         }
@@ -5427,18 +5133,12 @@ pub mod store {
             pub(super) marker: Params<Key>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
-        pub struct Owned<
-            Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        >(
+        pub struct Owned<Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
             Params<Key>,
         );
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            1,
-        );
-        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned
-        for Owned<Key> {
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
+        impl<Key: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<Key> {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a, Key>;
             type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key>;
@@ -5470,7 +5170,8 @@ pub mod store {
             }
         }
         impl<'a, Key: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-        for Reader<'a, Key> {
+            for Reader<'a, Key>
+        {
             #[inline]
             fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
                 Reader {
@@ -5479,11 +5180,9 @@ pub mod store {
                 }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned>
+            ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5499,10 +5198,9 @@ pub mod store {
                 ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
             }
         }
-        impl<
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Builder<'_, A, Key> {
+        impl<A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> ::core::fmt::Debug
+            for Builder<'_, A, Key>
+        {
             /// As the reader's `Debug`, of the struct as built so far.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -5547,11 +5245,7 @@ pub mod store {
                 v.end_struct();
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            Key: ::capnarena::typed::Owned,
-        > Builder<'a, A, Key> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> Builder<'a, A, Key> {
             /// A shorter-lived handle to the same struct.
             #[inline]
             pub fn reborrow(&mut self) -> Builder<'_, A, Key> {
@@ -5571,9 +5265,7 @@ pub mod store {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<Key>> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -5584,10 +5276,7 @@ pub mod store {
             /// # Errors
             /// The source is malformed or over a limit, or the arena has no room.
             #[inline]
-            pub fn set_from(
-                &mut self,
-                value: Reader<'_, Key>,
-            ) -> ::capnarena::Result<()> {
+            pub fn set_from(&mut self, value: Reader<'_, Key>) -> ::capnarena::Result<()> {
                 self.builder.copy_from(&value.reader)
             }
             /// The `key` field.
@@ -5608,9 +5297,8 @@ pub mod store {
             #[inline]
             pub fn init_key(
                 &mut self,
-            ) -> ::capnarena::Result<
-                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
-            > {
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
                 <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
             }
             /// The `key` field.
@@ -5621,9 +5309,8 @@ pub mod store {
             pub fn initn_key(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<
-                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
-            > {
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
                 <Key as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
             }
             /// The `key` field.
@@ -5633,9 +5320,8 @@ pub mod store {
             #[inline]
             pub fn get_key(
                 &mut self,
-            ) -> ::capnarena::Result<
-                <Key as ::capnarena::typed::Owned>::Builder<'_, A>,
-            > {
+            ) -> ::capnarena::Result<<Key as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
                 <Key as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
             }
             /// Whether the `key` field is set (its pointer is not null).
@@ -5645,15 +5331,13 @@ pub mod store {
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
-            pub fn with_reader<R>(
-                &self,
-                f: impl for<'r> FnOnce(Reader<'r, Key>) -> R,
-            ) -> R {
-                self.builder
-                    .with_reader(|reader| f(Reader {
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, Key>) -> R) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
                         reader,
                         marker: ::core::marker::PhantomData,
-                    }))
+                    })
+                })
             }
         }
     }
@@ -5674,13 +5358,16 @@ pub mod pair {
         pub(super) marker: Params<Key, Value>,
     }
     impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Clone
-    for Reader<'_, Key, Value> {
+        for Reader<'_, Key, Value>
+    {
         fn clone(&self) -> Self {
             *self
         }
     }
     impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Copy
-    for Reader<'_, Key, Value> {}
+        for Reader<'_, Key, Value>
+    {
+    }
     /// Builds a `Pair`.
     pub struct Builder<
         'a,
@@ -5695,23 +5382,15 @@ pub mod pair {
     pub struct Owned<
         Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    >(
-        Params<Key, Value>,
-    );
+    >(Params<Key, Value>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 2);
-    impl<
-        Key: ::capnarena::typed::Owned,
-        Value: ::capnarena::typed::Owned,
-    > ::capnarena::typed::StructOwned for Owned<Key, Value> {
+    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned>
+        ::capnarena::typed::StructOwned for Owned<Key, Value>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a, Key, Value>;
-        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<
-            'a,
-            A,
-            Key,
-            Value,
-        >;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key, Value>;
         #[inline]
         fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, Key, Value> {
             Reader {
@@ -5732,18 +5411,13 @@ pub mod pair {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
-    impl<
-        'a,
-        Key: ::capnarena::typed::Owned,
-        Value: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, Key, Value> {
+    impl<'a, Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned>
+        ::capnarena::typed::FromStructReader<'a> for Reader<'a, Key, Value>
+    {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -5757,7 +5431,8 @@ pub mod pair {
         A: ::capnarena::Arena + ?Sized,
         Key: ::capnarena::typed::Owned,
         Value: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key, Value> {
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key, Value>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5767,10 +5442,9 @@ pub mod pair {
             }
         }
     }
-    impl<
-        Key: ::capnarena::typed::Owned,
-        Value: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Reader<'_, Key, Value> {
+    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> ::core::fmt::Debug
+        for Reader<'_, Key, Value>
+    {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
@@ -5780,17 +5454,14 @@ pub mod pair {
         A: ::capnarena::Arena + ?Sized,
         Key: ::capnarena::typed::Owned,
         Value: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Builder<'_, A, Key, Value> {
+    > ::core::fmt::Debug for Builder<'_, A, Key, Value>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
-    impl<
-        'a,
-        Key: ::capnarena::typed::Owned,
-        Value: ::capnarena::typed::Owned,
-    > Reader<'a, Key, Value> {
+    impl<'a, Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Reader<'a, Key, Value> {
         /// The untyped reader under this one.
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -5855,7 +5526,8 @@ pub mod pair {
         A: ::capnarena::Arena + ?Sized,
         Key: ::capnarena::typed::Owned,
         Value: ::capnarena::typed::Owned,
-    > Builder<'a, A, Key, Value> {
+    > Builder<'a, A, Key, Value>
+    {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, Key, Value> {
@@ -5875,25 +5547,18 @@ pub mod pair {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(
-            &self,
-        ) -> ::capnarena::typed::ReaderView<'_, Owned<Key, Value>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<Key, Value>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
-        pub fn into_reader(
-            self,
-        ) -> ::capnarena::typed::ReaderView<'a, Owned<Key, Value>> {
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<Key, Value>> {
             ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
         #[inline]
-        pub fn set_from(
-            &mut self,
-            value: Reader<'_, Key, Value>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_from(&mut self, value: Reader<'_, Key, Value>) -> ::capnarena::Result<()> {
             self.builder.copy_from(&value.reader)
         }
         /// The `key` field.
@@ -5992,15 +5657,13 @@ pub mod pair {
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
-        pub fn with_reader<R>(
-            &self,
-            f: impl for<'r> FnOnce(Reader<'r, Key, Value>) -> R,
-        ) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, Key, Value>) -> R) -> R {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
 }
@@ -6024,10 +5687,7 @@ pub mod service {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 1);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -6059,10 +5719,9 @@ pub mod service {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6160,9 +5819,7 @@ pub mod service {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -6251,10 +5908,7 @@ pub mod service {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -6286,10 +5940,9 @@ pub mod service {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6345,9 +5998,7 @@ pub mod service {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -6384,10 +6035,7 @@ pub mod service {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            2,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 2);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -6419,10 +6067,9 @@ pub mod service {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6480,9 +6127,8 @@ pub mod service {
             #[inline]
             pub fn get_kinds(
                 &self,
-            ) -> ::capnarena::Result<
-                ::capnarena::typed::EnumListReader<'a, super::super::Kind>,
-            > {
+            ) -> ::capnarena::Result<::capnarena::typed::EnumListReader<'a, super::super::Kind>>
+            {
                 <::capnarena::typed::EnumList<
                     super::super::Kind,
                 > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
@@ -6550,9 +6196,7 @@ pub mod service {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -6617,9 +6261,10 @@ pub mod service {
                 &mut self,
                 value: ::capnarena::typed::EnumListReader<'_, super::super::Kind>,
             ) -> ::capnarena::Result<()> {
-                <::capnarena::typed::EnumList<
-                    super::super::Kind,
-                > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+                <::capnarena::typed::EnumList<super::super::Kind> as ::capnarena::typed::Owned>::set(
+                    self.builder.pointer(1),
+                    value,
+                )
             }
             /// The `kinds` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -6629,9 +6274,8 @@ pub mod service {
             pub fn init_kinds(
                 &mut self,
                 len: u32,
-            ) -> ::capnarena::Result<
-                ::capnarena::typed::EnumListBuilder<'_, A, super::super::Kind>,
-            > {
+            ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::super::Kind>>
+            {
                 <::capnarena::typed::EnumList<
                     super::super::Kind,
                 > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
@@ -6643,12 +6287,11 @@ pub mod service {
             #[inline]
             pub fn get_kinds(
                 &mut self,
-            ) -> ::capnarena::Result<
-                ::capnarena::typed::EnumListBuilder<'_, A, super::super::Kind>,
-            > {
-                <::capnarena::typed::EnumList<
-                    super::super::Kind,
-                > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+            ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::super::Kind>>
+            {
+                <::capnarena::typed::EnumList<super::super::Kind> as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(1),
+                )
             }
             /// Whether the `kinds` field is set (its pointer is not null).
             #[inline]
@@ -6678,10 +6321,7 @@ pub mod service {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -6713,10 +6353,9 @@ pub mod service {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6772,9 +6411,7 @@ pub mod service {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -6807,40 +6444,29 @@ pub const PI: f64 = f64::from_bits(0x400921f9f01b866e);
 /// The `favourite` constant.
 pub const FAVOURITE: Kind = Kind::Beta;
 /// The `origin` constant.
-pub static ORIGIN: ::capnarena::typed::Constant<super::imported_capnp::point::Owned> = ::capnarena::typed::Constant::new(
-    &[
-        &[
-            ::capnarena::Word::from_u64(0x0001000100000000),
-            ::capnarena::Word::from_u64(0x0000000000000000),
-            ::capnarena::Word::from_u64(0x0000003a00000001),
-            ::capnarena::Word::from_u64(0x00006e696769726f),
-        ],
-    ],
-);
+pub static ORIGIN: ::capnarena::typed::Constant<super::imported_capnp::point::Owned> =
+    ::capnarena::typed::Constant::new(&[&[
+        ::capnarena::Word::from_u64(0x0001000100000000),
+        ::capnarena::Word::from_u64(0x0000000000000000),
+        ::capnarena::Word::from_u64(0x0000003a00000001),
+        ::capnarena::Word::from_u64(0x00006e696769726f),
+    ]]);
 /// The `primes` constant.
-pub static PRIMES: ::capnarena::typed::Constant<
-    ::capnarena::typed::PrimitiveList<u16>,
-> = ::capnarena::typed::Constant::new(
-    &[
-        &[
-            ::capnarena::Word::from_u64(0x0000002b00000001),
-            ::capnarena::Word::from_u64(0x0007000500030002),
-            ::capnarena::Word::from_u64(0x000000000000000b),
-        ],
-    ],
-);
+pub static PRIMES: ::capnarena::typed::Constant<::capnarena::typed::PrimitiveList<u16>> =
+    ::capnarena::typed::Constant::new(&[&[
+        ::capnarena::Word::from_u64(0x0000002b00000001),
+        ::capnarena::Word::from_u64(0x0007000500030002),
+        ::capnarena::Word::from_u64(0x000000000000000b),
+    ]]);
 /// The `names` constant.
-pub static NAMES: ::capnarena::typed::Constant<::capnarena::typed::TextList> = ::capnarena::typed::Constant::new(
-    &[
-        &[
-            ::capnarena::Word::from_u64(0x0000001600000001),
-            ::capnarena::Word::from_u64(0x0000002200000005),
-            ::capnarena::Word::from_u64(0x0000002200000005),
-            ::capnarena::Word::from_u64(0x00000000006e6e61),
-            ::capnarena::Word::from_u64(0x0000000000626f62),
-        ],
-    ],
-);
+pub static NAMES: ::capnarena::typed::Constant<::capnarena::typed::TextList> =
+    ::capnarena::typed::Constant::new(&[&[
+        ::capnarena::Word::from_u64(0x0000001600000001),
+        ::capnarena::Word::from_u64(0x0000002200000005),
+        ::capnarena::Word::from_u64(0x0000002200000005),
+        ::capnarena::Word::from_u64(0x00000000006e6e61),
+        ::capnarena::Word::from_u64(0x0000000000626f62),
+    ]]);
 /// Schema docs whose lists and quotes continue lazily:
 /// - an item
 ///   continued without indentation
@@ -6882,10 +6508,7 @@ pub mod documented {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -6896,7 +6519,8 @@ pub mod documented {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6935,9 +6559,7 @@ pub mod documented {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_value(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `value` field's bytes as stored (terminator excluded), without the UTF-8 check `get_value` makes.
         /// # Errors
@@ -7043,12 +6665,8 @@ pub mod documented {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_value(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_value(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `value` field is set (its pointer is not null).
         #[inline]

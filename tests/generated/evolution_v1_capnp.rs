@@ -37,10 +37,7 @@ pub mod item {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod item {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -92,9 +90,7 @@ pub mod item {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -203,12 +199,8 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -257,10 +249,7 @@ pub mod root {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -271,7 +260,8 @@ pub mod root {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -312,9 +302,7 @@ pub mod root {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_item(&self) -> ::capnarena::Result<super::item::Reader<'a>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `item` field is set (its pointer is not null).
         #[inline]
@@ -327,12 +315,11 @@ pub mod root {
         #[inline]
         pub fn get_items(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(1),
+            )
         }
         /// Whether the `items` field is set (its pointer is not null).
         #[inline]
@@ -346,9 +333,9 @@ pub mod root {
         pub fn get_bytes(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(2),
+            )
         }
         /// Whether the `bytes` field is set (its pointer is not null).
         #[inline]
@@ -359,9 +346,7 @@ pub mod root {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_names(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_names(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(3),
             )
@@ -476,14 +461,8 @@ pub mod root {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_item(
-            &mut self,
-            value: super::item::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::item::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+        pub fn set_item(&mut self, value: super::item::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::item::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `item` field.
         /// Points the field at a new struct, every field at its default.
@@ -491,10 +470,7 @@ pub mod root {
         /// The arena has no room.
         #[inline]
         pub fn init_item(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// The `item` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -502,9 +478,7 @@ pub mod root {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_item(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `item` field is set (its pointer is not null).
         #[inline]
@@ -520,9 +494,10 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::item::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(1),
+                value,
+            )
         }
         /// The `items` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -532,12 +507,12 @@ pub mod root {
         pub fn init_items(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(1),
+                len,
+            )
         }
         /// The `items` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -546,12 +521,11 @@ pub mod root {
         #[inline]
         pub fn get_items(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(1),
+            )
         }
         /// Whether the `items` field is set (its pointer is not null).
         #[inline]
@@ -567,22 +541,18 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, u8>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(2),
+                value,
+            )
         }
         /// The `bytes` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_bytes_from_slice(
-            &mut self,
-            values: &[u8],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                u8,
-            >::set_slice(self.builder.pointer(2), values)
+        pub fn set_bytes_from_slice(&mut self, values: &[u8]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<u8>::set_slice(self.builder.pointer(2), values)
         }
         /// The `bytes` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -593,9 +563,10 @@ pub mod root {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(2),
+                len,
+            )
         }
         /// The `bytes` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -605,9 +576,9 @@ pub mod root {
         pub fn get_bytes(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(2),
+            )
         }
         /// Whether the `bytes` field is set (its pointer is not null).
         #[inline]

@@ -37,10 +37,7 @@ pub mod item {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod item {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -92,9 +90,7 @@ pub mod item {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -117,9 +113,7 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_tags(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_tags(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
@@ -249,12 +243,8 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -380,10 +370,7 @@ pub mod small {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -394,7 +381,8 @@ pub mod small {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -540,10 +528,7 @@ pub mod named {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -554,7 +539,8 @@ pub mod named {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -590,9 +576,7 @@ pub mod named {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -696,12 +680,8 @@ pub mod named {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -760,10 +740,7 @@ pub mod root {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -774,7 +751,8 @@ pub mod root {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -815,9 +793,7 @@ pub mod root {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_item(&self) -> ::capnarena::Result<super::item::Reader<'a>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `item` field is set (its pointer is not null).
         #[inline]
@@ -830,12 +806,11 @@ pub mod root {
         #[inline]
         pub fn get_items(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(1),
+            )
         }
         /// Whether the `items` field is set (its pointer is not null).
         #[inline]
@@ -848,12 +823,11 @@ pub mod root {
         #[inline]
         pub fn get_bytes(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::small::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::small::Owned>>
+        {
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(2),
+            )
         }
         /// Whether the `bytes` field is set (its pointer is not null).
         #[inline]
@@ -866,12 +840,11 @@ pub mod root {
         #[inline]
         pub fn get_names(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::named::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::named::Owned>>
+        {
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(3),
+            )
         }
         /// Whether the `names` field is set (its pointer is not null).
         #[inline]
@@ -883,9 +856,7 @@ pub mod root {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_label(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(4),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
         }
         /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
         /// # Errors
@@ -1022,14 +993,8 @@ pub mod root {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_item(
-            &mut self,
-            value: super::item::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::item::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+        pub fn set_item(&mut self, value: super::item::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::item::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `item` field.
         /// Points the field at a new struct, every field at its default.
@@ -1037,10 +1002,7 @@ pub mod root {
         /// The arena has no room.
         #[inline]
         pub fn init_item(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// The `item` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1048,9 +1010,7 @@ pub mod root {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_item(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `item` field is set (its pointer is not null).
         #[inline]
@@ -1066,9 +1026,10 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::item::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(1),
+                value,
+            )
         }
         /// The `items` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1078,12 +1039,12 @@ pub mod root {
         pub fn init_items(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(1),
+                len,
+            )
         }
         /// The `items` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1092,12 +1053,11 @@ pub mod root {
         #[inline]
         pub fn get_items(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(1),
+            )
         }
         /// Whether the `items` field is set (its pointer is not null).
         #[inline]
@@ -1113,9 +1073,10 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::small::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(2),
+                value,
+            )
         }
         /// The `bytes` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1125,12 +1086,12 @@ pub mod root {
         pub fn init_bytes(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>>
+        {
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(2),
+                len,
+            )
         }
         /// The `bytes` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1139,12 +1100,11 @@ pub mod root {
         #[inline]
         pub fn get_bytes(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>>
+        {
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(2),
+            )
         }
         /// Whether the `bytes` field is set (its pointer is not null).
         #[inline]
@@ -1160,9 +1120,10 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::named::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(3),
+                value,
+            )
         }
         /// The `names` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1172,12 +1133,12 @@ pub mod root {
         pub fn init_names(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>>
+        {
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(3),
+                len,
+            )
         }
         /// The `names` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1186,12 +1147,11 @@ pub mod root {
         #[inline]
         pub fn get_names(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>>
+        {
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(3),
+            )
         }
         /// Whether the `names` field is set (its pointer is not null).
         #[inline]
@@ -1228,12 +1188,8 @@ pub mod root {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_label(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(4),
-            )
+        pub fn get_label(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
         }
         /// Whether the `label` field is set (its pointer is not null).
         #[inline]

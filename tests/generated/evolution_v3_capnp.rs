@@ -37,10 +37,7 @@ pub mod item {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod item {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -92,9 +90,7 @@ pub mod item {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -117,9 +113,7 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_tags(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_tags(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(1),
             )
@@ -139,9 +133,7 @@ pub mod item {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_note(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(2),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// The `note` field's bytes as stored (terminator excluded), without the UTF-8 check `get_note` makes.
         /// # Errors
@@ -291,12 +283,8 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -410,12 +398,8 @@ pub mod item {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_note(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(2),
-            )
+        pub fn get_note(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
         }
         /// Whether the `note` field is set (its pointer is not null).
         #[inline]
@@ -474,10 +458,7 @@ pub mod small {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -488,7 +469,8 @@ pub mod small {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -651,10 +633,7 @@ pub mod named {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -665,7 +644,8 @@ pub mod named {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -701,9 +681,7 @@ pub mod named {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_name(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `name` field's bytes as stored (terminator excluded), without the UTF-8 check `get_name` makes.
         /// # Errors
@@ -727,9 +705,7 @@ pub mod named {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_alias(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// The `alias` field's bytes as stored (terminator excluded), without the UTF-8 check `get_alias` makes.
         /// # Errors
@@ -842,12 +818,8 @@ pub mod named {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_name(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_name(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `name` field is set (its pointer is not null).
         #[inline]
@@ -894,12 +866,8 @@ pub mod named {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_alias(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+        pub fn get_alias(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `alias` field is set (its pointer is not null).
         #[inline]
@@ -948,10 +916,7 @@ pub mod root {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -962,7 +927,8 @@ pub mod root {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1003,9 +969,7 @@ pub mod root {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_item(&self) -> ::capnarena::Result<super::item::Reader<'a>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `item` field is set (its pointer is not null).
         #[inline]
@@ -1018,12 +982,11 @@ pub mod root {
         #[inline]
         pub fn get_items(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(1),
+            )
         }
         /// Whether the `items` field is set (its pointer is not null).
         #[inline]
@@ -1036,12 +999,11 @@ pub mod root {
         #[inline]
         pub fn get_bytes(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::small::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::small::Owned>>
+        {
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(2),
+            )
         }
         /// Whether the `bytes` field is set (its pointer is not null).
         #[inline]
@@ -1054,12 +1016,11 @@ pub mod root {
         #[inline]
         pub fn get_names(
             &self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<'a, super::named::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListReader<'a, super::named::Owned>>
+        {
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(3),
+            )
         }
         /// Whether the `names` field is set (its pointer is not null).
         #[inline]
@@ -1071,9 +1032,7 @@ pub mod root {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_label(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(4),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
         }
         /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
         /// # Errors
@@ -1097,9 +1056,7 @@ pub mod root {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_extra(&self) -> ::capnarena::Result<super::item::Reader<'a>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(5),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(5))
         }
         /// Whether the `extra` field is set (its pointer is not null).
         #[inline]
@@ -1110,9 +1067,7 @@ pub mod root {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_flags(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
+        pub fn get_flags(&self) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(6),
             )
@@ -1260,14 +1215,8 @@ pub mod root {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_item(
-            &mut self,
-            value: super::item::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::item::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+        pub fn set_item(&mut self, value: super::item::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::item::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `item` field.
         /// Points the field at a new struct, every field at its default.
@@ -1275,10 +1224,7 @@ pub mod root {
         /// The arena has no room.
         #[inline]
         pub fn init_item(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// The `item` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1286,9 +1232,7 @@ pub mod root {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_item(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `item` field is set (its pointer is not null).
         #[inline]
@@ -1304,9 +1248,10 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::item::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(1),
+                value,
+            )
         }
         /// The `items` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1316,12 +1261,12 @@ pub mod root {
         pub fn init_items(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(1),
+                len,
+            )
         }
         /// The `items` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1330,12 +1275,11 @@ pub mod root {
         #[inline]
         pub fn get_items(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::item::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::item::Owned>>
+        {
+            <::capnarena::typed::StructList<super::item::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(1),
+            )
         }
         /// Whether the `items` field is set (its pointer is not null).
         #[inline]
@@ -1351,9 +1295,10 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::small::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(2),
+                value,
+            )
         }
         /// The `bytes` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1363,12 +1308,12 @@ pub mod root {
         pub fn init_bytes(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>>
+        {
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(2),
+                len,
+            )
         }
         /// The `bytes` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1377,12 +1322,11 @@ pub mod root {
         #[inline]
         pub fn get_bytes(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::small::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::small::Owned>>
+        {
+            <::capnarena::typed::StructList<super::small::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(2),
+            )
         }
         /// Whether the `bytes` field is set (its pointer is not null).
         #[inline]
@@ -1398,9 +1342,10 @@ pub mod root {
             &mut self,
             value: ::capnarena::typed::StructListReader<'_, super::named::Owned>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(3),
+                value,
+            )
         }
         /// The `names` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1410,12 +1355,12 @@ pub mod root {
         pub fn init_names(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>>
+        {
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(3),
+                len,
+            )
         }
         /// The `names` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1424,12 +1369,11 @@ pub mod root {
         #[inline]
         pub fn get_names(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>,
-        > {
-            <::capnarena::typed::StructList<
-                super::named::Owned,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
+        ) -> ::capnarena::Result<::capnarena::typed::StructListBuilder<'_, A, super::named::Owned>>
+        {
+            <::capnarena::typed::StructList<super::named::Owned> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(3),
+            )
         }
         /// Whether the `names` field is set (its pointer is not null).
         #[inline]
@@ -1466,12 +1410,8 @@ pub mod root {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_label(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(4),
-            )
+        pub fn get_label(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
         }
         /// Whether the `label` field is set (its pointer is not null).
         #[inline]
@@ -1493,27 +1433,16 @@ pub mod root {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_extra(
-            &mut self,
-            value: super::item::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
-            <super::item::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(5),
-                value,
-            )
+        pub fn set_extra(&mut self, value: super::item::Reader<'_>) -> ::capnarena::Result<()> {
+            <super::item::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(5), value)
         }
         /// The `extra` field.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_extra(
-            &mut self,
-        ) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(5),
-                0,
-            )
+        pub fn init_extra(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
+            <super::item::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(5), 0)
         }
         /// The `extra` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1521,9 +1450,7 @@ pub mod root {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_extra(&mut self) -> ::capnarena::Result<super::item::Builder<'_, A>> {
-            <super::item::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(5),
-            )
+            <super::item::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(5))
         }
         /// Whether the `extra` field is set (its pointer is not null).
         #[inline]
@@ -1549,10 +1476,7 @@ pub mod root {
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_flags_from_slice(
-            &mut self,
-            values: &[bool],
-        ) -> ::capnarena::Result<()> {
+        pub fn set_flags_from_slice(&mut self, values: &[bool]) -> ::capnarena::Result<()> {
             ::capnarena::typed::BoolList::set_slice(self.builder.pointer(6), values)
         }
         /// The `flags` field.

@@ -9,10 +9,7 @@ pub mod box_ {
     /// The generic parameters, as the type of a handle's marker field.
     type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
     /// Reads a `Box`.
-    pub struct Reader<
-        'a,
-        T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    > {
+    pub struct Reader<'a, T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         pub(super) reader: ::capnarena::StructReader<'a>,
         pub(super) marker: Params<T>,
     }
@@ -32,9 +29,7 @@ pub mod box_ {
         pub(super) marker: Params<T>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
-    pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-        Params<T>,
-    );
+    pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(Params<T>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
     impl<T: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<T> {
@@ -61,15 +56,11 @@ pub mod box_ {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
-    impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-    for Reader<'a, T> {
+    impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a> for Reader<'a, T> {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -78,11 +69,9 @@ pub mod box_ {
             }
         }
     }
-    impl<
-        'a,
-        A: ::capnarena::Arena + ?Sized,
-        T: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T> {
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+        ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -99,7 +88,8 @@ pub mod box_ {
         }
     }
     impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
-    for Builder<'_, A, T> {
+        for Builder<'_, A, T>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -144,11 +134,7 @@ pub mod box_ {
             v.end_struct();
         }
     }
-    impl<
-        'a,
-        A: ::capnarena::Arena + ?Sized,
-        T: ::capnarena::typed::Owned,
-    > Builder<'a, A, T> {
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> Builder<'a, A, T> {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, T> {
@@ -168,9 +154,7 @@ pub mod box_ {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(
-            &self,
-        ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -234,11 +218,12 @@ pub mod box_ {
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
 }
@@ -258,20 +243,17 @@ pub mod triple {
         pub(super) reader: ::capnarena::StructReader<'a>,
         pub(super) marker: Params<A_, B, C>,
     }
-    impl<
-        A_: ::capnarena::typed::Owned,
-        B: ::capnarena::typed::Owned,
-        C: ::capnarena::typed::Owned,
-    > Clone for Reader<'_, A_, B, C> {
+    impl<A_: ::capnarena::typed::Owned, B: ::capnarena::typed::Owned, C: ::capnarena::typed::Owned>
+        Clone for Reader<'_, A_, B, C>
+    {
         fn clone(&self) -> Self {
             *self
         }
     }
-    impl<
-        A_: ::capnarena::typed::Owned,
-        B: ::capnarena::typed::Owned,
-        C: ::capnarena::typed::Owned,
-    > Copy for Reader<'_, A_, B, C> {}
+    impl<A_: ::capnarena::typed::Owned, B: ::capnarena::typed::Owned, C: ::capnarena::typed::Owned>
+        Copy for Reader<'_, A_, B, C>
+    {
+    }
     /// Builds a `Triple`.
     pub struct Builder<
         'a,
@@ -288,16 +270,12 @@ pub mod triple {
         A_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    >(
-        Params<A_, B, C>,
-    );
+    >(Params<A_, B, C>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 3);
-    impl<
-        A_: ::capnarena::typed::Owned,
-        B: ::capnarena::typed::Owned,
-        C: ::capnarena::typed::Owned,
-    > ::capnarena::typed::StructOwned for Owned<A_, B, C> {
+    impl<A_: ::capnarena::typed::Owned, B: ::capnarena::typed::Owned, C: ::capnarena::typed::Owned>
+        ::capnarena::typed::StructOwned for Owned<A_, B, C>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a, A_, B, C>;
         type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, A_, B, C>;
@@ -321,10 +299,7 @@ pub mod triple {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -333,7 +308,8 @@ pub mod triple {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, B, C> {
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, B, C>
+    {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -348,7 +324,8 @@ pub mod triple {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, B, C> {
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, B, C>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -358,11 +335,9 @@ pub mod triple {
             }
         }
     }
-    impl<
-        A_: ::capnarena::typed::Owned,
-        B: ::capnarena::typed::Owned,
-        C: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Reader<'_, A_, B, C> {
+    impl<A_: ::capnarena::typed::Owned, B: ::capnarena::typed::Owned, C: ::capnarena::typed::Owned>
+        ::core::fmt::Debug for Reader<'_, A_, B, C>
+    {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
@@ -373,7 +348,8 @@ pub mod triple {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Builder<'_, A, A_, B, C> {
+    > ::core::fmt::Debug for Builder<'_, A, A_, B, C>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -384,7 +360,8 @@ pub mod triple {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-    > Reader<'a, A_, B, C> {
+    > Reader<'a, A_, B, C>
+    {
         /// The untyped reader under this one.
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -400,9 +377,7 @@ pub mod triple {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_a(
-            &self,
-        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_a(&self) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Reader<'a>> {
             <A_ as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `a` field is set (its pointer is not null).
@@ -414,9 +389,7 @@ pub mod triple {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_b(
-            &self,
-        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_b(&self) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Reader<'a>> {
             <B as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `b` field is set (its pointer is not null).
@@ -428,9 +401,7 @@ pub mod triple {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_c(
-            &self,
-        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_c(&self) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Reader<'a>> {
             <C as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `c` field is set (its pointer is not null).
@@ -471,7 +442,8 @@ pub mod triple {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-    > Builder<'a, A, A_, B, C> {
+    > Builder<'a, A, A_, B, C>
+    {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, A_, B, C> {
@@ -491,9 +463,7 @@ pub mod triple {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(
-            &self,
-        ) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -504,10 +474,7 @@ pub mod triple {
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
         #[inline]
-        pub fn set_from(
-            &mut self,
-            value: Reader<'_, A_, B, C>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_from(&mut self, value: Reader<'_, A_, B, C>) -> ::capnarena::Result<()> {
             self.builder.copy_from(&value.reader)
         }
         /// The `a` field.
@@ -653,15 +620,13 @@ pub mod triple {
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
-        pub fn with_reader<R>(
-            &self,
-            f: impl for<'r> FnOnce(Reader<'r, A_, B, C>) -> R,
-        ) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, A_, B, C>) -> R) -> R {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
 }
@@ -672,10 +637,7 @@ pub mod outer {
     /// The generic parameters, as the type of a handle's marker field.
     type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
     /// Reads a `Outer`.
-    pub struct Reader<
-        'a,
-        T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    > {
+    pub struct Reader<'a, T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         pub(super) reader: ::capnarena::StructReader<'a>,
         pub(super) marker: Params<T>,
     }
@@ -695,9 +657,7 @@ pub mod outer {
         pub(super) marker: Params<T>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
-    pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-        Params<T>,
-    );
+    pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(Params<T>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 4);
     impl<T: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<T> {
@@ -724,15 +684,11 @@ pub mod outer {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
-    impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-    for Reader<'a, T> {
+    impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a> for Reader<'a, T> {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -741,11 +697,9 @@ pub mod outer {
             }
         }
     }
-    impl<
-        'a,
-        A: ::capnarena::Arena + ?Sized,
-        T: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T> {
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+        ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -780,7 +734,8 @@ pub mod outer {
         }
     }
     impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
-    for Builder<'_, A, T> {
+        for Builder<'_, A, T>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -802,12 +757,10 @@ pub mod outer {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_inner(
-            &self,
-        ) -> ::capnarena::Result<super::outer::inner::Reader<'a, T>> {
-            <super::outer::inner::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+        pub fn get_inner(&self) -> ::capnarena::Result<super::outer::inner::Reader<'a, T>> {
+            <super::outer::inner::Owned<T> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(0),
+            )
         }
         /// Whether the `inner` field is set (its pointer is not null).
         #[inline]
@@ -820,9 +773,8 @@ pub mod outer {
         #[inline]
         pub fn get_inner_unbound(
             &self,
-        ) -> ::capnarena::Result<
-            super::outer::inner::Reader<'a, ::capnarena::typed::AnyPointer>,
-        > {
+        ) -> ::capnarena::Result<super::outer::inner::Reader<'a, ::capnarena::typed::AnyPointer>>
+        {
             <super::outer::inner::Owned<
                 ::capnarena::typed::AnyPointer,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
@@ -838,12 +790,10 @@ pub mod outer {
         #[inline]
         pub fn get_self(
             &self,
-        ) -> ::capnarena::Result<
-            super::outer::Reader<'a, ::capnarena::typed::AnyPointer>,
-        > {
-            <super::outer::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+        ) -> ::capnarena::Result<super::outer::Reader<'a, ::capnarena::typed::AnyPointer>> {
+            <super::outer::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(2),
+            )
         }
         /// Whether the `self` field is set (its pointer is not null).
         #[inline]
@@ -854,9 +804,7 @@ pub mod outer {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        fn get_some(
-            &self,
-        ) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
+        fn get_some(&self) -> ::capnarena::Result<<T as ::capnarena::typed::Owned>::Reader<'a>> {
             <T as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
         }
         /// Whether the `some` field is set (its pointer is not null and the member is the union's active one).
@@ -873,9 +821,7 @@ pub mod outer {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(0) {
                 0 => Ok(Which::None),
                 1 => Ok(Which::Some(Ok(self.reader.pointer(3)))),
@@ -926,11 +872,7 @@ pub mod outer {
             v.end_struct();
         }
     }
-    impl<
-        'a,
-        A: ::capnarena::Arena + ?Sized,
-        T: ::capnarena::typed::Owned,
-    > Builder<'a, A, T> {
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> Builder<'a, A, T> {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, T> {
@@ -950,9 +892,7 @@ pub mod outer {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(
-            &self,
-        ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -975,9 +915,10 @@ pub mod outer {
             &mut self,
             value: super::outer::inner::Reader<'_, T>,
         ) -> ::capnarena::Result<()> {
-            <super::outer::inner::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            <super::outer::inner::Owned<T> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(0),
+                value,
+            )
         }
         /// inherits T
         /// Points the field at a new struct, every field at its default.
@@ -987,21 +928,20 @@ pub mod outer {
         pub fn init_inner(
             &mut self,
         ) -> ::capnarena::Result<super::outer::inner::Builder<'_, A, T>> {
-            <super::outer::inner::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            <super::outer::inner::Owned<T> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(0),
+                0,
+            )
         }
         /// inherits T
         /// The field's value as a builder (its default, copied in, when unset).
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_inner(
-            &mut self,
-        ) -> ::capnarena::Result<super::outer::inner::Builder<'_, A, T>> {
-            <super::outer::inner::Owned<
-                T,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+        pub fn get_inner(&mut self) -> ::capnarena::Result<super::outer::inner::Builder<'_, A, T>> {
+            <super::outer::inner::Owned<T> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(0),
+            )
         }
         /// Whether the `inner` field is set (its pointer is not null).
         #[inline]
@@ -1028,9 +968,8 @@ pub mod outer {
         #[inline]
         pub fn init_inner_unbound(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::outer::inner::Builder<'_, A, ::capnarena::typed::AnyPointer>,
-        > {
+        ) -> ::capnarena::Result<super::outer::inner::Builder<'_, A, ::capnarena::typed::AnyPointer>>
+        {
             <super::outer::inner::Owned<
                 ::capnarena::typed::AnyPointer,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
@@ -1042,9 +981,8 @@ pub mod outer {
         #[inline]
         pub fn get_inner_unbound(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::outer::inner::Builder<'_, A, ::capnarena::typed::AnyPointer>,
-        > {
+        ) -> ::capnarena::Result<super::outer::inner::Builder<'_, A, ::capnarena::typed::AnyPointer>>
+        {
             <super::outer::inner::Owned<
                 ::capnarena::typed::AnyPointer,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
@@ -1063,9 +1001,10 @@ pub mod outer {
             &mut self,
             value: super::outer::Reader<'_, ::capnarena::typed::AnyPointer>,
         ) -> ::capnarena::Result<()> {
-            <super::outer::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+            <super::outer::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(2),
+                value,
+            )
         }
         /// the struct itself, unbound
         /// Points the field at a new struct, every field at its default.
@@ -1074,12 +1013,12 @@ pub mod outer {
         #[inline]
         pub fn init_self(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::outer::Builder<'_, A, ::capnarena::typed::AnyPointer>,
-        > {
-            <super::outer::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+        ) -> ::capnarena::Result<super::outer::Builder<'_, A, ::capnarena::typed::AnyPointer>>
+        {
+            <super::outer::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(2),
+                0,
+            )
         }
         /// the struct itself, unbound
         /// The field's value as a builder (its default, copied in, when unset).
@@ -1088,12 +1027,11 @@ pub mod outer {
         #[inline]
         pub fn get_self(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::outer::Builder<'_, A, ::capnarena::typed::AnyPointer>,
-        > {
-            <super::outer::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+        ) -> ::capnarena::Result<super::outer::Builder<'_, A, ::capnarena::typed::AnyPointer>>
+        {
+            <super::outer::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(2),
+            )
         }
         /// Whether the `self` field is set (its pointer is not null).
         #[inline]
@@ -1157,10 +1095,7 @@ pub mod outer {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(0) {
                 0 => Ok(WhichBuilder::None),
                 1 => Ok(WhichBuilder::Some(Ok(self.builder.pointer(3)))),
@@ -1171,11 +1106,12 @@ pub mod outer {
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
     /// The `Inner` struct.
@@ -1185,10 +1121,7 @@ pub mod outer {
         /// The generic parameters, as the type of a handle's marker field.
         type Params<T> = ::core::marker::PhantomData<fn() -> (T,)>;
         /// Reads a `Inner`.
-        pub struct Reader<
-            'a,
-            T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        > {
+        pub struct Reader<'a, T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             pub(super) reader: ::capnarena::StructReader<'a>,
             pub(super) marker: Params<T>,
         }
@@ -1208,14 +1141,9 @@ pub mod outer {
             pub(super) marker: Params<T>,
         }
         /// Names the struct's reader and builder in generic code (lists, roots).
-        pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(
-            Params<T>,
-        );
+        pub struct Owned<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer>(Params<T>);
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            1,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
         impl<T: ::capnarena::typed::Owned> ::capnarena::typed::StructOwned for Owned<T> {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a, T>;
@@ -1247,8 +1175,7 @@ pub mod outer {
                 r.write_text(v)
             }
         }
-        impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a>
-        for Reader<'a, T> {
+        impl<'a, T: ::capnarena::typed::Owned> ::capnarena::typed::FromStructReader<'a> for Reader<'a, T> {
             #[inline]
             fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
                 Reader {
@@ -1257,11 +1184,9 @@ pub mod outer {
                 }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+            ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, T>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1277,10 +1202,9 @@ pub mod outer {
                 ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
             }
         }
-        impl<
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Builder<'_, A, T> {
+        impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
+            for Builder<'_, A, T>
+        {
             /// As the reader's `Debug`, of the struct as built so far.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -1325,11 +1249,7 @@ pub mod outer {
                 v.end_struct();
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-            T: ::capnarena::typed::Owned,
-        > Builder<'a, A, T> {
+        impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> Builder<'a, A, T> {
             /// A shorter-lived handle to the same struct.
             #[inline]
             pub fn reborrow(&mut self) -> Builder<'_, A, T> {
@@ -1349,9 +1269,7 @@ pub mod outer {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<T>> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1414,15 +1332,13 @@ pub mod outer {
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
-            pub fn with_reader<R>(
-                &self,
-                f: impl for<'r> FnOnce(Reader<'r, T>) -> R,
-            ) -> R {
-                self.builder
-                    .with_reader(|reader| f(Reader {
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, T>) -> R) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
                         reader,
                         marker: ::core::marker::PhantomData,
-                    }))
+                    })
+                })
             }
         }
     }
@@ -1462,10 +1378,7 @@ pub mod uses {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -1476,7 +1389,8 @@ pub mod uses {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1513,9 +1427,8 @@ pub mod uses {
         #[inline]
         pub fn get_bytes(
             &self,
-        ) -> ::capnarena::Result<
-            super::box_::Reader<'a, ::capnarena::typed::PrimitiveList<u8>>,
-        > {
+        ) -> ::capnarena::Result<super::box_::Reader<'a, ::capnarena::typed::PrimitiveList<u8>>>
+        {
             <super::box_::Owned<
                 ::capnarena::typed::PrimitiveList<u8>,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
@@ -1550,10 +1463,7 @@ pub mod uses {
         pub fn get_boxes(
             &self,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListReader<
-                'a,
-                super::box_::Owned<::capnarena::typed::Data>,
-            >,
+            ::capnarena::typed::StructListReader<'a, super::box_::Owned<::capnarena::typed::Data>>,
         > {
             <::capnarena::typed::StructList<
                 super::box_::Owned<::capnarena::typed::Data>,
@@ -1573,15 +1483,11 @@ pub mod uses {
         ) -> ::capnarena::Result<
             super::box_::Reader<
                 'a,
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             >,
         > {
             <super::box_::Owned<
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
         }
         /// Whether the `listOfBoxes` field is set (its pointer is not null).
@@ -1600,17 +1506,13 @@ pub mod uses {
             super::box_::Reader<
                 'a,
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             >,
         > {
             <super::box_::Owned<
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
         }
@@ -1671,9 +1573,8 @@ pub mod uses {
         #[inline]
         pub fn get_floats(
             &self,
-        ) -> ::capnarena::Result<
-            super::box_::Reader<'a, ::capnarena::typed::PrimitiveList<f32>>,
-        > {
+        ) -> ::capnarena::Result<super::box_::Reader<'a, ::capnarena::typed::PrimitiveList<f32>>>
+        {
             <super::box_::Owned<
                 ::capnarena::typed::PrimitiveList<f32>,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(7))
@@ -1689,9 +1590,8 @@ pub mod uses {
         #[inline]
         pub fn get_enums(
             &self,
-        ) -> ::capnarena::Result<
-            super::box_::Reader<'a, ::capnarena::typed::EnumList<super::Mode>>,
-        > {
+        ) -> ::capnarena::Result<super::box_::Reader<'a, ::capnarena::typed::EnumList<super::Mode>>>
+        {
             <super::box_::Owned<
                 ::capnarena::typed::EnumList<super::Mode>,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(8))
@@ -1707,12 +1607,10 @@ pub mod uses {
         #[inline]
         pub fn get_unbound(
             &self,
-        ) -> ::capnarena::Result<
-            super::box_::Reader<'a, ::capnarena::typed::AnyPointer>,
-        > {
-            <super::box_::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(9))
+        ) -> ::capnarena::Result<super::box_::Reader<'a, ::capnarena::typed::AnyPointer>> {
+            <super::box_::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(9),
+            )
         }
         /// Whether the `unbound` field is set (its pointer is not null).
         #[inline]
@@ -1854,9 +1752,8 @@ pub mod uses {
         #[inline]
         pub fn init_bytes(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<u8>>,
-        > {
+        ) -> ::capnarena::Result<super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<u8>>>
+        {
             <super::box_::Owned<
                 ::capnarena::typed::PrimitiveList<u8>,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
@@ -1868,9 +1765,8 @@ pub mod uses {
         #[inline]
         pub fn get_bytes(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<u8>>,
-        > {
+        ) -> ::capnarena::Result<super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<u8>>>
+        {
             <super::box_::Owned<
                 ::capnarena::typed::PrimitiveList<u8>,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
@@ -1993,15 +1889,11 @@ pub mod uses {
             &mut self,
             value: super::box_::Reader<
                 '_,
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             >,
         ) -> ::capnarena::Result<()> {
             <super::box_::Owned<
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// a generic of a list of generics
@@ -2015,15 +1907,11 @@ pub mod uses {
             super::box_::Builder<
                 '_,
                 A,
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             >,
         > {
             <super::box_::Owned<
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
         }
         /// a generic of a list of generics
@@ -2037,15 +1925,11 @@ pub mod uses {
             super::box_::Builder<
                 '_,
                 A,
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             >,
         > {
             <super::box_::Owned<
-                ::capnarena::typed::StructList<
-                    super::box_::Owned<::capnarena::typed::Text>,
-                >,
+                ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
         }
         /// Whether the `listOfBoxes` field is set (its pointer is not null).
@@ -2064,17 +1948,13 @@ pub mod uses {
             value: super::box_::Reader<
                 '_,
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             >,
         ) -> ::capnarena::Result<()> {
             <super::box_::Owned<
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(4), value)
         }
@@ -2091,17 +1971,13 @@ pub mod uses {
                 '_,
                 A,
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             >,
         > {
             <super::box_::Owned<
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(4), 0)
         }
@@ -2118,17 +1994,13 @@ pub mod uses {
                 '_,
                 A,
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             >,
         > {
             <super::box_::Owned<
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<::capnarena::typed::Text>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<::capnarena::typed::Text>>,
                 >,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
         }
@@ -2277,9 +2149,8 @@ pub mod uses {
         #[inline]
         pub fn init_floats(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<f32>>,
-        > {
+        ) -> ::capnarena::Result<super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<f32>>>
+        {
             <super::box_::Owned<
                 ::capnarena::typed::PrimitiveList<f32>,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(7), 0)
@@ -2291,9 +2162,8 @@ pub mod uses {
         #[inline]
         pub fn get_floats(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<f32>>,
-        > {
+        ) -> ::capnarena::Result<super::box_::Builder<'_, A, ::capnarena::typed::PrimitiveList<f32>>>
+        {
             <super::box_::Owned<
                 ::capnarena::typed::PrimitiveList<f32>,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(7))
@@ -2358,9 +2228,10 @@ pub mod uses {
             &mut self,
             value: super::box_::Reader<'_, ::capnarena::typed::AnyPointer>,
         ) -> ::capnarena::Result<()> {
-            <super::box_::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(9), value)
+            <super::box_::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(9),
+                value,
+            )
         }
         /// named without parameters
         /// Points the field at a new struct, every field at its default.
@@ -2369,12 +2240,12 @@ pub mod uses {
         #[inline]
         pub fn init_unbound(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::box_::Builder<'_, A, ::capnarena::typed::AnyPointer>,
-        > {
-            <super::box_::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(9), 0)
+        ) -> ::capnarena::Result<super::box_::Builder<'_, A, ::capnarena::typed::AnyPointer>>
+        {
+            <super::box_::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(9),
+                0,
+            )
         }
         /// named without parameters
         /// The field's value as a builder (its default, copied in, when unset).
@@ -2383,12 +2254,11 @@ pub mod uses {
         #[inline]
         pub fn get_unbound(
             &mut self,
-        ) -> ::capnarena::Result<
-            super::box_::Builder<'_, A, ::capnarena::typed::AnyPointer>,
-        > {
-            <super::box_::Owned<
-                ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(9))
+        ) -> ::capnarena::Result<super::box_::Builder<'_, A, ::capnarena::typed::AnyPointer>>
+        {
+            <super::box_::Owned<::capnarena::typed::AnyPointer> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(9),
+            )
         }
         /// Whether the `unbound` field is set (its pointer is not null).
         #[inline]
@@ -2418,20 +2288,17 @@ pub mod deep {
         pub(super) reader: ::capnarena::StructReader<'a>,
         pub(super) marker: Params<X, Y, Z>,
     }
-    impl<
-        X: ::capnarena::typed::Owned,
-        Y: ::capnarena::typed::Owned,
-        Z: ::capnarena::typed::Owned,
-    > Clone for Reader<'_, X, Y, Z> {
+    impl<X: ::capnarena::typed::Owned, Y: ::capnarena::typed::Owned, Z: ::capnarena::typed::Owned>
+        Clone for Reader<'_, X, Y, Z>
+    {
         fn clone(&self) -> Self {
             *self
         }
     }
-    impl<
-        X: ::capnarena::typed::Owned,
-        Y: ::capnarena::typed::Owned,
-        Z: ::capnarena::typed::Owned,
-    > Copy for Reader<'_, X, Y, Z> {}
+    impl<X: ::capnarena::typed::Owned, Y: ::capnarena::typed::Owned, Z: ::capnarena::typed::Owned>
+        Copy for Reader<'_, X, Y, Z>
+    {
+    }
     /// Builds a `Deep`.
     pub struct Builder<
         'a,
@@ -2448,16 +2315,12 @@ pub mod deep {
         X: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         Y: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         Z: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    >(
-        Params<X, Y, Z>,
-    );
+    >(Params<X, Y, Z>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 3);
-    impl<
-        X: ::capnarena::typed::Owned,
-        Y: ::capnarena::typed::Owned,
-        Z: ::capnarena::typed::Owned,
-    > ::capnarena::typed::StructOwned for Owned<X, Y, Z> {
+    impl<X: ::capnarena::typed::Owned, Y: ::capnarena::typed::Owned, Z: ::capnarena::typed::Owned>
+        ::capnarena::typed::StructOwned for Owned<X, Y, Z>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a, X, Y, Z>;
         type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, X, Y, Z>;
@@ -2481,10 +2344,7 @@ pub mod deep {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -2493,7 +2353,8 @@ pub mod deep {
         X: ::capnarena::typed::Owned,
         Y: ::capnarena::typed::Owned,
         Z: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, X, Y, Z> {
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, X, Y, Z>
+    {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -2508,7 +2369,8 @@ pub mod deep {
         X: ::capnarena::typed::Owned,
         Y: ::capnarena::typed::Owned,
         Z: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, X, Y, Z> {
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, X, Y, Z>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -2573,9 +2435,7 @@ pub mod deep {
                     ::capnarena::typed::StructList<
                         super::box_::Owned<::capnarena::typed::AnyPointer>,
                     >,
-                    super::box_::Owned<
-                        super::box_::Owned<::capnarena::typed::AnyPointer>,
-                    >,
+                    super::box_::Owned<super::box_::Owned<::capnarena::typed::AnyPointer>>,
                 >,
             >,
         ),
@@ -2639,18 +2499,14 @@ pub mod deep {
                     ::capnarena::typed::StructList<
                         super::box_::Owned<::capnarena::typed::AnyPointer>,
                     >,
-                    super::box_::Owned<
-                        super::box_::Owned<::capnarena::typed::AnyPointer>,
-                    >,
+                    super::box_::Owned<super::box_::Owned<::capnarena::typed::AnyPointer>>,
                 >,
             >,
         ),
     }
-    impl<
-        X: ::capnarena::typed::Owned,
-        Y: ::capnarena::typed::Owned,
-        Z: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Reader<'_, X, Y, Z> {
+    impl<X: ::capnarena::typed::Owned, Y: ::capnarena::typed::Owned, Z: ::capnarena::typed::Owned>
+        ::core::fmt::Debug for Reader<'_, X, Y, Z>
+    {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
@@ -2661,7 +2517,8 @@ pub mod deep {
         X: ::capnarena::typed::Owned,
         Y: ::capnarena::typed::Owned,
         Z: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Builder<'_, A, X, Y, Z> {
+    > ::core::fmt::Debug for Builder<'_, A, X, Y, Z>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -2672,7 +2529,8 @@ pub mod deep {
         X: ::capnarena::typed::Owned,
         Y: ::capnarena::typed::Owned,
         Z: ::capnarena::typed::Owned,
-    > Reader<'a, X, Y, Z> {
+    > Reader<'a, X, Y, Z>
+    {
         /// The untyped reader under this one.
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -2695,17 +2553,13 @@ pub mod deep {
             ::capnarena::typed::ListListReader<
                 'a,
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<super::deep::Owned<X, Y, Z>>>,
                 >,
             >,
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<super::deep::Owned<X, Y, Z>>>,
                 >,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
@@ -2719,9 +2573,7 @@ pub mod deep {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        fn get_x(
-            &self,
-        ) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Reader<'a>> {
+        fn get_x(&self) -> ::capnarena::Result<<X as ::capnarena::typed::Owned>::Reader<'a>> {
             <X as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `x` field is set (its pointer is not null and the member is the union's active one).
@@ -2739,15 +2591,11 @@ pub mod deep {
         ) -> ::capnarena::Result<
             super::box_::Reader<
                 'a,
-                ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
-                >,
+                ::capnarena::typed::ListList<::capnarena::typed::StructList<super::box_::Owned<Y>>>,
             >,
         > {
             <super::box_::Owned<
-                ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
-                >,
+                ::capnarena::typed::ListList<::capnarena::typed::StructList<super::box_::Owned<Y>>>,
             > as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `boxes` field is set (its pointer is not null and the member is the union's active one).
@@ -2826,66 +2674,46 @@ pub mod deep {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(0) {
-                0 => {
-                    Ok(
-                        Which::Lists(
-                            <::capnarena::typed::ListList<
-                                ::capnarena::typed::ListList<
-                                    ::capnarena::typed::StructList<
-                                        super::box_::Owned<
-                                            super::deep::Owned<
-                                                ::capnarena::typed::AnyPointer,
-                                                ::capnarena::typed::AnyPointer,
-                                                ::capnarena::typed::AnyPointer,
-                                            >,
-                                        >,
-                                    >,
+                0 => Ok(Which::Lists(<::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<
+                                super::deep::Owned<
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
                                 >,
-                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0)),
-                        ),
-                    )
-                }
+                            >,
+                        >,
+                    >,
+                > as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(0)
+                ))),
                 1 => Ok(Which::X(Ok(self.reader.pointer(0)))),
-                2 => {
-                    Ok(
-                        Which::Boxes(
-                            <super::box_::Owned<
-                                ::capnarena::typed::ListList<
-                                    ::capnarena::typed::StructList<
-                                        super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                    >,
-                                >,
-                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0)),
-                        ),
-                    )
-                }
-                3 => {
-                    Ok(
-                        Which::Group(group::Reader {
-                            reader: self.reader,
-                            marker: ::core::marker::PhantomData,
-                        }),
-                    )
-                }
-                4 => {
-                    Ok(
-                        Which::Nested(
-                            <super::deep::Owned<
-                                super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                ::capnarena::typed::StructList<
-                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                >,
-                                super::box_::Owned<
-                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                >,
-                            > as ::capnarena::typed::Owned>::read(self.reader.pointer(0)),
-                        ),
-                    )
-                }
+                2 => Ok(Which::Boxes(<super::box_::Owned<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<::capnarena::typed::AnyPointer>,
+                        >,
+                    >,
+                > as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(0)
+                ))),
+                3 => Ok(Which::Group(group::Reader {
+                    reader: self.reader,
+                    marker: ::core::marker::PhantomData,
+                })),
+                4 => Ok(Which::Nested(<super::deep::Owned<
+                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    >,
+                    super::box_::Owned<super::box_::Owned<::capnarena::typed::AnyPointer>>,
+                > as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(0)
+                ))),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -2972,8 +2800,12 @@ pub mod deep {
                                                                         v.begin_list();
                                                                         for e in l.iter() {
                                                                             match e {
-                                                                                Ok(t) => v.text(t.as_bytes()),
-                                                                                Err(e) => v.error(e),
+                                                                                Ok(t) => v.text(
+                                                                                    t.as_bytes(),
+                                                                                ),
+                                                                                Err(e) => {
+                                                                                    v.error(e)
+                                                                                }
                                                                             }
                                                                         }
                                                                         v.end_list();
@@ -3010,7 +2842,8 @@ pub mod deep {
         X: ::capnarena::typed::Owned,
         Y: ::capnarena::typed::Owned,
         Z: ::capnarena::typed::Owned,
-    > Builder<'a, A, X, Y, Z> {
+    > Builder<'a, A, X, Y, Z>
+    {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, X, Y, Z> {
@@ -3030,9 +2863,7 @@ pub mod deep {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(
-            &self,
-        ) -> ::capnarena::typed::ReaderView<'_, Owned<X, Y, Z>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<X, Y, Z>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -3043,10 +2874,7 @@ pub mod deep {
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
         #[inline]
-        pub fn set_from(
-            &mut self,
-            value: Reader<'_, X, Y, Z>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_from(&mut self, value: Reader<'_, X, Y, Z>) -> ::capnarena::Result<()> {
             self.builder.copy_from(&value.reader)
         }
         /// The `lists` field.
@@ -3060,18 +2888,14 @@ pub mod deep {
             value: ::capnarena::typed::ListListReader<
                 '_,
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<super::deep::Owned<X, Y, Z>>>,
                 >,
             >,
         ) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 0);
             <::capnarena::typed::ListList<
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<super::deep::Owned<X, Y, Z>>>,
                 >,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
@@ -3089,18 +2913,14 @@ pub mod deep {
                 '_,
                 A,
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<super::deep::Owned<X, Y, Z>>>,
                 >,
             >,
         > {
             self.builder.set::<u16>(0, 0);
             <::capnarena::typed::ListList<
                 ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<
-                        super::box_::Owned<super::deep::Owned<X, Y, Z>>,
-                    >,
+                    ::capnarena::typed::StructList<super::box_::Owned<super::deep::Owned<X, Y, Z>>>,
                 >,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
         }
@@ -3160,16 +2980,12 @@ pub mod deep {
             &mut self,
             value: super::box_::Reader<
                 '_,
-                ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
-                >,
+                ::capnarena::typed::ListList<::capnarena::typed::StructList<super::box_::Owned<Y>>>,
             >,
         ) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 2);
             <super::box_::Owned<
-                ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
-                >,
+                ::capnarena::typed::ListList<::capnarena::typed::StructList<super::box_::Owned<Y>>>,
             > as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// The `boxes` field.
@@ -3184,16 +3000,12 @@ pub mod deep {
             super::box_::Builder<
                 '_,
                 A,
-                ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
-                >,
+                ::capnarena::typed::ListList<::capnarena::typed::StructList<super::box_::Owned<Y>>>,
             >,
         > {
             self.builder.set::<u16>(0, 2);
             <super::box_::Owned<
-                ::capnarena::typed::ListList<
-                    ::capnarena::typed::StructList<super::box_::Owned<Y>>,
-                >,
+                ::capnarena::typed::ListList<::capnarena::typed::StructList<super::box_::Owned<Y>>>,
             > as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `boxes` field is set (its pointer is not null and the member is the union's active one).
@@ -3359,81 +3171,58 @@ pub mod deep {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(0) {
-                0 => {
-                    Ok(
-                        WhichBuilder::Lists(
-                            <::capnarena::typed::ListList<
-                                ::capnarena::typed::ListList<
-                                    ::capnarena::typed::StructList<
-                                        super::box_::Owned<
-                                            super::deep::Owned<
-                                                ::capnarena::typed::AnyPointer,
-                                                ::capnarena::typed::AnyPointer,
-                                                ::capnarena::typed::AnyPointer,
-                                            >,
-                                        >,
-                                    >,
+                0 => Ok(WhichBuilder::Lists(<::capnarena::typed::ListList<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<
+                                super::deep::Owned<
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
+                                    ::capnarena::typed::AnyPointer,
                                 >,
-                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
-                        ),
-                    )
-                }
+                            >,
+                        >,
+                    >,
+                > as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(0)
+                ))),
                 1 => Ok(WhichBuilder::X(Ok(self.builder.pointer(0)))),
-                2 => {
-                    Ok(
-                        WhichBuilder::Boxes(
-                            <super::box_::Owned<
-                                ::capnarena::typed::ListList<
-                                    ::capnarena::typed::StructList<
-                                        super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                    >,
-                                >,
-                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
-                        ),
-                    )
-                }
-                3 => {
-                    Ok(
-                        WhichBuilder::Group(group::Builder {
-                            builder: self.builder.reborrow(),
-                            marker: ::core::marker::PhantomData,
-                        }),
-                    )
-                }
-                4 => {
-                    Ok(
-                        WhichBuilder::Nested(
-                            <super::deep::Owned<
-                                super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                ::capnarena::typed::StructList<
-                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                >,
-                                super::box_::Owned<
-                                    super::box_::Owned<::capnarena::typed::AnyPointer>,
-                                >,
-                            > as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
-                        ),
-                    )
-                }
+                2 => Ok(WhichBuilder::Boxes(<super::box_::Owned<
+                    ::capnarena::typed::ListList<
+                        ::capnarena::typed::StructList<
+                            super::box_::Owned<::capnarena::typed::AnyPointer>,
+                        >,
+                    >,
+                > as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(0)
+                ))),
+                3 => Ok(WhichBuilder::Group(group::Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                })),
+                4 => Ok(WhichBuilder::Nested(<super::deep::Owned<
+                    super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    ::capnarena::typed::StructList<
+                        super::box_::Owned<::capnarena::typed::AnyPointer>,
+                    >,
+                    super::box_::Owned<super::box_::Owned<::capnarena::typed::AnyPointer>>,
+                > as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(0)
+                ))),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
-        pub fn with_reader<R>(
-            &self,
-            f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R,
-        ) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R) -> R {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
     /// The `group` group.
@@ -3456,7 +3245,8 @@ pub mod deep {
             X: ::capnarena::typed::Owned,
             Y: ::capnarena::typed::Owned,
             Z: ::capnarena::typed::Owned,
-        > Clone for Reader<'_, X, Y, Z> {
+        > Clone for Reader<'_, X, Y, Z>
+        {
             fn clone(&self) -> Self {
                 *self
             }
@@ -3465,7 +3255,9 @@ pub mod deep {
             X: ::capnarena::typed::Owned,
             Y: ::capnarena::typed::Owned,
             Z: ::capnarena::typed::Owned,
-        > Copy for Reader<'_, X, Y, Z> {}
+        > Copy for Reader<'_, X, Y, Z>
+        {
+        }
         /// Builds a `group`.
         pub struct Builder<
             'a,
@@ -3481,7 +3273,8 @@ pub mod deep {
             X: ::capnarena::typed::Owned,
             Y: ::capnarena::typed::Owned,
             Z: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Reader<'_, X, Y, Z> {
+        > ::core::fmt::Debug for Reader<'_, X, Y, Z>
+        {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
@@ -3492,7 +3285,8 @@ pub mod deep {
             X: ::capnarena::typed::Owned,
             Y: ::capnarena::typed::Owned,
             Z: ::capnarena::typed::Owned,
-        > ::core::fmt::Debug for Builder<'_, A, X, Y, Z> {
+        > ::core::fmt::Debug for Builder<'_, A, X, Y, Z>
+        {
             /// As the reader's `Debug`, of the group as built so far.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -3503,7 +3297,8 @@ pub mod deep {
             X: ::capnarena::typed::Owned,
             Y: ::capnarena::typed::Owned,
             Z: ::capnarena::typed::Owned,
-        > Reader<'a, X, Y, Z> {
+        > Reader<'a, X, Y, Z>
+        {
             /// The untyped reader under this one.
             #[inline]
             pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -3552,7 +3347,8 @@ pub mod deep {
             X: ::capnarena::typed::Owned,
             Y: ::capnarena::typed::Owned,
             Z: ::capnarena::typed::Owned,
-        > Builder<'a, A, X, Y, Z> {
+        > Builder<'a, A, X, Y, Z>
+        {
             /// A shorter-lived handle to the same group.
             #[inline]
             pub fn reborrow(&mut self) -> Builder<'_, A, X, Y, Z> {
@@ -3639,15 +3435,13 @@ pub mod deep {
             }
             /// Runs `f` on a reader of the group as built so far.
             #[inline]
-            pub fn with_reader<R>(
-                &self,
-                f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R,
-            ) -> R {
-                self.builder
-                    .with_reader(|reader| f(Reader {
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
                         reader,
                         marker: ::core::marker::PhantomData,
-                    }))
+                    })
+                })
             }
         }
         /// The `inner` group.
@@ -3670,7 +3464,8 @@ pub mod deep {
                 X: ::capnarena::typed::Owned,
                 Y: ::capnarena::typed::Owned,
                 Z: ::capnarena::typed::Owned,
-            > Clone for Reader<'_, X, Y, Z> {
+            > Clone for Reader<'_, X, Y, Z>
+            {
                 fn clone(&self) -> Self {
                     *self
                 }
@@ -3679,7 +3474,9 @@ pub mod deep {
                 X: ::capnarena::typed::Owned,
                 Y: ::capnarena::typed::Owned,
                 Z: ::capnarena::typed::Owned,
-            > Copy for Reader<'_, X, Y, Z> {}
+            > Copy for Reader<'_, X, Y, Z>
+            {
+            }
             /// Builds a `inner`.
             pub struct Builder<
                 'a,
@@ -3728,12 +3525,10 @@ pub mod deep {
                 X: ::capnarena::typed::Owned,
                 Y: ::capnarena::typed::Owned,
                 Z: ::capnarena::typed::Owned,
-            > ::core::fmt::Debug for Reader<'_, X, Y, Z> {
+            > ::core::fmt::Debug for Reader<'_, X, Y, Z>
+            {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
                 }
             }
@@ -3742,12 +3537,10 @@ pub mod deep {
                 X: ::capnarena::typed::Owned,
                 Y: ::capnarena::typed::Owned,
                 Z: ::capnarena::typed::Owned,
-            > ::core::fmt::Debug for Builder<'_, A, X, Y, Z> {
+            > ::core::fmt::Debug for Builder<'_, A, X, Y, Z>
+            {
                 /// As the reader's `Debug`, of the group as built so far.
-                fn fmt(
-                    &self,
-                    f: &mut ::core::fmt::Formatter<'_>,
-                ) -> ::core::fmt::Result {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
                 }
             }
@@ -3756,7 +3549,8 @@ pub mod deep {
                 X: ::capnarena::typed::Owned,
                 Y: ::capnarena::typed::Owned,
                 Z: ::capnarena::typed::Owned,
-            > Reader<'a, X, Y, Z> {
+            > Reader<'a, X, Y, Z>
+            {
                 /// The untyped reader under this one.
                 #[inline]
                 pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -3793,7 +3587,8 @@ pub mod deep {
                 #[inline]
                 fn get_y(
                     &self,
-                ) -> ::capnarena::Result<<Y as ::capnarena::typed::Owned>::Reader<'a>> {
+                ) -> ::capnarena::Result<<Y as ::capnarena::typed::Owned>::Reader<'a>>
+                {
                     <Y as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
                 }
                 /// Whether the `y` field is set (its pointer is not null and the member is the union's active one).
@@ -3807,7 +3602,8 @@ pub mod deep {
                 #[inline]
                 pub fn which(
                     &self,
-                ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+                ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema>
+                {
                     match self.reader.get::<u16>(1) {
                         0 => Ok(Which::Texts(self.get_texts())),
                         1 => Ok(Which::Y(Ok(self.reader.pointer(1)))),
@@ -3815,10 +3611,7 @@ pub mod deep {
                     }
                 }
                 /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
-                pub fn write_text(
-                    &self,
-                    v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-                ) {
+                pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                     v.begin_struct();
                     let which = self.reader.get::<u16>(1);
                     if which == 0 && self.reader.has_pointer(1) {
@@ -3859,7 +3652,8 @@ pub mod deep {
                 X: ::capnarena::typed::Owned,
                 Y: ::capnarena::typed::Owned,
                 Z: ::capnarena::typed::Owned,
-            > Builder<'a, A, X, Y, Z> {
+            > Builder<'a, A, X, Y, Z>
+            {
                 /// A shorter-lived handle to the same group.
                 #[inline]
                 pub fn reborrow(&mut self) -> Builder<'_, A, X, Y, Z> {
@@ -3875,9 +3669,7 @@ pub mod deep {
                 }
                 /// The untyped builder under this one, reborrowed.
                 #[inline]
-                pub fn as_struct_builder(
-                    &mut self,
-                ) -> ::capnarena::StructBuilder<'_, A> {
+                pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
                     self.builder.reborrow()
                 }
                 /// The `texts` field.
@@ -3899,7 +3691,9 @@ pub mod deep {
                         ::capnarena::typed::StructList<
                             super::super::super::box_::Owned<::capnarena::typed::Text>,
                         >,
-                    > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+                    > as ::capnarena::typed::Owned>::set(
+                        self.builder.pointer(1), value
+                    )
                 }
                 /// The `texts` field.
                 /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3923,7 +3717,9 @@ pub mod deep {
                         ::capnarena::typed::StructList<
                             super::super::super::box_::Owned<::capnarena::typed::Text>,
                         >,
-                    > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+                    > as ::capnarena::typed::Owned>::init(
+                        self.builder.pointer(1), len
+                    )
                 }
                 /// Whether the `texts` field is set (its pointer is not null and the member is the union's active one).
                 #[inline]
@@ -3949,9 +3745,8 @@ pub mod deep {
                 #[inline]
                 pub fn init_y(
                     &mut self,
-                ) -> ::capnarena::Result<
-                    <Y as ::capnarena::typed::Owned>::Builder<'_, A>,
-                > {
+                ) -> ::capnarena::Result<<Y as ::capnarena::typed::Owned>::Builder<'_, A>>
+                {
                     self.builder.set::<u16>(1, 1);
                     <Y as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
                 }
@@ -3963,9 +3758,8 @@ pub mod deep {
                 pub fn initn_y(
                     &mut self,
                     len: u32,
-                ) -> ::capnarena::Result<
-                    <Y as ::capnarena::typed::Owned>::Builder<'_, A>,
-                > {
+                ) -> ::capnarena::Result<<Y as ::capnarena::typed::Owned>::Builder<'_, A>>
+                {
                     self.builder.set::<u16>(1, 1);
                     <Y as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
                 }
@@ -3980,24 +3774,16 @@ pub mod deep {
                 #[inline]
                 pub fn which(
                     &mut self,
-                ) -> ::core::result::Result<
-                    WhichBuilder<'_, A>,
-                    ::capnarena::typed::NotInSchema,
-                > {
+                ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema>
+                {
                     match self.builder.get::<u16>(1) {
-                        0 => {
-                            Ok(
-                                WhichBuilder::Texts(
-                                    <::capnarena::typed::ListList<
-                                        ::capnarena::typed::StructList<
-                                            super::super::super::box_::Owned<::capnarena::typed::Text>,
-                                        >,
-                                    > as ::capnarena::typed::Owned>::get(
-                                        self.builder.pointer(1),
-                                    ),
-                                ),
-                            )
-                        }
+                        0 => Ok(WhichBuilder::Texts(<::capnarena::typed::ListList<
+                            ::capnarena::typed::StructList<
+                                super::super::super::box_::Owned<::capnarena::typed::Text>,
+                            >,
+                        > as ::capnarena::typed::Owned>::get(
+                            self.builder.pointer(1)
+                        ))),
                         1 => Ok(WhichBuilder::Y(Ok(self.builder.pointer(1)))),
                         v => Err(::capnarena::typed::NotInSchema(v)),
                     }
@@ -4008,11 +3794,12 @@ pub mod deep {
                     &self,
                     f: impl for<'r> FnOnce(Reader<'r, X, Y, Z>) -> R,
                 ) -> R {
-                    self.builder
-                        .with_reader(|reader| f(Reader {
+                    self.builder.with_reader(|reader| {
+                        f(Reader {
                             reader,
                             marker: ::core::marker::PhantomData,
-                        }))
+                        })
+                    })
                 }
             }
         }
@@ -4040,7 +3827,8 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > Clone for Reader<'_, A_, B, C, D> {
+    > Clone for Reader<'_, A_, B, C, D>
+    {
         fn clone(&self) -> Self {
             *self
         }
@@ -4050,7 +3838,9 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > Copy for Reader<'_, A_, B, C, D> {}
+    > Copy for Reader<'_, A_, B, C, D>
+    {
+    }
     /// Builds a `Quad`.
     pub struct Builder<
         'a,
@@ -4069,9 +3859,7 @@ pub mod quad {
         B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         D: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    >(
-        Params<A_, B, C, D>,
-    );
+    >(Params<A_, B, C, D>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 4);
     impl<
@@ -4079,21 +3867,13 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > ::capnarena::typed::StructOwned for Owned<A_, B, C, D> {
+    > ::capnarena::typed::StructOwned for Owned<A_, B, C, D>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a, A_, B, C, D>;
-        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<
-            'a,
-            A,
-            A_,
-            B,
-            C,
-            D,
-        >;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, A_, B, C, D>;
         #[inline]
-        fn wrap_reader(
-            reader: ::capnarena::StructReader<'_>,
-        ) -> Reader<'_, A_, B, C, D> {
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, A_, B, C, D> {
             Reader {
                 reader,
                 marker: ::core::marker::PhantomData,
@@ -4112,10 +3892,7 @@ pub mod quad {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4125,7 +3902,8 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, B, C, D> {
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, B, C, D>
+    {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -4141,7 +3919,8 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, B, C, D> {
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, B, C, D>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4156,7 +3935,8 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Reader<'_, A_, B, C, D> {
+    > ::core::fmt::Debug for Reader<'_, A_, B, C, D>
+    {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
@@ -4168,7 +3948,8 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Builder<'_, A, A_, B, C, D> {
+    > ::core::fmt::Debug for Builder<'_, A, A_, B, C, D>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -4180,7 +3961,8 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > Reader<'a, A_, B, C, D> {
+    > Reader<'a, A_, B, C, D>
+    {
         /// The untyped reader under this one.
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -4196,9 +3978,7 @@ pub mod quad {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_a(
-            &self,
-        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_a(&self) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Reader<'a>> {
             <A_ as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `a` field is set (its pointer is not null).
@@ -4210,9 +3990,7 @@ pub mod quad {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_b(
-            &self,
-        ) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_b(&self) -> ::capnarena::Result<<B as ::capnarena::typed::Owned>::Reader<'a>> {
             <B as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `b` field is set (its pointer is not null).
@@ -4224,9 +4002,7 @@ pub mod quad {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_c(
-            &self,
-        ) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_c(&self) -> ::capnarena::Result<<C as ::capnarena::typed::Owned>::Reader<'a>> {
             <C as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `c` field is set (its pointer is not null).
@@ -4238,9 +4014,7 @@ pub mod quad {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_d(
-            &self,
-        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_d(&self) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Reader<'a>> {
             <D as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
         }
         /// Whether the `d` field is set (its pointer is not null).
@@ -4289,7 +4063,8 @@ pub mod quad {
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
         D: ::capnarena::typed::Owned,
-    > Builder<'a, A, A_, B, C, D> {
+    > Builder<'a, A, A_, B, C, D>
+    {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, A_, B, C, D> {
@@ -4309,25 +4084,18 @@ pub mod quad {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(
-            &self,
-        ) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C, D>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C, D>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
-        pub fn into_reader(
-            self,
-        ) -> ::capnarena::typed::ReaderView<'a, Owned<A_, B, C, D>> {
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<A_, B, C, D>> {
             ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
         #[inline]
-        pub fn set_from(
-            &mut self,
-            value: Reader<'_, A_, B, C, D>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_from(&mut self, value: Reader<'_, A_, B, C, D>) -> ::capnarena::Result<()> {
             self.builder.copy_from(&value.reader)
         }
         /// The `a` field.
@@ -4520,15 +4288,13 @@ pub mod quad {
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
-        pub fn with_reader<R>(
-            &self,
-            f: impl for<'r> FnOnce(Reader<'r, A_, B, C, D>) -> R,
-        ) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, A_, B, C, D>) -> R) -> R {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
 }
@@ -4567,10 +4333,7 @@ pub mod more_uses {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4581,7 +4344,8 @@ pub mod more_uses {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4898,9 +4662,7 @@ impl Mode {
 }
 impl ::core::convert::TryFrom<u16> for Mode {
     type Error = ::capnarena::typed::NotInSchema;
-    fn try_from(
-        value: u16,
-    ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+    fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
         match value {
             0 => Ok(Mode::Off),
             1 => Ok(Mode::On),

@@ -37,10 +37,7 @@ pub mod point {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod point {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -97,9 +95,7 @@ pub mod point {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_label(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
         /// # Errors
@@ -220,12 +216,8 @@ pub mod point {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_label(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_label(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `label` field is set (its pointer is not null).
         #[inline]
@@ -263,9 +255,7 @@ impl Shade {
 }
 impl ::core::convert::TryFrom<u16> for Shade {
     type Error = ::capnarena::typed::NotInSchema;
-    fn try_from(
-        value: u16,
-    ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+    fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
         match value {
             0 => Ok(Shade::Light),
             1 => Ok(Shade::Dark),

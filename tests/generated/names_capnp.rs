@@ -37,10 +37,7 @@ pub mod collisions {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod collisions {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -109,9 +107,7 @@ pub mod collisions {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_from_(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `from` field's bytes as stored (terminator excluded), without the UTF-8 check `get_from_` makes.
         /// # Errors
@@ -142,9 +138,9 @@ pub mod collisions {
         pub fn get_l(
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::read(
+                self.reader.pointer(1),
+            )
         }
         /// Whether the `l` field is set (its pointer is not null).
         #[inline]
@@ -161,9 +157,7 @@ pub mod collisions {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_t(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(2),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// The `t` field's bytes as stored (terminator excluded), without the UTF-8 check `get_t` makes.
         /// # Errors
@@ -186,9 +180,7 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_texts(
-            &self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
+        pub fn get_texts(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(3),
             )
@@ -228,9 +220,7 @@ pub mod collisions {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_self(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(4),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
         }
         /// The `self` field's bytes as stored (terminator excluded), without the UTF-8 check `get_self` makes.
         /// # Errors
@@ -247,7 +237,9 @@ pub mod collisions {
         /// module g_, beside struct G's module g
         #[inline]
         pub fn get_g(&self) -> g_::Reader<'a> {
-            g_::Reader { reader: self.reader }
+            g_::Reader {
+                reader: self.reader,
+            }
         }
         /// The `fooBaz` field.
         #[inline]
@@ -259,9 +251,7 @@ pub mod collisions {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_foo_baz_(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(5),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(5))
         }
         /// Whether the `fooBAZ` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -272,9 +262,7 @@ pub mod collisions {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(8) {
                 0 => Ok(Which::FooBaz(self.get_foo_baz())),
                 1 => Ok(Which::FooBaz_(self.get_foo_baz_())),
@@ -470,12 +458,8 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_from_(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_from_(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `from` field is set (its pointer is not null).
         #[inline]
@@ -511,9 +495,10 @@ pub mod collisions {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, u8>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(1),
+                value,
+            )
         }
         /// The `l` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
@@ -521,9 +506,7 @@ pub mod collisions {
         /// Too long to encode, or the arena has no room.
         #[inline]
         pub fn set_l_from_slice(&mut self, values: &[u8]) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                u8,
-            >::set_slice(self.builder.pointer(1), values)
+            ::capnarena::typed::PrimitiveList::<u8>::set_slice(self.builder.pointer(1), values)
         }
         /// The `l` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -534,9 +517,10 @@ pub mod collisions {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(1),
+                len,
+            )
         }
         /// The `l` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -546,9 +530,9 @@ pub mod collisions {
         pub fn get_l(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u8>> {
-            <::capnarena::typed::PrimitiveList<
-                u8,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+            <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(1),
+            )
         }
         /// Whether the `l` field is set (its pointer is not null).
         #[inline]
@@ -595,12 +579,8 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_t(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(2),
-            )
+        pub fn get_t(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
         }
         /// Whether the `t` field is set (its pointer is not null).
         #[inline]
@@ -754,12 +734,8 @@ pub mod collisions {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_self(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(4),
-            )
+        pub fn get_self(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
         }
         /// Whether the `self` field is set (its pointer is not null).
         #[inline]
@@ -838,15 +814,11 @@ pub mod collisions {
         ) -> ::core::result::Result<WhichBuilder<'_>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(8) {
                 0 => Ok(WhichBuilder::FooBaz(self.builder.get::<u8>(14))),
-                1 => {
-                    Ok(
-                        WhichBuilder::FooBaz_(
-                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(5),
-                            ),
-                        ),
-                    )
-                }
+                1 => Ok(WhichBuilder::FooBaz_(
+                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(5),
+                    ),
+                )),
                 2 => Ok(WhichBuilder::Ok),
                 3 => Ok(WhichBuilder::Err),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -874,10 +846,7 @@ pub mod collisions {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -909,10 +878,9 @@ pub mod collisions {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -975,9 +943,7 @@ pub mod collisions {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1029,9 +995,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Reader_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Reader_::A),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1067,9 +1031,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Builder_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Builder_::B),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1105,9 +1067,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Owned_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Owned_::C),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1143,9 +1103,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Which_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Which_::D),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1181,9 +1139,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for WhichBuilder_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(WhichBuilder_::E),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1219,9 +1175,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Params_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Params_::F),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1260,9 +1214,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Result_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Result_::Ok),
                 1 => Ok(Result_::Err),
@@ -1302,9 +1254,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Option_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Option_::Some),
                 1 => Ok(Option_::None),
@@ -1341,9 +1291,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Ok_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Ok_::X),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1379,9 +1327,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Err_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Err_::X),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1417,9 +1363,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for Some_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Some_::X),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1455,9 +1399,7 @@ pub mod collisions {
     }
     impl ::core::convert::TryFrom<u16> for None_ {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(None_::X),
                 v => Err(::capnarena::typed::NotInSchema(v)),
@@ -1488,10 +1430,7 @@ pub mod collisions {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -1523,10 +1462,9 @@ pub mod collisions {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1582,9 +1520,7 @@ pub mod collisions {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1621,10 +1557,7 @@ pub mod collisions {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -1656,10 +1589,9 @@ pub mod collisions {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1715,9 +1647,7 @@ pub mod collisions {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1754,10 +1684,7 @@ pub mod collisions {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -1789,10 +1716,9 @@ pub mod collisions {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1848,9 +1774,7 @@ pub mod collisions {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -1887,10 +1811,7 @@ pub mod collisions {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -1922,10 +1843,9 @@ pub mod collisions {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1981,9 +1901,7 @@ pub mod collisions {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -2125,10 +2043,7 @@ pub mod foo {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -2139,7 +2054,8 @@ pub mod foo {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -2268,10 +2184,7 @@ pub mod foo_ {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -2282,7 +2195,8 @@ pub mod foo_ {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -2403,9 +2317,7 @@ impl Mode {
 }
 impl ::core::convert::TryFrom<u16> for Mode {
     type Error = ::capnarena::typed::NotInSchema;
-    fn try_from(
-        value: u16,
-    ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+    fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
         match value {
             0 => Ok(Mode::FooBar),
             1 => Ok(Mode::FooBar_),
@@ -2427,9 +2339,7 @@ pub mod gen_ {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0xdea88b29e90839f1;
     /// The generic parameters, as the type of a handle's marker field.
-    type Params<A_, R_, I_, Reader_> = ::core::marker::PhantomData<
-        fn() -> (A_, R_, I_, Reader_),
-    >;
+    type Params<A_, R_, I_, Reader_> = ::core::marker::PhantomData<fn() -> (A_, R_, I_, Reader_)>;
     /// Reads a `Gen`.
     pub struct Reader<
         'a,
@@ -2446,7 +2356,8 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > Clone for Reader<'_, A_, R_, I_, Reader_> {
+    > Clone for Reader<'_, A_, R_, I_, Reader_>
+    {
         fn clone(&self) -> Self {
             *self
         }
@@ -2456,7 +2367,9 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > Copy for Reader<'_, A_, R_, I_, Reader_> {}
+    > Copy for Reader<'_, A_, R_, I_, Reader_>
+    {
+    }
     /// Builds a `Gen`.
     pub struct Builder<
         'a,
@@ -2475,9 +2388,7 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         I_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         Reader_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    >(
-        Params<A_, R_, I_, Reader_>,
-    );
+    >(Params<A_, R_, I_, Reader_>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 4);
     impl<
@@ -2485,21 +2396,13 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > ::capnarena::typed::StructOwned for Owned<A_, R_, I_, Reader_> {
+    > ::capnarena::typed::StructOwned for Owned<A_, R_, I_, Reader_>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a, A_, R_, I_, Reader_>;
-        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<
-            'a,
-            A,
-            A_,
-            R_,
-            I_,
-            Reader_,
-        >;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, A_, R_, I_, Reader_>;
         #[inline]
-        fn wrap_reader(
-            reader: ::capnarena::StructReader<'_>,
-        ) -> Reader<'_, A_, R_, I_, Reader_> {
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, A_, R_, I_, Reader_> {
             Reader {
                 reader,
                 marker: ::core::marker::PhantomData,
@@ -2518,10 +2421,7 @@ pub mod gen_ {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -2531,7 +2431,8 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, R_, I_, Reader_> {
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, R_, I_, Reader_>
+    {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
             Reader {
@@ -2547,8 +2448,8 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A, A_, R_, I_, Reader_> {
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, R_, I_, Reader_>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -2563,7 +2464,8 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Reader<'_, A_, R_, I_, Reader_> {
+    > ::core::fmt::Debug for Reader<'_, A_, R_, I_, Reader_>
+    {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
@@ -2575,7 +2477,8 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Builder<'_, A, A_, R_, I_, Reader_> {
+    > ::core::fmt::Debug for Builder<'_, A, A_, R_, I_, Reader_>
+    {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
@@ -2587,7 +2490,8 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > Reader<'a, A_, R_, I_, Reader_> {
+    > Reader<'a, A_, R_, I_, Reader_>
+    {
         /// The untyped reader under this one.
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -2603,9 +2507,7 @@ pub mod gen_ {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_a(
-            &self,
-        ) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_a(&self) -> ::capnarena::Result<<A_ as ::capnarena::typed::Owned>::Reader<'a>> {
             <A_ as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `a` field is set (its pointer is not null).
@@ -2617,9 +2519,7 @@ pub mod gen_ {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_r(
-            &self,
-        ) -> ::capnarena::Result<<R_ as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_r(&self) -> ::capnarena::Result<<R_ as ::capnarena::typed::Owned>::Reader<'a>> {
             <R_ as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `r` field is set (its pointer is not null).
@@ -2631,9 +2531,7 @@ pub mod gen_ {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_i(
-            &self,
-        ) -> ::capnarena::Result<<I_ as ::capnarena::typed::Owned>::Reader<'a>> {
+        pub fn get_i(&self) -> ::capnarena::Result<<I_ as ::capnarena::typed::Owned>::Reader<'a>> {
             <I_ as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
         }
         /// Whether the `i` field is set (its pointer is not null).
@@ -2696,7 +2594,8 @@ pub mod gen_ {
         R_: ::capnarena::typed::Owned,
         I_: ::capnarena::typed::Owned,
         Reader_: ::capnarena::typed::Owned,
-    > Builder<'a, A, A_, R_, I_, Reader_> {
+    > Builder<'a, A, A_, R_, I_, Reader_>
+    {
         /// A shorter-lived handle to the same struct.
         #[inline]
         pub fn reborrow(&mut self) -> Builder<'_, A, A_, R_, I_, Reader_> {
@@ -2722,9 +2621,7 @@ pub mod gen_ {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
-        pub fn into_reader(
-            self,
-        ) -> ::capnarena::typed::ReaderView<'a, Owned<A_, R_, I_, Reader_>> {
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<A_, R_, I_, Reader_>> {
             ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
@@ -2896,9 +2793,7 @@ pub mod gen_ {
         #[inline]
         pub fn init_reader(
             &mut self,
-        ) -> ::capnarena::Result<
-            <Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>,
-        > {
+        ) -> ::capnarena::Result<<Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
             <Reader_ as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
         }
         /// The `reader` field.
@@ -2909,9 +2804,7 @@ pub mod gen_ {
         pub fn initn_reader(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<
-            <Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>,
-        > {
+        ) -> ::capnarena::Result<<Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
             <Reader_ as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
         }
         /// The `reader` field.
@@ -2921,9 +2814,7 @@ pub mod gen_ {
         #[inline]
         pub fn get_reader(
             &mut self,
-        ) -> ::capnarena::Result<
-            <Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>,
-        > {
+        ) -> ::capnarena::Result<<Reader_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
             <Reader_ as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
         }
         /// Whether the `reader` field is set (its pointer is not null).
@@ -2937,11 +2828,12 @@ pub mod gen_ {
             &self,
             f: impl for<'r> FnOnce(Reader<'r, A_, R_, I_, Reader_>) -> R,
         ) -> R {
-            self.builder
-                .with_reader(|reader| f(Reader {
+            self.builder.with_reader(|reader| {
+                f(Reader {
                     reader,
                     marker: ::core::marker::PhantomData,
-                }))
+                })
+            })
         }
     }
 }
@@ -2965,10 +2857,7 @@ pub mod service {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -3000,10 +2889,9 @@ pub mod service {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3066,9 +2954,7 @@ pub mod service {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -3115,10 +3001,7 @@ pub mod service {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -3150,10 +3033,9 @@ pub mod service {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3216,9 +3098,7 @@ pub mod service {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -3265,10 +3145,7 @@ pub mod service {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            0,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -3300,10 +3177,9 @@ pub mod service {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3359,9 +3235,7 @@ pub mod service {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -3418,10 +3292,7 @@ pub mod uses {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -3432,7 +3303,8 @@ pub mod uses {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3499,9 +3371,9 @@ pub mod uses {
         pub fn get_mode(
             &self,
         ) -> ::core::result::Result<super::Mode, ::capnarena::typed::NotInSchema> {
-            <super::Mode as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.reader.get_or::<u16>(0, 0))
+            <super::Mode as ::core::convert::TryFrom<u16>>::try_from(
+                self.reader.get_or::<u16>(0, 0),
+            )
         }
         /// The `callParams` field.
         /// # Errors
@@ -3666,9 +3538,9 @@ pub mod uses {
         pub fn get_mode(
             &self,
         ) -> ::core::result::Result<super::Mode, ::capnarena::typed::NotInSchema> {
-            <super::Mode as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(0, 0))
+            <super::Mode as ::core::convert::TryFrom<u16>>::try_from(
+                self.builder.get_or::<u16>(0, 0),
+            )
         }
         /// The `mode` field.
         #[inline]

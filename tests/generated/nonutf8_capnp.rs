@@ -43,10 +43,7 @@ pub mod holder {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -57,7 +54,8 @@ pub mod holder {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -102,8 +100,7 @@ pub mod holder {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_text_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-            ::capnarena::typed::or_default(self.reader.pointer(0), &TEXT__DEFAULT)?
-                .get_text_bytes()
+            ::capnarena::typed::or_default(self.reader.pointer(0), &TEXT__DEFAULT)?.get_text_bytes()
         }
         /// Whether the `text` field is set (its pointer is not null).
         #[inline]
@@ -122,12 +119,9 @@ pub mod holder {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("text");
-                match ::capnarena::typed::or_default(
-                        self.reader.pointer(0),
-                        &TEXT__DEFAULT,
-                    )
-                    .and_then(|p| p.get_text_bytes())
-                {
+                let pointer =
+                    ::capnarena::typed::or_default(self.reader.pointer(0), &TEXT__DEFAULT);
+                match pointer.and_then(|p| p.get_text_bytes()) {
                     Ok(b) => v.text(b),
                     Err(e) => v.error(e),
                 }
@@ -200,16 +194,9 @@ pub mod holder {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_text(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            ::capnarena::typed::fill_default(
-                &mut self.builder.pointer(0),
-                &TEXT__DEFAULT,
-            )?;
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_text(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            ::capnarena::typed::fill_default(&mut self.builder.pointer(0), &TEXT__DEFAULT)?;
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `text` field is set (its pointer is not null).
         #[inline]
@@ -238,14 +225,11 @@ pub mod holder {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
-    static TEXT__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-        &[
-            &[
-                ::capnarena::Word::from_u64(0x0000002200000001),
-                ::capnarena::Word::from_u64(0x000000000062ff61),
-            ],
-        ],
-    );
+    static TEXT__DEFAULT: ::capnarena::layout::StaticContext =
+        ::capnarena::layout::StaticContext::new(&[&[
+            ::capnarena::Word::from_u64(0x0000002200000001),
+            ::capnarena::Word::from_u64(0x000000000062ff61),
+        ]]);
     /// The `choice` group.
     pub mod choice {
         /// Id of the group.
@@ -297,10 +281,7 @@ pub mod holder {
             #[inline]
             fn get_member(&self) -> ::capnarena::Result<&'a str> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                    ::capnarena::typed::or_default(
-                        self.reader.pointer(1),
-                        &MEMBER__DEFAULT,
-                    )?,
+                    ::capnarena::typed::or_default(self.reader.pointer(1), &MEMBER__DEFAULT)?,
                 )
             }
             /// Whether the `member` field is set (its pointer is not null and the member is the union's active one).
@@ -331,12 +312,9 @@ pub mod holder {
                 }
                 if which == 1 {
                     v.field("member");
-                    match ::capnarena::typed::or_default(
-                            self.reader.pointer(1),
-                            &MEMBER__DEFAULT,
-                        )
-                        .and_then(|p| p.get_text_bytes())
-                    {
+                    let pointer =
+                        ::capnarena::typed::or_default(self.reader.pointer(1), &MEMBER__DEFAULT);
+                    match pointer.and_then(|p| p.get_text_bytes()) {
                         Ok(b) => v.text(b),
                         Err(e) => v.error(e),
                     }
@@ -405,24 +383,20 @@ pub mod holder {
             #[inline]
             pub fn which(
                 &mut self,
-            ) -> ::core::result::Result<
-                WhichBuilder<'_>,
-                ::capnarena::typed::NotInSchema,
-            > {
+            ) -> ::core::result::Result<WhichBuilder<'_>, ::capnarena::typed::NotInSchema>
+            {
                 match self.builder.get::<u16>(0) {
                     0 => Ok(WhichBuilder::None),
                     1 => {
-                        Ok(
-                            WhichBuilder::Member(
-                                ::capnarena::typed::fill_default(
-                                        &mut self.builder.pointer(1),
-                                        &MEMBER__DEFAULT,
-                                    )
-                                    .and_then(|()| <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                        self.builder.pointer(1),
-                                    )),
-                            ),
-                        )
+                        let filled = ::capnarena::typed::fill_default(
+                            &mut self.builder.pointer(1),
+                            &MEMBER__DEFAULT,
+                        );
+                        Ok(WhichBuilder::Member(filled.and_then(|()| {
+                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                                self.builder.pointer(1),
+                            )
+                        })))
                     }
                     v => Err(::capnarena::typed::NotInSchema(v)),
                 }
@@ -433,13 +407,10 @@ pub mod holder {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
-        static MEMBER__DEFAULT: ::capnarena::layout::StaticContext = ::capnarena::layout::StaticContext::new(
-            &[
-                &[
-                    ::capnarena::Word::from_u64(0x0000001a00000001),
-                    ::capnarena::Word::from_u64(0x00000000000028c3),
-                ],
-            ],
-        );
+        static MEMBER__DEFAULT: ::capnarena::layout::StaticContext =
+            ::capnarena::layout::StaticContext::new(&[&[
+                ::capnarena::Word::from_u64(0x0000001a00000001),
+                ::capnarena::Word::from_u64(0x00000000000028c3),
+            ]]);
     }
 }

@@ -37,10 +37,7 @@ pub mod new_name {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod new_name {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -106,9 +104,7 @@ pub mod new_name {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_kind(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `type` field's bytes as stored (terminator excluded), without the UTF-8 check `get_kind` makes.
         /// # Errors
@@ -129,9 +125,9 @@ pub mod new_name {
         pub fn get_color(
             &self,
         ) -> ::core::result::Result<super::NewColor, ::capnarena::typed::NotInSchema> {
-            <super::NewColor as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.reader.get_or::<u16>(2, 0))
+            <super::NewColor as ::core::convert::TryFrom<u16>>::try_from(
+                self.reader.get_or::<u16>(2, 0),
+            )
         }
         /// The `oldGroup` field.
         #[inline]
@@ -145,9 +141,7 @@ pub mod new_name {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_other(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `other` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -160,9 +154,8 @@ pub mod new_name {
         #[inline]
         pub fn get_from_parent(
             &self,
-        ) -> ::capnarena::Result<
-            crate::nested::deeper::renamed_parent_capnp::elsewhere::Reader<'a>,
-        > {
+        ) -> ::capnarena::Result<crate::nested::deeper::renamed_parent_capnp::elsewhere::Reader<'a>>
+        {
             <crate::nested::deeper::renamed_parent_capnp::elsewhere::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(2),
             )
@@ -177,9 +170,7 @@ pub mod new_name {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_maybe_text(
-            &self,
-        ) -> ::capnarena::Result<::core::option::Option<&'a str>> {
+        pub fn get_maybe_text(&self) -> ::capnarena::Result<::core::option::Option<&'a str>> {
             if self.reader.pointer(3).is_null() {
                 Ok(None)
             } else {
@@ -216,12 +207,10 @@ pub mod new_name {
             if self.reader.pointer(4).is_null() {
                 Ok(None)
             } else {
-                let value: ::capnarena::Result<
-                    ::capnarena::typed::PrimitiveListReader<'a, i32>,
-                > = {
-                    <::capnarena::typed::PrimitiveList<
-                        i32,
-                    > as ::capnarena::typed::Owned>::read(self.reader.pointer(4))
+                let value: ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i32>> = {
+                    <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::read(
+                        self.reader.pointer(4),
+                    )
                 };
                 value.map(Some)
             }
@@ -266,9 +255,7 @@ pub mod new_name {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_maybe_data(
-            &self,
-        ) -> ::capnarena::Result<::core::option::Option<&'a [u8]>> {
+        pub fn get_maybe_data(&self) -> ::capnarena::Result<::core::option::Option<&'a [u8]>> {
             if self.reader.pointer(6).is_null() {
                 Ok(None)
             } else {
@@ -292,9 +279,7 @@ pub mod new_name {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(4) {
                 0 => Ok(Which::NewMember),
                 1 => Ok(Which::Other(self.get_other())),
@@ -374,9 +359,9 @@ pub mod new_name {
             }
             if self.reader.has_pointer(4) {
                 v.field("maybeList");
-                match <::capnarena::typed::PrimitiveList<
-                    i32,
-                > as ::capnarena::typed::Owned>::read(self.reader.pointer(4)) {
+                match <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(4),
+                ) {
                     Ok(l) => {
                         v.begin_list();
                         for e in l.iter() {
@@ -481,12 +466,8 @@ pub mod new_name {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_kind(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_kind(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `type` field is set (its pointer is not null).
         #[inline]
@@ -500,9 +481,9 @@ pub mod new_name {
         pub fn get_color(
             &self,
         ) -> ::core::result::Result<super::NewColor, ::capnarena::typed::NotInSchema> {
-            <super::NewColor as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(2, 0))
+            <super::NewColor as ::core::convert::TryFrom<u16>>::try_from(
+                self.builder.get_or::<u16>(2, 0),
+            )
         }
         /// The `color` field.
         #[inline]
@@ -641,15 +622,12 @@ pub mod new_name {
         #[inline]
         pub fn get_maybe_text(
             &mut self,
-        ) -> ::capnarena::Result<
-            ::core::option::Option<::capnarena::typed::TextBuilder<'_>>,
-        > {
+        ) -> ::capnarena::Result<::core::option::Option<::capnarena::typed::TextBuilder<'_>>>
+        {
             if !self.builder.has_pointer(3) {
                 return Ok(None);
             }
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(3),
-                )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
                 .map(Some)
         }
         /// Whether the `maybeText` field is set (its pointer is not null).
@@ -666,22 +644,18 @@ pub mod new_name {
             &mut self,
             value: ::capnarena::typed::PrimitiveListReader<'_, i32>,
         ) -> ::capnarena::Result<()> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::set(self.builder.pointer(4), value)
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(4),
+                value,
+            )
         }
         /// The `maybeList` field.
         /// Points the field at a new list holding `values` (one allocation and copy).
         /// # Errors
         /// Too long to encode, or the arena has no room.
         #[inline]
-        pub fn set_maybe_list_from_slice(
-            &mut self,
-            values: &[i32],
-        ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::PrimitiveList::<
-                i32,
-            >::set_slice(self.builder.pointer(4), values)
+        pub fn set_maybe_list_from_slice(&mut self, values: &[i32]) -> ::capnarena::Result<()> {
+            ::capnarena::typed::PrimitiveList::<i32>::set_slice(self.builder.pointer(4), values)
         }
         /// The `maybeList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -692,9 +666,10 @@ pub mod new_name {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::init(self.builder.pointer(4), len)
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(4),
+                len,
+            )
         }
         /// The `maybeList` field.
         /// The field's value as a builder; `None` when it is not set (`$Rust.option`).
@@ -709,10 +684,10 @@ pub mod new_name {
             if !self.builder.has_pointer(4) {
                 return Ok(None);
             }
-            <::capnarena::typed::PrimitiveList<
-                i32,
-            > as ::capnarena::typed::Owned>::get(self.builder.pointer(4))
-                .map(Some)
+            <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::get(
+                self.builder.pointer(4),
+            )
+            .map(Some)
         }
         /// Whether the `maybeList` field is set (its pointer is not null).
         #[inline]
@@ -764,9 +739,9 @@ pub mod new_name {
                 return Ok(None);
             }
             <crate::nested::deeper::renamed_parent_capnp::elsewhere::Owned as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(5),
-                )
-                .map(Some)
+                self.builder.pointer(5),
+            )
+            .map(Some)
         }
         /// Whether the `maybeStruct` field is set (its pointer is not null).
         #[inline]
@@ -789,10 +764,7 @@ pub mod new_name {
         /// # Errors
         /// The arena has no room, or `len` is too large to encode.
         #[inline]
-        pub fn init_maybe_data(
-            &mut self,
-            len: u32,
-        ) -> ::capnarena::Result<&'_ mut [u8]> {
+        pub fn init_maybe_data(&mut self, len: u32) -> ::capnarena::Result<&'_ mut [u8]> {
             <::capnarena::typed::Data as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(6),
                 len,
@@ -809,9 +781,7 @@ pub mod new_name {
             if !self.builder.has_pointer(6) {
                 return Ok(None);
             }
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(
-                    self.builder.pointer(6),
-                )
+            <::capnarena::typed::Data as ::capnarena::typed::Owned>::get(self.builder.pointer(6))
                 .map(Some)
         }
         /// Whether the `maybeData` field is set (its pointer is not null).
@@ -828,15 +798,11 @@ pub mod new_name {
         ) -> ::core::result::Result<WhichBuilder<'_>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(4) {
                 0 => Ok(WhichBuilder::NewMember),
-                1 => {
-                    Ok(
-                        WhichBuilder::Other(
-                            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(1),
-                            ),
-                        ),
-                    )
-                }
+                1 => Ok(WhichBuilder::Other(
+                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(1),
+                    ),
+                )),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -950,9 +916,7 @@ impl NewColor {
 }
 impl ::core::convert::TryFrom<u16> for NewColor {
     type Error = ::capnarena::typed::NotInSchema;
-    fn try_from(
-        value: u16,
-    ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+    fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
         match value {
             0 => Ok(NewColor::NewRed),
             1 => Ok(NewColor::Blue),
