@@ -33,9 +33,13 @@ pub(crate) type Arena = SingleSegmentArena;
 /// An object that answers calls: the untyped server side of an interface.
 ///
 /// `dispatch` is called once per call, with the call's interface and
-/// method ids, its parameters and the results to fill; the future it
-/// returns runs on the tokio runtime, concurrently with the connection's
-/// other calls, and hands the results back when done. An `Err` reaches the
+/// method ids, its parameters and the results to fill, in the order the
+/// calls were sent to the object (E-order: a connection calls it from its
+/// reader, pipelined calls in order once their target is known); the
+/// future it returns runs in a task of its own on the tokio runtime,
+/// concurrently with the connection's other calls, and hands the results
+/// back when done. Work whose order matters belongs in `dispatch` itself,
+/// before the future is returned. An `Err` reaches the
 /// caller as an exception of the error's kind. Dropping the future
 /// (the caller canceled the call) is how a call is canceled.
 pub trait Server: Send + Sync + 'static {
@@ -190,9 +194,14 @@ impl Client {
                     .read(|content| Ok(request.params()?.set_from(&content)?));
                 request.caps = params.payload.caps.clone();
                 drop(params);
+                if let Err(e) = copied {
+                    return Box::pin(std::future::ready(Err(e)));
+                }
+                // Sent now, not when the future is first polled: calls
+                // forwarded to one capability keep their order.
+                let sent = request.send();
                 Box::pin(async move {
-                    copied?;
-                    let response = request.send().response.await?;
+                    let response = sent.response.await?;
                     response
                         .payload
                         .read(|content| Ok(results.content()?.set_from(&content)?))?;

@@ -151,6 +151,7 @@ struct Question {
 }
 
 /// What an answered call left for pipelined calls to reach.
+#[derive(Clone)]
 enum Returned {
     Results(Arc<Payload>),
     Error(Error),
@@ -161,11 +162,49 @@ struct Answer {
     /// The task running the call, aborted when the peer cancels it.
     task: Option<tokio::task::AbortHandle>,
     returned: Option<Returned>,
+    /// Returned, and the calls queued before are being delivered: new
+    /// pipelined calls still queue behind them.
+    draining: bool,
+    /// Calls pipelined on the results before they were in, in order.
+    queued: Vec<Queued>,
     /// Pipelined capabilities waiting for the results: their transforms.
     waiters: Vec<(Vec<u16>, oneshot::Sender<Result<Client>>)>,
     /// Exports made for the results' capabilities (released by a `Finish`
     /// with `releaseResultCaps`).
     result_exports: Vec<u32>,
+}
+
+impl Answer {
+    fn new() -> Self {
+        Answer {
+            task: None,
+            returned: None,
+            draining: false,
+            queued: Vec::new(),
+            waiters: Vec::new(),
+            result_exports: Vec::new(),
+        }
+    }
+}
+
+/// A call pipelined on an answer not yet returned.
+struct Queued {
+    id: u32,
+    interface_id: u64,
+    method_id: u16,
+    params: Params,
+    transform: Vec<u16>,
+    redirect: bool,
+}
+
+impl Returned {
+    /// The capability at `transform` of these results.
+    fn cap_at(&self, transform: &[u16]) -> Client {
+        match self {
+            Returned::Results(p) => p.cap_at(transform).unwrap_or_else(Client::broken),
+            Returned::Error(e) => Client::broken(e.clone()),
+        }
+    }
 }
 
 /// A capability of this side that the peer holds, with the number of
@@ -619,12 +658,8 @@ impl Conn {
             ));
         };
         Ok(match &answer.returned {
-            Some(Returned::Results(p)) => match p.cap_at(&transform) {
-                Ok(c) => c,
-                Err(e) => Client::broken(e),
-            },
-            Some(Returned::Error(e)) => Client::broken(e.clone()),
-            None => {
+            Some(returned) if !answer.draining => returned.cap_at(&transform),
+            _ => {
                 let (tx, rx) = oneshot::channel();
                 answer.waiters.push((transform, tx));
                 let resolution: BoxFuture<Result<Client>> = Box::pin(async move {
@@ -728,65 +763,100 @@ impl Conn {
                 caps.push(self.import_cap(&mut st, d)?);
             }
         }
+        // The target, or the answer (and path) to queue the call on.
         let target = match target.which()? {
             message_target::Which::ImportedCap(cap) => match st.exports.get(cap) {
-                Some(e) => e.client.clone(),
+                Some(e) => Ok(e.client.clone()),
                 None => return violation(format!("call on export {cap}, which is not held")),
             },
             message_target::Which::PromisedAnswer(pa) => {
                 let pa = pa?;
+                let question = pa.get_question_id();
                 let transform = read_transform(pa)?;
-                self.answer_cap(&mut st, pa.get_question_id(), transform)?
+                match st.answers.get(&question) {
+                    None => {
+                        return violation(format!(
+                            "promisedAnswer of question {question}, which is not open"
+                        ));
+                    }
+                    Some(a) => match &a.returned {
+                        Some(returned) if !a.draining => Ok(returned.cap_at(&transform)),
+                        _ => Err((question, transform)),
+                    },
+                }
             }
         };
-        st.answers.insert(
-            id,
-            Answer {
-                task: None,
-                returned: None,
-                waiters: Vec::new(),
-                result_exports: Vec::new(),
-            },
-        );
+        st.answers.insert(id, Answer::new());
         let params = Params {
             payload: Payload {
                 body: Body::Frame(frame.clone()),
-                caps,
+                caps: std::mem::take(&mut caps),
                 section: Section::Call,
             },
         };
-        let conn = Arc::clone(self);
-        let results_msg = self.message();
-        let task = tokio::spawn(async move {
-            let result = match Results::new(results_msg, id) {
-                Ok(_) if redirect => Err(Error::unimplemented(
-                    "results sent elsewhere than the caller (level 3)",
-                )),
-                Ok(results) => {
-                    target
-                        .call_incoming(interface_id, method_id, params, results)
-                        .await
+        match target {
+            Ok(target) => {
+                drop(st);
+                self.start_call(id, target, interface_id, method_id, params, redirect);
+            }
+            Err((question, transform)) => {
+                if let Some(a) = st.answers.get_mut(&question) {
+                    a.queued.push(Queued {
+                        id,
+                        interface_id,
+                        method_id,
+                        params,
+                        transform,
+                        redirect,
+                    });
                 }
-                Err(e) => Err(e),
-            };
-            conn.answer(id, result);
-        });
-        if let Some(a) = st.answers.get_mut(&id) {
-            a.task = Some(task.abort_handle());
+            }
         }
-        drop(st);
         Ok(())
     }
 
-    /// Sends the return of answer `id`, once its call is done.
+    /// Delivers call `id` to `target` (its `dispatch` runs now, so calls
+    /// reach an object in order) and runs it in a task of its own, whose
+    /// end sends the return. Called without the lock.
+    fn start_call(
+        self: &Arc<Self>,
+        id: u32,
+        target: Client,
+        interface_id: u64,
+        method_id: u16,
+        params: Params,
+        redirect: bool,
+    ) {
+        let future = match Results::new(self.message(), id) {
+            Ok(_) if redirect => Box::pin(std::future::ready(Err(Error::unimplemented(
+                "results sent elsewhere than the caller (level 3)",
+            )))),
+            Ok(results) => target.call_incoming(interface_id, method_id, params, results),
+            Err(e) => Box::pin(std::future::ready(Err(e))) as BoxFuture<_>,
+        };
+        let conn = Arc::clone(self);
+        let task = tokio::spawn(async move {
+            let result = future.await;
+            conn.answer(id, result);
+        });
+        let mut st = self.lock();
+        match st.answers.get_mut(&id) {
+            Some(a) if a.returned.is_none() => a.task = Some(task.abort_handle()),
+            Some(_) => {}
+            // Canceled (finished) before it started.
+            None => task.abort(),
+        }
+    }
+
+    /// Sends the return of answer `id`, once its call is done; then
+    /// delivers the calls pipelined on it, in order, and resolves the
+    /// capabilities waiting for it.
     fn answer(self: &Arc<Self>, id: u32, result: Result<Results>) {
         let (msg, caps) = match result {
             Ok(Results { msg, caps }) => (Ok(msg), caps),
             Err(e) => (Err(e), Vec::new()),
         };
-        let mut waiters = Vec::new();
-        let mut results_kept = None;
-        {
+        let returned = {
             let mut st = self.lock();
             if st.closed.is_some() || !st.answers.contains_key(&id) {
                 return;
@@ -800,7 +870,6 @@ impl Conn {
                     if let Some(a) = st.answers.get_mut(&id) {
                         a.result_exports = exports;
                     }
-                    results_kept = Some(Arc::clone(&payload));
                     Returned::Results(payload)
                 }
                 Err(e) => {
@@ -818,26 +887,49 @@ impl Conn {
             };
             if let Some(a) = st.answers.get_mut(&id) {
                 a.task = None;
-                waiters = std::mem::take(&mut a.waiters);
-                a.returned = Some(returned);
+                a.draining = true;
+                a.returned = Some(returned.clone());
             }
-        }
-        for (transform, tx) in waiters {
-            let client = match &results_kept {
-                Some(p) => p.cap_at(&transform),
-                None => Err(self.answer_error(id)),
+            returned
+        };
+        // Calls queued while the call ran go first, in order; calls that
+        // arrive meanwhile queue behind them until the queue is empty.
+        let waiters = loop {
+            let batch = {
+                let mut st = self.lock();
+                let Some(a) = st.answers.get_mut(&id) else {
+                    break Vec::new();
+                };
+                if a.queued.is_empty() {
+                    a.draining = false;
+                    break std::mem::take(&mut a.waiters);
+                }
+                std::mem::take(&mut a.queued)
             };
-            let _ = tx.send(client);
+            self.deliver_queued(batch, Some(&returned));
+        };
+        for (transform, tx) in waiters {
+            let _ = tx.send(Ok(returned.cap_at(&transform)));
         }
         drop(caps);
     }
 
-    /// The error answer `id` returned with (for waiters).
-    fn answer_error(&self, id: u32) -> Error {
-        let st = self.lock();
-        match st.answers.get(&id).and_then(|a| a.returned.as_ref()) {
-            Some(Returned::Error(e)) => e.clone(),
-            _ => Error::failed("the call failed"),
+    /// Delivers calls queued on an answer: to the capabilities of its
+    /// results, or failed as canceled when it never returned.
+    fn deliver_queued(self: &Arc<Self>, calls: Vec<Queued>, returned: Option<&Returned>) {
+        for q in calls {
+            let target = match returned {
+                Some(r) => r.cap_at(&q.transform),
+                None => Client::broken(Error::failed("the call was canceled")),
+            };
+            self.start_call(
+                q.id,
+                target,
+                q.interface_id,
+                q.method_id,
+                q.params,
+                q.redirect,
+            );
         }
     }
 
@@ -981,9 +1073,15 @@ impl Conn {
                 }
             }
         }
-        if let Some(removed) = removed {
-            for (_, tx) in removed.waiters {
-                let _ = tx.send(Err(Error::failed("the call was canceled")));
+        if let Some(mut removed) = removed {
+            // Calls pipelined on it still get delivered (or fail).
+            let queued = std::mem::take(&mut removed.queued);
+            self.deliver_queued(queued, removed.returned.as_ref());
+            for (transform, tx) in removed.waiters {
+                let _ = tx.send(match &removed.returned {
+                    Some(r) => Ok(r.cap_at(&transform)),
+                    None => Err(Error::failed("the call was canceled")),
+                });
             }
         }
         drop(garbage);
@@ -1021,15 +1119,10 @@ impl Conn {
                 (Returned::Error(e), Vec::new())
             }
         };
-        st.answers.insert(
-            id,
-            Answer {
-                task: None,
-                returned: Some(returned.0),
-                waiters: Vec::new(),
-                result_exports: returned.1,
-            },
-        );
+        let mut answer = Answer::new();
+        answer.returned = Some(returned.0);
+        answer.result_exports = returned.1;
+        st.answers.insert(id, answer);
         Ok(())
     }
 

@@ -261,3 +261,36 @@ async fn bootstrap_both_ways() {
     let (xs, ys) = settle(&x, &y).await;
     assert_eq!((xs, ys), (Stats::default(), Stats::default()));
 }
+
+/// Calls reach an object in the order they were sent (E-order), also
+/// when they were pipelined on results not yet in and are delivered once
+/// the results come: 200 increments pipelined on a new counter count
+/// 1..=200 in the order sent (the counter counts in `dispatch`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn pipelined_calls_keep_their_order() {
+    let (s, c, _) = pair();
+    let test = c.bootstrap();
+    for _ in 0..5 {
+        let mut request = test.new_call(TEST, MAKE_COUNTER);
+        request
+            .params()
+            .unwrap()
+            .init_struct(StructSize::new(1, 0))
+            .unwrap()
+            .set::<u64>(0, 0);
+        let sent = request.send();
+        let counter = sent.pipeline.pointer_field(0).client();
+        let calls: Vec<_> = (0..200)
+            .map(|_| counter.new_call(COUNTER, INCREMENT).send().response)
+            .collect();
+        let mut seen = Vec::new();
+        for call in calls {
+            let r = call.await.unwrap();
+            seen.push(r.read(|r| Ok(r.get_struct()?.get::<u64>(0))).unwrap());
+        }
+        assert_eq!(seen, (1..=200).collect::<Vec<u64>>());
+    }
+    drop(test);
+    let (ss, cs) = settle(&s, &c).await;
+    assert_eq!((ss, cs), (Stats::default(), Stats::default()));
+}

@@ -97,8 +97,10 @@ void callAll(Test::Client test, kj::WaitScope& ws) {
     auto counter = promise.getCounter();
     auto first = counter.incrementRequest().send();
     auto second = counter.incrementRequest().send();
-    check("pipelined increment", first.wait(ws).getValue() == 11);
-    check("second pipelined increment", second.wait(ws).getValue() == 12);
+    auto one = first.wait(ws).getValue();
+    check("pipelined increment", one == 11, kj::str(one));
+    auto two = second.wait(ws).getValue();
+    check("second pipelined increment", two == 12, kj::str(two));
     check("makeCounter returns", promise.wait(ws).hasCounter());
   }
   {
