@@ -338,3 +338,25 @@ async fn random_messages_never_panic() {
         assert_eq!(conn.stats(), capnarena_rpc::Stats::default());
     }
 }
+
+/// A peer that does not read what it is sent has the connection failed
+/// as overloaded once more than `max_queued_bytes` wait to be written.
+#[tokio::test]
+async fn peer_that_does_not_read_overloads() {
+    let options = Options {
+        max_queued_bytes: 16,
+        ..Options::default()
+    };
+    let (conn, mut peer) = raw(options);
+    // The return of a bootstrap is more than 16 bytes.
+    send(&mut peer, |mut m| {
+        m.init_bootstrap().unwrap().set_question_id(0)
+    })
+    .await;
+    let e = tokio::time::timeout(Duration::from_secs(20), conn.closed())
+        .await
+        .expect("closed() hung")
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Overloaded, "{e}");
+    assert!(e.reason.contains("over the limit of 16"), "{e}");
+}

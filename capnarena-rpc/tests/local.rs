@@ -294,3 +294,24 @@ async fn pipelined_calls_keep_their_order() {
     let (ss, cs) = settle(&s, &c).await;
     assert_eq!((ss, cs), (Stats::default(), Stats::default()));
 }
+
+/// `abort` sends the peer an `Abort` with the reason: both sides end with
+/// an error saying it, and calls in flight fail.
+#[tokio::test]
+async fn abort_reaches_the_peer() {
+    let (s, c, server) = pair();
+    let test = c.bootstrap();
+    let sent = test.new_call(TEST, WAIT).send();
+    assert!(eventually(|| server.waits_started.load(Ordering::SeqCst) == 1).await);
+    s.abort("maintenance");
+    let e = c.closed().await.unwrap_err();
+    assert!(e.reason.contains("maintenance"), "{e}");
+    let e = s.closed().await.unwrap_err();
+    assert!(e.reason.contains("maintenance"), "{e}");
+    let Err(e) = sent.response.await else {
+        panic!("no error")
+    };
+    assert!(e.reason.contains("maintenance"), "{e}");
+    assert!(eventually(|| server.waits_dropped.load(Ordering::SeqCst) == 1).await);
+    assert_eq!((s.stats(), c.stats()), (Stats::default(), Stats::default()));
+}

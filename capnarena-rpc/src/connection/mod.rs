@@ -532,7 +532,8 @@ impl Conn {
 /// [`bootstrap`](Self::bootstrap) returns). The connection runs until the
 /// peer closes the stream, a protocol error aborts it (an `Abort` is sent
 /// with the reason), or [`shutdown`](Self::shutdown) or
-/// [`abort`](Self::abort) ends it.
+/// [`abort`](Self::abort) ends it. Dropping this handle does not end it:
+/// its clients go on working until the peer closes the stream.
 pub struct Connection {
     conn: Arc<Conn>,
     done: watch::Receiver<Option<Result<(), Error>>>,
