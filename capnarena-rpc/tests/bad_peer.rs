@@ -360,3 +360,75 @@ async fn peer_that_does_not_read_overloads() {
     assert_eq!(e.kind, ErrorKind::Overloaded, "{e}");
     assert!(e.reason.contains("over the limit of 16"), "{e}");
 }
+
+/// A promise the peer passes (senderPromise) and later resolves: the
+/// capability it resolves to is taken and released at once (the peer is
+/// told with a `Release`), the promise itself when its last client goes;
+/// a resolution to an exception changes nothing; the connection goes on.
+#[tokio::test]
+async fn resolve_of_a_promise_releases_its_resolution() {
+    let (conn, mut peer) = raw(Options::default());
+    send(&mut peer, |mut m| {
+        m.init_bootstrap().unwrap().set_question_id(0)
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 0 results"
+    );
+    // Resolutions of promises not (or no longer) held are released too.
+    send(&mut peer, |mut m| {
+        let mut r = m.init_resolve().unwrap();
+        r.set_promise_id(5);
+        r.init_cap().unwrap().set_sender_hosted(6);
+    })
+    .await;
+    assert_eq!(describe(&peer.next().await.unwrap().unwrap()), "release 6");
+    send(&mut peer, |mut m| {
+        let mut r = m.init_resolve().unwrap();
+        r.set_promise_id(5);
+        r.init_exception().unwrap().set_reason("gone").unwrap();
+    })
+    .await;
+    // An echo of a promise: the promise's import is released once the
+    // call's parameters and results are gone (after the finish).
+    send(&mut peer, |mut m| {
+        let mut call = m.init_call().unwrap();
+        call.set_question_id(1);
+        call.set_interface_id(common::TEST);
+        call.set_method_id(common::ECHO_CAP);
+        call.init_target()
+            .unwrap()
+            .init_promised_answer()
+            .unwrap()
+            .set_question_id(0);
+        let mut params = call.init_params().unwrap();
+        params
+            .reborrow()
+            .get_content()
+            .init_struct(capnarena::StructSize::new(0, 1))
+            .unwrap()
+            .pointer(0)
+            .set_capability(0);
+        params
+            .init_cap_table(1)
+            .unwrap()
+            .get(0)
+            .set_sender_promise(7);
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 1 results"
+    );
+    send(&mut peer, |mut m| {
+        let mut f = m.init_finish().unwrap();
+        f.set_question_id(1);
+        f.set_release_result_caps(false);
+    })
+    .await;
+    assert_eq!(describe(&peer.next().await.unwrap().unwrap()), "release 7");
+    assert_eq!(conn.stats().imports, 0);
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+}
