@@ -315,3 +315,21 @@ async fn abort_reaches_the_peer() {
     assert!(eventually(|| server.waits_dropped.load(Ordering::SeqCst) == 1).await);
     assert_eq!((s.stats(), c.stats()), (Stats::default(), Stats::default()));
 }
+
+/// The types a caller shares between tasks are `Send + Sync` (clients
+/// also `Clone`), and the rest a task moves are `Send`.
+#[test]
+fn shared_types_are_send_and_sync() {
+    fn send_sync_clone<T: Send + Sync + Clone>() {}
+    fn send<T: Send>() {}
+    send_sync_clone::<Client>();
+    send_sync_clone::<capnarena_rpc::Pipeline>();
+    send_sync_clone::<capnarena_rpc::Response>();
+    send::<capnarena_rpc::Request>();
+    send::<capnarena_rpc::Sent>();
+    send::<capnarena_rpc::Params>();
+    send::<capnarena_rpc::Results>();
+    send::<Connection>();
+    fn sync<T: Sync>() {}
+    sync::<Connection>();
+}
