@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use capnarena::serialize::codec::{Frame, FramedCodec};
 use capnarena::{Message, SingleSegmentArena};
-use capnarena_rpc::rpc_capnp::{message, return_};
+use capnarena_rpc::rpc_capnp::{disembargo, message, message_target, return_};
 use capnarena_rpc::{Client, Connection, Error, ErrorKind, Options};
 use common::TestServer;
 use futures::{SinkExt, StreamExt};
@@ -53,6 +53,19 @@ fn describe(frame: &Frame) -> String {
         }
         message::Which::Unimplemented(_) => "unimplemented".to_string(),
         message::Which::Release(r) => format!("release {}", r.unwrap().get_id()),
+        message::Which::Disembargo(d) => {
+            let d = d.unwrap();
+            let target = match d.get_target().unwrap().which().unwrap() {
+                message_target::Which::ImportedCap(id) => format!("import {id}"),
+                message_target::Which::PromisedAnswer(_) => "answer".to_string(),
+            };
+            match d.get_context().which().unwrap() {
+                disembargo::context::Which::ReceiverLoopback(e) => {
+                    format!("disembargo {target} receiverLoopback {e}")
+                }
+                _ => format!("disembargo {target} other"),
+            }
+        }
         _ => "other".to_string(),
     }
 }
@@ -431,4 +444,74 @@ async fn resolve_of_a_promise_releases_its_resolution() {
     assert_eq!(conn.stats().imports, 0);
     drop(peer);
     assert!(conn.closed().await.is_ok());
+}
+
+/// A senderLoopback disembargo of a capability that points back at the
+/// peer (its own capability, echoed in results) is answered with a
+/// receiverLoopback to it; one of a capability this side hosts aborts.
+#[tokio::test]
+async fn disembargo_loops_back_or_aborts() {
+    let (conn, mut peer) = raw(Options::default());
+    send(&mut peer, |mut m| {
+        m.init_bootstrap().unwrap().set_question_id(0)
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 0 results"
+    );
+    // The peer's capability 3, echoed back by the test server.
+    send(&mut peer, |mut m| {
+        let mut call = m.init_call().unwrap();
+        call.set_question_id(1);
+        call.set_interface_id(common::TEST);
+        call.set_method_id(common::ECHO_CAP);
+        call.init_target()
+            .unwrap()
+            .init_promised_answer()
+            .unwrap()
+            .set_question_id(0);
+        let mut params = call.init_params().unwrap();
+        params
+            .reborrow()
+            .get_content()
+            .init_struct(capnarena::StructSize::new(0, 1))
+            .unwrap()
+            .pointer(0)
+            .set_capability(0);
+        params
+            .init_cap_table(1)
+            .unwrap()
+            .get(0)
+            .set_sender_hosted(3);
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 1 results"
+    );
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        let mut target = d.init_target().unwrap();
+        let mut pa = target.init_promised_answer().unwrap();
+        pa.set_question_id(1);
+        pa.init_transform(1)
+            .unwrap()
+            .get(0)
+            .set_get_pointer_field(0);
+        d.init_context().set_sender_loopback(9);
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "disembargo import 3 receiverLoopback 9"
+    );
+    // The bootstrap (export 0) is this side's own: no loopback for it.
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        d.init_target().unwrap().set_imported_cap(0);
+        d.init_context().set_sender_loopback(10);
+    })
+    .await;
+    assert_aborted(conn, peer, "senderLoopback disembargo").await;
 }
