@@ -515,3 +515,38 @@ async fn disembargo_loops_back_or_aborts() {
     .await;
     assert_aborted(conn, peer, "senderLoopback disembargo").await;
 }
+
+/// A call the peer echoes back as `Unimplemented` fails with an
+/// `Unimplemented` error, and its question is forgotten once dropped.
+#[tokio::test]
+async fn call_echoed_unimplemented_fails() {
+    let (conn, mut peer) = raw(Options::default());
+    let remote = conn.bootstrap();
+    let sent = remote.new_call(common::TEST, common::ADD).send();
+    // The bootstrap, then the call: echo the call.
+    for expected in ["bootstrap", "call"] {
+        let frame = peer.next().await.unwrap().unwrap();
+        let reader = frame.reader().unwrap();
+        let root = reader.get_root::<message::Reader>().unwrap();
+        let kind = match root.which().unwrap() {
+            message::Which::Bootstrap(_) => "bootstrap",
+            message::Which::Call(_) => "call",
+            _ => "other",
+        };
+        assert_eq!(kind, expected);
+        if kind == "call" {
+            let mut msg = Message::new(SingleSegmentArena::new());
+            msg.init_root::<Builder<'_>>()
+                .unwrap()
+                .set_unimplemented(root)
+                .unwrap();
+            peer.send(&msg).await.unwrap();
+        }
+    }
+    let e = sent.response.await.err().expect("an error");
+    assert_eq!(e.kind, ErrorKind::Unimplemented, "{e}");
+    drop((remote, sent.pipeline));
+    // The call is forgotten; the bootstrap, never answered, waits for its
+    // return (its id may not be reused before).
+    assert_eq!(conn.stats().questions, 1, "{:?}", conn.stats());
+}
