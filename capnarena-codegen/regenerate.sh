@@ -31,3 +31,5 @@ capnp compile -o- --src-prefix=tests/schemas tests/schemas/evolution_v1.capnp te
 capnp compile -o- --src-prefix=tests/schemas tests/schemas/nonutf8.capnp > $R/nonutf8.bin
 capnp compile -o- --src-prefix=tests/schemas tests/schemas/renamed.capnp tests/schemas/renamed_parent.capnp > $R/renamed.bin
 capnp compile -o- --src-prefix=examples/addressbook/schema examples/addressbook/schema/addressbook.capnp > $R/addressbook.bin
+capnp compile -o$G:capnarena-rpc/src --src-prefix=/usr/include /usr/include/capnp/rpc.capnp /usr/include/capnp/rpc-twoparty.capnp
+capnp compile -o- --src-prefix=/usr/include /usr/include/capnp/rpc.capnp /usr/include/capnp/rpc-twoparty.capnp > $R/rpc.bin

@@ -122,6 +122,21 @@ const TARGETS: &[Target] = &[
             "examples/generated/addressbook_capnp.rs",
         )],
     },
+    Target {
+        request: "rpc.bin",
+        args: &[
+            "--src-prefix=/usr/include",
+            "/usr/include/capnp/rpc.capnp",
+            "/usr/include/capnp/rpc-twoparty.capnp",
+        ],
+        outputs: &[
+            ("rpc_capnp.rs", "capnarena-rpc/src/rpc_capnp.rs"),
+            (
+                "rpc_twoparty_capnp.rs",
+                "capnarena-rpc/src/rpc_twoparty_capnp.rs",
+            ),
+        ],
+    },
 ];
 
 /// The golden fixtures, by name: `tests/fixtures/NAME.capnp`,

@@ -1,0 +1,724 @@
+//! The untyped call API: [`Client`], [`Request`], [`Response`],
+//! [`Pipeline`], and the [`Server`] trait with its [`Params`] and
+//! [`Results`].
+//!
+//! A client is one of: a local server, an import of a connection (a
+//! capability the peer hosts), a pipelined promise on a question of a
+//! connection (`promisedAnswer`), a promise that resolves later to another
+//! client, or a broken capability that fails every call.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+
+use capnarena::serialize::codec::Frame;
+use capnarena::{Message, PointerBuilder, PointerReader, SingleSegmentArena};
+use futures_util::FutureExt;
+use futures_util::future::Shared;
+use tokio::sync::oneshot;
+
+use crate::connection::{Conn, ImportClient, QuestionRef};
+use crate::error::{Error, Result};
+use crate::rpc_capnp::{message, return_};
+
+/// A boxed, sendable future: what [`Server::dispatch`] returns.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// The messages of calls are built in single-segment arenas (one framed
+/// byte slice each, written with no copy).
+pub(crate) type Arena = SingleSegmentArena;
+
+/// An object that answers calls: the untyped server side of an interface.
+///
+/// `dispatch` is called once per call, with the call's interface and
+/// method ids, its parameters and the results to fill, in the order the
+/// calls were sent to the object (E-order: a connection calls it from its
+/// reader, pipelined calls in order once their target is known); the
+/// future it returns runs in a task of its own on the tokio runtime,
+/// concurrently with the connection's other calls, and hands the results
+/// back when done. Work whose order matters belongs in `dispatch` itself,
+/// before the future is returned. An `Err` reaches the
+/// caller as an exception of the error's kind. Dropping the future
+/// (the caller canceled the call) is how a call is canceled.
+pub trait Server: Send + Sync + 'static {
+    /// Answers one call.
+    fn dispatch(
+        self: Arc<Self>,
+        interface_id: u64,
+        method_id: u16,
+        params: Params,
+        results: Results,
+    ) -> BoxFuture<Result<Results>>;
+}
+
+/// A local server, with an id that names it in a connection's export table.
+pub(crate) struct LocalServer {
+    pub(crate) id: u64,
+    pub(crate) server: Arc<dyn Server>,
+}
+
+/// A pipelined capability: the one at `transform` in the results of a
+/// question not yet answered (or answered, but not yet finished).
+pub(crate) struct AnswerCap {
+    pub(crate) conn: Arc<Conn>,
+    pub(crate) question: Arc<QuestionRef>,
+    pub(crate) transform: Vec<u16>,
+}
+
+/// What a promise resolves to.
+pub(crate) type Resolution = Shared<BoxFuture<Result<Client>>>;
+
+#[derive(Clone)]
+pub(crate) enum Hook {
+    Local(Arc<LocalServer>),
+    Import(Arc<ImportClient>),
+    Answer(Arc<AnswerCap>),
+    Promise(Resolution),
+    Broken(Error),
+}
+
+/// A capability: a reference to an object, local or remote, that calls
+/// can be made on.
+///
+/// `Clone + Send + Sync`: clones share the reference, and any task may call
+/// through any clone at the same time. A remote capability is released
+/// (the peer told with a `Release`) when its last clone is dropped.
+#[derive(Clone)]
+pub struct Client {
+    pub(crate) hook: Hook,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.hook {
+            Hook::Local(l) => write!(f, "Client::Local({})", l.id),
+            Hook::Import(i) => write!(f, "Client::Import({})", i.id),
+            Hook::Answer(a) => write!(f, "Client::Answer({}, {:?})", a.question.id, a.transform),
+            Hook::Promise(_) => write!(f, "Client::Promise"),
+            Hook::Broken(e) => write!(f, "Client::Broken({e})"),
+        }
+    }
+}
+
+static NEXT_SERVER_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Client {
+    /// A client calling `server` in this process (to call locally, or to
+    /// pass to a peer, which then calls it through the connection).
+    pub fn from_server(server: impl Server) -> Self {
+        Self::from_arc(Arc::new(server))
+    }
+
+    /// As [`from_server`](Self::from_server), for a server already shared.
+    pub fn from_arc(server: Arc<dyn Server>) -> Self {
+        Client {
+            hook: Hook::Local(Arc::new(LocalServer {
+                id: NEXT_SERVER_ID.fetch_add(1, Ordering::Relaxed),
+                server,
+            })),
+        }
+    }
+
+    /// A capability that fails every call with `error`.
+    pub fn broken(error: Error) -> Self {
+        Client {
+            hook: Hook::Broken(error),
+        }
+    }
+
+    pub(crate) fn promise(resolution: Resolution) -> Self {
+        Client {
+            hook: Hook::Promise(resolution),
+        }
+    }
+
+    /// Starts a call of method `method_id` of interface `interface_id`:
+    /// build its parameters in [`Request::params`], then
+    /// [`send`](Request::send) it.
+    pub fn new_call(&self, interface_id: u64, method_id: u16) -> Request {
+        let msg = match &self.hook {
+            Hook::Import(i) => i.conn.message(),
+            Hook::Answer(a) => a.conn.message(),
+            _ => Message::new(SingleSegmentArena::new()),
+        };
+        Request {
+            msg,
+            caps: Vec::new(),
+            target: self.clone(),
+            interface_id,
+            method_id,
+            started: false,
+        }
+    }
+
+    /// Whether `self` and `other` are the same reference (clones of one
+    /// client, or one import of a connection).
+    pub fn same_as(&self, other: &Client) -> bool {
+        match (&self.hook, &other.hook) {
+            (Hook::Local(a), Hook::Local(b)) => a.id == b.id,
+            (Hook::Import(a), Hook::Import(b)) => Arc::ptr_eq(a, b),
+            (Hook::Answer(a), Hook::Answer(b)) => {
+                Arc::ptr_eq(&a.question, &b.question) && a.transform == b.transform
+            }
+            _ => false,
+        }
+    }
+
+    /// Delivers a call that arrived as `params` to this client, filling
+    /// `results`: a local server answers it; a remote one gets the call
+    /// forwarded (its content and capabilities copied into a new request).
+    pub(crate) fn call_incoming(
+        self,
+        interface_id: u64,
+        method_id: u16,
+        params: Params,
+        mut results: Results,
+    ) -> BoxFuture<Result<Results>> {
+        match self.hook {
+            Hook::Local(local) => {
+                Arc::clone(&local.server).dispatch(interface_id, method_id, params, results)
+            }
+            Hook::Broken(e) => Box::pin(std::future::ready(Err(e))),
+            Hook::Promise(resolution) => Box::pin(async move {
+                let target = resolution.await?;
+                target
+                    .call_incoming(interface_id, method_id, params, results)
+                    .await
+            }),
+            Hook::Import(_) | Hook::Answer(_) => {
+                let mut request = self.new_call(interface_id, method_id);
+                let copied = params
+                    .payload
+                    .read(|content| Ok(request.params()?.set_from(&content)?));
+                request.caps = params.payload.caps.clone();
+                drop(params);
+                if let Err(e) = copied {
+                    return Box::pin(std::future::ready(Err(e)));
+                }
+                // Sent now, not when the future is first polled: calls
+                // forwarded to one capability keep their order.
+                let sent = request.send();
+                Box::pin(async move {
+                    let response = sent.response.await?;
+                    response
+                        .payload
+                        .read(|content| Ok(results.content()?.set_from(&content)?))?;
+                    results.caps = response.payload.caps.clone();
+                    Ok(results)
+                })
+            }
+        }
+    }
+}
+
+/// Where a payload's message is: a frame read off a connection, or a
+/// message built in this process (a local call).
+pub(crate) enum Body {
+    Frame(Frame),
+    Built(Message<Arena>),
+}
+
+/// Which part of an rpc `Message` holds the payload.
+#[derive(Clone, Copy)]
+pub(crate) enum Section {
+    /// `call.params`.
+    Call,
+    /// `return.results`.
+    Return,
+}
+
+/// A received payload: a message holding a `Payload` (a call's parameters
+/// or a return's results) and its capability table, made into clients.
+pub(crate) struct Payload {
+    pub(crate) body: Body,
+    pub(crate) caps: Vec<Client>,
+    pub(crate) section: Section,
+}
+
+impl Payload {
+    /// Hands `f` the payload's content.
+    pub(crate) fn read<R>(
+        &self,
+        f: impl for<'r> FnOnce(PointerReader<'r>) -> Result<R>,
+    ) -> Result<R> {
+        let mut scratch;
+        let reader = match &self.body {
+            Body::Frame(frame) if frame.is_aligned() => frame.reader()?,
+            Body::Frame(frame) => {
+                scratch = Message::new(SingleSegmentArena::new());
+                frame.reader_or_copy(&mut scratch)?
+            }
+            Body::Built(msg) => msg.reader(),
+        };
+        let root = reader.get_root::<message::Reader>()?;
+        let payload = match (root.which()?, self.section) {
+            (message::Which::Call(call), Section::Call) => call?.get_params()?,
+            (message::Which::Return(ret), Section::Return) => match ret?.which()? {
+                return_::Which::Results(p) => p?,
+                _ => return Err(Error::failed("a return without results read as results")),
+            },
+            _ => return Err(Error::failed("a payload's message is not of its kind")),
+        };
+        f(payload.get_content())
+    }
+
+    /// The client of capability pointer `index` of the cap table.
+    pub(crate) fn cap(&self, index: u32) -> Result<Client> {
+        self.caps.get(index as usize).cloned().ok_or_else(|| {
+            Error::failed(format!(
+                "capability index {index} out of the message's {} capabilities",
+                self.caps.len()
+            ))
+        })
+    }
+
+    /// The capability at `transform` (pointer field indexes, struct by
+    /// struct) from the content: what a pipelined call on it reaches. A
+    /// null pointer there is a broken capability.
+    pub(crate) fn cap_at(&self, transform: &[u16]) -> Result<Client> {
+        let index = self.read(|content| {
+            let mut ptr = content;
+            for &field in transform {
+                if ptr.is_null() {
+                    return Ok(None);
+                }
+                ptr = ptr.get_struct()?.pointer(usize::from(field));
+            }
+            if ptr.is_null() {
+                return Ok(None);
+            }
+            Ok(Some(ptr.get_capability()?))
+        })?;
+        match index {
+            Some(i) => self.cap(i),
+            None => Ok(Client::broken(Error::failed(format!(
+                "no capability at pointer path {transform:?} of the results"
+            )))),
+        }
+    }
+}
+
+/// A call's parameters, as the server receives them.
+pub struct Params {
+    pub(crate) payload: Payload,
+}
+
+impl Params {
+    /// Hands `f` the parameters' content (for a method, a struct with a
+    /// field per parameter). The reader lives only inside `f`: it is not
+    /// `Send`, so it must not be held across an await.
+    ///
+    /// # Errors
+    /// The message is malformed, or `f`'s error.
+    pub fn read<R>(&self, f: impl for<'r> FnOnce(PointerReader<'r>) -> Result<R>) -> Result<R> {
+        self.payload.read(f)
+    }
+
+    /// The capability a capability pointer of the parameters names (its
+    /// index, from [`PointerReader::get_capability`]).
+    ///
+    /// # Errors
+    /// No capability of that index came with the call.
+    pub fn cap(&self, index: u32) -> Result<Client> {
+        self.payload.cap(index)
+    }
+
+    /// Capabilities that came with the call.
+    pub fn cap_count(&self) -> u32 {
+        self.payload.caps.len() as u32
+    }
+}
+
+/// A call's results, as the server builds them: a message prepared as a
+/// `Return`, whose content the server fills, and the capabilities it
+/// passes back.
+pub struct Results {
+    pub(crate) msg: Message<Arena>,
+    pub(crate) caps: Vec<Client>,
+}
+
+impl Results {
+    /// Results in `msg` (reset first), a `Return` for `answer_id`.
+    pub(crate) fn new(mut msg: Message<Arena>, answer_id: u32) -> Result<Self> {
+        msg.reset();
+        {
+            let mut root = msg.init_root::<message::Builder<_>>()?;
+            let mut ret = root.init_return()?;
+            ret.set_answer_id(answer_id);
+            ret.set_release_param_caps(false);
+            ret.init_results()?;
+        }
+        Ok(Results {
+            msg,
+            caps: Vec::new(),
+        })
+    }
+
+    /// The results' content, to build in place (for a method, a struct
+    /// with a field per result).
+    ///
+    /// # Errors
+    /// The message's arena has no room.
+    pub fn content(&mut self) -> Result<PointerBuilder<'_, Arena>> {
+        results_content(&mut self.msg)
+    }
+
+    /// Adds `cap` to the results' capabilities and returns its index, to
+    /// point a capability pointer of the content at
+    /// ([`PointerBuilder::set_capability`]).
+    pub fn add_cap(&mut self, cap: Client) -> u32 {
+        self.caps.push(cap);
+        self.caps.len() as u32 - 1
+    }
+
+    /// The payload these results make, as a local caller reads them.
+    pub(crate) fn into_payload(self) -> Payload {
+        Payload {
+            body: Body::Built(self.msg),
+            caps: self.caps,
+            section: Section::Return,
+        }
+    }
+}
+
+/// The content pointer of a message built as `return.results`.
+pub(crate) fn results_content(msg: &mut Message<Arena>) -> Result<PointerBuilder<'_, Arena>> {
+    payload_content(msg, MESSAGE_RETURN, 0)
+}
+
+/// The content pointer of a message built as `call.params`.
+pub(crate) fn params_content(msg: &mut Message<Arena>) -> Result<PointerBuilder<'_, Arena>> {
+    payload_content(msg, MESSAGE_CALL, 1)
+}
+
+/// `Message.call`'s and `Message.return`'s discriminants (rpc.capnp).
+const MESSAGE_CALL: u16 = 2;
+const MESSAGE_RETURN: u16 = 3;
+
+/// The content pointer of the payload in pointer `field` of the member
+/// `which` of a message built by this crate.
+fn payload_content(
+    msg: &mut Message<Arena>,
+    which: u16,
+    field: usize,
+) -> Result<PointerBuilder<'_, Arena>> {
+    let root = msg.root_pointer()?.get_struct(message::STRUCT_SIZE)?;
+    if root.get::<u16>(0) != which {
+        return Err(Error::failed("a message built for another purpose"));
+    }
+    let member = root.into_pointer(0).get_struct(if which == MESSAGE_CALL {
+        crate::rpc_capnp::call::STRUCT_SIZE
+    } else {
+        return_::STRUCT_SIZE
+    })?;
+    Ok(member
+        .into_pointer(field)
+        .get_struct(crate::rpc_capnp::payload::STRUCT_SIZE)?
+        .into_pointer(0))
+}
+
+/// A call being built: its parameters are written in place in the message
+/// that will be sent.
+pub struct Request {
+    pub(crate) msg: Message<Arena>,
+    pub(crate) caps: Vec<Client>,
+    pub(crate) target: Client,
+    pub(crate) interface_id: u64,
+    pub(crate) method_id: u16,
+    started: bool,
+}
+
+impl Request {
+    /// Makes the message a `Call` of the request's method, once.
+    fn start(&mut self) -> Result<()> {
+        if !self.started {
+            self.msg.reset();
+            let mut root = self.msg.init_root::<message::Builder<_>>()?;
+            let mut call = root.init_call()?;
+            call.set_interface_id(self.interface_id);
+            call.set_method_id(self.method_id);
+            call.init_params()?;
+            self.started = true;
+        }
+        Ok(())
+    }
+
+    /// The parameters' content, to build in place.
+    ///
+    /// # Errors
+    /// The message's arena has no room.
+    pub fn params(&mut self) -> Result<PointerBuilder<'_, Arena>> {
+        self.start()?;
+        params_content(&mut self.msg)
+    }
+
+    /// Adds `cap` to the parameters' capabilities and returns its index,
+    /// to point a capability pointer of the content at
+    /// ([`PointerBuilder::set_capability`]).
+    pub fn add_cap(&mut self, cap: Client) -> u32 {
+        self.caps.push(cap);
+        self.caps.len() as u32 - 1
+    }
+
+    /// Sends the call. The response arrives through
+    /// [`Sent::response`]; calls on capabilities of the results can be
+    /// made at once through [`Sent::pipeline`] (promise pipelining).
+    /// Dropping the response future and every pipeline of a call that has
+    /// not returned cancels it.
+    pub fn send(mut self) -> Sent {
+        if let Err(e) = self.start() {
+            return Sent::failed(e);
+        }
+        match self.target.hook.clone() {
+            Hook::Local(local) => send_local(local, self),
+            Hook::Import(import) => {
+                let conn = Arc::clone(&import.conn);
+                conn.send_call(self, crate::connection::Target::Import(import.id))
+            }
+            Hook::Answer(answer) => {
+                let conn = Arc::clone(&answer.conn);
+                let target =
+                    crate::connection::Target::Answer(answer.question.id, answer.transform.clone());
+                conn.send_call(self, target)
+            }
+            Hook::Promise(resolution) => {
+                let future: BoxFuture<Result<Response>> = Box::pin(async move {
+                    let target = resolution.await?;
+                    // Built for the promise; re-aimed at what it became.
+                    let request = self.retarget(target);
+                    request.send().response.await
+                });
+                Sent::shared(future.shared())
+            }
+            Hook::Broken(e) => Sent::failed(e),
+        }
+    }
+
+    /// The same call, for another target (the message moves into a
+    /// connection's pool only when sent).
+    fn retarget(mut self, target: Client) -> Request {
+        self.target = target;
+        self
+    }
+}
+
+/// Runs a call on a local server in a task of its own.
+fn send_local(local: Arc<LocalServer>, request: Request) -> Sent {
+    let Request {
+        msg,
+        caps,
+        interface_id,
+        method_id,
+        ..
+    } = request;
+    let params = Params {
+        payload: Payload {
+            body: Body::Built(msg),
+            caps,
+            section: Section::Call,
+        },
+    };
+    let results = match Results::new(Message::new(SingleSegmentArena::new()), 0) {
+        Ok(r) => r,
+        Err(e) => return Sent::failed(e),
+    };
+    let server = Arc::clone(&local.server);
+    let task = tokio::spawn(server.dispatch(interface_id, method_id, params, results));
+    let abort = AbortOnDrop(task.abort_handle());
+    let future: BoxFuture<Result<Response>> = Box::pin(async move {
+        let _abort = abort;
+        match task.await {
+            Ok(Ok(results)) => Ok(Response {
+                payload: Arc::new(results.into_payload()),
+                _question: None,
+            }),
+            Ok(Err(e)) => Err(e),
+            Err(join) => Err(Error::failed(format!("the server's task failed: {join}"))),
+        }
+    });
+    Sent::shared(future.shared())
+}
+
+/// Aborts a task when dropped (a local call whose caller gave up).
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A sent call: its response to come, and a pipeline to call
+/// capabilities of its results before they arrive.
+pub struct Sent {
+    /// The results (or the error) when the call returns.
+    pub response: ResponseFuture,
+    /// Capabilities of the results, usable before they arrive.
+    pub pipeline: Pipeline,
+}
+
+impl Sent {
+    pub(crate) fn failed(e: Error) -> Self {
+        Sent {
+            response: ResponseFuture {
+                inner: ResponseInner::Failed(Some(e.clone())),
+            },
+            pipeline: Pipeline {
+                inner: PipelineInner::Broken(e),
+                transform: Vec::new(),
+            },
+        }
+    }
+
+    fn shared(shared: Shared<BoxFuture<Result<Response>>>) -> Self {
+        Sent {
+            response: ResponseFuture {
+                inner: ResponseInner::Shared(shared.clone()),
+            },
+            pipeline: Pipeline {
+                inner: PipelineInner::Shared(shared),
+                transform: Vec::new(),
+            },
+        }
+    }
+
+    pub(crate) fn remote(
+        conn: Arc<Conn>,
+        question: Arc<QuestionRef>,
+        rx: oneshot::Receiver<Result<Arc<Payload>>>,
+    ) -> Self {
+        Sent {
+            response: ResponseFuture {
+                inner: ResponseInner::Remote {
+                    rx,
+                    question: Some(Arc::clone(&question)),
+                },
+            },
+            pipeline: Pipeline {
+                inner: PipelineInner::Remote { conn, question },
+                transform: Vec::new(),
+            },
+        }
+    }
+}
+
+/// The results of a call.
+#[derive(Clone)]
+pub struct Response {
+    pub(crate) payload: Arc<Payload>,
+    /// Keeps the question open (no `Finish`) while the response lives.
+    pub(crate) _question: Option<Arc<QuestionRef>>,
+}
+
+impl Response {
+    /// Hands `f` the results' content (see [`Params::read`]).
+    ///
+    /// # Errors
+    /// The message is malformed, or `f`'s error.
+    pub fn read<R>(&self, f: impl for<'r> FnOnce(PointerReader<'r>) -> Result<R>) -> Result<R> {
+        self.payload.read(f)
+    }
+
+    /// The capability a capability pointer of the results names.
+    ///
+    /// # Errors
+    /// No capability of that index came with the results.
+    pub fn cap(&self, index: u32) -> Result<Client> {
+        self.payload.cap(index)
+    }
+
+    /// Capabilities that came with the results.
+    pub fn cap_count(&self) -> u32 {
+        self.payload.caps.len() as u32
+    }
+}
+
+enum ResponseInner {
+    Remote {
+        rx: oneshot::Receiver<Result<Arc<Payload>>>,
+        question: Option<Arc<QuestionRef>>,
+    },
+    Shared(Shared<BoxFuture<Result<Response>>>),
+    Failed(Option<Error>),
+}
+
+/// The response of a sent call, to await. Dropping it (with every
+/// pipeline of the call) cancels a call that has not returned.
+pub struct ResponseFuture {
+    inner: ResponseInner,
+}
+
+impl Future for ResponseFuture {
+    type Output = Result<Response>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match &mut self.inner {
+            ResponseInner::Remote { rx, question } => match rx.poll_unpin(cx) {
+                Poll::Pending => Poll::Pending,
+                Poll::Ready(Ok(Ok(payload))) => Poll::Ready(Ok(Response {
+                    payload,
+                    _question: question.take(),
+                })),
+                Poll::Ready(Ok(Err(e))) => Poll::Ready(Err(e)),
+                Poll::Ready(Err(_)) => Poll::Ready(Err(Error::disconnected(
+                    "the connection ended before the call returned",
+                ))),
+            },
+            ResponseInner::Shared(shared) => shared.poll_unpin(cx),
+            ResponseInner::Failed(e) => Poll::Ready(Err(e
+                .take()
+                .unwrap_or_else(|| Error::failed("response polled after it completed")))),
+        }
+    }
+}
+
+#[derive(Clone)]
+enum PipelineInner {
+    Remote {
+        conn: Arc<Conn>,
+        question: Arc<QuestionRef>,
+    },
+    Shared(Shared<BoxFuture<Result<Response>>>),
+    Broken(Error),
+}
+
+/// The results of a call not yet returned, as far as capabilities in them
+/// go: a path of pointer fields from the content to a capability.
+#[derive(Clone)]
+pub struct Pipeline {
+    inner: PipelineInner,
+    transform: Vec<u16>,
+}
+
+impl Pipeline {
+    /// The pipeline of pointer field `index` of the struct here.
+    pub fn pointer_field(&self, index: u16) -> Pipeline {
+        let mut p = self.clone();
+        p.transform.push(index);
+        p
+    }
+
+    /// The capability here: calls on it are sent at once, to be delivered
+    /// when the results are in (by the peer, for a remote call).
+    pub fn client(&self) -> Client {
+        match &self.inner {
+            PipelineInner::Remote { conn, question } => Client {
+                hook: Hook::Answer(Arc::new(AnswerCap {
+                    conn: Arc::clone(conn),
+                    question: Arc::clone(question),
+                    transform: self.transform.clone(),
+                })),
+            },
+            PipelineInner::Shared(shared) => {
+                let shared = shared.clone();
+                let transform = self.transform.clone();
+                let resolution: BoxFuture<Result<Client>> =
+                    Box::pin(async move { shared.await?.payload.cap_at(&transform) });
+                Client::promise(resolution.shared())
+            }
+            PipelineInner::Broken(e) => Client::broken(e.clone()),
+        }
+    }
+}

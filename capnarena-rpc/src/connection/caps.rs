@@ -1,0 +1,271 @@
+//! Capability descriptors and the import and export tables: what a
+//! descriptor received names (importing what the peer hosts), what a
+//! capability sent is written as (exporting what this side hosts), and the
+//! peer's reference counts on both.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use futures_util::FutureExt;
+use tokio::sync::oneshot;
+
+use super::{Conn, Export, Garbage, Import, ImportClient, State, Target, Violation, violation};
+use crate::client::{Arena, BoxFuture, Client, Hook};
+use crate::error::{Error, Result};
+use crate::rpc_capnp::{cap_descriptor, message_target, payload, promised_answer};
+
+impl Conn {
+    /// Fills `payload`'s cap table with a descriptor for each of `caps`,
+    /// exporting what this side hosts; returns the export ids used.
+    pub(super) fn write_cap_table(
+        self: &Arc<Self>,
+        st: &mut State,
+        mut payload: payload::Builder<'_, Arena>,
+        caps: &[Client],
+    ) -> Result<Vec<u32>> {
+        let mut exports = Vec::new();
+        if caps.is_empty() {
+            return Ok(exports);
+        }
+        let mut table = payload.init_cap_table(caps.len() as u32)?;
+        for (i, cap) in caps.iter().enumerate() {
+            let mut d = table.get(i as u32);
+            match &cap.hook {
+                Hook::Import(imp) if Arc::ptr_eq(&imp.conn, self) => d.set_receiver_hosted(imp.id),
+                Hook::Answer(a) if Arc::ptr_eq(&a.conn, self) => {
+                    let mut pa = d.init_receiver_answer()?;
+                    pa.set_question_id(a.question.id);
+                    write_transform(&mut pa, &a.transform)?;
+                }
+                _ => {
+                    let id = self.export(st, cap)?;
+                    exports.push(id);
+                    d.set_sender_hosted(id);
+                }
+            }
+        }
+        Ok(exports)
+    }
+
+    /// Adds a reference of the peer to `cap`'s export (made if new).
+    pub(super) fn export(&self, st: &mut State, cap: &Client) -> Result<u32> {
+        let local_id = match &cap.hook {
+            Hook::Local(l) => Some(l.id),
+            _ => None,
+        };
+        if let Some(id) = local_id.and_then(|l| st.export_ids.get(&l).copied()) {
+            if let Some(e) = st.exports.get_mut(id) {
+                e.refs += 1;
+                return Ok(id);
+            }
+        }
+        if st.exports.len >= self.options.max_exports {
+            return Err(Error::overloaded(format!(
+                "{} capabilities exported on the connection, its limit",
+                st.exports.len
+            )));
+        }
+        let id = st.exports.insert(Export {
+            client: cap.clone(),
+            refs: 1,
+            local_id,
+        });
+        if let Some(l) = local_id {
+            st.export_ids.insert(l, id);
+        }
+        Ok(id)
+    }
+
+    /// Drops `count` of the peer's references to export `id`.
+    pub(super) fn release_export(
+        &self,
+        st: &mut State,
+        id: u32,
+        count: u32,
+        garbage: &mut Garbage,
+    ) -> std::result::Result<(), Violation> {
+        let Some(e) = st.exports.get_mut(id) else {
+            return violation(format!("release of export {id}, which is not held"));
+        };
+        if e.refs < count {
+            return violation(format!(
+                "release of {count} references to export {id}, which has {}",
+                e.refs
+            ));
+        }
+        e.refs -= count;
+        if e.refs == 0 {
+            if let Some(e) = st.exports.remove(id) {
+                if let Some(l) = e.local_id {
+                    st.export_ids.remove(&l);
+                }
+                garbage.push(e.client);
+            }
+        }
+        Ok(())
+    }
+
+    /// The client a received capability descriptor names.
+    pub(super) fn import_cap(
+        self: &Arc<Self>,
+        st: &mut State,
+        d: cap_descriptor::Reader<'_>,
+    ) -> std::result::Result<Client, Violation> {
+        Ok(match d.which()? {
+            cap_descriptor::Which::None => Client::broken(Error::failed("null capability")),
+            cap_descriptor::Which::SenderHosted(id) | cap_descriptor::Which::SenderPromise(id) => {
+                self.import(st, id)?
+            }
+            cap_descriptor::Which::ReceiverHosted(id) => match st.exports.get(id) {
+                Some(e) => e.client.clone(),
+                None => return violation(format!("receiverHosted {id}: no such export")),
+            },
+            cap_descriptor::Which::ReceiverAnswer(pa) => {
+                let pa = pa?;
+                let transform = read_transform(pa)?;
+                self.answer_cap(st, pa.get_question_id(), transform)?
+            }
+            cap_descriptor::Which::ThirdPartyHosted(_) => {
+                return violation("thirdPartyHosted capability on a two-party connection");
+            }
+        })
+    }
+
+    /// One more reference to import `id`.
+    pub(super) fn import(
+        self: &Arc<Self>,
+        st: &mut State,
+        id: u32,
+    ) -> std::result::Result<Client, Violation> {
+        if let Some(import) = st.imports.get_mut(&id) {
+            import.refs = import.refs.saturating_add(1);
+            if let Some(client) = import.client.upgrade() {
+                return Ok(Client {
+                    hook: Hook::Import(client),
+                });
+            }
+            // The last client is being dropped: a new one takes the entry
+            // (and the references counted so far) over.
+            let generation = self.next_generation.fetch_add(1, Ordering::Relaxed);
+            let client = Arc::new(ImportClient {
+                id,
+                conn: Arc::clone(self),
+                generation,
+            });
+            import.client = Arc::downgrade(&client);
+            import.generation = generation;
+            return Ok(Client {
+                hook: Hook::Import(client),
+            });
+        }
+        if st.imports.len() >= self.options.max_imports {
+            return Err(Violation(Error::overloaded(format!(
+                "the peer sent more than {} capabilities to hold",
+                self.options.max_imports
+            ))));
+        }
+        let generation = self.next_generation.fetch_add(1, Ordering::Relaxed);
+        let client = Arc::new(ImportClient {
+            id,
+            conn: Arc::clone(self),
+            generation,
+        });
+        st.imports.insert(
+            id,
+            Import {
+                client: Arc::downgrade(&client),
+                generation,
+                refs: 1,
+            },
+        );
+        Ok(Client {
+            hook: Hook::Import(client),
+        })
+    }
+
+    /// The capability at `transform` of the results of answer `id`: known
+    /// when it has returned, a promise otherwise.
+    pub(super) fn answer_cap(
+        &self,
+        st: &mut State,
+        id: u32,
+        transform: Vec<u16>,
+    ) -> std::result::Result<Client, Violation> {
+        let Some(answer) = st.answers.get_mut(&id) else {
+            return violation(format!(
+                "promisedAnswer of question {id}, which is not open"
+            ));
+        };
+        Ok(match &answer.returned {
+            Some(returned) if !answer.draining => returned.cap_at(&transform),
+            _ => {
+                let (tx, rx) = oneshot::channel();
+                answer.waiters.push((transform, tx));
+                let resolution: BoxFuture<Result<Client>> = Box::pin(async move {
+                    rx.await.unwrap_or_else(|_| {
+                        Err(Error::disconnected(
+                            "the connection ended before the answer",
+                        ))
+                    })
+                });
+                Client::promise(resolution.shared())
+            }
+        })
+    }
+}
+
+pub(super) fn write_target(
+    mut t: message_target::Builder<'_, Arena>,
+    target: &Target,
+) -> capnarena::Result<()> {
+    match target {
+        Target::Import(id) => t.set_imported_cap(*id),
+        Target::Answer(q, transform) => {
+            let mut pa = t.init_promised_answer()?;
+            pa.set_question_id(*q);
+            write_transform(&mut pa, transform)?;
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn write_transform(
+    pa: &mut promised_answer::Builder<'_, Arena>,
+    transform: &[u16],
+) -> capnarena::Result<()> {
+    if transform.is_empty() {
+        return Ok(());
+    }
+    let mut ops = pa.init_transform(transform.len() as u32)?;
+    for (i, &f) in transform.iter().enumerate() {
+        ops.get(i as u32).set_get_pointer_field(f);
+    }
+    Ok(())
+}
+
+/// Transforms longer than this are refused (a pointer path deeper than
+/// the reader's nesting limit could never be followed anyway).
+const MAX_TRANSFORM: u32 = 64;
+
+pub(super) fn read_transform(
+    pa: promised_answer::Reader<'_>,
+) -> std::result::Result<Vec<u16>, Violation> {
+    let mut out = Vec::new();
+    if !pa.has_transform() {
+        return Ok(out);
+    }
+    let ops = pa.get_transform()?;
+    if ops.len() > MAX_TRANSFORM {
+        return violation(format!(
+            "a promisedAnswer transform of {} ops, over the limit of {MAX_TRANSFORM}",
+            ops.len()
+        ));
+    }
+    for op in ops.iter() {
+        match op.which()? {
+            promised_answer::op::Which::Noop => {}
+            promised_answer::op::Which::GetPointerField(f) => out.push(f),
+        }
+    }
+    Ok(out)
+}

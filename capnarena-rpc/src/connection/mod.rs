@@ -1,0 +1,771 @@
+//! A two-party connection: the protocol of rpc.capnp (level 1) over any
+//! `AsyncRead + AsyncWrite`, with its four tables (questions, answers,
+//! imports, exports). Follows the roles of the reference's rpc.c++
+//! (`RpcConnectionState`), written anew.
+//!
+//! The tables sit behind one mutex per connection, held only for table
+//! changes and to queue a message (never across an await, never while a
+//! client is dropped: what must be dropped is moved out and dropped after
+//! the lock is released, since dropping an import takes the lock again).
+//! A reader task decodes frames and handles each message; a writer task
+//! writes the queued messages and returns their arenas to a pool.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use capnarena::serialize::codec::FramedCodec;
+use capnarena::typed::FromStructBuilder;
+use capnarena::{Message, ReaderOptions, SingleSegmentArena};
+use futures_util::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{Notify, mpsc, oneshot, watch};
+use tokio_util::codec::FramedRead;
+
+mod caps;
+mod handlers;
+
+use crate::client::{AnswerCap, Arena, Client, Hook, Params, Payload, Request, Sent};
+use crate::error::{Error, Result};
+use crate::rpc_capnp::{message, message_target, payload};
+use caps::write_target;
+
+/// Limits a connection keeps against its peer (and its own callers).
+///
+/// A peer that goes past a limit it controls (calls in flight, imports,
+/// message size) has the connection aborted; a local caller that would go
+/// past one (questions, exports) gets an [`ErrorKind::Overloaded`](crate::ErrorKind::Overloaded) error.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Calls this side may have in flight (questions), default 4096.
+    pub max_questions: usize,
+    /// Calls the peer may have in flight (answers), default 4096.
+    pub max_answers: usize,
+    /// Capabilities the peer may have this side hold (imports), default
+    /// 16384.
+    pub max_imports: usize,
+    /// Capabilities this side may export at once, default 16384.
+    pub max_exports: usize,
+    /// Bytes of messages queued to send; a peer that does not read them
+    /// has the connection aborted past this (default 64 MiB).
+    pub max_queued_bytes: usize,
+    /// The largest message accepted (framed bytes), default 64 MiB.
+    pub max_message_bytes: usize,
+    /// Limits for reading each message.
+    pub reader: ReaderOptions,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_questions: 4096,
+            max_answers: 4096,
+            max_imports: 16384,
+            max_exports: 16384,
+            max_queued_bytes: 64 << 20,
+            max_message_bytes: 64 << 20,
+            reader: ReaderOptions::default(),
+        }
+    }
+}
+
+/// Entries in a connection's tables (for tests and monitoring): all zero
+/// when every call has finished and every capability has been released.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Calls sent and not finished.
+    pub questions: usize,
+    /// Calls received and not finished.
+    pub answers: usize,
+    /// Capabilities of the peer held here.
+    pub imports: usize,
+    /// Capabilities of this side held by the peer.
+    pub exports: usize,
+}
+
+/// A table of entries under small integer ids, reusing freed ids (lowest
+/// first is not promised; the most recently freed is taken).
+struct IdTable<T> {
+    slots: Vec<Option<T>>,
+    free: Vec<u32>,
+    len: usize,
+}
+
+impl<T> IdTable<T> {
+    fn new() -> Self {
+        IdTable {
+            slots: Vec::new(),
+            free: Vec::new(),
+            len: 0,
+        }
+    }
+
+    fn insert(&mut self, value: T) -> u32 {
+        self.len += 1;
+        match self.free.pop() {
+            Some(id) => {
+                self.slots[id as usize] = Some(value);
+                id
+            }
+            None => {
+                self.slots.push(Some(value));
+                self.slots.len() as u32 - 1
+            }
+        }
+    }
+
+    fn get(&self, id: u32) -> Option<&T> {
+        self.slots.get(id as usize).and_then(Option::as_ref)
+    }
+
+    fn get_mut(&mut self, id: u32) -> Option<&mut T> {
+        self.slots.get_mut(id as usize).and_then(Option::as_mut)
+    }
+
+    fn remove(&mut self, id: u32) -> Option<T> {
+        let v = self.slots.get_mut(id as usize)?.take()?;
+        self.free.push(id);
+        self.len -= 1;
+        Some(v)
+    }
+
+    fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
+        self.free.clear();
+        self.len = 0;
+        self.slots.drain(..).flatten()
+    }
+}
+
+/// A call sent and not yet finished.
+struct Question {
+    /// Where the results go; taken when they arrive.
+    tx: Option<oneshot::Sender<Result<Arc<Payload>>>>,
+    /// Exports made for the parameters' capabilities (released when the
+    /// return says `releaseParamCaps`).
+    param_exports: Vec<u32>,
+    returned: bool,
+    /// A `Finish` has been sent (no client refers to the question).
+    finished: bool,
+}
+
+/// What an answered call left for pipelined calls to reach.
+#[derive(Clone)]
+enum Returned {
+    Results(Arc<Payload>),
+    Error(Error),
+}
+
+/// A call received and not yet finished by the peer.
+struct Answer {
+    /// The task running the call, aborted when the peer cancels it.
+    task: Option<tokio::task::AbortHandle>,
+    returned: Option<Returned>,
+    /// Returned, and the calls queued before are being delivered: new
+    /// pipelined calls still queue behind them.
+    draining: bool,
+    /// Calls pipelined on the results before they were in, in order.
+    queued: Vec<Queued>,
+    /// Pipelined capabilities waiting for the results: their transforms.
+    waiters: Vec<(Vec<u16>, oneshot::Sender<Result<Client>>)>,
+    /// Exports made for the results' capabilities (released by a `Finish`
+    /// with `releaseResultCaps`).
+    result_exports: Vec<u32>,
+}
+
+impl Answer {
+    fn new() -> Self {
+        Answer {
+            task: None,
+            returned: None,
+            draining: false,
+            queued: Vec::new(),
+            waiters: Vec::new(),
+            result_exports: Vec::new(),
+        }
+    }
+}
+
+/// A call pipelined on an answer not yet returned.
+struct Queued {
+    id: u32,
+    interface_id: u64,
+    method_id: u16,
+    params: Params,
+    transform: Vec<u16>,
+    redirect: bool,
+}
+
+impl Returned {
+    /// The capability at `transform` of these results.
+    fn cap_at(&self, transform: &[u16]) -> Client {
+        match self {
+            Returned::Results(p) => p.cap_at(transform).unwrap_or_else(Client::broken),
+            Returned::Error(e) => Client::broken(e.clone()),
+        }
+    }
+}
+
+/// A capability of this side that the peer holds, with the number of
+/// times it has been sent (the peer's references).
+struct Export {
+    client: Client,
+    refs: u32,
+    local_id: Option<u64>,
+}
+
+/// A capability of the peer held here: the client (while any clone of it
+/// lives) and the references the peer counts for it.
+struct Import {
+    client: Weak<ImportClient>,
+    generation: u64,
+    refs: u32,
+}
+
+/// The tables of a connection.
+struct State {
+    /// Why the connection ended, once it has.
+    closed: Option<Error>,
+    questions: IdTable<Question>,
+    answers: HashMap<u32, Answer>,
+    exports: IdTable<Export>,
+    /// Local servers' ids to their export ids (one export per server).
+    export_ids: HashMap<u64, u32>,
+    imports: HashMap<u32, Import>,
+    bootstrap: Option<Client>,
+}
+
+enum Outgoing {
+    Message(Message<Arena>),
+    Shutdown,
+}
+
+/// The shared part of a connection: what clients of it hold.
+pub(crate) struct Conn {
+    state: Mutex<State>,
+    out: mpsc::UnboundedSender<Outgoing>,
+    queued: AtomicUsize,
+    pool: Mutex<Vec<Message<Arena>>>,
+    options: Options,
+    next_generation: AtomicU64,
+    /// Set when the connection must end from a place that cannot end it
+    /// itself (holding the lock); the reader task then ends it.
+    failure: Mutex<Option<Error>>,
+    wake_reader: Notify,
+    done: watch::Sender<Option<Result<(), Error>>>,
+}
+
+/// Messages the pool keeps for reuse.
+const POOL_SIZE: usize = 64;
+
+/// Where a call goes on the connection.
+pub(crate) enum Target {
+    Import(u32),
+    Answer(u32, Vec<u16>),
+}
+
+/// A question, referred to by the response future, the response and the
+/// pipelined clients; when the last reference goes, `Finish` is sent.
+pub(crate) struct QuestionRef {
+    pub(crate) id: u32,
+    conn: Arc<Conn>,
+}
+
+impl Drop for QuestionRef {
+    fn drop(&mut self) {
+        self.conn.finish_question(self.id);
+    }
+}
+
+/// A capability imported from the peer; releases it when dropped.
+pub(crate) struct ImportClient {
+    pub(crate) id: u32,
+    pub(crate) conn: Arc<Conn>,
+    generation: u64,
+}
+
+impl Drop for ImportClient {
+    fn drop(&mut self) {
+        self.conn.release_import(self.id, self.generation);
+    }
+}
+
+/// A protocol violation of the peer: the connection is aborted with it.
+struct Violation(Error);
+
+impl From<capnarena::Error> for Violation {
+    fn from(e: capnarena::Error) -> Self {
+        Violation(Error::failed(format!("malformed message: {e}")))
+    }
+}
+
+impl From<capnarena::typed::NotInSchema> for Violation {
+    fn from(e: capnarena::typed::NotInSchema) -> Self {
+        Violation(Error::failed(format!("malformed message: {e}")))
+    }
+}
+
+fn violation<T>(reason: impl Into<String>) -> std::result::Result<T, Violation> {
+    Err(Violation(Error::failed(reason)))
+}
+
+/// Clients and other values to drop once the lock is released.
+type Garbage = Vec<Client>;
+
+impl Conn {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while the lock was held left the tables between two
+        // whole changes only if it came from outside them (none of the
+        // table code panics), so the state is still usable.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A message to build, from the pool when one is there.
+    pub(crate) fn message(&self) -> Message<Arena> {
+        let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        pooled.unwrap_or_else(|| Message::new(SingleSegmentArena::new()))
+    }
+
+    /// Queues `msg` for the writer. Past the queue's limit the connection
+    /// is failed (the peer does not read).
+    fn send(&self, msg: Message<Arena>) {
+        let size = msg.serialized_size();
+        let queued = self.queued.fetch_add(size, Ordering::Relaxed) + size;
+        if queued > self.options.max_queued_bytes {
+            self.fail_later(Error::overloaded(format!(
+                "{queued} bytes queued for the peer, over the limit of {}",
+                self.options.max_queued_bytes
+            )));
+            return;
+        }
+        // The writer has gone only once the connection has ended.
+        let _ = self.out.send(Outgoing::Message(msg));
+    }
+
+    /// Builds and queues a message with `build` (its errors are this
+    /// side's: a message that cannot be built is not sent).
+    fn send_with(
+        &self,
+        build: impl FnOnce(message::Builder<'_, Arena>) -> capnarena::Result<()>,
+    ) -> capnarena::Result<()> {
+        let mut msg = self.message();
+        msg.reset();
+        build(msg.init_root::<message::Builder<_>>()?)?;
+        self.send(msg);
+        Ok(())
+    }
+
+    fn fail_later(&self, e: Error) {
+        self.failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert(e);
+        self.wake_reader.notify_one();
+    }
+
+    /// Sends a `Finish` for a question no one refers to any more; forgets
+    /// the question once it has returned too.
+    fn finish_question(&self, id: u32) {
+        let mut garbage = None;
+        {
+            let mut st = self.lock();
+            if st.closed.is_some() {
+                return;
+            }
+            let Some(q) = st.questions.get_mut(id) else {
+                return;
+            };
+            q.finished = true;
+            if q.returned {
+                garbage = st.questions.remove(id);
+            }
+            let sent = self.send_with(|mut root| {
+                let mut f = root.init_finish()?;
+                f.set_question_id(id);
+                f.set_release_result_caps(false);
+                Ok(())
+            });
+            if let Err(e) = sent {
+                self.fail_later(Error::failed(format!("building a finish: {e}")));
+            }
+        }
+        drop(garbage);
+    }
+
+    /// The last clone of import `id` (of `generation`) is gone: releases
+    /// the peer's references, unless a newer client took the entry over.
+    fn release_import(&self, id: u32, generation: u64) {
+        let mut st = self.lock();
+        if st.closed.is_some() {
+            return;
+        }
+        let Some(import) = st.imports.get(&id) else {
+            return;
+        };
+        if import.generation != generation {
+            return;
+        }
+        let refs = import.refs;
+        st.imports.remove(&id);
+        if let Err(e) = self.send_with(|mut root| {
+            let mut r = root.init_release()?;
+            r.set_id(id);
+            r.set_reference_count(refs);
+            Ok(())
+        }) {
+            self.fail_later(Error::failed(format!("building a release: {e}")));
+        }
+    }
+
+    /// Sends `request` to `target` as a new question.
+    pub(crate) fn send_call(self: Arc<Self>, mut request: Request, target: Target) -> Sent {
+        let (tx, rx) = oneshot::channel();
+        let caps = std::mem::take(&mut request.caps);
+        let mut msg = std::mem::replace(&mut request.msg, Message::new(SingleSegmentArena::new()));
+        let mut st = self.lock();
+        if let Some(e) = &st.closed {
+            return Sent::failed(e.clone());
+        }
+        if st.questions.len >= self.options.max_questions {
+            return Sent::failed(Error::overloaded(format!(
+                "{} calls in flight on the connection, its limit",
+                st.questions.len
+            )));
+        }
+        let id = st.questions.insert(Question {
+            tx: Some(tx),
+            param_exports: Vec::new(),
+            returned: false,
+            finished: false,
+        });
+        let built = (|| -> Result<Vec<u32>> {
+            let root = msg.root_pointer()?.get_struct(message::STRUCT_SIZE)?;
+            let mut call = root
+                .into_pointer(0)
+                .get_struct(crate::rpc_capnp::call::STRUCT_SIZE)?;
+            call.set::<u32>(0, id);
+            write_target(
+                message_target::Builder::from_struct_builder(
+                    call.reborrow()
+                        .pointer(0)
+                        .init_struct(message_target::STRUCT_SIZE)?,
+                ),
+                &target,
+            )?;
+            let payload = payload::Builder::from_struct_builder(
+                call.into_pointer(1).get_struct(payload::STRUCT_SIZE)?,
+            );
+            self.write_cap_table(&mut st, payload, &caps)
+        })();
+        match built {
+            Ok(exports) => {
+                if let Some(q) = st.questions.get_mut(id) {
+                    q.param_exports = exports;
+                }
+            }
+            Err(e) => {
+                st.questions.remove(id);
+                drop(st);
+                return Sent::failed(e);
+            }
+        }
+        self.send(msg);
+        drop(st);
+        drop(caps);
+        let question = Arc::new(QuestionRef {
+            id,
+            conn: Arc::clone(&self),
+        });
+        Sent::remote(self, question, rx)
+    }
+
+    /// Ends the connection: every question fails with `error`, every
+    /// running call is dropped, the tables are emptied. Returns whether
+    /// this call ended it (false when it had already ended).
+    fn close(&self, error: Error) -> bool {
+        let (questions, answers, exports, bootstrap);
+        {
+            let mut st = self.lock();
+            if st.closed.is_some() {
+                return false;
+            }
+            st.closed = Some(error.clone());
+            questions = st.questions.drain().collect::<Vec<_>>();
+            answers = st.answers.drain().map(|(_, a)| a).collect::<Vec<_>>();
+            exports = st.exports.drain().collect::<Vec<_>>();
+            st.export_ids.clear();
+            st.imports.clear();
+            bootstrap = st.bootstrap.take();
+        }
+        for q in questions {
+            if let Some(tx) = q.tx {
+                let _ = tx.send(Err(error.clone()));
+            }
+        }
+        for a in answers {
+            if let Some(t) = &a.task {
+                t.abort();
+            }
+            for (_, tx) in a.waiters {
+                let _ = tx.send(Err(error.clone()));
+            }
+        }
+        drop(exports);
+        drop(bootstrap);
+        true
+    }
+
+    fn stats(&self) -> Stats {
+        let st = self.lock();
+        Stats {
+            questions: st.questions.len,
+            answers: st.answers.len(),
+            imports: st.imports.len(),
+            exports: st.exports.len,
+        }
+    }
+}
+
+/// A two-party connection to a peer vat over a byte stream, running in
+/// tasks of the tokio runtime it was made on.
+///
+/// Each side may offer a bootstrap capability (what the peer's
+/// [`bootstrap`](Self::bootstrap) returns). The connection runs until the
+/// peer closes the stream, a protocol error aborts it (an `Abort` is sent
+/// with the reason), or [`shutdown`](Self::shutdown) or
+/// [`abort`](Self::abort) ends it. Dropping this handle does not end it:
+/// its clients go on working until the peer closes the stream.
+pub struct Connection {
+    conn: Arc<Conn>,
+    done: watch::Receiver<Option<Result<(), Error>>>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("stats", &self.conn.stats())
+            .finish()
+    }
+}
+
+impl Connection {
+    /// Starts a connection over `stream`, offering `bootstrap` to the peer.
+    ///
+    /// # Panics
+    /// Outside a tokio runtime (it spawns its reader and writer tasks).
+    pub fn new<S>(stream: S, bootstrap: Option<Client>, options: Options) -> Self
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (read, write) = tokio::io::split(stream);
+        let (out, rx) = mpsc::unbounded_channel();
+        let (done_tx, done) = watch::channel(None);
+        let conn = Arc::new(Conn {
+            state: Mutex::new(State {
+                closed: None,
+                questions: IdTable::new(),
+                answers: HashMap::new(),
+                exports: IdTable::new(),
+                export_ids: HashMap::new(),
+                imports: HashMap::new(),
+                bootstrap,
+            }),
+            out,
+            queued: AtomicUsize::new(0),
+            pool: Mutex::new(Vec::new()),
+            options,
+            next_generation: AtomicU64::new(1),
+            failure: Mutex::new(None),
+            wake_reader: Notify::new(),
+            done: done_tx,
+        });
+        tokio::spawn(write_loop(Arc::downgrade(&conn), write, rx));
+        tokio::spawn(read_loop(Arc::clone(&conn), read));
+        Connection { conn, done }
+    }
+
+    /// The peer's bootstrap capability. Calls on it are sent at once
+    /// (pipelined on the bootstrap question).
+    pub fn bootstrap(&self) -> Client {
+        let conn = &self.conn;
+        let (tx, rx) = oneshot::channel();
+        let id = {
+            let mut st = conn.lock();
+            if let Some(e) = &st.closed {
+                return Client::broken(e.clone());
+            }
+            let id = st.questions.insert(Question {
+                tx: Some(tx),
+                param_exports: Vec::new(),
+                returned: false,
+                finished: false,
+            });
+            if let Err(e) = conn.send_with(|mut root| {
+                root.init_bootstrap()?.set_question_id(id);
+                Ok(())
+            }) {
+                st.questions.remove(id);
+                return Client::broken(e.into());
+            }
+            id
+        };
+        drop(rx);
+        Client {
+            hook: Hook::Answer(Arc::new(AnswerCap {
+                conn: Arc::clone(conn),
+                question: Arc::new(QuestionRef {
+                    id,
+                    conn: Arc::clone(conn),
+                }),
+                transform: Vec::new(),
+            })),
+        }
+    }
+
+    /// Entries in the connection's tables.
+    pub fn stats(&self) -> Stats {
+        self.conn.stats()
+    }
+
+    /// Aborts the connection: sends the peer an `Abort` with `reason`,
+    /// fails every call in flight and closes the stream.
+    pub fn abort(&self, reason: impl Into<String>) {
+        self.conn.fail_later(Error::failed(reason));
+    }
+
+    /// Ends the connection cleanly: calls in flight fail with
+    /// [`ErrorKind::Disconnected`](crate::ErrorKind::Disconnected), queued messages are written, the
+    /// stream's write half is shut down. Returns once the connection has
+    /// ended, with why it ended if not by this shutdown.
+    ///
+    /// # Errors
+    /// The connection had already ended with an error.
+    pub async fn shutdown(self) -> Result<()> {
+        let ended_here = self
+            .conn
+            .close(Error::disconnected("the connection was shut down"));
+        if ended_here {
+            let _ = self.conn.out.send(Outgoing::Shutdown);
+            self.conn.wake_reader.notify_one();
+        }
+        let result = self.closed().await;
+        if ended_here { Ok(()) } else { result }
+    }
+
+    /// Waits until the connection ends: `Ok` when the peer closed it (or it
+    /// was shut down), the error otherwise.
+    ///
+    /// # Errors
+    /// The connection was aborted, by either side, or its stream failed.
+    pub async fn closed(&self) -> Result<()> {
+        let mut done = self.done.clone();
+        loop {
+            if let Some(result) = done.borrow_and_update().clone() {
+                return result;
+            }
+            if done.changed().await.is_err() {
+                return Err(Error::disconnected("the connection's tasks are gone"));
+            }
+        }
+    }
+}
+
+async fn read_loop<R: AsyncRead + Unpin + Send + 'static>(conn: Arc<Conn>, read: R) {
+    let codec = FramedCodec::with_options(conn.options.reader)
+        .max_frame_bytes(conn.options.max_message_bytes);
+    let mut frames = FramedRead::new(read, codec);
+    let outcome: Result<(), Error> = loop {
+        let failure = conn
+            .failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(e) = failure {
+            break Err(e);
+        }
+        if conn.lock().closed.is_some() {
+            break Ok(());
+        }
+        tokio::select! {
+            frame = frames.next() => match frame {
+                None => break Ok(()),
+                Some(Err(e)) => break Err(Error::failed(format!("bad message from the peer: {e}"))),
+                Some(Ok(frame)) => {
+                    if let Err(Violation(e)) = conn.handle(frame) {
+                        break Err(e);
+                    }
+                }
+            },
+            _ = conn.wake_reader.notified() => {}
+        }
+    };
+    let result = match outcome {
+        Ok(()) => {
+            conn.close(Error::disconnected("the peer closed the connection"));
+            Ok(())
+        }
+        Err(e) => {
+            if conn.close(e.clone()) {
+                let _ = conn.send_with(|mut root| e.write(root.init_abort()?));
+            }
+            Err(e)
+        }
+    };
+    let _ = conn.out.send(Outgoing::Shutdown);
+    let _ = conn.done.send(Some(result));
+}
+
+async fn write_loop<W: AsyncWrite + Unpin + Send + 'static>(
+    conn: Weak<Conn>,
+    write: W,
+    mut rx: mpsc::UnboundedReceiver<Outgoing>,
+) {
+    let mut write = tokio::io::BufWriter::new(write);
+    while let Some(out) = rx.recv().await {
+        let mut msg = match out {
+            Outgoing::Message(m) => m,
+            Outgoing::Shutdown => break,
+        };
+        let written = match msg.framed_bytes() {
+            Ok(bytes) => write.write_all(bytes).await,
+            Err(_) => {
+                let mut bytes = Vec::new();
+                msg.append_to(&mut bytes);
+                write.write_all(&bytes).await
+            }
+        };
+        let size = msg.serialized_size();
+        let Some(c) = conn.upgrade() else { break };
+        c.queued.fetch_sub(size, Ordering::Relaxed);
+        msg.reset();
+        {
+            let mut pool = c.pool.lock().unwrap_or_else(|p| p.into_inner());
+            if pool.len() < POOL_SIZE {
+                pool.push(msg);
+            }
+        }
+        if let Err(e) = written {
+            c.fail_later(e.into());
+            break;
+        }
+        if rx.is_empty() {
+            if let Err(e) = write.flush().await {
+                c.fail_later(e.into());
+                break;
+            }
+        }
+    }
+    let _ = write.flush().await;
+    let _ = write.shutdown().await;
+}
+
+impl From<Violation> for Error {
+    fn from(v: Violation) -> Self {
+        v.0
+    }
+}
+
+impl From<Error> for Violation {
+    fn from(e: Error) -> Self {
+        Violation(e)
+    }
+}

@@ -1,0 +1,73 @@
+//! Heap allocations per call after warm-up, counted by a global
+//! allocator: a call and its return over a connection (both sides, one
+//! process) and a local call. The figures are deterministic on the
+//! current-thread runtime; the bounds are today's counts, so a change that
+//! allocates more per call fails here (the aim is none beyond the
+//! user's values: what is left is listed in the test).
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use capnarena_rpc::{Client, Connection, Options};
+use common::*;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: defers every operation to the system allocator unchanged; only
+// counts allocations.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc` is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with `layout` (above).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `realloc` is passed on as is.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations per call, averaged over `n` calls after `n` of warm-up.
+async fn per_call(test: &Client, n: u64) -> f64 {
+    for i in 0..n {
+        assert_eq!(add(test, i, 1).await.unwrap(), i + 1);
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for i in 0..n {
+        assert_eq!(add(test, i, 1).await.unwrap(), i + 1);
+    }
+    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / n as f64
+}
+
+/// A call over a connection, both sides counted, allocates at most 6
+/// times after warm-up (messages and frames are reused; what is left: the
+/// response channel, the question's and the payload's shared handles, the
+/// server's task and its boxed future), and a local call at most 9 (its
+/// messages are not pooled yet).
+#[tokio::test(flavor = "current_thread")]
+async fn allocations_per_call() {
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let _s = Connection::new(
+        a,
+        Some(Client::from_server(TestServer::default())),
+        Options::default(),
+    );
+    let c = Connection::new(b, None, Options::default());
+    let remote = per_call(&c.bootstrap(), 2000).await;
+    let local = per_call(&Client::from_server(TestServer::default()), 2000).await;
+    println!("allocations per call: {remote:.2} over a connection, {local:.2} local");
+    assert!(remote <= 6.0, "{remote}");
+    assert!(local <= 9.0, "{local}");
+}

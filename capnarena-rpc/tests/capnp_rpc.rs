@@ -1,0 +1,263 @@
+//! Interop with capnproto-rust's RPC (the `capnp-rpc` crate, 0.27) in
+//! both directions, over an in-process duplex: capnarena calls a counter
+//! capnp-rpc serves (calls, an unknown method), and capnp-rpc calls
+//! capnarena's test server (a call, calls pipelined on a capability of
+//! results not yet in, an exception with its type); every table of the
+//! capnarena side is empty after. capnp-rpc has no `Send` types, so both sides run on
+//! one thread (a tokio `LocalSet`). Contents cross between the two
+//! libraries' messages as framed bytes, as the untyped APIs have them.
+
+mod common;
+
+use std::cell::Cell;
+use std::ops::Deref;
+use std::rc::Rc;
+
+use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+use capnarena_rpc::{Client, Connection, ErrorKind, Options, Stats};
+use capnp::any_pointer;
+use capnp::capability::{DispatchCallResult, FromClientHook, FromServer, Promise};
+use capnp_rpc::rpc_twoparty_capnp::Side;
+use capnp_rpc::{RpcSystem, twoparty};
+use common::*;
+use tokio_util::compat::{TokioAsyncReadCompatExt, TokioAsyncWriteCompatExt};
+
+/// A struct of one data word holding `value`, framed by capnarena.
+fn word_struct(value: u64) -> Vec<u8> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.init_root_struct(StructSize::new(1, 0))
+        .unwrap()
+        .set::<u64>(0, value);
+    let mut out = Vec::new();
+    msg.append_to(&mut out);
+    out
+}
+
+/// Word `index` of the struct `p` points to, read by capnarena from a
+/// capnp copy of it.
+fn read_word(p: any_pointer::Reader<'_>, index: usize) -> u64 {
+    let mut copy = capnp::message::Builder::new_default();
+    copy.set_root(p).unwrap();
+    let bytes = capnp::serialize::write_message_to_words(&copy);
+    let words = capnarena::words_from_bytes(&bytes).unwrap();
+    let reader = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
+    reader.root().unwrap().get::<u64>(index)
+}
+
+/// Sets `p` to a struct of one data word holding `value`.
+fn set_word(mut p: any_pointer::Builder<'_>, value: u64) {
+    let bytes = word_struct(value);
+    let mut slice = &bytes[..];
+    let msg =
+        capnp::serialize::read_message_from_flat_slice(&mut slice, Default::default()).unwrap();
+    p.set_as::<any_pointer::Owned>(msg.get_root::<any_pointer::Reader>().unwrap())
+        .unwrap();
+}
+
+/// A counter served by capnp-rpc, untyped.
+struct PeerCounter {
+    value: Cell<u64>,
+}
+
+#[derive(Clone)]
+struct PeerDispatch(Rc<PeerCounter>);
+
+impl Deref for PeerDispatch {
+    type Target = PeerCounter;
+    fn deref(&self) -> &PeerCounter {
+        &self.0
+    }
+}
+
+impl capnp::capability::Server for PeerDispatch {
+    fn dispatch_call(
+        self,
+        interface_id: u64,
+        method_id: u16,
+        _params: capnp::capability::Params<any_pointer::Owned>,
+        mut results: capnp::capability::Results<any_pointer::Owned>,
+    ) -> DispatchCallResult {
+        if (interface_id, method_id) != (COUNTER, INCREMENT) {
+            return DispatchCallResult::new(
+                Promise::err(capnp::Error::unimplemented("not a counter method".into())),
+                false,
+            );
+        }
+        let v = self.value.get() + 1;
+        self.value.set(v);
+        set_word(results.get(), v);
+        DispatchCallResult::new(Promise::ok(()), false)
+    }
+
+    fn as_ptr(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
+}
+
+/// An untyped capnp-rpc client made from a `PeerCounter`.
+struct PeerClient(capnp::capability::Client);
+
+impl FromClientHook for PeerClient {
+    fn new(hook: Box<dyn capnp::private::capability::ClientHook>) -> Self {
+        PeerClient(capnp::capability::Client::new(hook))
+    }
+    fn into_client_hook(self) -> Box<dyn capnp::private::capability::ClientHook> {
+        self.0.hook
+    }
+    fn as_client_hook(&self) -> &dyn capnp::private::capability::ClientHook {
+        &*self.0.hook
+    }
+}
+
+impl FromServer<PeerCounter> for PeerClient {
+    type Dispatch = PeerDispatch;
+    fn from_server(s: Rc<PeerCounter>) -> PeerDispatch {
+        PeerDispatch(s)
+    }
+}
+
+/// capnp-rpc's side of a duplex: an RPC system offering `bootstrap`,
+/// spawned on the local set; returns its bootstrap of the other side.
+fn capnp_side(
+    stream: tokio::io::DuplexStream,
+    side: Side,
+    bootstrap: Option<capnp::capability::Client>,
+) -> capnp::capability::Client {
+    let (read, write) = tokio::io::split(stream);
+    let network = twoparty::VatNetwork::new(
+        read.compat(),
+        write.compat_write(),
+        side,
+        Default::default(),
+    );
+    let mut system = RpcSystem::new(Box::new(network), bootstrap);
+    let other = system.bootstrap(match side {
+        Side::Client => Side::Server,
+        Side::Server => Side::Client,
+    });
+    tokio::task::spawn_local(system);
+    other
+}
+
+/// capnarena calls a counter served by capnp-rpc: answers in order, an
+/// unknown method is `Unimplemented`, tables empty after.
+#[tokio::test(flavor = "current_thread")]
+async fn capnarena_calls_capnp_rpc() {
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async {
+            let (a, b) = tokio::io::duplex(1 << 16);
+            let counter: PeerClient = capnp_rpc::new_client(PeerCounter {
+                value: Cell::new(40),
+            });
+            // Its bootstrap of this side is not used: dropped, it is finished.
+            drop(capnp_side(a, Side::Server, Some(counter.0)));
+            let conn = Connection::new(b, None, Options::default());
+            let remote = conn.bootstrap();
+            assert_eq!(increment(&remote).await.unwrap(), 41);
+            assert_eq!(increment(&remote).await.unwrap(), 42);
+            let e = remote
+                .new_call(COUNTER, 9)
+                .send()
+                .response
+                .await
+                .err()
+                .unwrap();
+            assert_eq!(e.kind, ErrorKind::Unimplemented, "{e}");
+            drop(remote);
+            assert!(
+                eventually(|| conn.stats() == Stats::default()).await,
+                "{:?}",
+                conn.stats()
+            );
+        })
+        .await;
+}
+
+/// capnp-rpc calls capnarena's test server: add, a call pipelined on the
+/// counter makeCounter returns, and an exception with its type.
+#[tokio::test(flavor = "current_thread")]
+async fn capnp_rpc_calls_capnarena() {
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async {
+            let (a, b) = tokio::io::duplex(1 << 16);
+            let conn = Connection::new(
+                a,
+                Some(Client::from_server(TestServer::default())),
+                Options::default(),
+            );
+            let test = capnp_side(b, Side::Client, None);
+            // Everything capnp-rpc holds is dropped at the end of the block.
+            {
+                let mut request =
+                    test.new_call::<any_pointer::Owned, any_pointer::Owned>(TEST, ADD, None);
+                {
+                    let bytes = {
+                        let mut msg = Message::new(SingleSegmentArena::new());
+                        let mut s = msg.init_root_struct(StructSize::new(2, 0)).unwrap();
+                        s.set::<u64>(0, 40);
+                        s.set::<u64>(1, 2);
+                        let mut out = Vec::new();
+                        msg.append_to(&mut out);
+                        out
+                    };
+                    let mut slice = &bytes[..];
+                    let msg = capnp::serialize::read_message_from_flat_slice(
+                        &mut slice,
+                        Default::default(),
+                    )
+                    .unwrap();
+                    request
+                        .get()
+                        .set_as::<any_pointer::Owned>(
+                            msg.get_root::<any_pointer::Reader>().unwrap(),
+                        )
+                        .unwrap();
+                }
+                let response = request.send().promise.await.unwrap();
+                assert_eq!(read_word(response.get().unwrap(), 0), 42);
+
+                // Pipelined: increment the counter before makeCounter returns.
+                let mut request = test.new_call::<any_pointer::Owned, any_pointer::Owned>(
+                    TEST,
+                    MAKE_COUNTER,
+                    None,
+                );
+                set_word(request.get(), 10);
+                let sent = request.send();
+                let counter = capnp::capability::Client::new(
+                    sent.pipeline.noop().get_pointer_field(0).as_cap(),
+                );
+                let first = counter
+                    .new_call::<any_pointer::Owned, any_pointer::Owned>(COUNTER, INCREMENT, None)
+                    .send();
+                let second = counter
+                    .new_call::<any_pointer::Owned, any_pointer::Owned>(COUNTER, INCREMENT, None)
+                    .send();
+                assert_eq!(
+                    read_word(first.promise.await.unwrap().get().unwrap(), 0),
+                    11
+                );
+                assert_eq!(
+                    read_word(second.promise.await.unwrap().get().unwrap(), 0),
+                    12
+                );
+                drop(sent.promise.await.unwrap());
+
+                let mut request =
+                    test.new_call::<any_pointer::Owned, any_pointer::Owned>(TEST, FAIL, None);
+                set_word(request.get(), kind_number(ErrorKind::Overloaded));
+                let e = request.send().promise.await.err().unwrap();
+                assert_eq!(e.kind, capnp::ErrorKind::Overloaded, "{e}");
+                assert!(e.extra.contains("asked to fail"), "{e}");
+            }
+            drop(test);
+            assert!(
+                eventually(|| conn.stats() == Stats::default()).await,
+                "{:?}",
+                conn.stats()
+            );
+        })
+        .await;
+}

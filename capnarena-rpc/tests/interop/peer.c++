@@ -1,0 +1,177 @@
+// The C++ reference's RPC (libcapnp-rpc) as a test peer of capnarena-rpc.
+// The connection is a socket on stdin (fd 0).
+//   peer serve: offers a Test as its bootstrap until the other side hangs up.
+//   peer call:  calls the other side's bootstrap Test through every method
+//               and prints "ok <check>" per check; exits 1 on the first
+//               mismatch, printing what it got.
+#include <capnp/rpc-twoparty.h>
+#include <kj/async-io.h>
+#include <kj/debug.h>
+#include <iostream>
+#include "test.capnp.h"
+
+namespace {
+
+class CounterImpl final : public Counter::Server {
+ public:
+  explicit CounterImpl(uint64_t start) : value(start) {}
+  kj::Promise<void> increment(IncrementContext context) override {
+    context.getResults().setValue(++value);
+    return kj::READY_NOW;
+  }
+
+ private:
+  uint64_t value;
+};
+
+kj::Exception::Type typeOf(uint64_t kind) {
+  switch (kind) {
+    case 0: return kj::Exception::Type::FAILED;
+    case 1: return kj::Exception::Type::OVERLOADED;
+    case 2: return kj::Exception::Type::DISCONNECTED;
+    default: return kj::Exception::Type::UNIMPLEMENTED;
+  }
+}
+
+class TestImpl final : public Test::Server {
+ public:
+  kj::Promise<void> add(AddContext context) override {
+    auto p = context.getParams();
+    context.getResults().setSum(p.getA() + p.getB());
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> echoCap(EchoCapContext context) override {
+    context.getResults().setCap(context.getParams().getCap());
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> makeCounter(MakeCounterContext context) override {
+    context.getResults().setCounter(kj::heap<CounterImpl>(context.getParams().getStart()));
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> fail(FailContext context) override {
+    return kj::Exception(typeOf(context.getParams().getKind()), __FILE__, __LINE__,
+                         kj::heapString("asked to fail"));
+  }
+  kj::Promise<void> wait(WaitContext context) override {
+    // Canceled by the caller's Finish (0.9 cancels only when allowed).
+    context.allowCancellation();
+    return kj::NEVER_DONE;
+  }
+  kj::Promise<void> callBack(CallBackContext context) override {
+    auto counter = context.getParams().getCounter();
+    auto times = context.getParams().getTimes();
+    kj::Promise<uint64_t> chain = uint64_t(0);
+    for (uint64_t i = 0; i < times; i++) {
+      chain = chain.then([counter](uint64_t) mutable {
+        return counter.incrementRequest().send().then(
+            [](capnp::Response<Counter::IncrementResults>&& r) { return r.getValue(); });
+      });
+    }
+    return chain.then([context](uint64_t last) mutable { context.getResults().setLast(last); });
+  }
+};
+
+int failures = 0;
+
+void check(const char* what, bool ok, kj::StringPtr detail = "") {
+  if (ok) {
+    std::cout << "ok " << what << std::endl;
+  } else {
+    std::cout << "FAIL " << what << " " << detail.cStr() << std::endl;
+    failures++;
+  }
+}
+
+void callAll(Test::Client test, kj::WaitScope& ws) {
+  {
+    auto req = test.addRequest();
+    req.setA(40);
+    req.setB(2);
+    check("add", req.send().wait(ws).getSum() == 42);
+  }
+  {
+    // Pipelined: increment the counter before makeCounter returns.
+    auto req = test.makeCounterRequest();
+    req.setStart(10);
+    auto promise = req.send();
+    auto counter = promise.getCounter();
+    auto first = counter.incrementRequest().send();
+    auto second = counter.incrementRequest().send();
+    auto one = first.wait(ws).getValue();
+    check("pipelined increment", one == 11, kj::str(one));
+    auto two = second.wait(ws).getValue();
+    check("second pipelined increment", two == 12, kj::str(two));
+    check("makeCounter returns", promise.wait(ws).hasCounter());
+  }
+  {
+    auto req = test.callBackRequest();
+    req.setCounter(kj::heap<CounterImpl>(7));
+    req.setTimes(3);
+    check("callBack", req.send().wait(ws).getLast() == 10);
+  }
+  {
+    Counter::Client mine = kj::heap<CounterImpl>(100);
+    auto req = test.echoCapRequest();
+    req.setCap(mine);
+    auto echoed = req.send().wait(ws).getCap();
+    check("echoed cap calls back here",
+          echoed.incrementRequest().send().wait(ws).getValue() == 101);
+  }
+  for (uint64_t kind = 0; kind < 4; kind++) {
+    auto req = test.failRequest();
+    req.setKind(kind);
+    auto outcome = req.send().then(
+        [](auto&&) -> kj::Maybe<kj::Exception> { return nullptr; },
+        [](kj::Exception&& e) -> kj::Maybe<kj::Exception> { return kj::mv(e); });
+    KJ_IF_MAYBE(e, outcome.wait(ws)) {
+      check("fail type", e->getType() == typeOf(kind), kj::str(e->getType()));
+      check("fail reason", e->getDescription().endsWith("asked to fail"), e->getDescription());
+    } else {
+      check("fail", false, "no exception");
+    }
+  }
+  {
+    // A method the server does not know.
+    auto req = test.typelessRequest(0xa1b2c3d4e5f60001ull, 77, nullptr);
+    auto outcome = req.send().then(
+        [](auto&&) -> kj::Maybe<kj::Exception> { return nullptr; },
+        [](kj::Exception&& e) -> kj::Maybe<kj::Exception> { return kj::mv(e); });
+    KJ_IF_MAYBE(e, outcome.wait(ws)) {
+      check("unimplemented", e->getType() == kj::Exception::Type::UNIMPLEMENTED,
+            kj::str(e->getType()));
+    } else {
+      check("unimplemented", false, "no exception");
+    }
+  }
+  {
+    // Canceled: the request is dropped before it returns, after two
+    // round trips behind it (so the server has begun it).
+    auto promise = test.waitRequest().send();
+    for (int i = 0; i < 2; i++) {
+      auto req = test.addRequest();
+      req.setA(i);
+      check("add while waiting", req.send().wait(ws).getSum() == uint64_t(i));
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: peer serve|call" << std::endl;
+    return 2;
+  }
+  kj::StringPtr mode = argv[1];
+  auto io = kj::setupAsyncIo();
+  auto stream = io.lowLevelProvider->wrapSocketFd(0);
+  if (mode == "serve") {
+    capnp::TwoPartyClient side(*stream, kj::heap<TestImpl>(), capnp::rpc::twoparty::Side::SERVER);
+    side.onDisconnect().wait(io.waitScope);
+    return 0;
+  }
+  capnp::TwoPartyClient client(*stream);
+  callAll(client.bootstrap().castAs<Test>(), io.waitScope);
+  std::cout << (failures == 0 ? "done" : "failed") << std::endl;
+  return failures == 0 ? 0 : 1;
+}
