@@ -37,10 +37,7 @@ pub mod message {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -51,7 +48,8 @@ pub mod message {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -208,9 +206,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_unimplemented(&self) -> ::capnarena::Result<super::message::Reader<'a>> {
-            <super::message::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::message::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `unimplemented` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -227,9 +223,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_abort(&self) -> ::capnarena::Result<super::exception::Reader<'a>> {
-            <super::exception::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::exception::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `abort` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -241,9 +235,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_bootstrap(&self) -> ::capnarena::Result<super::bootstrap::Reader<'a>> {
-            <super::bootstrap::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::bootstrap::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `bootstrap` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -255,9 +247,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_call(&self) -> ::capnarena::Result<super::call::Reader<'a>> {
-            <super::call::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::call::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `call` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -269,9 +259,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_return(&self) -> ::capnarena::Result<super::return_::Reader<'a>> {
-            <super::return_::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::return_::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `return` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -283,9 +271,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_finish(&self) -> ::capnarena::Result<super::finish::Reader<'a>> {
-            <super::finish::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::finish::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `finish` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -297,9 +283,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_resolve(&self) -> ::capnarena::Result<super::resolve::Reader<'a>> {
-            <super::resolve::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::resolve::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `resolve` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -311,9 +295,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_release(&self) -> ::capnarena::Result<super::release::Reader<'a>> {
-            <super::release::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::release::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `release` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -325,9 +307,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_disembargo(&self) -> ::capnarena::Result<super::disembargo::Reader<'a>> {
-            <super::disembargo::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::disembargo::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `disembargo` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -363,9 +343,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_provide(&self) -> ::capnarena::Result<super::provide::Reader<'a>> {
-            <super::provide::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::provide::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `provide` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -377,9 +355,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_accept(&self) -> ::capnarena::Result<super::accept::Reader<'a>> {
-            <super::accept::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::accept::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `accept` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -391,9 +367,7 @@ pub mod message {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_join(&self) -> ::capnarena::Result<super::join::Reader<'a>> {
-            <super::join::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::join::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `join` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -404,9 +378,7 @@ pub mod message {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(0) {
                 0 => Ok(Which::Unimplemented(self.get_unimplemented())),
                 1 => Ok(Which::Abort(self.get_abort())),
@@ -611,10 +583,7 @@ pub mod message {
             &mut self,
         ) -> ::capnarena::Result<super::message::Builder<'_, A>> {
             self.builder.set::<u16>(0, 0);
-            <super::message::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::message::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `unimplemented` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -651,14 +620,9 @@ pub mod message {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_abort(
-            &mut self,
-        ) -> ::capnarena::Result<super::exception::Builder<'_, A>> {
+        pub fn init_abort(&mut self) -> ::capnarena::Result<super::exception::Builder<'_, A>> {
             self.builder.set::<u16>(0, 1);
-            <super::exception::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::exception::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `abort` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -685,14 +649,9 @@ pub mod message {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_bootstrap(
-            &mut self,
-        ) -> ::capnarena::Result<super::bootstrap::Builder<'_, A>> {
+        pub fn init_bootstrap(&mut self) -> ::capnarena::Result<super::bootstrap::Builder<'_, A>> {
             self.builder.set::<u16>(0, 8);
-            <super::bootstrap::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::bootstrap::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `bootstrap` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -704,15 +663,9 @@ pub mod message {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_call(
-            &mut self,
-            value: super::call::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_call(&mut self, value: super::call::Reader<'_>) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 2);
-            <super::call::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            <super::call::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// Begin a method call.
         /// Points the field at a new struct, every field at its default.
@@ -721,10 +674,7 @@ pub mod message {
         #[inline]
         pub fn init_call(&mut self) -> ::capnarena::Result<super::call::Builder<'_, A>> {
             self.builder.set::<u16>(0, 2);
-            <super::call::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::call::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `call` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -736,10 +686,7 @@ pub mod message {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_return(
-            &mut self,
-            value: super::return_::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_return(&mut self, value: super::return_::Reader<'_>) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 3);
             <super::return_::Owned as ::capnarena::typed::Owned>::set(
                 self.builder.pointer(0),
@@ -751,14 +698,9 @@ pub mod message {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_return(
-            &mut self,
-        ) -> ::capnarena::Result<super::return_::Builder<'_, A>> {
+        pub fn init_return(&mut self) -> ::capnarena::Result<super::return_::Builder<'_, A>> {
             self.builder.set::<u16>(0, 3);
-            <super::return_::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::return_::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `return` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -770,29 +712,18 @@ pub mod message {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_finish(
-            &mut self,
-            value: super::finish::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_finish(&mut self, value: super::finish::Reader<'_>) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 4);
-            <super::finish::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            <super::finish::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// Release a returned answer / cancel a call.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_finish(
-            &mut self,
-        ) -> ::capnarena::Result<super::finish::Builder<'_, A>> {
+        pub fn init_finish(&mut self) -> ::capnarena::Result<super::finish::Builder<'_, A>> {
             self.builder.set::<u16>(0, 4);
-            <super::finish::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::finish::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `finish` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -819,14 +750,9 @@ pub mod message {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_resolve(
-            &mut self,
-        ) -> ::capnarena::Result<super::resolve::Builder<'_, A>> {
+        pub fn init_resolve(&mut self) -> ::capnarena::Result<super::resolve::Builder<'_, A>> {
             self.builder.set::<u16>(0, 5);
-            <super::resolve::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::resolve::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `resolve` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -853,14 +779,9 @@ pub mod message {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_release(
-            &mut self,
-        ) -> ::capnarena::Result<super::release::Builder<'_, A>> {
+        pub fn init_release(&mut self) -> ::capnarena::Result<super::release::Builder<'_, A>> {
             self.builder.set::<u16>(0, 6);
-            <super::release::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::release::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `release` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -977,14 +898,9 @@ pub mod message {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_provide(
-            &mut self,
-        ) -> ::capnarena::Result<super::provide::Builder<'_, A>> {
+        pub fn init_provide(&mut self) -> ::capnarena::Result<super::provide::Builder<'_, A>> {
             self.builder.set::<u16>(0, 10);
-            <super::provide::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::provide::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `provide` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -996,29 +912,18 @@ pub mod message {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_accept(
-            &mut self,
-            value: super::accept::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_accept(&mut self, value: super::accept::Reader<'_>) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 11);
-            <super::accept::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            <super::accept::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// Accept a capability provided by a third party.
         /// Points the field at a new struct, every field at its default.
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_accept(
-            &mut self,
-        ) -> ::capnarena::Result<super::accept::Builder<'_, A>> {
+        pub fn init_accept(&mut self) -> ::capnarena::Result<super::accept::Builder<'_, A>> {
             self.builder.set::<u16>(0, 11);
-            <super::accept::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::accept::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `accept` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -1030,15 +935,9 @@ pub mod message {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_join(
-            &mut self,
-            value: super::join::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_join(&mut self, value: super::join::Reader<'_>) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 12);
-            <super::join::Owned as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            <super::join::Owned as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
         }
         /// Directly connect to the common root of two or more proxied caps.
         /// Points the field at a new struct, every field at its default.
@@ -1047,10 +946,7 @@ pub mod message {
         #[inline]
         pub fn init_join(&mut self) -> ::capnarena::Result<super::join::Builder<'_, A>> {
             self.builder.set::<u16>(0, 12);
-            <super::join::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::join::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `join` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -1063,121 +959,66 @@ pub mod message {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(0) {
-                0 => {
-                    Ok(
-                        WhichBuilder::Unimplemented(
-                            <super::message::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                1 => {
-                    Ok(
-                        WhichBuilder::Abort(
-                            <super::exception::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                2 => {
-                    Ok(
-                        WhichBuilder::Call(
-                            <super::call::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                3 => {
-                    Ok(
-                        WhichBuilder::Return(
-                            <super::return_::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                4 => {
-                    Ok(
-                        WhichBuilder::Finish(
-                            <super::finish::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                5 => {
-                    Ok(
-                        WhichBuilder::Resolve(
-                            <super::resolve::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                6 => {
-                    Ok(
-                        WhichBuilder::Release(
-                            <super::release::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                0 => Ok(WhichBuilder::Unimplemented(
+                    <super::message::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                1 => Ok(WhichBuilder::Abort(
+                    <super::exception::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                2 => Ok(WhichBuilder::Call(
+                    <super::call::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
+                )),
+                3 => Ok(WhichBuilder::Return(
+                    <super::return_::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                4 => Ok(WhichBuilder::Finish(
+                    <super::finish::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                5 => Ok(WhichBuilder::Resolve(
+                    <super::resolve::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                6 => Ok(WhichBuilder::Release(
+                    <super::release::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 7 => Ok(WhichBuilder::ObsoleteSave(self.builder.pointer(0))),
-                8 => {
-                    Ok(
-                        WhichBuilder::Bootstrap(
-                            <super::bootstrap::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                8 => Ok(WhichBuilder::Bootstrap(
+                    <super::bootstrap::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 9 => Ok(WhichBuilder::ObsoleteDelete(self.builder.pointer(0))),
-                10 => {
-                    Ok(
-                        WhichBuilder::Provide(
-                            <super::provide::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                11 => {
-                    Ok(
-                        WhichBuilder::Accept(
-                            <super::accept::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                12 => {
-                    Ok(
-                        WhichBuilder::Join(
-                            <super::join::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                13 => {
-                    Ok(
-                        WhichBuilder::Disembargo(
-                            <super::disembargo::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                10 => Ok(WhichBuilder::Provide(
+                    <super::provide::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                11 => Ok(WhichBuilder::Accept(
+                    <super::accept::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                12 => Ok(WhichBuilder::Join(
+                    <super::join::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0)),
+                )),
+                13 => Ok(WhichBuilder::Disembargo(
+                    <super::disembargo::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -1251,10 +1092,7 @@ pub mod bootstrap {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -1265,7 +1103,8 @@ pub mod bootstrap {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1517,9 +1356,7 @@ pub mod bootstrap {
         /// existence of the image in its collection.
         /// The untyped slot; build a value in it with `init_as::<T>(len)`.
         #[inline]
-        pub fn get_deprecated_object_id(
-            &mut self,
-        ) -> ::capnarena::PointerBuilder<'_, A> {
+        pub fn get_deprecated_object_id(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
             self.builder.pointer(0)
         }
         /// ** DEPRECATED **
@@ -1654,10 +1491,7 @@ pub mod call {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -1668,7 +1502,8 @@ pub mod call {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -1716,9 +1551,7 @@ pub mod call {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_target(
-            &self,
-        ) -> ::capnarena::Result<super::message_target::Reader<'a>> {
+        pub fn get_target(&self) -> ::capnarena::Result<super::message_target::Reader<'a>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
@@ -1751,9 +1584,7 @@ pub mod call {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_params(&self) -> ::capnarena::Result<super::payload::Reader<'a>> {
-            <super::payload::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <super::payload::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `params` field is set (its pointer is not null).
         #[inline]
@@ -1888,9 +1719,7 @@ pub mod call {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_target(
-            &mut self,
-        ) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
+        pub fn get_target(&mut self) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -1940,10 +1769,7 @@ pub mod call {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_params(
-            &mut self,
-            value: super::payload::Reader<'_>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_params(&mut self, value: super::payload::Reader<'_>) -> ::capnarena::Result<()> {
             <super::payload::Owned as ::capnarena::typed::Owned>::set(
                 self.builder.pointer(1),
                 value,
@@ -1955,13 +1781,8 @@ pub mod call {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_params(
-            &mut self,
-        ) -> ::capnarena::Result<super::payload::Builder<'_, A>> {
-            <super::payload::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(1),
-                0,
-            )
+        pub fn init_params(&mut self) -> ::capnarena::Result<super::payload::Builder<'_, A>> {
+            <super::payload::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
         }
         /// The call parameters.  `params.content` is a struct whose fields correspond to the parameters of
         /// the method.
@@ -1969,12 +1790,8 @@ pub mod call {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_params(
-            &mut self,
-        ) -> ::capnarena::Result<super::payload::Builder<'_, A>> {
-            <super::payload::Owned as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+        pub fn get_params(&mut self) -> ::capnarena::Result<super::payload::Builder<'_, A>> {
+            <super::payload::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `params` field is set (its pointer is not null).
         #[inline]
@@ -2314,10 +2131,8 @@ pub mod call {
             #[inline]
             pub fn which(
                 &mut self,
-            ) -> ::core::result::Result<
-                WhichBuilder<'_, A>,
-                ::capnarena::typed::NotInSchema,
-            > {
+            ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema>
+            {
                 match self.builder.get::<u16>(3) {
                     0 => Ok(WhichBuilder::Caller),
                     1 => Ok(WhichBuilder::Yourself),
@@ -2370,10 +2185,7 @@ pub mod return_ {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -2384,7 +2196,8 @@ pub mod return_ {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -2509,9 +2322,7 @@ pub mod return_ {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_results(&self) -> ::capnarena::Result<super::payload::Reader<'a>> {
-            <super::payload::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::payload::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `results` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -2523,9 +2334,7 @@ pub mod return_ {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_exception(&self) -> ::capnarena::Result<super::exception::Reader<'a>> {
-            <super::exception::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::exception::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `exception` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -2558,18 +2367,18 @@ pub mod return_ {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(3) {
                 0 => Ok(Which::Results(self.get_results())),
                 1 => Ok(Which::Exception(self.get_exception())),
                 2 => Ok(Which::Canceled),
                 3 => Ok(Which::ResultsSentElsewhere),
-                4 => {
-                    Ok(Which::TakeFromOtherQuestion(self.get_take_from_other_question()))
-                }
-                5 => Ok(Which::AcceptFromThirdParty(self.get_accept_from_third_party())),
+                4 => Ok(Which::TakeFromOtherQuestion(
+                    self.get_take_from_other_question(),
+                )),
+                5 => Ok(Which::AcceptFromThirdParty(
+                    self.get_accept_from_third_party(),
+                )),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -2713,14 +2522,9 @@ pub mod return_ {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_results(
-            &mut self,
-        ) -> ::capnarena::Result<super::payload::Builder<'_, A>> {
+        pub fn init_results(&mut self) -> ::capnarena::Result<super::payload::Builder<'_, A>> {
             self.builder.set::<u16>(3, 0);
-            <super::payload::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::payload::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `results` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -2747,14 +2551,9 @@ pub mod return_ {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_exception(
-            &mut self,
-        ) -> ::capnarena::Result<super::exception::Builder<'_, A>> {
+        pub fn init_exception(&mut self) -> ::capnarena::Result<super::exception::Builder<'_, A>> {
             self.builder.set::<u16>(3, 1);
-            <super::exception::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::exception::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `exception` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -2792,9 +2591,7 @@ pub mod return_ {
         /// It should only be used if the corresponding `Call` had `allowThirdPartyTailCall` set.
         /// Makes the member the union's active one and returns its slot, cleared; build a value in it with `init_as::<T>(len)`.
         #[inline]
-        pub fn init_accept_from_third_party(
-            &mut self,
-        ) -> ::capnarena::PointerBuilder<'_, A> {
+        pub fn init_accept_from_third_party(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
             self.builder.set::<u16>(3, 5);
             let mut p = self.builder.pointer(0);
             p.clear();
@@ -2827,32 +2624,23 @@ pub mod return_ {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(3) {
-                0 => {
-                    Ok(
-                        WhichBuilder::Results(
-                            <super::payload::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                1 => {
-                    Ok(
-                        WhichBuilder::Exception(
-                            <super::exception::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                0 => Ok(WhichBuilder::Results(
+                    <super::payload::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                1 => Ok(WhichBuilder::Exception(
+                    <super::exception::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 2 => Ok(WhichBuilder::Canceled),
                 3 => Ok(WhichBuilder::ResultsSentElsewhere),
-                4 => Ok(WhichBuilder::TakeFromOtherQuestion(self.builder.get::<u32>(2))),
+                4 => Ok(WhichBuilder::TakeFromOtherQuestion(
+                    self.builder.get::<u32>(2),
+                )),
                 5 => Ok(WhichBuilder::AcceptFromThirdParty(self.builder.pointer(0))),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
@@ -2916,10 +2704,7 @@ pub mod finish {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -2930,7 +2715,8 @@ pub mod finish {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3103,10 +2889,7 @@ pub mod resolve {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -3117,7 +2900,8 @@ pub mod resolve {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3232,9 +3016,7 @@ pub mod resolve {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         fn get_exception(&self) -> ::capnarena::Result<super::exception::Reader<'a>> {
-            <super::exception::Owned as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <super::exception::Owned as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// Whether the `exception` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -3245,9 +3027,7 @@ pub mod resolve {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(2) {
                 0 => Ok(Which::Cap(self.get_cap())),
                 1 => Ok(Which::Exception(self.get_exception())),
@@ -3396,9 +3176,7 @@ pub mod resolve {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_cap(
-            &mut self,
-        ) -> ::capnarena::Result<super::cap_descriptor::Builder<'_, A>> {
+        pub fn init_cap(&mut self) -> ::capnarena::Result<super::cap_descriptor::Builder<'_, A>> {
             self.builder.set::<u16>(2, 0);
             <super::cap_descriptor::Owned as ::capnarena::typed::Owned>::init(
                 self.builder.pointer(0),
@@ -3430,14 +3208,9 @@ pub mod resolve {
         /// # Errors
         /// The arena has no room.
         #[inline]
-        pub fn init_exception(
-            &mut self,
-        ) -> ::capnarena::Result<super::exception::Builder<'_, A>> {
+        pub fn init_exception(&mut self) -> ::capnarena::Result<super::exception::Builder<'_, A>> {
             self.builder.set::<u16>(2, 1);
-            <super::exception::Owned as ::capnarena::typed::Owned>::init(
-                self.builder.pointer(0),
-                0,
-            )
+            <super::exception::Owned as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
         }
         /// Whether the `exception` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -3450,29 +3223,18 @@ pub mod resolve {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(2) {
-                0 => {
-                    Ok(
-                        WhichBuilder::Cap(
-                            <super::cap_descriptor::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                1 => {
-                    Ok(
-                        WhichBuilder::Exception(
-                            <super::exception::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                0 => Ok(WhichBuilder::Cap(
+                    <super::cap_descriptor::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                1 => Ok(WhichBuilder::Exception(
+                    <super::exception::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -3521,10 +3283,7 @@ pub mod release {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -3535,7 +3294,8 @@ pub mod release {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3749,10 +3509,7 @@ pub mod disembargo {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -3763,7 +3520,8 @@ pub mod disembargo {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -3798,9 +3556,7 @@ pub mod disembargo {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_target(
-            &self,
-        ) -> ::capnarena::Result<super::message_target::Reader<'a>> {
+        pub fn get_target(&self) -> ::capnarena::Result<super::message_target::Reader<'a>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
@@ -3897,9 +3653,7 @@ pub mod disembargo {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_target(
-            &mut self,
-        ) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
+        pub fn get_target(&mut self) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -4032,9 +3786,7 @@ pub mod disembargo {
             /// # Errors
             /// The discriminant names a member the schema does not have.
             #[inline]
-            pub fn which(
-                &self,
-            ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
                 match self.reader.get::<u16>(2) {
                     0 => Ok(Which::SenderLoopback(self.get_sender_loopback())),
                     1 => Ok(Which::ReceiverLoopback(self.get_receiver_loopback())),
@@ -4134,9 +3886,7 @@ pub mod disembargo {
             /// # Errors
             /// The discriminant names a member the schema does not have.
             #[inline]
-            pub fn which(
-                &self,
-            ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
                 match self.builder.get::<u16>(2) {
                     0 => Ok(Which::SenderLoopback(self.builder.get::<u32>(0))),
                     1 => Ok(Which::ReceiverLoopback(self.builder.get::<u32>(0))),
@@ -4195,10 +3945,7 @@ pub mod provide {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4209,7 +3956,8 @@ pub mod provide {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4252,9 +4000,7 @@ pub mod provide {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_target(
-            &self,
-        ) -> ::capnarena::Result<super::message_target::Reader<'a>> {
+        pub fn get_target(&self) -> ::capnarena::Result<super::message_target::Reader<'a>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
@@ -4375,9 +4121,7 @@ pub mod provide {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_target(
-            &mut self,
-        ) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
+        pub fn get_target(&mut self) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -4456,10 +4200,7 @@ pub mod accept {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4470,7 +4211,8 @@ pub mod accept {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4791,10 +4533,7 @@ pub mod join {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -4805,7 +4544,8 @@ pub mod join {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -4859,9 +4599,7 @@ pub mod join {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_target(
-            &self,
-        ) -> ::capnarena::Result<super::message_target::Reader<'a>> {
+        pub fn get_target(&self) -> ::capnarena::Result<super::message_target::Reader<'a>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
@@ -5005,9 +4743,7 @@ pub mod join {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_target(
-            &mut self,
-        ) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
+        pub fn get_target(&mut self) -> ::capnarena::Result<super::message_target::Builder<'_, A>> {
             <super::message_target::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(0),
             )
@@ -5083,10 +4819,7 @@ pub mod message_target {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -5097,7 +4830,8 @@ pub mod message_target {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5166,9 +4900,7 @@ pub mod message_target {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        fn get_promised_answer(
-            &self,
-        ) -> ::capnarena::Result<super::promised_answer::Reader<'a>> {
+        fn get_promised_answer(&self) -> ::capnarena::Result<super::promised_answer::Reader<'a>> {
             <super::promised_answer::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
@@ -5182,9 +4914,7 @@ pub mod message_target {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(2) {
                 0 => Ok(Which::ImportedCap(self.get_imported_cap())),
                 1 => Ok(Which::PromisedAnswer(self.get_promised_answer())),
@@ -5297,21 +5027,14 @@ pub mod message_target {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(2) {
                 0 => Ok(WhichBuilder::ImportedCap(self.builder.get::<u32>(0))),
-                1 => {
-                    Ok(
-                        WhichBuilder::PromisedAnswer(
-                            <super::promised_answer::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                1 => Ok(WhichBuilder::PromisedAnswer(
+                    <super::promised_answer::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -5357,10 +5080,7 @@ pub mod payload {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -5371,7 +5091,8 @@ pub mod payload {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5615,10 +5336,7 @@ pub mod cap_descriptor {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -5629,7 +5347,8 @@ pub mod cap_descriptor {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -5666,9 +5385,7 @@ pub mod cap_descriptor {
         ///
         /// Level 1 and 2 implementations that receive a `thirdPartyHosted` may simply send calls to its
         /// `vine` instead.
-        ThirdPartyHosted(
-            ::capnarena::Result<super::third_party_cap_descriptor::Reader<'a>>,
-        ),
+        ThirdPartyHosted(::capnarena::Result<super::third_party_cap_descriptor::Reader<'a>>),
     }
     /// The union's members, with a builder of the one that is set (a builder's `which()`).
     pub enum WhichBuilder<'b, A: ::capnarena::Arena + ?Sized + 'b> {
@@ -5700,9 +5417,7 @@ pub mod cap_descriptor {
         ///
         /// Level 1 and 2 implementations that receive a `thirdPartyHosted` may simply send calls to its
         /// `vine` instead.
-        ThirdPartyHosted(
-            ::capnarena::Result<super::third_party_cap_descriptor::Builder<'b, A>>,
-        ),
+        ThirdPartyHosted(::capnarena::Result<super::third_party_cap_descriptor::Builder<'b, A>>),
     }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
@@ -5753,9 +5468,7 @@ pub mod cap_descriptor {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        fn get_receiver_answer(
-            &self,
-        ) -> ::capnarena::Result<super::promised_answer::Reader<'a>> {
+        fn get_receiver_answer(&self) -> ::capnarena::Result<super::promised_answer::Reader<'a>> {
             <super::promised_answer::Owned as ::capnarena::typed::Owned>::read(
                 self.reader.pointer(0),
             )
@@ -5850,9 +5563,7 @@ pub mod cap_descriptor {
         /// # Errors
         /// The discriminant names a member the schema does not have.
         #[inline]
-        pub fn which(
-            &self,
-        ) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
+        pub fn which(&self) -> ::core::result::Result<Which<'a>, ::capnarena::typed::NotInSchema> {
             match self.reader.get::<u16>(0) {
                 0 => Ok(Which::None),
                 1 => Ok(Which::SenderHosted(self.get_sender_hosted())),
@@ -6174,33 +5885,22 @@ pub mod cap_descriptor {
         #[inline]
         pub fn which(
             &mut self,
-        ) -> ::core::result::Result<
-            WhichBuilder<'_, A>,
-            ::capnarena::typed::NotInSchema,
-        > {
+        ) -> ::core::result::Result<WhichBuilder<'_, A>, ::capnarena::typed::NotInSchema> {
             match self.builder.get::<u16>(0) {
                 0 => Ok(WhichBuilder::None),
                 1 => Ok(WhichBuilder::SenderHosted(self.builder.get::<u32>(1))),
                 2 => Ok(WhichBuilder::SenderPromise(self.builder.get::<u32>(1))),
                 3 => Ok(WhichBuilder::ReceiverHosted(self.builder.get::<u32>(1))),
-                4 => {
-                    Ok(
-                        WhichBuilder::ReceiverAnswer(
-                            <super::promised_answer::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
-                5 => {
-                    Ok(
-                        WhichBuilder::ThirdPartyHosted(
-                            <super::third_party_cap_descriptor::Owned as ::capnarena::typed::Owned>::get(
-                                self.builder.pointer(0),
-                            ),
-                        ),
-                    )
-                }
+                4 => Ok(WhichBuilder::ReceiverAnswer(
+                    <super::promised_answer::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
+                5 => Ok(WhichBuilder::ThirdPartyHosted(
+                    <super::third_party_cap_descriptor::Owned as ::capnarena::typed::Owned>::get(
+                        self.builder.pointer(0),
+                    ),
+                )),
                 v => Err(::capnarena::typed::NotInSchema(v)),
             }
         }
@@ -6255,10 +5955,7 @@ pub mod promised_answer {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -6269,7 +5966,8 @@ pub mod promised_answer {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6401,10 +6099,7 @@ pub mod promised_answer {
         #[inline]
         pub fn set_transform(
             &mut self,
-            value: ::capnarena::typed::StructListReader<
-                '_,
-                super::promised_answer::op::Owned,
-            >,
+            value: ::capnarena::typed::StructListReader<'_, super::promised_answer::op::Owned>,
         ) -> ::capnarena::Result<()> {
             <::capnarena::typed::StructList<
                 super::promised_answer::op::Owned,
@@ -6421,11 +6116,7 @@ pub mod promised_answer {
             &mut self,
             len: u32,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<
-                '_,
-                A,
-                super::promised_answer::op::Owned,
-            >,
+            ::capnarena::typed::StructListBuilder<'_, A, super::promised_answer::op::Owned>,
         > {
             <::capnarena::typed::StructList<
                 super::promised_answer::op::Owned,
@@ -6441,11 +6132,7 @@ pub mod promised_answer {
         pub fn get_transform(
             &mut self,
         ) -> ::capnarena::Result<
-            ::capnarena::typed::StructListBuilder<
-                '_,
-                A,
-                super::promised_answer::op::Owned,
-            >,
+            ::capnarena::typed::StructListBuilder<'_, A, super::promised_answer::op::Owned>,
         > {
             <::capnarena::typed::StructList<
                 super::promised_answer::op::Owned,
@@ -6478,10 +6165,7 @@ pub mod promised_answer {
         /// Names the struct's reader and builder in generic code (lists, roots).
         pub struct Owned;
         /// Data words and pointers of the struct.
-        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(
-            1,
-            0,
-        );
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 0);
         impl ::capnarena::typed::StructOwned for Owned {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             type Reader<'a> = Reader<'a>;
@@ -6513,10 +6197,9 @@ pub mod promised_answer {
                 Reader { reader }
             }
         }
-        impl<
-            'a,
-            A: ::capnarena::Arena + ?Sized,
-        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A> {
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
             const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
             #[inline]
             fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6566,9 +6249,7 @@ pub mod promised_answer {
             /// # Errors
             /// The discriminant names a member the schema does not have.
             #[inline]
-            pub fn which(
-                &self,
-            ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
                 match self.reader.get::<u16>(0) {
                     0 => Ok(Which::Noop),
                     1 => Ok(Which::GetPointerField(self.get_get_pointer_field())),
@@ -6609,9 +6290,7 @@ pub mod promised_answer {
                 self.builder.reborrow()
             }
             /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-            pub fn reborrow_as_reader(
-                &self,
-            ) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
                 ::capnarena::typed::ReaderView::new(self.builder.reader_view())
             }
             /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
@@ -6642,9 +6321,7 @@ pub mod promised_answer {
             /// # Errors
             /// The discriminant names a member the schema does not have.
             #[inline]
-            pub fn which(
-                &self,
-            ) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
                 match self.builder.get::<u16>(0) {
                     0 => Ok(Which::Noop),
                     1 => Ok(Which::GetPointerField(self.builder.get::<u16>(1))),
@@ -6696,10 +6373,7 @@ pub mod third_party_cap_descriptor {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -6710,7 +6384,8 @@ pub mod third_party_cap_descriptor {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6826,10 +6501,7 @@ pub mod third_party_cap_descriptor {
         /// # Errors
         /// The source is malformed, or the arena has no room.
         #[inline]
-        pub fn set_id(
-            &mut self,
-            value: ::capnarena::PointerReader<'_>,
-        ) -> ::capnarena::Result<()> {
+        pub fn set_id(&mut self, value: ::capnarena::PointerReader<'_>) -> ::capnarena::Result<()> {
             self.builder.pointer(0).set_from(&value)
         }
         /// Whether the `id` field is set (its pointer is not null).
@@ -6934,10 +6606,7 @@ pub mod exception {
         fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
             r.reader
         }
-        fn write_text<'a>(
-            r: &Self::Reader<'a>,
-            v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
-        ) {
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
             r.write_text(v)
         }
     }
@@ -6948,7 +6617,8 @@ pub mod exception {
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
-    for Builder<'a, A> {
+        for Builder<'a, A>
+    {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
@@ -6984,9 +6654,7 @@ pub mod exception {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_reason(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(0),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
         }
         /// The `reason` field's bytes as stored (terminator excluded), without the UTF-8 check `get_reason` makes.
         /// # Errors
@@ -7007,13 +6675,11 @@ pub mod exception {
         #[inline]
         pub fn get_type(
             &self,
-        ) -> ::core::result::Result<
-            super::exception::Type,
-            ::capnarena::typed::NotInSchema,
-        > {
-            <super::exception::Type as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.reader.get_or::<u16>(2, 0))
+        ) -> ::core::result::Result<super::exception::Type, ::capnarena::typed::NotInSchema>
+        {
+            <super::exception::Type as ::core::convert::TryFrom<u16>>::try_from(
+                self.reader.get_or::<u16>(2, 0),
+            )
         }
         /// OBSOLETE. Ignore.
         #[inline]
@@ -7032,9 +6698,7 @@ pub mod exception {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_trace(&self) -> ::capnarena::Result<&'a str> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                self.reader.pointer(1),
-            )
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// The `trace` field's bytes as stored (terminator excluded), without the UTF-8 check `get_trace` makes.
         /// # Errors
@@ -7157,12 +6821,8 @@ pub mod exception {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_reason(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(0),
-            )
+        pub fn get_reason(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `reason` field is set (its pointer is not null).
         #[inline]
@@ -7176,13 +6836,11 @@ pub mod exception {
         #[inline]
         pub fn get_type(
             &self,
-        ) -> ::core::result::Result<
-            super::exception::Type,
-            ::capnarena::typed::NotInSchema,
-        > {
-            <super::exception::Type as ::core::convert::TryFrom<
-                u16,
-            >>::try_from(self.builder.get_or::<u16>(2, 0))
+        ) -> ::core::result::Result<super::exception::Type, ::capnarena::typed::NotInSchema>
+        {
+            <super::exception::Type as ::core::convert::TryFrom<u16>>::try_from(
+                self.builder.get_or::<u16>(2, 0),
+            )
         }
         /// The type of the error. The purpose of this enum is not to describe the error itself, but
         /// rather to describe how the client might want to respond to the error.
@@ -7246,12 +6904,8 @@ pub mod exception {
         /// # Errors
         /// The pointer holds something else, or the arena has no room.
         #[inline]
-        pub fn get_trace(
-            &mut self,
-        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(
-                self.builder.pointer(1),
-            )
+        pub fn get_trace(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `trace` field is set (its pointer is not null).
         #[inline]
@@ -7326,18 +6980,12 @@ pub mod exception {
             }
         }
         /// The enumerants' names as the schema spells them, by value.
-        pub const NAMES: &'static [&'static str] = &[
-            "failed",
-            "overloaded",
-            "disconnected",
-            "unimplemented",
-        ];
+        pub const NAMES: &'static [&'static str] =
+            &["failed", "overloaded", "disconnected", "unimplemented"];
     }
     impl ::core::convert::TryFrom<u16> for Type {
         type Error = ::capnarena::typed::NotInSchema;
-        fn try_from(
-            value: u16,
-        ) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
             match value {
                 0 => Ok(Type::Failed),
                 1 => Ok(Type::Overloaded),
