@@ -32,6 +32,17 @@ pub const INLINE_SEGMENTS: usize = 8;
 pub enum SegStore<'a> {
     /// One segment (most framed messages): set up with two stores.
     One(&'a [Word]),
+    /// Up to [`INLINE_SEGMENTS`] segments of a framed message read in
+    /// place: the words after the segment table and the table itself
+    /// (count, then sizes), whose sizes sum to `body.len()`. Segment `id`
+    /// starts after the sizes before it, summed when it is looked up (at
+    /// most seven additions). Small, so a reader that may hold it is built
+    /// in a few stores where the caller keeps it.
+    Framed {
+        body: &'a [Word],
+        table: &'a [u8],
+        count: u32,
+    },
     Inline {
         len: u32,
         /// The segments are a message under construction (see
@@ -83,6 +94,21 @@ impl<'a> SegStore<'a> {
     }
 }
 
+/// Segment `id` of a [`SegStore::Framed`] store: the words after the sizes
+/// of the segments before it (`id < count <= INLINE_SEGMENTS`, so at most
+/// seven additions); empty when `id` is not below `count`.
+#[inline]
+fn framed_segment<'a>(body: &'a [Word], table: &[u8], count: u32, id: u32) -> &'a [Word] {
+    if id >= count {
+        return &[];
+    }
+    let start: usize = (0..id as usize)
+        .map(|i| crate::read::size_at(table, i) as usize)
+        .sum();
+    let len = crate::read::size_at(table, id as usize) as usize;
+    body.get(start..start + len).unwrap_or(&[])
+}
+
 /// Limits as the layout layer sees them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ReaderOptionsCore {
@@ -94,6 +120,9 @@ pub(crate) struct ReaderOptionsCore {
 /// far. Every reader handle borrows one.
 pub struct ReadContext<'a> {
     store: SegStore<'a>,
+    /// Segment 0 (where the root is), or empty when there is none: the
+    /// root is read from here without a look at the store.
+    first: &'a [Word],
     remaining: Budget,
     limits: ReaderOptionsCore,
 }
@@ -160,6 +189,10 @@ impl StaticContext {
     pub const fn new(segments: &'static [&'static [Word]]) -> Self {
         StaticContext(ReadContext {
             store: SegStore::Slices(segments),
+            first: match segments {
+                [first, ..] => first,
+                [] => &[],
+            },
             remaining: Budget::new(u64::MAX),
             limits: ReaderOptionsCore {
                 traversal_limit_words: u64::MAX,
@@ -180,8 +213,18 @@ impl StaticContext {
 impl<'a> ReadContext<'a> {
     #[inline]
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
+        let first = match &store {
+            SegStore::One(seg) => *seg,
+            SegStore::Framed { body, table, count } => framed_segment(body, table, *count, 0),
+            SegStore::Inline { len: 0, .. } => &[],
+            SegStore::Inline { segs, .. } => segs[0],
+            #[cfg(feature = "alloc")]
+            SegStore::Heap { segs, .. } => segs.first().copied().unwrap_or(&[]),
+            SegStore::Slices(s) => s.first().copied().unwrap_or(&[]),
+        };
         ReadContext {
             store,
+            first,
             remaining: Budget::new(limits.traversal_limit_words),
             limits,
         }
@@ -214,6 +257,7 @@ impl<'a> ReadContext<'a> {
     pub fn segment_count(&self) -> u32 {
         match &self.store {
             SegStore::One(_) => 1,
+            SegStore::Framed { count, .. } => *count,
             SegStore::Inline { len, .. } => *len,
             #[cfg(feature = "alloc")]
             SegStore::Heap { segs, .. } => segs.len() as u32,
@@ -226,6 +270,9 @@ impl<'a> ReadContext<'a> {
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
         match &self.store {
             SegStore::One(seg) => (id == 0).then_some(*seg),
+            SegStore::Framed { body, table, count } => {
+                (id < *count).then(|| framed_segment(body, table, *count, id))
+            }
             SegStore::Inline { len, segs, .. } => {
                 if id < *len {
                     segs.get(id as usize).copied()
@@ -262,6 +309,68 @@ impl<'a> ReadContext<'a> {
                 requested: words,
             }),
         }
+    }
+
+    /// The root struct: what `self.root()?.get_struct()` gives, with the
+    /// checks of a near struct pointer in segment 0 made inline (see
+    /// [`near_struct`](Self::near_struct)) and anything else (a null or far
+    /// root, no segment 0, any error) left to that general path.
+    #[inline(always)]
+    pub(crate) fn root_struct(&'a self) -> Result<StructReader<'a>> {
+        if let Some(w) = self.first.first() {
+            let nesting = self.limits.nesting_limit;
+            if let Some(r) = self.near_struct(self.first, 0, 0, w.to_u64(), nesting) {
+                return Ok(r);
+            }
+        }
+        self.root_struct_general()
+    }
+
+    #[inline(never)]
+    fn root_struct_general(&'a self) -> Result<StructReader<'a>> {
+        self.root()?.get_struct_general()
+    }
+
+    /// The struct that pointer word `w`, found at word `pos` of `seg`
+    /// (segment `segment`, read at `nesting` levels left), points to, when
+    /// `w` is a non-null struct pointer and every check of
+    /// [`PointerReader::get_struct`] passes: the nesting level, the
+    /// object's bounds in `seg` and the traversal charge, which is made
+    /// only then. `None` otherwise, with nothing charged: the caller takes
+    /// the general path, which finds the error with its numbers (or reads
+    /// a null or far pointer). So both paths return the same reader and
+    /// leave the same budget.
+    #[inline(always)]
+    fn near_struct(
+        &'a self,
+        seg: &'a [Word],
+        segment: u32,
+        pos: u32,
+        w: u64,
+        nesting: u32,
+    ) -> Option<StructReader<'a>> {
+        if pointer::kind(w) != KIND_STRUCT || w == 0 {
+            return None;
+        }
+        let nesting = nesting.checked_sub(1)?;
+        let size = pointer::struct_size(w);
+        let data_words = usize::from(size.data_words);
+        let words = data_words + usize::from(size.pointers);
+        // `pos < 2^32` and the offset is above -2^29: no overflow in i64.
+        let start = usize::try_from(i64::from(pos) + 1 + pointer::offset(w)).ok()?;
+        let object = seg.get(start..start.checked_add(words)?)?;
+        let rest = self.remaining.get().checked_sub(words as u64)?;
+        self.remaining.set(rest);
+        let data = object.get(..data_words).unwrap_or(&[]);
+        Some(StructReader {
+            ctx: self,
+            seg,
+            segment,
+            data: Word::slice_as_bytes(data),
+            ptr: (start + data_words) as u32,
+            ptrs: size.pointers,
+            nesting,
+        })
     }
 
     /// The root pointer: word 0 of segment 0.
@@ -552,6 +661,22 @@ impl<'a> PointerReader<'a> {
     /// Not a struct pointer, out of bounds, or a limit exceeded.
     #[inline(always)]
     pub fn get_struct(&self) -> Result<StructReader<'a>> {
+        if self.word == 0 {
+            return Ok(StructReader::empty(self.ctx, self.nesting));
+        }
+        let near = self
+            .ctx
+            .near_struct(self.seg, self.segment, self.pos, self.word, self.nesting);
+        match near {
+            Some(r) => Ok(r),
+            None => self.get_struct_general(),
+        }
+    }
+
+    /// [`get_struct`](Self::get_struct) through the general resolution:
+    /// far pointers, and every error with its numbers.
+    #[inline(never)]
+    fn get_struct_general(&self) -> Result<StructReader<'a>> {
         let t = match self.resolve()? {
             Resolved::Null => return Ok(StructReader::empty(self.ctx, self.nesting)),
             Resolved::Object(t) => t,
@@ -1414,5 +1539,184 @@ impl<'a> ListReader<'a> {
             }
         }
         n
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// A struct reader's fields: data address and length, segment, pointer
+    /// section, pointers, nesting, segment address.
+    type Fields = (usize, usize, u32, u32, u16, u32, usize);
+
+    /// What a struct read gave, comparable: the reader's every field, or
+    /// the error with its numbers.
+    fn seen(r: Result<StructReader<'_>>) -> Result<Fields, String> {
+        match r {
+            Ok(s) => Ok((
+                s.data.as_ptr() as usize,
+                s.data.len(),
+                s.segment,
+                s.ptr,
+                s.ptrs,
+                s.nesting,
+                s.seg.as_ptr() as usize,
+            )),
+            Err(e) => Err(format!("{e:?}")),
+        }
+    }
+
+    fn struct_ptr(offset: i32, data: u16, ptrs: u16) -> u64 {
+        u64::from((offset << 2) as u32) | u64::from(data) << 32 | u64::from(ptrs) << 48
+    }
+
+    fn far_ptr(double: bool, pad: u32, segment: u32) -> u64 {
+        2 | u64::from(double) << 2 | u64::from(pad) << 3 | u64::from(segment) << 32
+    }
+
+    /// Pointer words of every kind: near struct pointers with offsets and
+    /// sizes at and past every edge, null, lists, far and double-far
+    /// pointers, capabilities.
+    fn words() -> Vec<u64> {
+        let offsets: &[i32] = if cfg!(miri) {
+            &[-2, -1, 0, 1, 3]
+        } else {
+            &[-(1 << 29), -3, -2, -1, 0, 1, 2, 3, 5, (1 << 29) - 1]
+        };
+        let sizes: &[u16] = if cfg!(miri) {
+            &[0, 1, 2]
+        } else {
+            &[0, 1, 2, 3, 0xFFFF]
+        };
+        let mut out = Vec::new();
+        for &o in offsets {
+            for &d in sizes {
+                for &p in sizes {
+                    out.push(struct_ptr(o, d, p));
+                }
+            }
+        }
+        out.extend([
+            0,
+            1 | 5 << 32 | 3 << 35,
+            far_ptr(false, 0, 0),
+            far_ptr(false, 1, 1),
+            far_ptr(true, 0, 1),
+            far_ptr(false, 2, 7),
+            3,
+        ]);
+        out
+    }
+
+    fn core(traversal: u64, nesting: u32) -> ReaderOptionsCore {
+        ReaderOptionsCore {
+            traversal_limit_words: traversal,
+            nesting_limit: nesting,
+        }
+    }
+
+    const TRAVERSALS: [u64; 5] = [0, 1, 2, 4, 1 << 23];
+    const NESTINGS: [u32; 3] = [0, 1, 64];
+
+    /// The inline root read (`root_struct`) gives what the general path
+    /// gives, the same reader or the same error with its numbers, and
+    /// leaves the same traversal budget, for root words of every kind in
+    /// segments of every length up to 6 words, alone or with a second
+    /// segment that far pointers can land in, at every traversal and
+    /// nesting limit around the object's size.
+    #[test]
+    fn inline_root_read_matches_the_general_path() {
+        let other: Vec<Word> = [struct_ptr(0, 1, 0), 7, struct_ptr(-1, 1, 0), 0]
+            .map(Word::from_u64)
+            .to_vec();
+        let mut checked = 0;
+        for w in words() {
+            for len in 0..=6usize {
+                let mut seg = alloc::vec![Word::from_u64(0x0101_0101_0101_0101); len];
+                if let Some(first) = seg.first_mut() {
+                    *first = Word::from_u64(w);
+                }
+                let two = [&seg[..], &other[..]];
+                for t in TRAVERSALS {
+                    for n in NESTINGS {
+                        for store in [0, 1] {
+                            let make = || match store {
+                                0 => ReadContext::new(SegStore::One(&seg), core(t, n)),
+                                _ => ReadContext::new(SegStore::Slices(&two), core(t, n)),
+                            };
+                            let (fast, general) = (make(), make());
+                            let a = seen(fast.root_struct());
+                            let b = seen(general.root_struct_general());
+                            assert_eq!(a, b, "root {w:#x}, {len} words, limits {t}/{n}");
+                            assert_eq!(
+                                fast.traversal_remaining(),
+                                general.traversal_remaining(),
+                                "root {w:#x}, {len} words, limits {t}/{n}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    /// A struct pointer read inside a segment (`get_struct`, inline for
+    /// near struct pointers) gives what the general path gives, with the
+    /// same budget left, for pointers of every kind at every word of a
+    /// 6-word segment.
+    #[test]
+    fn inline_struct_read_matches_the_general_path() {
+        for w in words() {
+            for pos in 0..6u32 {
+                let mut seg = alloc::vec![Word::from_u64(0x0202_0202_0202_0202); 6];
+                seg[pos as usize] = Word::from_u64(w);
+                for t in TRAVERSALS {
+                    for n in NESTINGS {
+                        let fast = ReadContext::new(SegStore::One(&seg), core(t, 64));
+                        let general = ReadContext::new(SegStore::One(&seg), core(t, 64));
+                        let a = PointerReader::at(&fast, &seg, 0, pos, n).get_struct();
+                        let b = PointerReader::at(&general, &seg, 0, pos, n).get_struct_general();
+                        let ctx = format!("pointer {w:#x} at {pos}, limits {t}/{n}");
+                        assert_eq!(seen(a), seen(b), "{ctx}");
+                        assert_eq!(
+                            fast.traversal_remaining(),
+                            general.traversal_remaining(),
+                            "{ctx}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A framed message of several segments read in place
+    /// (`SegStore::Framed`) finds its segments by the sizes in its table:
+    /// every segment is the words the table says, no other id is one, and
+    /// the root's segment is the first.
+    #[test]
+    fn framed_store_finds_each_segment_by_the_table() {
+        let body: Vec<Word> = (0..10u64).map(Word::from_u64).collect();
+        // Three segments of 2, 0 and 8 words.
+        let table = [2u8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0];
+        let ctx = ReadContext::new(
+            SegStore::Framed {
+                body: &body,
+                table: &table,
+                count: 3,
+            },
+            core(100, 64),
+        );
+        assert_eq!(ctx.segment_count(), 3);
+        assert_eq!(ctx.segment(0), Some(&body[..2]));
+        assert_eq!(ctx.segment(1), Some(&body[2..2]));
+        assert_eq!(ctx.segment(2), Some(&body[2..]));
+        assert_eq!(ctx.segment(3), None);
+        assert_eq!(ctx.first, &body[..2]);
     }
 }
