@@ -1372,20 +1372,24 @@ impl<'a> ListReader<'a> {
 /// front), each as [`ListReader::get_struct`] reads it.
 ///
 /// The list's words were bounds-checked when the list was read, so when
-/// its elements are whole bytes the iterator cuts the elements' bytes into
-/// steps once ([`slice::chunks_exact`]) and an element costs no bounds
-/// check of its own; the field reads on it check their offsets against the
-/// data section's length, which is the same for every element.
+/// its elements are whole bytes the iterator cuts the next element off the
+/// bytes still to go (one length check, which also ends the loop) and an
+/// element costs no bounds check of its own; the field reads on it check
+/// their offsets against the data section's length, which is the same for
+/// every element, so that check leaves the loop.
 #[derive(Clone)]
 pub struct StructElements<'a> {
     list: ListReader<'a>,
-    /// The elements' bytes in steps, when they are whole bytes; empty
-    /// otherwise.
-    chunks: core::slice::ChunksExact<'a, u8>,
-    /// Index of the element `chunks` yields next from the front.
+    /// The bytes of the elements not yet yielded, when they are whole
+    /// bytes; empty otherwise.
+    rest: &'a [u8],
+    /// Bytes per element; 0 for a list whose elements are not whole bytes
+    /// (bits, or zero-sized), which yields empty structs.
+    step: usize,
+    /// Index of the next element from the front.
     front: u32,
-    /// Elements of a bit or void list still to yield, as empty structs.
-    empty_left: u32,
+    /// One past the index of the next element from the back.
+    back: u32,
 }
 
 impl<'a> ListReader<'a> {
@@ -1398,15 +1402,16 @@ impl<'a> ListReader<'a> {
         // `len < 2^29` and `step <= 2^19` bytes: no overflow. The list's
         // words were checked when it was read, so the slice is there.
         let bytes = Word::slice_as_bytes(self.seg).get(from..from + self.len as usize * step);
-        let (chunks, empty_left) = match bytes {
-            Some(b) if whole => (b.chunks_exact(step), 0),
-            _ => ([].chunks_exact(1), self.len),
+        let (rest, step) = match bytes {
+            Some(b) if whole => (b, step),
+            _ => (&[][..], 0),
         };
         StructElements {
             list: *self,
-            chunks,
+            rest,
+            step,
             front: 0,
-            empty_left,
+            back: self.len,
         }
     }
 }
@@ -1431,12 +1436,8 @@ impl<'a> StructElements<'a> {
 
     /// An element of a bit or void list: no data, no pointers.
     #[inline]
-    fn empty_element(&mut self) -> Option<StructReader<'a>> {
-        if self.empty_left == 0 {
-            return None;
-        }
-        self.empty_left -= 1;
-        Some(StructReader::empty(self.list.ctx, self.list.nesting))
+    fn empty_element(&self) -> StructReader<'a> {
+        StructReader::empty(self.list.ctx, self.list.nesting)
     }
 }
 
@@ -1444,16 +1445,24 @@ impl<'a> Iterator for StructElements<'a> {
     type Item = StructReader<'a>;
     #[inline]
     fn next(&mut self) -> Option<StructReader<'a>> {
-        if let Some(elem) = self.chunks.next() {
+        // `step` is the same on every call, so LLVM splits the loop into
+        // one per mode; in the bytes mode the length check ends the loop.
+        if self.step != 0 {
+            let (elem, rest) = self.rest.split_at_checked(self.step)?;
+            self.rest = rest;
             let i = self.front;
             self.front += 1;
             return Some(self.element(i, elem));
         }
-        self.empty_element()
+        if self.front == self.back {
+            return None;
+        }
+        self.front += 1;
+        Some(self.empty_element())
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.chunks.len() + self.empty_left as usize;
+        let n = (self.back - self.front) as usize;
         (n, Some(n))
     }
 }
@@ -1461,12 +1470,18 @@ impl<'a> Iterator for StructElements<'a> {
 impl DoubleEndedIterator for StructElements<'_> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
-        if let Some(elem) = self.chunks.next_back() {
-            // The elements left before this one, counted from the front.
-            let i = self.front + self.chunks.len() as u32;
-            return Some(self.element(i, elem));
+        if self.step != 0 {
+            let at = self.rest.len().checked_sub(self.step)?;
+            let (rest, elem) = self.rest.split_at_checked(at)?;
+            self.rest = rest;
+            self.back -= 1;
+            return Some(self.element(self.back, elem));
         }
-        self.empty_element()
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        Some(self.empty_element())
     }
 }
 
