@@ -357,7 +357,7 @@ fn bytes_store<'a>(bytes: &'a [u8], options: &ReaderOptions) -> Result<FramedSto
         Some((seg, rest)) => (
             FramedStore::Table {
                 body: seg,
-                table: &Word::slice_as_bytes(words)[..8],
+                ends: [0; INLINE_SEGMENTS - 1],
                 count: 1,
             },
             rest,
@@ -385,11 +385,12 @@ fn bytes_store<'a>(bytes: &'a [u8], options: &ReaderOptions) -> Result<FramedSto
 
 /// The segments of a framed message as [`framed_store`] finds them.
 pub(crate) enum FramedStore<'a> {
-    /// Up to [`INLINE_SEGMENTS`] segments, found by their sizes in the
-    /// table when looked up ([`SegStore::Framed`]).
+    /// Up to [`INLINE_SEGMENTS`] segments: the words after the table and
+    /// where each segment but the last ends in them
+    /// ([`SegStore::Framed`]).
     Table {
         body: &'a [Word],
-        table: &'a [u8],
+        ends: [u64; INLINE_SEGMENTS - 1],
         count: u32,
     },
     #[cfg(feature = "alloc")]
@@ -400,7 +401,7 @@ impl<'a> From<FramedStore<'a>> for SegStore<'a> {
     #[inline(always)]
     fn from(f: FramedStore<'a>) -> Self {
         match f {
-            FramedStore::Table { body, table, count } => SegStore::Framed { body, table, count },
+            FramedStore::Table { body, ends, count } => SegStore::Framed { body, ends, count },
             #[cfg(feature = "alloc")]
             FramedStore::Heap(segs) => SegStore::Heap { segs, built: false },
         }
@@ -412,7 +413,13 @@ impl<'a> From<FramedStore<'a>> for SegStore<'a> {
 #[inline(always)]
 fn split_segments<'a>(body: &'a [Word], table: &'a [u8], count: u32) -> Result<FramedStore<'a>> {
     if count as usize <= INLINE_SEGMENTS {
-        return Ok(FramedStore::Table { body, table, count });
+        let mut ends = [0u64; INLINE_SEGMENTS - 1];
+        let mut end = 0u64;
+        for (i, slot) in ends.iter_mut().enumerate().take(count as usize) {
+            end += u64::from(size_at(table, i));
+            *slot = end;
+        }
+        return Ok(FramedStore::Table { body, ends, count });
     }
     #[cfg(feature = "alloc")]
     {

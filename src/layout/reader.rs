@@ -33,14 +33,13 @@ pub enum SegStore<'a> {
     /// One segment (most framed messages): set up with two stores.
     One(&'a [Word]),
     /// Up to [`INLINE_SEGMENTS`] segments of a framed message read in
-    /// place: the words after the segment table and the table itself
-    /// (count, then sizes), whose sizes sum to `body.len()`. Segment `id`
-    /// starts after the sizes before it, summed when it is looked up (at
-    /// most seven additions). Small, so a reader that may hold it is built
-    /// in a few stores where the caller keeps it.
+    /// place: the words after the segment table, and where each segment
+    /// but the last ends in them (the last ends with `body`). Smaller than
+    /// an inline table of slices, so a reader that may hold it is built in
+    /// a few stores where the caller keeps it.
     Framed {
         body: &'a [Word],
-        table: &'a [u8],
+        ends: [u64; INLINE_SEGMENTS - 1],
         count: u32,
     },
     Inline {
@@ -94,19 +93,23 @@ impl<'a> SegStore<'a> {
     }
 }
 
-/// Segment `id` of a [`SegStore::Framed`] store: the words after the sizes
-/// of the segments before it (`id < count <= INLINE_SEGMENTS`, so at most
-/// seven additions); empty when `id` is not below `count`.
+/// Segment `id` of a [`SegStore::Framed`] store; empty when `id` is not
+/// below `count`.
 #[inline]
-fn framed_segment<'a>(body: &'a [Word], table: &[u8], count: u32, id: u32) -> &'a [Word] {
+fn framed_segment<'a>(body: &'a [Word], ends: &[u64], count: u32, id: u32) -> &'a [Word] {
     if id >= count {
         return &[];
     }
-    let start: usize = (0..id as usize)
-        .map(|i| crate::read::size_at(table, i) as usize)
-        .sum();
-    let len = crate::read::size_at(table, id as usize) as usize;
-    body.get(start..start + len).unwrap_or(&[])
+    let end_of = |i: u32| {
+        if i + 1 == count {
+            body.len() as u64
+        } else {
+            ends.get(i as usize).copied().unwrap_or(0)
+        }
+    };
+    let start = if id == 0 { 0 } else { end_of(id - 1) };
+    let (start, end) = (start as usize, end_of(id) as usize);
+    body.get(start..end).unwrap_or(&[])
 }
 
 /// Limits as the layout layer sees them.
@@ -215,7 +218,7 @@ impl<'a> ReadContext<'a> {
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
         let first = match &store {
             SegStore::One(seg) => *seg,
-            SegStore::Framed { body, table, count } => framed_segment(body, table, *count, 0),
+            SegStore::Framed { body, ends, count } => framed_segment(body, ends, *count, 0),
             SegStore::Inline { len: 0, .. } => &[],
             SegStore::Inline { segs, .. } => segs[0],
             #[cfg(feature = "alloc")]
@@ -270,8 +273,8 @@ impl<'a> ReadContext<'a> {
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
         match &self.store {
             SegStore::One(seg) => (id == 0).then_some(*seg),
-            SegStore::Framed { body, table, count } => {
-                (id < *count).then(|| framed_segment(body, table, *count, id))
+            SegStore::Framed { body, ends, count } => {
+                (id < *count).then(|| framed_segment(body, ends, *count, id))
             }
             SegStore::Inline { len, segs, .. } => {
                 if id < *len {
@@ -1711,18 +1714,17 @@ mod tests {
     }
 
     /// A framed message of several segments read in place
-    /// (`SegStore::Framed`) finds its segments by the sizes in its table:
-    /// every segment is the words the table says, no other id is one, and
+    /// (`SegStore::Framed`) finds its segments where the store says they
+    /// end: every segment is the words between, no other id is one, and
     /// the root's segment is the first.
     #[test]
-    fn framed_store_finds_each_segment_by_the_table() {
+    fn framed_store_finds_each_segment_by_its_end() {
         let body: Vec<Word> = (0..10u64).map(Word::from_u64).collect();
         // Three segments of 2, 0 and 8 words.
-        let table = [2u8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0];
         let ctx = ReadContext::new(
             SegStore::Framed {
                 body: &body,
-                table: &table,
+                ends: [2, 2, 0, 0, 0, 0, 0],
                 count: 3,
             },
             core(100, 64),
