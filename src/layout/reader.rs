@@ -123,9 +123,6 @@ pub(crate) struct ReaderOptionsCore {
 /// far. Every reader handle borrows one.
 pub struct ReadContext<'a> {
     store: SegStore<'a>,
-    /// Segment 0 (where the root is), or empty when there is none: the
-    /// root is read from here without a look at the store.
-    first: &'a [Word],
     remaining: Budget,
     limits: ReaderOptionsCore,
 }
@@ -192,10 +189,6 @@ impl StaticContext {
     pub const fn new(segments: &'static [&'static [Word]]) -> Self {
         StaticContext(ReadContext {
             store: SegStore::Slices(segments),
-            first: match segments {
-                [first, ..] => first,
-                [] => &[],
-            },
             remaining: Budget::new(u64::MAX),
             limits: ReaderOptionsCore {
                 traversal_limit_words: u64::MAX,
@@ -214,20 +207,10 @@ impl StaticContext {
 }
 
 impl<'a> ReadContext<'a> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
-        let first = match &store {
-            SegStore::One(seg) => *seg,
-            SegStore::Framed { body, ends, count } => framed_segment(body, ends, *count, 0),
-            SegStore::Inline { len: 0, .. } => &[],
-            SegStore::Inline { segs, .. } => segs[0],
-            #[cfg(feature = "alloc")]
-            SegStore::Heap { segs, .. } => segs.first().copied().unwrap_or(&[]),
-            SegStore::Slices(s) => s.first().copied().unwrap_or(&[]),
-        };
         ReadContext {
             store,
-            first,
             remaining: Budget::new(limits.traversal_limit_words),
             limits,
         }
@@ -320,9 +303,10 @@ impl<'a> ReadContext<'a> {
     /// root, no segment 0, any error) left to that general path.
     #[inline(always)]
     pub(crate) fn root_struct(&'a self) -> Result<StructReader<'a>> {
-        if let Some(w) = self.first.first() {
+        let first = self.segment(0).unwrap_or(&[]);
+        if let Some(w) = first.first() {
             let nesting = self.limits.nesting_limit;
-            if let Some(r) = self.near_struct(self.first, 0, 0, w.to_u64(), nesting) {
+            if let Some(r) = self.near_struct(first, 0, 0, w.to_u64(), nesting) {
                 return Ok(r);
             }
         }
@@ -1739,6 +1723,5 @@ mod tests {
         assert_eq!(ctx.segment(1), Some(&body[2..2]));
         assert_eq!(ctx.segment(2), Some(&body[2..]));
         assert_eq!(ctx.segment(3), None);
-        assert_eq!(ctx.first, &body[..2]);
     }
 }
