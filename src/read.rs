@@ -214,45 +214,14 @@ impl<'a> MessageReader<'a> {
     ) -> Result<(Self, &'a [Word])> {
         // One segment whose words are all there (most messages): its size
         // is the table's second half. Anything else, errors included, takes
-        // the general path below.
-        if let Some((w0, after)) = words.split_first() {
-            let w0 = w0.to_u64();
-            let len = w0 >> 32;
-            if w0 as u32 == 0 && options.segment_limit >= 1 && len <= after.len() as u64 {
-                let (seg, rest) = after.split_at(len as usize);
-                return Ok((Self::from_store(SegStore::One(seg), &options), rest));
-            }
+        // the general path, out of line: the reader it returns is written
+        // where the caller keeps it, and this path writes only the fields
+        // a one-segment reader has.
+        if let Some((seg, rest)) = one_segment(words, &options) {
+            return Ok((Self::from_store(SegStore::One(seg), &options), rest));
         }
-        let bytes = Word::slice_as_bytes(words);
-        let available = bytes.len() as u64;
-        let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
-            needed: 8,
-            available,
-        })?;
-        let header = parse_count(first, &options)?;
-        let table_words = header.header_bytes / 8;
-        if words.len() < table_words {
-            return Err(Error::Truncated {
-                needed: header.header_bytes as u64,
-                available,
-            });
-        }
-        let table = &bytes[..header.header_bytes];
-        let mut total: u64 = 0;
-        for i in 0..header.count as usize {
-            total += u64::from(size_at(table, i));
-        }
-        let end = table_words as u64 + total;
-        if end > words.len() as u64 {
-            return Err(Error::Truncated {
-                needed: end * 8,
-                available,
-            });
-        }
-        let body = &words[table_words..end as usize];
-        let rest = &words[end as usize..];
-        let store = split_segments(body, table, header.count)?;
-        Ok((Self::from_store(store, &options), rest))
+        let (store, rest) = framed_store(words, &options)?;
+        Ok((Self::from_store(store.into(), &options), rest))
     }
 
     /// A reader over the framed message in `bytes`, with no copy. `bytes`
@@ -261,38 +230,18 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// Unaligned input, or as [`from_words`](Self::from_words).
-    // Always inlined: the reader (its inline segment table is 17 words)
-    // is then built where the caller keeps it instead of being returned
-    // through memory and copied (access column: 304 -> see README).
+    // Always inlined, with the general path out of line: a one-segment
+    // message that fills `bytes` (most input) is read with a few checks,
+    // and its reader is built where the caller keeps it.
     #[inline(always)]
     pub fn from_bytes(bytes: &'a [u8], options: ReaderOptions) -> Result<Self> {
-        let whole = bytes.len() / 8 * 8;
-        let words = Word::try_slice_from_bytes(&bytes[..whole]).ok_or(Error::Unaligned {
-            address_mod_8: bytes.as_ptr() as usize % 8,
-            len: bytes.len(),
-        })?;
-        if let (0, Some(&first)) = (whole, bytes.first_chunk::<4>()) {
-            // Less than a word, but the count is in: checked as every other
-            // reader checks it, before the missing sizes are reported.
-            parse_count(first, &options)?;
-        }
-        match Self::from_words_prefix(words, options) {
-            Ok((reader, rest)) => {
-                let extra = rest.len() * 8 + (bytes.len() - whole);
-                if extra == 0 {
-                    Ok(reader)
-                } else {
-                    Err(Error::TrailingData {
-                        extra: extra as u64,
-                    })
-                }
+        if let Some(words) = Word::try_slice_from_bytes(bytes) {
+            if let Some((seg, [])) = one_segment(words, &options) {
+                return Ok(Self::from_store(SegStore::One(seg), &options));
             }
-            Err(Error::Truncated { needed, .. }) => Err(Error::Truncated {
-                needed,
-                available: bytes.len() as u64,
-            }),
-            Err(e) => Err(e),
         }
+        let store = bytes_store(bytes, &options)?;
+        Ok(Self::from_store(store.into(), &options))
     }
 
     /// Segments in the message.
@@ -323,7 +272,7 @@ impl<'a> MessageReader<'a> {
     // which stalls on store forwarding.
     #[inline(always)]
     pub fn root(&self) -> Result<StructReader<'_>> {
-        self.ctx.root()?.get_struct()
+        self.ctx.root_struct()
     }
 
     /// The root as the generated reader type `T`:
@@ -358,17 +307,166 @@ impl<'a> MessageReader<'a> {
     }
 }
 
+/// The segment and the words after it when `words` starts with the table
+/// of a one-segment message whose words are all there and the limit allows
+/// one segment; `None` for anything else (more segments, a cut message, an
+/// error), which the general path reads.
+#[inline(always)]
+fn one_segment<'a>(words: &'a [Word], options: &ReaderOptions) -> Option<(&'a [Word], &'a [Word])> {
+    let (w0, after) = words.split_first()?;
+    let w0 = w0.to_u64();
+    let len = w0 >> 32;
+    if w0 as u32 == 0 && options.segment_limit >= 1 && len <= after.len() as u64 {
+        Some(after.split_at(len as usize))
+    } else {
+        None
+    }
+}
+
+/// The segments of the framed message at the start of `words` (one
+/// segment or more), and the words after it: the general path under
+/// [`MessageReader::from_words_prefix`], with every error. Out of line,
+/// and it returns a [`FramedStore`] (small, with no inline table of
+/// slices), so a caller that inlines the one-segment path builds its
+/// reader in place, with no copy.
+#[inline(never)]
+fn framed_store<'a>(
+    words: &'a [Word],
+    options: &ReaderOptions,
+) -> Result<(FramedStore<'a>, &'a [Word])> {
+    let bytes = Word::slice_as_bytes(words);
+    let available = bytes.len() as u64;
+    let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
+        needed: 8,
+        available,
+    })?;
+    let header = parse_count(first, options)?;
+    let table_words = header.header_bytes / 8;
+    if words.len() < table_words {
+        return Err(Error::Truncated {
+            needed: header.header_bytes as u64,
+            available,
+        });
+    }
+    let table = &bytes[..header.header_bytes];
+    let mut total: u64 = 0;
+    for i in 0..header.count as usize {
+        total += u64::from(size_at(table, i));
+    }
+    let end = table_words as u64 + total;
+    if end > words.len() as u64 {
+        return Err(Error::Truncated {
+            needed: end * 8,
+            available,
+        });
+    }
+    let body = &words[table_words..end as usize];
+    let rest = &words[end as usize..];
+    let store = split_segments(body, table, header.count)?;
+    Ok((store, rest))
+}
+
+/// The segments of the framed message that fills `bytes`: the general
+/// path under [`MessageReader::from_bytes`], with every error (out of
+/// line, for the reason given at [`framed_store`]).
+#[inline(never)]
+fn bytes_store<'a>(bytes: &'a [u8], options: &ReaderOptions) -> Result<FramedStore<'a>> {
+    let whole = bytes.len() / 8 * 8;
+    let words = Word::try_slice_from_bytes(&bytes[..whole]).ok_or(Error::Unaligned {
+        address_mod_8: bytes.as_ptr() as usize % 8,
+        len: bytes.len(),
+    })?;
+    if let (0, Some(&first)) = (whole, bytes.first_chunk::<4>()) {
+        // Less than a word, but the count is in: checked as every other
+        // reader checks it, before the missing sizes are reported.
+        parse_count(first, options)?;
+    }
+    let (store, rest) = match one_segment(words, options) {
+        Some((seg, rest)) => (
+            FramedStore::Table {
+                body: seg,
+                ends: [0; INLINE_SEGMENTS - 1],
+                count: 1,
+            },
+            rest,
+        ),
+        None => match framed_store(words, options) {
+            Ok(found) => found,
+            Err(Error::Truncated { needed, .. }) => {
+                return Err(Error::Truncated {
+                    needed,
+                    available: bytes.len() as u64,
+                });
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    let extra = rest.len() * 8 + (bytes.len() - whole);
+    if extra == 0 {
+        Ok(store)
+    } else {
+        Err(Error::TrailingData {
+            extra: extra as u64,
+        })
+    }
+}
+
+/// The segments of a framed message as [`framed_store`] finds them.
+pub(crate) enum FramedStore<'a> {
+    /// Up to [`INLINE_SEGMENTS`] segments: the words after the table and
+    /// where each segment but the last ends in them
+    /// ([`SegStore::Framed`]).
+    Table {
+        body: &'a [Word],
+        ends: [u64; INLINE_SEGMENTS - 1],
+        count: u32,
+    },
+    #[cfg(feature = "alloc")]
+    Heap(Vec<&'a [Word]>),
+}
+
+impl<'a> From<FramedStore<'a>> for SegStore<'a> {
+    #[inline(always)]
+    fn from(f: FramedStore<'a>) -> Self {
+        match f {
+            FramedStore::Table { body, ends, count } => SegStore::Framed { body, ends, count },
+            #[cfg(feature = "alloc")]
+            FramedStore::Heap(segs) => SegStore::Heap { segs, built: false },
+        }
+    }
+}
+
 /// Splits `body` into segments by the sizes in `table` (whose sizes must
 /// sum to `body.len()`).
 #[inline(always)]
-fn split_segments<'a>(body: &'a [Word], table: &[u8], count: u32) -> Result<SegStore<'a>> {
-    let mut at = 0usize;
-    store_of(count, |i| {
-        let len = size_at(table, i) as usize;
-        let seg = body.get(at..at + len).unwrap_or(&[]);
-        at += len;
-        seg
-    })
+fn split_segments<'a>(body: &'a [Word], table: &'a [u8], count: u32) -> Result<FramedStore<'a>> {
+    if count as usize <= INLINE_SEGMENTS {
+        let mut ends = [0u64; INLINE_SEGMENTS - 1];
+        let mut end = 0u64;
+        for (i, slot) in ends.iter_mut().enumerate().take(count as usize) {
+            end += u64::from(size_at(table, i));
+            *slot = end;
+        }
+        return Ok(FramedStore::Table { body, ends, count });
+    }
+    #[cfg(feature = "alloc")]
+    {
+        let mut at = 0usize;
+        let mut v = vec_for_segments(count)?;
+        for i in 0..count as usize {
+            let len = size_at(table, i) as usize;
+            v.push(body.get(at..at + len).unwrap_or(&[]));
+            at += len;
+        }
+        Ok(FramedStore::Heap(v))
+    }
+    #[cfg(not(feature = "alloc"))]
+    {
+        Err(Error::TooManySegmentsWithoutAlloc {
+            count: u64::from(count),
+            inline: INLINE_SEGMENTS,
+        })
+    }
 }
 
 /// The store of `count` segments, segment `i` being `segment(i)` (called
@@ -454,4 +552,116 @@ pub(crate) fn vec_for_segments<T>(count: u32) -> Result<Vec<T>> {
         })
     })?;
     Ok(v)
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+
+    /// A reader's segments as addresses and lengths, or the error with its
+    /// numbers.
+    type Seen = core::result::Result<Vec<(usize, usize)>, String>;
+
+    fn seen(r: Result<MessageReader<'_>>) -> Seen {
+        match r {
+            Ok(m) => Ok((0..m.segment_count())
+                .map(|id| {
+                    m.segment(id)
+                        .map_or((0, 0), |s| (s.as_ptr() as usize, s.len()))
+                })
+                .collect()),
+            Err(e) => Err(format!("{e:?}")),
+        }
+    }
+
+    /// Framed messages: one segment of 0 to 3 words, two segments, and
+    /// nine (past the inline table), as words.
+    fn frames() -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        for k in 0..4u64 {
+            let mut f = alloc::vec![k << 32];
+            f.extend((0..k).map(|i| 0x1111 * (i + 1)));
+            out.push(f);
+        }
+        out.push(alloc::vec![1 | 2 << 32, 1, 5, 6, 7]);
+        // Nine segments of one word: the count and size 0, then four words
+        // of two sizes each, then the nine words.
+        let mut nine = alloc::vec![8 | 1 << 32];
+        nine.extend([1 | 1 << 32; 4]);
+        nine.extend(0x90..0x99u64);
+        out.push(nine);
+        out
+    }
+
+    /// `from_bytes` (its inline one-segment path, else the general one)
+    /// gives what the general path alone gives: the same segments or the
+    /// same error with its numbers, for every frame above cut at every
+    /// byte, with 1 to 9 bytes after it, at every address alignment, and
+    /// under segment limits 0, 1, 2 and the default.
+    #[test]
+    fn inline_open_matches_the_general_path() {
+        let mut checked = 0;
+        for frame in frames() {
+            let bytes: Vec<u8> = frame.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let mut inputs: Vec<Vec<u8>> = (0..=bytes.len()).map(|n| bytes[..n].to_vec()).collect();
+            for extra in 1..=9 {
+                let mut b = bytes.clone();
+                b.resize(bytes.len() + extra, 0);
+                inputs.push(b);
+            }
+            for input in &inputs {
+                for shift in 0..8 {
+                    let mut buf = alloc::vec![Word::ZERO; input.len().div_ceil(8) + 1];
+                    let all = Word::slice_as_bytes_mut(&mut buf);
+                    all[shift..shift + input.len()].copy_from_slice(input);
+                    let b = &Word::slice_as_bytes(&buf)[shift..shift + input.len()];
+                    for limit in [0, 1, 2, 512] {
+                        let opts = ReaderOptions::default().segment_limit(limit);
+                        let fast = seen(MessageReader::from_bytes(b, opts));
+                        let general = seen(
+                            bytes_store(b, &opts)
+                                .map(|s| MessageReader::from_store(s.into(), &opts)),
+                        );
+                        assert_eq!(fast, general, "{input:02x?} at +{shift}, limit {limit}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    /// `from_words_prefix` (inline one-segment path, else the general one)
+    /// gives what the general path alone gives, segments and the words
+    /// after the message, or the same error, for every frame above cut at
+    /// every word and followed by 0 to 2 more words.
+    #[test]
+    fn inline_prefix_open_matches_the_general_path() {
+        for frame in frames() {
+            for cut in 0..=frame.len() + 2 {
+                let mut f = frame.clone();
+                f.resize(cut, 0x77);
+                let words: Vec<Word> = f.iter().map(|&w| Word::from_u64(w)).collect();
+                for limit in [0, 1, 2, 512] {
+                    let opts = ReaderOptions::default().segment_limit(limit);
+                    let rest = |r: &[Word]| (r.as_ptr() as usize, r.len());
+                    let fast = MessageReader::from_words_prefix(&words, opts)
+                        .map(|(m, r)| (seen(Ok(m)), rest(r)));
+                    let general = framed_store(&words, &opts).map(|(s, r)| {
+                        (
+                            seen(Ok(MessageReader::from_store(s.into(), &opts))),
+                            rest(r),
+                        )
+                    });
+                    assert_eq!(
+                        fast.map_err(|e| format!("{e:?}")),
+                        general.map_err(|e| format!("{e:?}")),
+                        "{f:x?}, limit {limit}"
+                    );
+                }
+            }
+        }
+    }
 }

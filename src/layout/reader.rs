@@ -32,6 +32,16 @@ pub const INLINE_SEGMENTS: usize = 8;
 pub enum SegStore<'a> {
     /// One segment (most framed messages): set up with two stores.
     One(&'a [Word]),
+    /// Up to [`INLINE_SEGMENTS`] segments of a framed message read in
+    /// place: the words after the segment table, and where each segment
+    /// but the last ends in them (the last ends with `body`). Smaller than
+    /// an inline table of slices, so a reader that may hold it is built in
+    /// a few stores where the caller keeps it.
+    Framed {
+        body: &'a [Word],
+        ends: [u64; INLINE_SEGMENTS - 1],
+        count: u32,
+    },
     Inline {
         len: u32,
         /// The segments are a message under construction (see
@@ -81,6 +91,25 @@ impl<'a> SegStore<'a> {
             segs,
         }
     }
+}
+
+/// Segment `id` of a [`SegStore::Framed`] store; empty when `id` is not
+/// below `count`.
+#[inline]
+fn framed_segment<'a>(body: &'a [Word], ends: &[u64], count: u32, id: u32) -> &'a [Word] {
+    if id >= count {
+        return &[];
+    }
+    let end_of = |i: u32| {
+        if i + 1 == count {
+            body.len() as u64
+        } else {
+            ends.get(i as usize).copied().unwrap_or(0)
+        }
+    };
+    let start = if id == 0 { 0 } else { end_of(id - 1) };
+    let (start, end) = (start as usize, end_of(id) as usize);
+    body.get(start..end).unwrap_or(&[])
 }
 
 /// Limits as the layout layer sees them.
@@ -178,7 +207,7 @@ impl StaticContext {
 }
 
 impl<'a> ReadContext<'a> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
         ReadContext {
             store,
@@ -214,6 +243,7 @@ impl<'a> ReadContext<'a> {
     pub fn segment_count(&self) -> u32 {
         match &self.store {
             SegStore::One(_) => 1,
+            SegStore::Framed { count, .. } => *count,
             SegStore::Inline { len, .. } => *len,
             #[cfg(feature = "alloc")]
             SegStore::Heap { segs, .. } => segs.len() as u32,
@@ -226,6 +256,9 @@ impl<'a> ReadContext<'a> {
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
         match &self.store {
             SegStore::One(seg) => (id == 0).then_some(*seg),
+            SegStore::Framed { body, ends, count } => {
+                (id < *count).then(|| framed_segment(body, ends, *count, id))
+            }
             SegStore::Inline { len, segs, .. } => {
                 if id < *len {
                     segs.get(id as usize).copied()
@@ -262,6 +295,73 @@ impl<'a> ReadContext<'a> {
                 requested: words,
             }),
         }
+    }
+
+    /// The root struct: what `self.root()?.get_struct()` gives, with the
+    /// checks of a near struct pointer in segment 0 made inline (see
+    /// [`near_struct`](Self::near_struct)) and anything else (a null or far
+    /// root, no segment 0, any error) left to that general path.
+    #[inline(always)]
+    pub(crate) fn root_struct(&'a self) -> Result<StructReader<'a>> {
+        let first = self.segment(0).unwrap_or(&[]);
+        if let Some(w) = first.first() {
+            let nesting = self.limits.nesting_limit;
+            if let Some(r) = self.near_struct(first, 0, 0, w.to_u64(), nesting) {
+                return Ok(r);
+            }
+        }
+        self.root_struct_general()
+    }
+
+    // Inlined as well: a reader returned through memory from an
+    // out-of-line call would meet the inline path's reader in memory,
+    // stored field by field and read back with wider loads, which stalls
+    // on store forwarding (twice the time of the access column).
+    #[inline(always)]
+    fn root_struct_general(&'a self) -> Result<StructReader<'a>> {
+        self.root()?.get_struct_general()
+    }
+
+    /// The struct that pointer word `w`, found at word `pos` of `seg`
+    /// (segment `segment`, read at `nesting` levels left), points to, when
+    /// `w` is a non-null struct pointer and every check of
+    /// [`PointerReader::get_struct`] passes: the nesting level, the
+    /// object's bounds in `seg` and the traversal charge, which is made
+    /// only then. `None` otherwise, with nothing charged: the caller takes
+    /// the general path, which finds the error with its numbers (or reads
+    /// a null or far pointer). So both paths return the same reader and
+    /// leave the same budget.
+    #[inline(always)]
+    fn near_struct(
+        &'a self,
+        seg: &'a [Word],
+        segment: u32,
+        pos: u32,
+        w: u64,
+        nesting: u32,
+    ) -> Option<StructReader<'a>> {
+        if pointer::kind(w) != KIND_STRUCT || w == 0 {
+            return None;
+        }
+        let nesting = nesting.checked_sub(1)?;
+        let size = pointer::struct_size(w);
+        let data_words = usize::from(size.data_words);
+        let words = data_words + usize::from(size.pointers);
+        // `pos < 2^32` and the offset is above -2^29: no overflow in i64.
+        let start = usize::try_from(i64::from(pos) + 1 + pointer::offset(w)).ok()?;
+        let object = seg.get(start..start.checked_add(words)?)?;
+        let rest = self.remaining.get().checked_sub(words as u64)?;
+        self.remaining.set(rest);
+        let data = object.get(..data_words).unwrap_or(&[]);
+        Some(StructReader {
+            ctx: self,
+            seg,
+            segment,
+            data: Word::slice_as_bytes(data),
+            ptr: (start + data_words) as u32,
+            ptrs: size.pointers,
+            nesting,
+        })
     }
 
     /// The root pointer: word 0 of segment 0.
@@ -552,6 +652,23 @@ impl<'a> PointerReader<'a> {
     /// Not a struct pointer, out of bounds, or a limit exceeded.
     #[inline(always)]
     pub fn get_struct(&self) -> Result<StructReader<'a>> {
+        if self.word == 0 {
+            return Ok(StructReader::empty(self.ctx, self.nesting));
+        }
+        let near = self
+            .ctx
+            .near_struct(self.seg, self.segment, self.pos, self.word, self.nesting);
+        match near {
+            Some(r) => Ok(r),
+            None => self.get_struct_general(),
+        }
+    }
+
+    /// [`get_struct`](Self::get_struct) through the general resolution:
+    /// far pointers, and every error with its numbers. Inlined for the
+    /// reason given at [`ReadContext::root_struct_general`].
+    #[inline(always)]
+    fn get_struct_general(&self) -> Result<StructReader<'a>> {
         let t = match self.resolve()? {
             Resolved::Null => return Ok(StructReader::empty(self.ctx, self.nesting)),
             Resolved::Object(t) => t,
@@ -1247,20 +1364,24 @@ impl<'a> ListReader<'a> {
 /// front), each as [`ListReader::get_struct`] reads it.
 ///
 /// The list's words were bounds-checked when the list was read, so when
-/// its elements are whole bytes the iterator cuts the elements' bytes into
-/// steps once ([`slice::chunks_exact`]) and an element costs no bounds
-/// check of its own; the field reads on it check their offsets against the
-/// data section's length, which is the same for every element.
+/// its elements are whole bytes the iterator cuts the next element off the
+/// bytes still to go (one length check, which also ends the loop) and an
+/// element costs no bounds check of its own; the field reads on it check
+/// their offsets against the data section's length, which is the same for
+/// every element, so that check leaves the loop.
 #[derive(Clone)]
 pub struct StructElements<'a> {
     list: ListReader<'a>,
-    /// The elements' bytes in steps, when they are whole bytes; empty
-    /// otherwise.
-    chunks: core::slice::ChunksExact<'a, u8>,
-    /// Index of the element `chunks` yields next from the front.
+    /// The bytes of the elements not yet yielded, when they are whole
+    /// bytes; empty otherwise.
+    rest: &'a [u8],
+    /// Bytes per element; 0 for a list whose elements are not whole bytes
+    /// (bits, or zero-sized), which yields empty structs.
+    step: usize,
+    /// Index of the next element from the front.
     front: u32,
-    /// Elements of a bit or void list still to yield, as empty structs.
-    empty_left: u32,
+    /// One past the index of the next element from the back.
+    back: u32,
 }
 
 impl<'a> ListReader<'a> {
@@ -1273,15 +1394,16 @@ impl<'a> ListReader<'a> {
         // `len < 2^29` and `step <= 2^19` bytes: no overflow. The list's
         // words were checked when it was read, so the slice is there.
         let bytes = Word::slice_as_bytes(self.seg).get(from..from + self.len as usize * step);
-        let (chunks, empty_left) = match bytes {
-            Some(b) if whole => (b.chunks_exact(step), 0),
-            _ => ([].chunks_exact(1), self.len),
+        let (rest, step) = match bytes {
+            Some(b) if whole => (b, step),
+            _ => (&[][..], 0),
         };
         StructElements {
             list: *self,
-            chunks,
+            rest,
+            step,
             front: 0,
-            empty_left,
+            back: self.len,
         }
     }
 }
@@ -1306,12 +1428,8 @@ impl<'a> StructElements<'a> {
 
     /// An element of a bit or void list: no data, no pointers.
     #[inline]
-    fn empty_element(&mut self) -> Option<StructReader<'a>> {
-        if self.empty_left == 0 {
-            return None;
-        }
-        self.empty_left -= 1;
-        Some(StructReader::empty(self.list.ctx, self.list.nesting))
+    fn empty_element(&self) -> StructReader<'a> {
+        StructReader::empty(self.list.ctx, self.list.nesting)
     }
 }
 
@@ -1319,16 +1437,24 @@ impl<'a> Iterator for StructElements<'a> {
     type Item = StructReader<'a>;
     #[inline]
     fn next(&mut self) -> Option<StructReader<'a>> {
-        if let Some(elem) = self.chunks.next() {
+        // `step` is the same on every call, so LLVM splits the loop into
+        // one per mode; in the bytes mode the length check ends the loop.
+        if self.step != 0 {
+            let (elem, rest) = self.rest.split_at_checked(self.step)?;
+            self.rest = rest;
             let i = self.front;
             self.front += 1;
             return Some(self.element(i, elem));
         }
-        self.empty_element()
+        if self.front == self.back {
+            return None;
+        }
+        self.front += 1;
+        Some(self.empty_element())
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.chunks.len() + self.empty_left as usize;
+        let n = (self.back - self.front) as usize;
         (n, Some(n))
     }
 }
@@ -1336,12 +1462,18 @@ impl<'a> Iterator for StructElements<'a> {
 impl DoubleEndedIterator for StructElements<'_> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
-        if let Some(elem) = self.chunks.next_back() {
-            // The elements left before this one, counted from the front.
-            let i = self.front + self.chunks.len() as u32;
-            return Some(self.element(i, elem));
+        if self.step != 0 {
+            let at = self.rest.len().checked_sub(self.step)?;
+            let (rest, elem) = self.rest.split_at_checked(at)?;
+            self.rest = rest;
+            self.back -= 1;
+            return Some(self.element(self.back, elem));
         }
-        self.empty_element()
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        Some(self.empty_element())
     }
 }
 
@@ -1414,5 +1546,182 @@ impl<'a> ListReader<'a> {
             }
         }
         n
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// A struct reader's fields: data address and length, segment, pointer
+    /// section, pointers, nesting, segment address.
+    type Fields = (usize, usize, u32, u32, u16, u32, usize);
+
+    /// What a struct read gave, comparable: the reader's every field, or
+    /// the error with its numbers.
+    fn seen(r: Result<StructReader<'_>>) -> Result<Fields, String> {
+        match r {
+            Ok(s) => Ok((
+                s.data.as_ptr() as usize,
+                s.data.len(),
+                s.segment,
+                s.ptr,
+                s.ptrs,
+                s.nesting,
+                s.seg.as_ptr() as usize,
+            )),
+            Err(e) => Err(format!("{e:?}")),
+        }
+    }
+
+    fn struct_ptr(offset: i32, data: u16, ptrs: u16) -> u64 {
+        u64::from((offset << 2) as u32) | u64::from(data) << 32 | u64::from(ptrs) << 48
+    }
+
+    fn far_ptr(double: bool, pad: u32, segment: u32) -> u64 {
+        2 | u64::from(double) << 2 | u64::from(pad) << 3 | u64::from(segment) << 32
+    }
+
+    /// Pointer words of every kind: near struct pointers with offsets and
+    /// sizes at and past every edge, null, lists, far and double-far
+    /// pointers, capabilities.
+    fn words() -> Vec<u64> {
+        let offsets: &[i32] = if cfg!(miri) {
+            &[-2, -1, 0, 1, 3]
+        } else {
+            &[-(1 << 29), -3, -2, -1, 0, 1, 2, 3, 5, (1 << 29) - 1]
+        };
+        let sizes: &[u16] = if cfg!(miri) {
+            &[0, 1, 2]
+        } else {
+            &[0, 1, 2, 3, 0xFFFF]
+        };
+        let mut out = Vec::new();
+        for &o in offsets {
+            for &d in sizes {
+                for &p in sizes {
+                    out.push(struct_ptr(o, d, p));
+                }
+            }
+        }
+        out.extend([
+            0,
+            1 | 5 << 32 | 3 << 35,
+            far_ptr(false, 0, 0),
+            far_ptr(false, 1, 1),
+            far_ptr(true, 0, 1),
+            far_ptr(false, 2, 7),
+            3,
+        ]);
+        out
+    }
+
+    fn core(traversal: u64, nesting: u32) -> ReaderOptionsCore {
+        ReaderOptionsCore {
+            traversal_limit_words: traversal,
+            nesting_limit: nesting,
+        }
+    }
+
+    const TRAVERSALS: [u64; 5] = [0, 1, 2, 4, 1 << 23];
+    const NESTINGS: [u32; 3] = [0, 1, 64];
+
+    /// The inline root read (`root_struct`) gives what the general path
+    /// gives, the same reader or the same error with its numbers, and
+    /// leaves the same traversal budget, for root words of every kind in
+    /// segments of every length up to 6 words, alone or with a second
+    /// segment that far pointers can land in, at every traversal and
+    /// nesting limit around the object's size.
+    #[test]
+    fn inline_root_read_matches_the_general_path() {
+        let other: Vec<Word> = [struct_ptr(0, 1, 0), 7, struct_ptr(-1, 1, 0), 0]
+            .map(Word::from_u64)
+            .to_vec();
+        let mut checked = 0;
+        for w in words() {
+            for len in 0..=6usize {
+                let mut seg = alloc::vec![Word::from_u64(0x0101_0101_0101_0101); len];
+                if let Some(first) = seg.first_mut() {
+                    *first = Word::from_u64(w);
+                }
+                let two = [&seg[..], &other[..]];
+                for t in TRAVERSALS {
+                    for n in NESTINGS {
+                        for store in [0, 1] {
+                            let make = || match store {
+                                0 => ReadContext::new(SegStore::One(&seg), core(t, n)),
+                                _ => ReadContext::new(SegStore::Slices(&two), core(t, n)),
+                            };
+                            let (fast, general) = (make(), make());
+                            let a = seen(fast.root_struct());
+                            let b = seen(general.root_struct_general());
+                            assert_eq!(a, b, "root {w:#x}, {len} words, limits {t}/{n}");
+                            assert_eq!(
+                                fast.traversal_remaining(),
+                                general.traversal_remaining(),
+                                "root {w:#x}, {len} words, limits {t}/{n}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    /// A struct pointer read inside a segment (`get_struct`, inline for
+    /// near struct pointers) gives what the general path gives, with the
+    /// same budget left, for pointers of every kind at every word of a
+    /// 6-word segment.
+    #[test]
+    fn inline_struct_read_matches_the_general_path() {
+        for w in words() {
+            for pos in 0..6u32 {
+                let mut seg = alloc::vec![Word::from_u64(0x0202_0202_0202_0202); 6];
+                seg[pos as usize] = Word::from_u64(w);
+                for t in TRAVERSALS {
+                    for n in NESTINGS {
+                        let fast = ReadContext::new(SegStore::One(&seg), core(t, 64));
+                        let general = ReadContext::new(SegStore::One(&seg), core(t, 64));
+                        let a = PointerReader::at(&fast, &seg, 0, pos, n).get_struct();
+                        let b = PointerReader::at(&general, &seg, 0, pos, n).get_struct_general();
+                        let ctx = format!("pointer {w:#x} at {pos}, limits {t}/{n}");
+                        assert_eq!(seen(a), seen(b), "{ctx}");
+                        assert_eq!(
+                            fast.traversal_remaining(),
+                            general.traversal_remaining(),
+                            "{ctx}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A framed message of several segments read in place
+    /// (`SegStore::Framed`) finds its segments where the store says they
+    /// end: every segment is the words between, no other id is one, and
+    /// the root's segment is the first.
+    #[test]
+    fn framed_store_finds_each_segment_by_its_end() {
+        let body: Vec<Word> = (0..10u64).map(Word::from_u64).collect();
+        // Three segments of 2, 0 and 8 words.
+        let ctx = ReadContext::new(
+            SegStore::Framed {
+                body: &body,
+                ends: [2, 2, 0, 0, 0, 0, 0],
+                count: 3,
+            },
+            core(100, 64),
+        );
+        assert_eq!(ctx.segment_count(), 3);
+        assert_eq!(ctx.segment(0), Some(&body[..2]));
+        assert_eq!(ctx.segment(1), Some(&body[2..2]));
+        assert_eq!(ctx.segment(2), Some(&body[2..]));
+        assert_eq!(ctx.segment(3), None);
     }
 }
