@@ -198,9 +198,10 @@ fn write_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) 
 /// it or, failing that, a double-far one (see [`point_far`]).
 /// `make(offset)` encodes the struct or list pointer for an offset.
 /// Returns where the object is, and its first `keep_words` words kept for
-/// a [`StructBuilder`] when the pointer is near (a far pointer makes more
-/// calls into the arena after the object's were looked up). `fill_object`
-/// first writes the object's words (all of them).
+/// a [`StructBuilder`], near or far (behind a far pointer, looked up again
+/// after the pointer is written, so the builder of a far object starts
+/// with its data section kept too). `fill_object` first writes the
+/// object's words (all of them).
 // Eight arguments: the slot (arena, segment, position), the object (words,
 // fill, words to keep) and its two encoders; all inlined into the callers.
 #[allow(clippy::too_many_arguments)]
@@ -223,7 +224,16 @@ fn alloc_object<A: Arena + ?Sized>(
                 .room(SegmentId(segment))
                 .is_some_and(|room| room < words)
             {
-                return alloc_with_landing_pad(arena, segment, pos, words, fill, make, fill_object);
+                return alloc_with_landing_pad(
+                    arena,
+                    segment,
+                    pos,
+                    words,
+                    fill,
+                    keep_words,
+                    make,
+                    fill_object,
+                );
             }
             alloc_in(arena, words, segment, fill)?
         }
@@ -243,7 +253,29 @@ fn alloc_object<A: Arena + ?Sized>(
         return Ok((s, o, kept));
     }
     point_far(arena, segment, pos, s, o, make)?;
-    Ok((s, o, Cached::empty()))
+    Ok((s, o, keep_far(arena, s, o, keep_words, owner)))
+}
+
+/// The first `keep_words` words of the object at (`s`, `o`), looked up
+/// again (after the far pointer to it was written) and kept. Out of line:
+/// only objects behind far pointers come here.
+#[inline(never)]
+fn keep_far<A: Arena + ?Sized>(
+    arena: &mut A,
+    s: u32,
+    o: u32,
+    keep_words: u16,
+    owner: Owner,
+) -> Cached {
+    let kept = Cached::empty();
+    if keep_words > 0 {
+        let start = o as usize;
+        let seg = BuilderSegments::get_mut(arena, s);
+        if let Some(object) = seg.get_mut(start..start + usize::from(keep_words)) {
+            kept.keep(Word::slice_as_bytes_mut(object), owner);
+        }
+    }
+    kept
 }
 
 /// [`alloc_object`] for an object that does not fit in the segment of its
@@ -253,6 +285,7 @@ fn alloc_object<A: Arena + ?Sized>(
 /// every object whose pointer is in it takes this path (out of line and
 /// cold, it cost a multi-segment build of the benches' large address book
 /// 14% more instructions).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn alloc_with_landing_pad<A: Arena + ?Sized>(
     arena: &mut A,
@@ -260,9 +293,11 @@ fn alloc_with_landing_pad<A: Arena + ?Sized>(
     pos: u32,
     words: u32,
     fill: Fill,
+    keep_words: u16,
     make: impl Fn(i64) -> u64,
     fill_object: impl FnOnce(&mut [Word]),
 ) -> Result<(u32, u32, Cached)> {
+    let owner = Owner::of(arena);
     let with_pad = words
         .checked_add(1)
         .ok_or(Error::Alloc(crate::arena::AllocError {
@@ -284,6 +319,7 @@ fn alloc_with_landing_pad<A: Arena + ?Sized>(
         if let Some(slot) = seg.get_mut(pos as usize) {
             *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
         }
+        // Rare (an arena whose room was wrong): nothing kept.
         return Ok((s, o, Cached::empty()));
     }
     // The pad points at the object right after it: offset 0.
@@ -296,7 +332,7 @@ fn alloc_with_landing_pad<A: Arena + ?Sized>(
         pos,
         pointer::encode_far(false, u64::from(pad), s),
     );
-    Ok((s, o, Cached::empty()))
+    Ok((s, o, keep_far(arena, s, o, keep_words, owner)))
 }
 
 /// Points the pointer at (`segment`, `pos`) at the object at (`s`, `o`) in
@@ -2235,5 +2271,105 @@ mod tests {
                 0x0000_0001_ffff_fff8, // landing pad: struct, offset -2, 1 data word
             ]
         );
+    }
+
+    /// Objects that do not fit beside their pointer go, each with its
+    /// landing pad, to the newest segment (the reference's layout: a
+    /// one-word far pointer, the pad right before the object), and on to a
+    /// new segment when that one is full.
+    #[test]
+    fn overflowing_objects_fill_the_newest_segment_in_order() {
+        use crate::arena::{GrowthPolicy, MultiSegmentArena};
+        let arena = MultiSegmentArena::new()
+            .with_first_segment_words(8)
+            .with_policy(GrowthPolicy::FixedSize(6));
+        let mut msg = Message::new(arena);
+        let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+        // Segment 0: reserved word, root pointer, root, the list: tag + 4
+        // one-pointer elements (8 words in all).
+        let mut list = root.init_struct_list(0, 4, StructSize::new(0, 1)).unwrap();
+        for i in 0..4u32 {
+            let mut e = list.get_struct(i);
+            e.init_struct(0, StructSize::new(1, 0))
+                .unwrap()
+                .set::<u64>(0, 0x10 + u64::from(i));
+        }
+        assert_eq!(msg.segment_count(), 3);
+        let far = |pad: u64, seg: u64| (seg << 32) | (pad << 3) | 2;
+        let seg0 = words(&msg, 0);
+        assert_eq!(
+            &seg0[3..],
+            [far(0, 1), far(2, 1), far(4, 1), far(0, 2)],
+            "element pointers"
+        );
+        let pad = 0x0000_0001_0000_0000; // struct, offset 0, 1 data word
+        assert_eq!(words(&msg, 1), [pad, 0x10, pad, 0x11, pad, 0x12]);
+        assert_eq!(words(&msg, 2), [pad, 0x13]);
+    }
+
+    /// The builder of a struct behind a far pointer starts with its data
+    /// section kept: its field writes make no call into the arena (they
+    /// looked the struct up again before, once per far struct).
+    #[test]
+    fn a_far_struct_is_written_without_calling_the_arena() {
+        use crate::arena::{AllocError, GrowthPolicy, MultiSegmentArena};
+        use core::cell::Cell;
+        struct Counting {
+            arena: MultiSegmentArena,
+            lookups: Cell<u32>,
+        }
+        impl Arena for Counting {
+            fn segment_count(&self) -> u32 {
+                self.arena.segment_count()
+            }
+            fn segment(&self, id: SegmentId) -> &[Word] {
+                self.lookups.set(self.lookups.get() + 1);
+                self.arena.segment(id)
+            }
+            fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+                self.lookups.set(self.lookups.get() + 1);
+                self.arena.segment_mut(id)
+            }
+            fn allocate(
+                &mut self,
+                len: u32,
+                hint: SegmentId,
+            ) -> Result<(SegmentId, u32), AllocError> {
+                self.arena.allocate(len, hint)
+            }
+            fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+                self.arena.allocate_in(len, id)
+            }
+            fn room(&self, id: SegmentId) -> Option<u32> {
+                self.arena.room(id)
+            }
+            fn reset(&mut self) {
+                self.arena.reset()
+            }
+        }
+        // Segments of 3 words: the root behind a far pointer in segment
+        // 1, each child (2 words and its pad) in a segment of its own.
+        let arena = MultiSegmentArena::new()
+            .with_first_segment_words(3)
+            .with_policy(GrowthPolicy::FixedSize(3));
+        let mut msg = Message::new(Counting {
+            arena,
+            lookups: Cell::new(0),
+        });
+        let mut root = msg.init_root_struct(StructSize::new(0, 2)).unwrap();
+        for i in 0..2 {
+            let mut child = root.init_struct(i, StructSize::new(2, 0)).unwrap();
+            let before = child.arena.lookups.get();
+            child.set::<u64>(0, 0xabcd);
+            child.set::<u32>(2, 7);
+            child.set_bool(127, true);
+            assert_eq!(child.arena.lookups.get(), before, "child {i}");
+        }
+        assert_eq!(msg.segment_count(), 4);
+        let reader = msg.reader();
+        let child = reader.root().unwrap().get_struct(1).unwrap();
+        assert_eq!(child.get::<u64>(0), 0xabcd);
+        assert_eq!(child.get::<u32>(2), 7);
+        assert!(child.get_bool(127));
     }
 }
