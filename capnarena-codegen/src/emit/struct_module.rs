@@ -298,6 +298,14 @@ impl Generator<'_> {
             "r.write_text(v)",
         );
         out.close();
+        self.wrap_impls(out, generics);
+    }
+
+    /// `FromStructReader` and `FromStructBuilder`: how untyped handles
+    /// become the struct's reader and builder.
+    fn wrap_impls(&self, out: &mut Writer, generics: &Generics) {
+        let runtime = &self.runtime;
+        let (list, bounds, marker) = (&generics.list, &generics.bounds, &generics.marker);
         out.open_impl(&format!(
             "impl<'a{bounds}> {runtime}::typed::FromStructReader<'a> for Reader<'a{list}>"
         ));
