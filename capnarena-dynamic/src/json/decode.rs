@@ -378,11 +378,15 @@ impl<'x> Decoder<'x> {
         match (form, &node.value) {
             (DataForm::Array, Value::Array(items)) => items
                 .iter()
-                .map(|item| match item.value {
+                .enumerate()
+                .map(|(i, item)| match item.value {
                     Value::Number(n) if n.fract() == 0.0 && (0.0..=255.0).contains(&n) => {
                         Ok(n as u8)
                     }
-                    _ => Err(self.fail(item, "a byte of Data must be an integer in [0, 255]")),
+                    _ => Err(self.fail(
+                        item,
+                        format!("byte {i} of Data must be an integer in [0, 255]"),
+                    )),
                 })
                 .collect(),
             (DataForm::Array, _) => Err(self.expected(node, "an array of bytes")),

@@ -1,0 +1,333 @@
+//! The JSON decoder on bad and hostile input: every error names the line
+//! and column at fault (positions worked out by hand here), limits on
+//! size and nesting hold with the numbers in the error, and no input
+//! panics. The encoder refuses values without a JSON form, and schemas
+//! whose JSON annotations the reference refuses are refused.
+
+mod common;
+
+use capnarena::{Message, SingleSegmentArena};
+use capnarena_compiler::Compiler;
+use capnarena_dynamic::json::{self, JsonCodec, JsonError, JsonLimits, JsonOptions};
+use capnarena_dynamic::{DynamicStructBuilder, DynamicValue, LoadedSchema};
+use common::{all_types, workspace};
+use proptest::prelude::*;
+
+/// Decodes `text` into a fresh AllTypes with `limits`.
+fn decode_with(text: &[u8], limits: &JsonLimits) -> Result<(), JsonError> {
+    thread_local! {
+        static LOADED: &'static LoadedSchema = Box::leak(Box::new(all_types()));
+    }
+    let loaded: &'static LoadedSchema = LOADED.with(|l| *l);
+    let schema = loaded.schema();
+    let root = schema.find_struct("all_types.capnp:AllTypes").unwrap();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let b = DynamicStructBuilder::init_root(&mut msg, root).unwrap();
+    json::decode(text, b, limits)
+}
+
+fn decode(text: &str) -> Result<(), JsonError> {
+    decode_with(text.as_bytes(), &JsonLimits::default())
+}
+
+/// (line, column) of an error, which must have one.
+fn at(e: &JsonError) -> (u32, u32) {
+    let p = e.position().unwrap_or_else(|| panic!("no position in {e}"));
+    (p.line, p.column)
+}
+
+/// Syntax errors point at the first byte that cannot be read, on the
+/// right line and column (columns count characters, not bytes).
+#[test]
+fn syntax_errors_have_line_and_column() {
+    let cases: &[(&str, (u32, u32))] = &[
+        ("", (1, 1)),
+        ("   ", (1, 4)),
+        ("{\"textField\": \"x\",\n  \"boolField\": tru}", (2, 19)),
+        ("{\"textField\": \"é€\" x}", (1, 20)),
+        ("{\n\n   \"a\" 1}", (3, 8)),
+        ("{\"a\": [1, 2,, 3]}", (1, 13)),
+        ("{\"a\": [1 2]}", (1, 10)),
+        ("{\"a\": 01}", (1, 8)),
+        ("{\"a\": -}", (1, 8)),
+        ("{\"a\": 1e}", (1, 7)),
+        ("{\"a\": \"\\x\"}", (1, 9)),
+        ("{\"a\": \"\\u12g4\"}", (1, 12)),
+        ("{\"a\": \"\\ud800\"}", (1, 8)),
+        ("{\"a\": \"\\udc00\"}", (1, 8)),
+        ("{\"a\": \"never closed}", (1, 7)),
+        ("{\"a\": 1} x", (1, 10)),
+        ("{a: 1}", (1, 2)),
+        ("{\"a\": \"x\u{0}\"}", (1, 9)),
+        ("[1,\r\n2,\r\n]", (3, 1)),
+    ];
+    for (text, want) in cases {
+        match decode(text) {
+            Err(e @ JsonError::Syntax { .. }) => assert_eq!(at(&e), *want, "{text:?}: {e}"),
+            other => panic!("{text:?}: expected a syntax error, got {other:?}"),
+        }
+    }
+    // Bytes that are not UTF-8: the first of them.
+    let e = decode_with(b"{\"textField\":\n \"ab\xff\"}", &JsonLimits::default()).unwrap_err();
+    assert!(matches!(e, JsonError::Syntax { .. }), "{e}");
+    assert_eq!(at(&e), (2, 5));
+}
+
+/// A value that does not fit its field is an error at the value, naming
+/// the field; nothing is silently truncated or wrapped.
+#[test]
+fn value_errors_name_field_and_position() {
+    let cases: &[(&str, &str, (u32, u32))] = &[
+        ("{\"int8Field\": 128}", "int8Field", (1, 15)),
+        ("{\"int8Field\": 1.5}", "int8Field", (1, 15)),
+        (
+            "{\"int64Field\": \"9223372036854775808\"}",
+            "int64Field",
+            (1, 16),
+        ),
+        (
+            "{\"int64Field\": 9223372036854775808}",
+            "int64Field",
+            (1, 16),
+        ),
+        ("{\"uint64Field\": \"-1\"}", "uint64Field", (1, 17)),
+        ("{\"uint64Field\": \" 1\"}", "uint64Field", (1, 17)),
+        ("{\"uint32Field\": -1}", "uint32Field", (1, 17)),
+        ("{\"uint16Field\": \"0x10000\"}", "uint16Field", (1, 17)),
+        ("{\"boolField\": \"true\"}", "boolField", (1, 15)),
+        ("{\"voidField\": 0}", "voidField", (1, 15)),
+        ("{\"textField\": 5}", "textField", (1, 15)),
+        ("{\"float64Field\": \"fast\"}", "float64Field", (1, 18)),
+        ("{\"enumField\": \"purple\"}", "enumField", (1, 15)),
+        ("{\"enumField\": 65536}", "enumField", (1, 15)),
+        ("{\"dataField\": [1, 256]}", "dataField", (1, 19)),
+        ("{\"dataField\": \"AAEC\"}", "dataField", (1, 15)),
+        ("{\"structField\": []}", "structField", (1, 17)),
+        ("{\"int32List\": {}}", "int32List", (1, 15)),
+        (
+            "{\"structList\": [{\"point\":\n {\"x\": \"a\"}}]}",
+            "structList[0].point.x",
+            (2, 8),
+        ),
+        ("{\"anyField\": null}", "anyField", (1, 14)),
+        ("{\"choice\": {\"count\": true}}", "choice.count", (1, 22)),
+    ];
+    for (text, field, want) in cases {
+        match decode(text) {
+            Err(e @ JsonError::Value { .. }) => {
+                assert_eq!(at(&e), *want, "{text:?}: {e}");
+                let JsonError::Value { context, .. } = &e else {
+                    unreachable!()
+                };
+                assert_eq!(context, field, "{text:?}: {e}");
+            }
+            other => panic!("{text:?}: expected a value error, got {other:?}"),
+        }
+    }
+}
+
+/// Unknown members are skipped by default, as the reference does, and
+/// refused (at the name) when asked.
+#[test]
+fn unknown_fields() {
+    let text = "{\"int8Field\": 1,\n \"nope\": [1, {\"deep\": null}]}";
+    decode(text).unwrap();
+    let strict = JsonLimits {
+        reject_unknown_fields: true,
+        ..JsonLimits::default()
+    };
+    let e = decode_with(text.as_bytes(), &strict).unwrap_err();
+    assert!(
+        matches!(&e, JsonError::UnknownField { name, .. } if name == "nope"),
+        "{e}"
+    );
+    assert_eq!(at(&e), (2, 2));
+}
+
+/// Nesting over the limit (default 64, the reference's) is an error at
+/// the first bracket too deep, with the limit; a hundred thousand levels
+/// do not reach the stack. Input over the size limit is refused before
+/// it is read; a depth limit over the ceiling is refused.
+#[test]
+fn limits_hold() {
+    let nest = |levels: usize| {
+        format!(
+            "{{\"unknown\": {}{}}}",
+            "[".repeat(levels - 1),
+            "]".repeat(levels - 1)
+        )
+    };
+    decode(&nest(64)).unwrap();
+    let e = decode(&nest(65)).unwrap_err();
+    assert!(matches!(e, JsonError::TooDeep { limit: 64, .. }), "{e}");
+    // "{\"unknown\": " is 12 characters; the 64th '[' is level 65.
+    assert_eq!(at(&e), (1, 12 + 64));
+    let e = decode(&"[".repeat(100_000)).unwrap_err();
+    assert!(matches!(e, JsonError::TooDeep { limit: 64, .. }), "{e}");
+    let e = decode(&"{\"a\":".repeat(100_000)).unwrap_err();
+    assert!(matches!(e, JsonError::TooDeep { limit: 64, .. }), "{e}");
+    let low = JsonLimits {
+        max_depth: 3,
+        ..JsonLimits::default()
+    };
+    assert!(decode_with(b"{\"a\": [[]]}", &low).is_ok());
+    let e = decode_with(b"{\"a\": [[[]]]}", &low).unwrap_err();
+    assert!(matches!(e, JsonError::TooDeep { limit: 3, .. }), "{e}");
+    assert_eq!(at(&e), (1, 9));
+
+    let small = JsonLimits {
+        max_input_bytes: 10,
+        ..JsonLimits::default()
+    };
+    assert!(decode_with(b"{\"a\": 100}", &small).is_ok());
+    let e = decode_with(b"{\"a\": 1000}", &small).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            JsonError::InputTooLarge {
+                size: 11,
+                limit: 10
+            }
+        ),
+        "{e}"
+    );
+    let deep = JsonLimits {
+        max_depth: 5000,
+        ..JsonLimits::default()
+    };
+    let e = decode_with(b"{}", &deep).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            JsonError::LimitTooHigh {
+                value: 5000,
+                ceiling: 1024,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+/// An `AnyPointer` or capability that is set has no JSON form: an error
+/// naming the field, as in the reference.
+#[test]
+fn encode_refuses_any_pointer() {
+    let loaded = all_types();
+    let schema = loaded.schema();
+    let root = schema.find_struct("all_types.capnp:AllTypes").unwrap();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut b = DynamicStructBuilder::init_root(&mut msg, root.clone()).unwrap();
+    b.set_by_name("textField", DynamicValue::Text("x")).unwrap();
+    let ok = b.with_reader(|r| json::encode(&r, &JsonOptions::short()).unwrap());
+    assert_eq!(ok.matches("textField").count(), 1);
+    let capnarena_dynamic::DynamicValueBuilder::AnyPointer(p) = b.init_by_name("anyField").unwrap()
+    else {
+        panic!()
+    };
+    p.set_text("set").unwrap();
+    let e = b
+        .with_reader(|r| json::encode(&r, &JsonOptions::short()))
+        .unwrap_err();
+    assert!(
+        matches!(&e, JsonError::Encode { context, .. } if context == "anyField"),
+        "{e}"
+    );
+}
+
+/// Annotations the reference refuses are refused when the codec is made:
+/// flatten on a non-struct, base64 on a non-Data field, discriminator on
+/// a plain field, two members with one JSON name, a flattening cycle.
+#[test]
+fn bad_annotations_refused() {
+    let src = workspace().join("conformance/corpus/capnproto/c++/src");
+    let cases: &[(&str, &str)] = &[
+        (
+            "struct S { a @0 :Text $Json.flatten(); }",
+            "only struct types can be flattened",
+        ),
+        ("struct S { a @0 :Text $Json.base64; }", "only Data"),
+        (
+            "struct S { a @0 :Text; b @1 :Text $Json.name(\"a\"); }",
+            "two members",
+        ),
+        (
+            "struct S { a @0 :T $Json.flatten(); } struct T { s @0 :S $Json.flatten(); }",
+            "cyclic",
+        ),
+        (
+            "struct S { a @0 :E; } enum E { x @0; y @1 $Json.name(\"x\"); }",
+            "two enumerants",
+        ),
+    ];
+    for (body, want) in cases {
+        let text = format!(
+            "@0xd3bd7ff1e1ed8b6a;\nusing Json = import \"/capnp/compat/json.capnp\";\n{body}\n"
+        );
+        let loaded = LoadedSchema::compile(
+            &Compiler::new()
+                .import_path(&src)
+                .source("/bad.capnp", text)
+                .file("/bad.capnp"),
+        )
+        .unwrap_or_else(|e| panic!("{body}: {e}"));
+        let schema = loaded.schema();
+        let s = schema.find_struct("bad.capnp:S").unwrap();
+        let e = JsonCodec::new(&s).unwrap_err();
+        assert!(
+            matches!(&e, JsonError::Annotation { message, .. } if message.contains(want)),
+            "{body}: {e}"
+        );
+    }
+}
+
+const VALID: &str = r#"{"voidField": null, "boolField": true, "int8Field": -7, "int64Field": "123",
+ "uint64Field": "0x10", "float32Field": "NaN", "float64Field": 1.5e3, "textField": "h\u00e9\n",
+ "dataField": [0, 1, 255], "structField": {"textField": "x", "structField": {}},
+ "enumField": "blue", "boolList": [true, false], "int64List": ["1", -2],
+ "textList": ["a", ""], "structList": [{"label": "l", "point": {"x": 1, "y": 2}}],
+ "enumList": ["red", 1], "listOfLists": [[1], [], [2, 3]], "choice": {"name": "n"},
+ "group": {"a": 1, "b": "b"}}"#;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 8 } else { 2000 }))]
+
+    /// Any bytes: an `Ok` or an error, never a panic; an error with a
+    /// position points inside the input.
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        if let Err(e) = decode_with(&bytes, &JsonLimits::default()) {
+            if let Some(p) = e.position() {
+                prop_assert!(p.offset <= bytes.len() && p.line >= 1 && p.column >= 1);
+            }
+        }
+    }
+
+    /// A valid document with bytes changed, cut or inserted: never a
+    /// panic.
+    #[test]
+    fn mutated_documents_never_panic(
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..6)
+    ) {
+        let mut bytes = VALID.as_bytes().to_vec();
+        for (i, b, op) in edits {
+            let at = i.index(bytes.len().max(1));
+            match op {
+                0 if !bytes.is_empty() => bytes[at] = b,
+                1 => bytes.insert(at.min(bytes.len()), b),
+                _ => bytes.truncate(at),
+            }
+        }
+        if let Err(e) = decode_with(&bytes, &JsonLimits::default()) {
+            if let Some(p) = e.position() {
+                prop_assert!(p.offset <= bytes.len());
+            }
+        }
+    }
+}
+
+/// The document the mutation test starts from decodes.
+#[test]
+fn valid_document_decodes() {
+    decode(VALID).unwrap();
+}
