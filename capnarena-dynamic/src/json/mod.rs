@@ -72,7 +72,7 @@ mod error;
 mod parser;
 mod writer;
 
-use capnarena::{Arena, Message, MessageReader, ReaderOptions, SingleSegmentArena};
+use capnarena::{Arena, Message, MessageReader, ReaderOptions, SingleSegmentArena, Word};
 
 pub use annotations::{BASE64, DISCRIMINATOR, FLATTEN, HEX, NAME};
 pub use encode::MAX_ENCODE_DEPTH;
@@ -257,7 +257,8 @@ pub fn decode<A: Arena + ?Sized>(
 
 /// The framed message `framed` (standard stream framing) with root type
 /// `root`, as JSON text: what `capnp convert binary:json` writes (without
-/// its newline).
+/// its newline). `framed` need not be aligned (it is copied when it is
+/// not).
 ///
 /// # Errors
 /// The message does not read with `options`, or as [`encode`].
@@ -267,10 +268,20 @@ pub fn message_to_json(
     options: ReaderOptions,
     json: &JsonOptions,
 ) -> JsonResult<String> {
-    let reader = MessageReader::from_bytes(framed, options).map_err(|e| JsonError::Dynamic {
+    let wire = |e: capnarena::Error| JsonError::Dynamic {
         context: "the message".into(),
         source: e.into(),
-    })?;
+    };
+    // Read in place when aligned, from a copy otherwise.
+    let owned;
+    let words: &[Word] = match Word::try_slice_from_bytes(framed) {
+        Some(words) => words,
+        None => {
+            owned = capnarena::words_from_bytes(framed).map_err(wire)?;
+            &owned
+        }
+    };
+    let reader = MessageReader::from_words(words, options).map_err(wire)?;
     let value = DynamicStructReader::root(&reader, root.clone()).ctx(|| "the root".into())?;
     encode(&value, json)
 }
