@@ -191,6 +191,42 @@ fn limits_hold() {
         ),
         "{e}"
     );
+    // The message's size: an AllTypes is 7 data words and 24 pointers
+    // (31 words), a List(Int64) of n elements n words, a List(Point) of n
+    // one-word structs n + 1 words.
+    let words = JsonLimits {
+        max_message_words: 1000,
+        ..JsonLimits::default()
+    };
+    let list = |n: usize| {
+        format!(
+            "{{\"textField\": \"x\",\n \"structField\": {{\"int64List\": [{}]}}}}",
+            vec!["0"; n].join(",")
+        )
+    };
+    // 1 (text) + 31 (the struct) + n (the list) words.
+    assert!(decode_with(list(968).as_bytes(), &words).is_ok());
+    let e = decode_with(list(969).as_bytes(), &words).unwrap_err();
+    assert!(
+        matches!(e, JsonError::MessageTooLarge { limit: 1000, .. }),
+        "{e}"
+    );
+    assert_eq!(at(&e), (2, 31));
+    let e = decode_with(
+        format!(
+            "{{\"unknown\": 1, \"structField\": {{\"structField\": {{}}}}, \"pointList\": [{}]}}",
+            vec!["{}"; 100_000].join(",")
+        )
+        .as_bytes(),
+        &words,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, JsonError::MessageTooLarge { limit: 1000, .. }),
+        "{e}"
+    );
+    assert_eq!(at(&e), (1, 65));
+
     let deep = JsonLimits {
         max_depth: 5000,
         ..JsonLimits::default()

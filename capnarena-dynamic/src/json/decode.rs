@@ -26,7 +26,7 @@ use super::error::{Context, JsonError, JsonResult, Position};
 use super::parser::{Node, Value};
 use crate::builder::{DynamicStructBuilder, DynamicValueBuilder};
 use crate::list_builder::DynamicListBuilder;
-use crate::structs::Field;
+use crate::structs::{Field, StructSchema};
 use crate::types::Type;
 use crate::value::DynamicValue;
 
@@ -35,6 +35,29 @@ pub(crate) struct Decoder<'x> {
     pub plan: &'x Plan,
     pub reject_unknown: bool,
     pub path: Vec<Seg<'x>>,
+    /// Words the message may still take, and the limit.
+    pub budget: u64,
+    pub limit_words: u64,
+}
+
+/// Words of a struct of `schema`'s size.
+fn struct_words(schema: &StructSchema<'_>) -> u64 {
+    let size = schema.size();
+    u64::from(size.data_words) + u64::from(size.pointers)
+}
+
+/// Words a list of `len` elements of `element` takes (a struct list's
+/// element size is `struct_size`).
+fn list_words(len: u64, element: &Type, struct_size: u64) -> u64 {
+    match element {
+        Type::Void => 0,
+        Type::Bool => len.div_ceil(64),
+        Type::Int8 | Type::UInt8 => len.div_ceil(8),
+        Type::Int16 | Type::UInt16 | Type::Enum(_) => len.div_ceil(4),
+        Type::Int32 | Type::UInt32 | Type::Float32 => len.div_ceil(2),
+        Type::Struct(_) => len.saturating_mul(struct_size).saturating_add(1),
+        _ => len,
+    }
 }
 
 type Member = (String, usize, Node);
@@ -42,6 +65,29 @@ type Member = (String, usize, Node);
 impl<'x> Decoder<'x> {
     fn context(&self) -> String {
         path_string(&self.path)
+    }
+
+    /// Counts `words` of the message against the limit.
+    fn charge(&mut self, node: &Node, words: u64) -> JsonResult<()> {
+        if words > self.budget {
+            return Err(JsonError::MessageTooLarge {
+                at: Position::of(self.text, node.offset),
+                limit: self.limit_words,
+            });
+        }
+        self.budget -= words;
+        Ok(())
+    }
+
+    /// The size of the struct a `Type::Struct` names, in words.
+    fn struct_type_words(&self, schema: &StructSchema<'_>, ty: &Type) -> JsonResult<u64> {
+        match ty {
+            Type::Struct(st) => {
+                let s = schema.schema().struct_of(st).ctx(|| self.context())?;
+                Ok(struct_words(&s))
+            }
+            _ => Ok(0),
+        }
     }
 
     fn fail(&self, node: &Node, message: impl Into<String>) -> JsonError {
@@ -119,9 +165,13 @@ impl<'x> Decoder<'x> {
             Value::Null => b.set_by_name("null", DynamicValue::Void),
             Value::Bool(v) => b.set_by_name("boolean", DynamicValue::Bool(*v)),
             Value::Number(n) => b.set_by_name("number", DynamicValue::Float64(*n)),
-            Value::String(s) => b.set_by_name("string", DynamicValue::Text(s)),
+            Value::String(s) => {
+                self.charge(node, s.len() as u64 / 8 + 1)?;
+                b.set_by_name("string", DynamicValue::Text(s))
+            }
             Value::Array(items) => {
                 let len = self.length(node, items.len())?;
+                self.charge(node, u64::from(len) * struct_words(b.schema()) + 1)?;
                 let DynamicValueBuilder::List(mut l) =
                     b.init_list_by_name("array", len).ctx(|| ctx(self))?
                 else {
@@ -139,6 +189,8 @@ impl<'x> Decoder<'x> {
             }
             Value::Object(members) => {
                 let len = self.length(node, members.len())?;
+                let value_words = struct_words(b.schema());
+                self.charge(node, u64::from(len) * value_words + 1)?;
                 let DynamicValueBuilder::List(mut l) =
                     b.init_list_by_name("object", len).ctx(|| ctx(self))?
                 else {
@@ -150,6 +202,7 @@ impl<'x> Decoder<'x> {
                     else {
                         return Err(self.fail(item, "a json.Value member is not a struct"));
                     };
+                    self.charge(item, name.len() as u64 / 8 + 1 + value_words)?;
                     f.set_by_name("name", DynamicValue::Text(name))
                         .ctx(|| ctx(self))?;
                     let DynamicValueBuilder::Struct(v) =
@@ -302,6 +355,10 @@ impl<'x> Decoder<'x> {
         self.path.push(Seg::Name(&info.name));
         let ty = f.ty().ctx(|| self.context())?;
         if f.is_group() || matches!(ty, Type::Struct(_)) {
+            if !f.is_group() {
+                let words = self.struct_type_words(b.schema(), &ty)?;
+                self.charge(node, words)?;
+            }
             let DynamicValueBuilder::Struct(inner) = b.init(f).ctx(|| self.context())? else {
                 return Err(self.fail(node, "a struct field gave no struct"));
             };
@@ -311,17 +368,24 @@ impl<'x> Decoder<'x> {
                 return Err(self.expected(node, "an array"));
             };
             let len = self.length(node, items.len())?;
+            let size = self.struct_type_words(b.schema(), element)?;
+            self.charge(node, list_words(u64::from(len), element, size))?;
+            let parent = b.schema().clone();
             let DynamicValueBuilder::List(list) = b.init_list(f, len).ctx(|| self.context())?
             else {
                 return Err(self.fail(node, "a list field gave no list"));
             };
-            self.list(list, element, items)?;
+            self.list(list, element, items, &parent)?;
         } else if matches!(ty, Type::Data) {
             let bytes = self.data(node, info.data)?;
+            self.charge(node, (bytes.len() as u64).div_ceil(8))?;
             b.set(f, DynamicValue::Data(&bytes))
                 .ctx(|| self.context())?;
         } else {
             let v = self.scalar(&ty, node)?;
+            if let DynamicValue::Text(t) = v {
+                self.charge(node, t.len() as u64 / 8 + 1)?;
+            }
             b.set(f, v).ctx(|| self.context())?;
         }
         self.path.pop();
@@ -337,6 +401,7 @@ impl<'x> Decoder<'x> {
         mut list: DynamicListBuilder<'_, A>,
         element: &Type,
         items: &'x [Node],
+        schema: &StructSchema<'_>,
     ) -> JsonResult<()> {
         for (i, item) in items.iter().enumerate() {
             let i = i as u32;
@@ -353,19 +418,25 @@ impl<'x> Decoder<'x> {
                         return Err(self.expected(item, "an array"));
                     };
                     let len = self.length(item, sub.len())?;
+                    let size = self.struct_type_words(schema, inner)?;
+                    self.charge(item, list_words(u64::from(len), inner, size))?;
                     let DynamicValueBuilder::List(l) = list.init(i, len).ctx(|| self.context())?
                     else {
                         return Err(self.fail(item, "a list element gave no list"));
                     };
-                    self.list(l, inner, sub)?;
+                    self.list(l, inner, sub, schema)?;
                 }
                 Type::Data => {
                     let bytes = self.data(item, DataForm::Array)?;
+                    self.charge(item, (bytes.len() as u64).div_ceil(8))?;
                     list.set(i, DynamicValue::Data(&bytes))
                         .ctx(|| self.context())?;
                 }
                 ty => {
                     let v = self.scalar(ty, item)?;
+                    if let DynamicValue::Text(t) = v {
+                        self.charge(item, t.len() as u64 / 8 + 1)?;
+                    }
                     list.set(i, v).ctx(|| self.context())?;
                 }
             }

@@ -71,6 +71,15 @@ pub enum JsonError {
         /// The limit.
         limit: usize,
     },
+    /// The message built would take more words than
+    /// [`JsonLimits::max_message_words`](crate::json::JsonLimits).
+    #[error("at {at}: the message would take more than {limit} words (8-byte units)")]
+    MessageTooLarge {
+        /// The value whose allocation would pass the limit.
+        at: Position,
+        /// The limit.
+        limit: u64,
+    },
     /// A limit asked for is over what the codec allows.
     #[error("{what} of {value} is over the ceiling of {ceiling}")]
     LimitTooHigh {
@@ -139,6 +148,7 @@ impl JsonError {
             JsonError::Syntax { at, .. }
             | JsonError::TooDeep { at, .. }
             | JsonError::Value { at, .. }
+            | JsonError::MessageTooLarge { at, .. }
             | JsonError::UnknownField { at, .. } => Some(*at),
             _ => None,
         }

@@ -118,6 +118,10 @@ pub struct JsonLimits {
     /// Levels of nested arrays and objects at most (default 64, the
     /// reference's; at most [`MAX_NESTING_CEILING`]).
     pub max_depth: usize,
+    /// Words (8 bytes) the message built may take at most (default
+    /// 2^25, 256 MiB): JSON as short as `[{}, {}]` can ask for large
+    /// structs, so the output is bounded apart from the input.
+    pub max_message_words: u64,
     /// Whether a member the struct does not have is an error (default:
     /// skipped, as the reference does).
     pub reject_unknown_fields: bool,
@@ -132,6 +136,7 @@ impl Default for JsonLimits {
         JsonLimits {
             max_input_bytes: 64 << 20,
             max_depth: 64,
+            max_message_words: 1 << 25,
             reject_unknown_fields: false,
         }
     }
@@ -214,6 +219,8 @@ impl JsonCodec {
             plan: &self.plan,
             reject_unknown: limits.reject_unknown_fields,
             path: Vec::new(),
+            budget: limits.max_message_words,
+            limit_words: limits.max_message_words,
         };
         d.decode_struct(&tree, builder)
     }
@@ -243,6 +250,7 @@ pub fn encode(value: &DynamicStructReader<'_>, options: &JsonOptions) -> JsonRes
 ///
 /// # Errors
 /// [`JsonError::InputTooLarge`], [`JsonError::TooDeep`],
+/// [`JsonError::MessageTooLarge`],
 /// [`JsonError::Syntax`] (text that is not JSON), [`JsonError::Value`]
 /// (a value that does not fit its field), [`JsonError::UnknownField`],
 /// each with its [`Position`]; [`JsonError::Dynamic`] when building fails
