@@ -455,3 +455,162 @@ fn numbers_and_strings_match_reference() {
     );
     case.decodes_as_reference("escapes without hex letters", br#"{"textField": "a\"b\\c\/d\b\f\n\r\t\u0001\u0019\u0041x", "float32Field": null, "float64Field": "-Infinity", "int64Field": "-0x10", "uint8Field": "0x1F", "int8Field": -1e2, "enumField": 2}"#);
 }
+
+/// The annotations the reference refuses (it fails before reading any
+/// input) are refused by the codec too, each with its reason.
+#[test]
+fn bad_annotations_refused_as_by_reference() {
+    let Some(capnp) = peer() else { return };
+    let src = reference_src();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("json-bad-annotations");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: &[(&str, &str)] = &[
+        (
+            "struct S { a @0 :Text $Json.flatten(); }",
+            "only struct types can be flattened",
+        ),
+        ("struct S { a @0 :Text $Json.base64; }", "only Data"),
+        ("struct S { a @0 :Text $Json.hex; }", "only Data"),
+        (
+            "struct S { a @0 :Text; b @1 :Text $Json.name(\"a\"); }",
+            "two members",
+        ),
+        (
+            "struct S { a @0 :T $Json.flatten(); } struct T { s @0 :S $Json.flatten(); }",
+            "cyclic",
+        ),
+        (
+            "struct S { a @0 :E; } enum E { x @0; y @1 $Json.name(\"x\"); }",
+            "two enumerants",
+        ),
+        (
+            "struct S { u :union $Json.discriminator(name = \"b\") $Json.flatten() { a @0 :Void; b @1 :Text; } }",
+            "two members",
+        ),
+        (
+            "struct S { a @0 :T $Json.flatten(); b @1 :T $Json.flatten(); } struct T { x @0 :Text; }",
+            "not mutually exclusive",
+        ),
+    ];
+    for (i, (body, want)) in cases.iter().enumerate() {
+        let file = format!("bad{i}.capnp");
+        std::fs::write(
+            dir.join(&file),
+            format!(
+                "@0xd3bd7ff1e1ed8b6a;\nusing Json = import \"/capnp/compat/json.capnp\";\n{body}\n"
+            ),
+        )
+        .unwrap();
+        let include = format!("-I{}", src.display());
+        let refused = convert(&capnp, &dir, &["json:binary", &include, &file, "S"], b"{}");
+        assert!(refused.is_err(), "{body}: the reference accepts it");
+        let loaded = LoadedSchema::compile(
+            &Compiler::new()
+                .src_prefix(&dir)
+                .import_path(&src)
+                .file(dir.join(&file)),
+        )
+        .unwrap();
+        let schema = loaded.schema();
+        let s = schema.find_struct(&format!("{file}:S")).unwrap();
+        match json::JsonCodec::new(&s) {
+            Err(json::JsonError::Annotation { message, .. }) if message.contains(want) => {}
+            other => panic!("{body}: expected an annotation error with {want:?}, got {other:?}"),
+        }
+    }
+}
+
+/// Values the reference reads loosely but the same way as this codec:
+/// integers in strings (signs, hex), numbers with exponents for integer
+/// fields, floats from strings and `null`, enum numbers, a member given
+/// twice (the last wins, a struct rebuilt), union members given after
+/// one another, unknown members at any depth, escapes, whitespace of
+/// every kind.
+#[test]
+fn loose_values_read_as_reference() {
+    let Some(capnp) = peer() else { return };
+    let dir = vectors_dir();
+    let loaded = load(&dir, "all_types.capnp");
+    let schema = loaded.schema();
+    let case = Case {
+        capnp: &capnp,
+        dir: &dir,
+        file: "all_types.capnp",
+        root: schema.find_struct("all_types.capnp:AllTypes").unwrap(),
+        root_name: "AllTypes",
+    };
+    let docs: &[&str] = &[
+        r#"{"int8Field": "-128", "int16Field": "+12", "int32Field": "0x7fffffff", "int64Field": "-0X10",
+            "uint8Field": "0xff", "uint16Field": 6.5e4, "uint32Field": 4294967295, "uint64Field": 1e19,
+            "float32Field": "1e-3", "float64Field": null, "enumField": 1, "enumList": [2, "red", 0]}"#,
+        r#"{"float32Field": 3.4028235677973366e38, "float64Field": "-0", "int64Field": -9007199254740992,
+            "uint64Field": "18446744073709551615", "int32List": [-0, 1E2, 2e+1, 30e-1]}"#,
+        r#"{"structField": {"int8Field": 1, "textField": "a"}, "structField": {"int16Field": 2},
+            "textField": "first", "textField": "second", "int32List": [1], "int32List": []}"#,
+        r#"{"choice": {"count": 5, "name": "later"}, "group": {"a": 1}, "group": {"b": "only b"}}"#,
+        r#"{"choice": {"point": {"x": 1}}, "structList": [{"label": "l", "unknown": {"deep": [1, {"x": null}]}},
+            {"point": {"y": -1}, "weight": "Infinity"}], "listOfLists": [[1, 2], [], [3]]}"#,
+        "{\t\"textField\" :\r\n \"tab\\tquote\\\"slash\\/back\\\\\" ,\n\"dataField\":[ 0 , 255 ]\r}",
+        r#"{"voidList": [null, null], "boolList": [false], "dataList": [[1], [], [2, 3]], "textList": ["é€", "😀"],
+            "uint64List": ["0", "1"], "int64List": ["-1", 2], "float32List": [0.1, "NaN", null, "-Infinity"]}"#,
+    ];
+    for (i, doc) in docs.iter().enumerate() {
+        case.decodes_as_reference(&format!("document {i}"), doc.as_bytes());
+    }
+}
+
+/// A `json.Value` holding a call (`f(1, "x")`, which only a message can
+/// hold; JSON text has no calls), short and pretty, with parameters long
+/// enough to go one a line, is written as the reference writes it.
+#[test]
+fn json_value_call_matches_reference() {
+    let Some(capnp) = peer() else { return };
+    let src = reference_src();
+    let dir = src.as_path();
+    let loaded = load(dir, "capnp/compat/json-test.capnp");
+    let schema = loaded.schema();
+    let root = schema
+        .find_struct("capnp/compat/json-test.capnp:TestJsonAnnotations")
+        .unwrap();
+    let case = Case {
+        capnp: &capnp,
+        dir,
+        file: "capnp/compat/json-test.capnp",
+        root: root.clone(),
+        root_name: "TestJsonAnnotations",
+    };
+    for params in [
+        vec!["1", "x"],
+        vec!["a long parameter, longer than fifty bytes of text", "b"],
+    ] {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let mut b =
+            capnarena_dynamic::DynamicStructBuilder::init_root(&mut msg, root.clone()).unwrap();
+        let DynamicValueBuilder::Struct(mut value) = b.init_by_name("innerJson").unwrap() else {
+            panic!("innerJson is a struct")
+        };
+        let DynamicValueBuilder::Struct(mut call) = value.init_by_name("call").unwrap() else {
+            panic!("call is a struct")
+        };
+        call.set_by_name("function", DynamicValue::Text("BinData"))
+            .unwrap();
+        let DynamicValueBuilder::List(mut list) = call
+            .init_list_by_name("params", params.len() as u32)
+            .unwrap()
+        else {
+            panic!("params is a list")
+        };
+        for (i, p) in params.iter().enumerate() {
+            let DynamicValueBuilder::Struct(mut v) = list.get(i as u32).unwrap() else {
+                panic!("a Value")
+            };
+            match p.parse::<f64>() {
+                Ok(n) => v.set_by_name("number", DynamicValue::Float64(n)).unwrap(),
+                Err(_) => v.set_by_name("string", DynamicValue::Text(p)).unwrap(),
+            }
+        }
+        let mut framed = Vec::new();
+        msg.append_to(&mut framed);
+        case.encodes_as_reference("a json.Value call", &framed);
+    }
+}

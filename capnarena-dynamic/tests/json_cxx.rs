@@ -220,11 +220,33 @@ fn every_annotation() {
         r#"{"message": "hello", "t": "note", "event-id": "18446744073709551615"}"#,
         r#"{"k_tags": ["z"], "k_ex": -1, "t": "key", "in_ex": 1, "in_ex": 2, "m.raw": ""}"#,
         r#"{"t": "nope", "x": 1, "shapes": [], "m.levels": []}"#,
+        // Union members of groups replaced by others: nothing left behind.
+        r#"{"renamedUnion": {"a": true, "bee": 1.5}, "plain": {"u": 7, "v": "x"},
+            "shapes": [{"kind": "circle", "data": 2}]}"#,
         r#"{}"#,
     ];
     for text in events {
         both_ways(&peer, &file, &event, "Event", text.as_bytes());
     }
+    // A union's tag given twice: refused by both.
+    let twice = br#"{"shapes": [{"kind": "circle", "data": 2, "kind": "nothing"}]}"#;
+    let out = Command::new(&peer)
+        .args(["decode"])
+        .arg(&file)
+        .arg(reference_src())
+        .arg("Event")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(twice)?;
+            c.wait()
+        })
+        .unwrap();
+    assert!(!out.success(), "the reference accepts a tag given twice");
+    let e = json::json_to_message(&event, twice, &JsonLimits::default()).unwrap_err();
+    assert!(e.to_string().contains("given twice"), "{e}");
     let shapes: &[&str] = &[
         r#"{"data": {"ex": 9, "tags": []}, "kind": "square"}"#,
         r#"{"kind": "blob", "data": ""}"#,

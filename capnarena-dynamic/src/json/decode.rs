@@ -18,7 +18,7 @@
 
 use std::collections::HashSet;
 
-use capnarena::Arena;
+use capnarena::{Arena, Message, SingleSegmentArena};
 
 use super::annotations::{DataForm, FieldPlan, JSON_VALUE, NameKind, Plan, StructPlan};
 use super::encode::{Seg, path_string, unbase64, unhex};
@@ -28,7 +28,7 @@ use crate::builder::{DynamicStructBuilder, DynamicValueBuilder};
 use crate::list_builder::DynamicListBuilder;
 use crate::structs::{Field, StructSchema};
 use crate::types::Type;
-use crate::value::DynamicValue;
+use crate::value::{DynamicStructReader, DynamicValue};
 
 pub(crate) struct Decoder<'x> {
     pub text: &'x [u8],
@@ -38,6 +38,53 @@ pub(crate) struct Decoder<'x> {
     /// Words the message may still take, and the limit.
     pub budget: u64,
     pub limit_words: u64,
+}
+
+/// Copies into the cleared `dst` what the reference moves when it adopts
+/// a group: the active union member (activated even when it is a null
+/// pointer), then the fields outside the union that are set; nested
+/// groups the same way.
+fn copy_compact<A: Arena + ?Sized>(
+    dst: &mut DynamicStructBuilder<'_, A>,
+    src: &DynamicStructReader<'_>,
+) -> crate::Result<()> {
+    if let Some(member) = src.which()? {
+        copy_field(dst, src, &member)?;
+    }
+    let fields: Vec<Field<'_>> = src.schema().non_union_fields().collect();
+    for f in &fields {
+        if src.has(f)? {
+            copy_field(dst, src, f)?;
+        }
+    }
+    Ok(())
+}
+
+fn copy_field<A: Arena + ?Sized>(
+    dst: &mut DynamicStructBuilder<'_, A>,
+    src: &DynamicStructReader<'_>,
+    f: &Field<'_>,
+) -> crate::Result<()> {
+    if f.is_group() {
+        let (DynamicValueBuilder::Struct(mut g), DynamicValue::Struct(s)) =
+            (dst.init(f)?, src.get(f)?)
+        else {
+            return Ok(());
+        };
+        return copy_compact(&mut g, &s);
+    }
+    if f.ty()?.is_pointer() && !src.has(f)? {
+        return dst.clear_and_activate(f);
+    }
+    dst.set(f, src.get(f)?)
+}
+
+/// Whether a group has a union, or a group nested in it has one.
+fn has_union(group: &StructSchema<'_>) -> bool {
+    group.discriminant_count() > 0
+        || group
+            .fields()
+            .any(|f| f.is_group() && f.group().is_ok_and(|g| has_union(&g)))
 }
 
 /// Words of a struct of `schema`'s size.
@@ -269,7 +316,12 @@ impl<'x> Decoder<'x> {
                 if let Some(&i) = plan.tags.get(tag) {
                     let f = field_of(&b, i, plan)?;
                     b.clear_and_activate(&f).ctx(|| self.context())?;
-                    seen.insert(upath.clone());
+                    // As the reference: a union's tag names a member once.
+                    if !seen.insert(upath.clone()) {
+                        return Err(
+                            self.fail(value, format!("the union's tag {name:?} is given twice"))
+                        );
+                    }
                 }
                 Ok(true)
             }
@@ -354,7 +406,27 @@ impl<'x> Decoder<'x> {
     ) -> JsonResult<()> {
         self.path.push(Seg::Name(&info.name));
         let ty = f.ty().ctx(|| self.context())?;
-        if f.is_group() || matches!(ty, Type::Struct(_)) {
+        if f.is_group() && has_union(&f.group().ctx(|| self.context())?) {
+            // The reference decodes a group into a struct of its own, then
+            // moves into the cleared group its fields outside the union
+            // and only the active member of each union (of nested groups
+            // too): a member set and then replaced leaves nothing behind.
+            // Decoded here the same way, through a scratch message.
+            let group = f.group().ctx(|| self.context())?;
+            let mut scratch = Message::new(SingleSegmentArena::new());
+            let root = scratch
+                .init_root_struct(group.size())
+                .map_err(crate::Error::from)
+                .ctx(|| self.context())?;
+            let mut decoded = DynamicStructBuilder::new(group, root).ctx(|| self.context())?;
+            self.decode_struct(node, decoded.reborrow())?;
+            let DynamicValueBuilder::Struct(mut dst) = b.init(f).ctx(|| self.context())? else {
+                return Err(self.fail(node, "a group gave no struct"));
+            };
+            decoded
+                .with_reader(|src| copy_compact(&mut dst, &src))
+                .ctx(|| self.context())?;
+        } else if f.is_group() || matches!(ty, Type::Struct(_)) {
             if !f.is_group() {
                 let words = self.struct_type_words(b.schema(), &ty)?;
                 self.charge(node, words)?;
