@@ -386,3 +386,86 @@ fn unaligned_framed_input() {
     assert_eq!(unaligned, aligned);
     assert!(aligned.contains(r#""textField":"hé\n""#), "{aligned}");
 }
+
+/// A stream of documents (whitespace between them, or none) reads one
+/// document a call, positions counted from the start of the stream; a
+/// document longer than the size limit is refused where it starts,
+/// without reading the rest of the stream; bytes that are not UTF-8 are
+/// refused where they are.
+#[test]
+fn document_stream() {
+    thread_local! {
+        static LOADED: &'static LoadedSchema = Box::leak(Box::new(all_types()));
+    }
+    let loaded: &'static LoadedSchema = LOADED.with(|l| *l);
+    let schema = loaded.schema();
+    let root = schema.find_struct("all_types.capnp:AllTypes").unwrap();
+    let codec = JsonCodec::new(&root).unwrap();
+    let read_all = |stream: &[u8], limits: &JsonLimits| -> Result<Vec<i8>, JsonError> {
+        let mut at = 0;
+        let mut out = Vec::new();
+        loop {
+            let mut msg = Message::new(SingleSegmentArena::new());
+            let b = DynamicStructBuilder::init_root(&mut msg, root.clone()).unwrap();
+            match codec.decode_prefix(stream, at, b, limits)? {
+                None => return Ok(out),
+                Some(next) => {
+                    assert!(next > at, "progress");
+                    at = next;
+                    let v = DynamicStructBuilder::get_root(&mut msg, root.clone())
+                        .unwrap()
+                        .with_reader(|r| match r.get_by_name("int8Field").unwrap() {
+                            DynamicValue::Int8(v) => v,
+                            other => panic!("{other:?}"),
+                        });
+                    out.push(v);
+                }
+            }
+        }
+    };
+    let limits = JsonLimits::default();
+    let stream = b"  {\"int8Field\": 1}{\"int8Field\": 2} \n\n {\"int8Field\": 3}\r\n\t";
+    assert_eq!(read_all(stream, &limits).unwrap(), vec![1, 2, 3]);
+    assert_eq!(read_all(b"", &limits).unwrap(), Vec::<i8>::new());
+    assert_eq!(read_all(b" \n ", &limits).unwrap(), Vec::<i8>::new());
+
+    let bad = b"{\"int8Field\": 1}\n{\"int8Field\":\n  300}\n{}";
+    let e = read_all(bad, &limits).unwrap_err();
+    assert!(matches!(e, JsonError::Value { .. }), "{e}");
+    assert_eq!(at(&e), (3, 3));
+
+    // Documents of 17 bytes under a limit of 20; then one of 34.
+    let small = JsonLimits {
+        max_input_bytes: 20,
+        ..JsonLimits::default()
+    };
+    assert_eq!(
+        read_all(b"{\"int8Field\": 1} {\"int8Field\": 2}", &small).unwrap(),
+        vec![1, 2]
+    );
+    let long = b"{\"int8Field\": 1}\n {\"int8Field\": 2, \"int16Field\": 3}\n{}";
+    let e = read_all(long, &small).unwrap_err();
+    assert!(
+        matches!(e, JsonError::DocumentTooLarge { limit: 20, .. }),
+        "{e}"
+    );
+    assert_eq!(at(&e), (2, 2));
+    // Cut inside a string, a number and a literal: the same error.
+    for doc in [
+        &b"{\"textField\": \"0123456789abcdef\"}"[..],
+        b"{\"int64Field\": 12345678901234567}",
+        b"{\"boolField\":      false}",
+    ] {
+        let mut stream = doc.to_vec();
+        stream.extend_from_slice(b" {}");
+        let e = read_all(&stream, &small).unwrap_err();
+        assert!(
+            matches!(e, JsonError::DocumentTooLarge { limit: 20, .. }),
+            "{e}"
+        );
+    }
+
+    let e = read_all(b"{}\n{\"textField\": \"ab\xffc\"}", &limits).unwrap_err();
+    assert!(matches!(e, JsonError::Syntax { .. }), "{e}");
+    assert_eq!(at(&e), (2, 18));
+}

@@ -63,6 +63,15 @@ pub enum JsonError {
         /// The limit.
         limit: usize,
     },
+    /// A document of a stream ([`JsonCodec::decode_prefix`](crate::json::JsonCodec::decode_prefix))
+    /// runs past [`JsonLimits::max_input_bytes`](crate::json::JsonLimits).
+    #[error("the JSON document at {at} is longer than the limit of {limit} bytes")]
+    DocumentTooLarge {
+        /// Where the document starts.
+        at: Position,
+        /// The limit.
+        limit: usize,
+    },
     /// Arrays and objects nest deeper than the limit.
     #[error("JSON nested too deeply at {at}: more than {limit} levels of arrays and objects")]
     TooDeep {
@@ -149,6 +158,7 @@ impl JsonError {
             | JsonError::TooDeep { at, .. }
             | JsonError::Value { at, .. }
             | JsonError::MessageTooLarge { at, .. }
+            | JsonError::DocumentTooLarge { at, .. }
             | JsonError::UnknownField { at, .. } => Some(*at),
             _ => None,
         }

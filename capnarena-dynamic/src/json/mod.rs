@@ -200,13 +200,7 @@ impl JsonCodec {
                 limit: limits.max_input_bytes,
             });
         }
-        if limits.max_depth > MAX_NESTING_CEILING {
-            return Err(JsonError::LimitTooHigh {
-                what: "max_depth",
-                value: limits.max_depth,
-                ceiling: MAX_NESTING_CEILING,
-            });
-        }
+        self.check_limits(limits)?;
         if let Err(e) = core::str::from_utf8(text) {
             return Err(JsonError::Syntax {
                 at: Position::of(text, e.valid_up_to()),
@@ -214,6 +208,94 @@ impl JsonCodec {
             });
         }
         let tree = parser::parse(text, limits.max_depth)?;
+        self.decode_tree(text, &tree, builder, limits)
+    }
+
+    /// Reads the first JSON object of `text` at or after byte `start`
+    /// into `builder`: for a stream of documents (separated by
+    /// whitespace, or not at all). Returns the offset after the document
+    /// and the whitespace that follows it (where the next document
+    /// starts), or `None`, leaving `builder` untouched, when only
+    /// whitespace is left. Positions in errors count from the start of
+    /// `text`; each document may be up to [`JsonLimits::max_input_bytes`]
+    /// long.
+    ///
+    /// ```
+    /// # use capnarena::{Message, SingleSegmentArena};
+    /// # use capnarena_dynamic::{DynamicStructBuilder, LoadedSchema};
+    /// # use capnarena_dynamic::json::{JsonCodec, JsonLimits};
+    /// # let loaded = LoadedSchema::compile(&capnarena_compiler::Compiler::new()
+    /// #     .source("/d.capnp", "@0xd3bd7ff1e1ed8b6a; struct P { x @0 :Int32; }").file("/d.capnp"))?;
+    /// # let schema = loaded.schema();
+    /// # let p = schema.find_struct("d.capnp:P")?;
+    /// let codec = JsonCodec::new(&p)?;
+    /// let stream = b"{\"x\": 1}\n{\"x\": 2}\n";
+    /// let (mut at, mut n) = (0, 0);
+    /// loop {
+    ///     let mut msg = Message::new(SingleSegmentArena::new());
+    ///     let b = DynamicStructBuilder::init_root(&mut msg, p.clone())?;
+    ///     match codec.decode_prefix(stream, at, b, &JsonLimits::default())? {
+    ///         Some(next) => (at, n) = (next, n + 1),
+    ///         None => break,
+    ///     }
+    /// }
+    /// assert_eq!(n, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`JsonError::DocumentTooLarge`], or as [`decode`].
+    pub fn decode_prefix<A: Arena + ?Sized>(
+        &self,
+        text: &[u8],
+        start: usize,
+        builder: DynamicStructBuilder<'_, A>,
+        limits: &JsonLimits,
+    ) -> JsonResult<Option<usize>> {
+        self.check_limits(limits)?;
+        let first = parser::skip_whitespace(text, start);
+        if first >= text.len() {
+            return Ok(None);
+        }
+        // The document is read from a window of the limit's size; an
+        // error at its end in a longer text is a document over the limit.
+        let cut = first.saturating_add(limits.max_input_bytes).min(text.len());
+        let window = &text[..cut];
+        let (tree, end) = match parser::parse_prefix(window, first, limits.max_depth) {
+            Ok(parsed) => parsed,
+            Err((e, reached)) => {
+                if reached >= cut && cut < text.len() {
+                    return Err(JsonError::DocumentTooLarge {
+                        at: Position::of(text, first),
+                        limit: limits.max_input_bytes,
+                    });
+                }
+                return Err(e);
+            }
+        };
+        self.decode_tree(window, &tree, builder, limits)?;
+        // Whitespace after the document may run past the window.
+        Ok(Some(parser::skip_whitespace(text, end)))
+    }
+
+    fn check_limits(&self, limits: &JsonLimits) -> JsonResult<()> {
+        if limits.max_depth > MAX_NESTING_CEILING {
+            return Err(JsonError::LimitTooHigh {
+                what: "max_depth",
+                value: limits.max_depth,
+                ceiling: MAX_NESTING_CEILING,
+            });
+        }
+        Ok(())
+    }
+
+    fn decode_tree<A: Arena + ?Sized>(
+        &self,
+        text: &[u8],
+        tree: &parser::Node,
+        builder: DynamicStructBuilder<'_, A>,
+        limits: &JsonLimits,
+    ) -> JsonResult<()> {
         let mut d = decode::Decoder {
             text,
             plan: &self.plan,
@@ -222,7 +304,7 @@ impl JsonCodec {
             budget: limits.max_message_words,
             limit_words: limits.max_message_words,
         };
-        d.decode_struct(&tree, builder)
+        d.decode_struct(tree, builder)
     }
 }
 

@@ -48,19 +48,51 @@ impl Value {
 /// Parses `text` (all of it: one value and whitespace) into a tree.
 /// Arrays and objects nest at most `max_depth` levels.
 pub(crate) fn parse(text: &[u8], max_depth: usize) -> JsonResult<Node> {
+    let (node, end) = parse_prefix(text, 0, max_depth).map_err(|(e, _)| e)?;
+    if end < text.len() {
+        let p = Parser {
+            text,
+            pos: end,
+            depth: 0,
+            max_depth,
+        };
+        return Err(p.error_at(end, "input remains after the JSON value"));
+    }
+    Ok(node)
+}
+
+/// Parses the value at `start` of `text` (after whitespace); returns it
+/// and the offset after it and the whitespace that follows; on an error,
+/// also how far the parser read (the end of `text` when it ran out).
+pub(crate) fn parse_prefix(
+    text: &[u8],
+    start: usize,
+    max_depth: usize,
+) -> Result<(Node, usize), (JsonError, usize)> {
     let mut p = Parser {
         text,
-        pos: 0,
+        pos: start,
         depth: 0,
         max_depth,
     };
     p.skip_ws();
-    let node = p.value()?;
-    p.skip_ws();
-    if p.pos < text.len() {
-        return Err(p.error_at(p.pos, "input remains after the JSON value"));
+    match p.value() {
+        Ok(node) => {
+            p.skip_ws();
+            Ok((node, p.pos))
+        }
+        Err(e) => Err((e, p.pos)),
     }
-    Ok(node)
+}
+
+/// The offset of the first byte at or after `start` that is not JSON
+/// whitespace.
+pub(crate) fn skip_whitespace(text: &[u8], start: usize) -> usize {
+    let mut i = start;
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = text.get(i) {
+        i += 1;
+    }
+    i
 }
 
 struct Parser<'t> {
@@ -277,7 +309,11 @@ impl Parser<'_> {
                 }
                 self.pos += 1;
             }
-            out.extend_from_slice(&self.text[run..self.pos]);
+            let raw = &self.text[run..self.pos];
+            if let Err(e) = core::str::from_utf8(raw) {
+                return Err(self.error_at(run + e.valid_up_to(), "the string is not UTF-8"));
+            }
+            out.extend_from_slice(raw);
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
