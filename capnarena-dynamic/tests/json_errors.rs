@@ -469,3 +469,34 @@ fn document_stream() {
     assert!(matches!(e, JsonError::Syntax { .. }), "{e}");
     assert_eq!(at(&e), (2, 18));
 }
+
+/// A flattened struct field, made when its first member is read, counts
+/// against the message size limit (here: its struct is one word, the text
+/// one more).
+#[test]
+fn flattened_struct_counts_against_message_limit() {
+    let src = workspace().join("conformance/corpus/capnproto/c++/src");
+    let loaded = LoadedSchema::compile(
+        &Compiler::new()
+            .src_prefix(&src)
+            .import_path(&src)
+            .file(src.join("capnp/compat/json-test.capnp")),
+    )
+    .unwrap();
+    let schema = loaded.schema();
+    let root = schema
+        .find_struct("capnp/compat/json-test.capnp:TestJsonAnnotations3")
+        .unwrap();
+    let text = br#"{"type": "bar", "value": "v"}"#;
+    let limit = |words: u64| JsonLimits {
+        max_message_words: words,
+        ..JsonLimits::default()
+    };
+    json::json_to_message(&root, text, &limit(2)).unwrap();
+    let e = json::json_to_message(&root, text, &limit(1)).unwrap_err();
+    assert!(
+        matches!(e, JsonError::MessageTooLarge { limit: 1, .. }),
+        "{e}"
+    );
+    assert_eq!(at(&e), (1, 26));
+}

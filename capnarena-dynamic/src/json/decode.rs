@@ -390,6 +390,12 @@ impl<'x> Decoder<'x> {
             ));
         };
         let child = self.struct_plan(*child, &m.2)?;
+        // A flattened struct field is made on its first member.
+        if !f.is_group() && !b.has(f).ctx(|| self.context())? {
+            let ty = f.ty().ctx(|| self.context())?;
+            let words = self.struct_type_words(b.schema(), &ty)?;
+            self.charge(&m.2, words)?;
+        }
         let DynamicValueBuilder::Struct(inner) = b.get(f).ctx(|| self.context())? else {
             return Err(self.fail(&m.2, "a flattened field is not a struct"));
         };
