@@ -74,7 +74,7 @@ mod writer;
 
 use capnarena::{Arena, Message, MessageReader, ReaderOptions, SingleSegmentArena, Word};
 
-pub use annotations::{BASE64, DISCRIMINATOR, FLATTEN, HEX, NAME};
+pub use annotations::{BASE64, DISCRIMINATOR, FLATTEN, HEX, JSON_VALUE, NAME};
 pub use encode::MAX_ENCODE_DEPTH;
 pub use error::{JsonError, JsonResult, Position};
 
