@@ -164,6 +164,22 @@ mkdir -p corpus/generate_request
 for f in ../capnarena-codegen/tests/requests/*.bin; do
   cp "$f" "corpus/generate_request/$(basename "$f")"
 done
+# json_decode: a root-type byte (0 AllTypes, 1 Log, 2 TestJsonAnnotations),
+# then JSON: the reference's annotation test document, and (when the
+# reference tool is installed) its JSON of every vector, pretty and short.
+mkdir -p corpus/json_decode
+{ printf '\x02'; cat ../conformance/corpus/capnproto/c++/src/capnp/testdata/annotated.json; } \
+  >corpus/json_decode/annotated.json
+if command -v capnp >/dev/null 2>&1; then
+  for v in empty scalars lists full log; do
+    root=AllTypes; pick='\x00'
+    if [ "$v" = log ]; then root=Log; pick='\x01'; fi
+    for style in "" --short; do
+      { printf "$pick"; capnp convert binary:json $style -I"$vectors" "$vectors/all_types.capnp" "$root" <"$vectors/$v.bin"; } \
+        >"corpus/json_decode/$v${style}.json" || true
+    done
+  done
+fi
 for d in corpus/*; do
   echo "$d: $(ls "$d" | wc -l) files"
 done

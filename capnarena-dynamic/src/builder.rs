@@ -521,6 +521,15 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
         self.clear_field(&field)
     }
 
+    /// Makes `field` the active member of its union (if it is a member)
+    /// and sets it back to its default, as the reference's `clear` does
+    /// (the JSON decoder's union tag).
+    pub(crate) fn clear_and_activate(&mut self, field: &Field<'_>) -> Result<()> {
+        let field = self.own_field(field)?;
+        self.activate(&field);
+        self.clear_field(&field)
+    }
+
     fn clear_field(&mut self, field: &Field<'a>) -> Result<()> {
         if field.is_group() {
             let mut g = DynamicStructBuilder {

@@ -106,3 +106,5 @@ pub use value::{DynamicEnum, DynamicListReader, DynamicStructReader, DynamicValu
 pub mod limits {
     pub use crate::load::{MAX_GROUP_DEPTH, MAX_TYPE_DEPTH};
 }
+
+pub mod json;

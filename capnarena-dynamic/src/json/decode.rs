@@ -1,0 +1,675 @@
+//! Decoding: a JSON value tree into a struct builder, by the plan of the
+//! schema's annotations (see [`annotations`](super::annotations)).
+//!
+//! Value rules (the reference's, strict where it is loose): `Void` takes
+//! `null`; `Bool` a boolean; an integer type a number that is an integer
+//! in its range, or a string of one (decimal, or hex after `0x`, with an
+//! optional sign; no `-` for unsigned types); a float a number, `null`
+//! (NaN) or a string (`"NaN"`, `"Infinity"`, `"-Infinity"`, or a number);
+//! `Text` a string; `Data` an array of integers 0-255 (a string with
+//! `$base64` or `$hex`); an enum its (JSON) name or its number; a list
+//! an array; a struct or group an object. A member given twice is
+//! decoded twice (the last wins; a struct or group is built afresh).
+//! Members the struct does not have are skipped, or refused with
+//! [`JsonLimits::reject_unknown_fields`](super::JsonLimits). A union's
+//! tag naming no member is skipped, as are the members it would have
+//! flattened, as in the reference. `AnyPointer` and capability fields
+//! cannot be decoded (an error, as in the reference).
+
+use std::collections::HashSet;
+
+use capnarena::{Arena, Message, SingleSegmentArena};
+
+use super::annotations::{DataForm, FieldPlan, JSON_VALUE, NameKind, Plan, StructPlan};
+use super::encode::{Seg, path_string, unbase64, unhex};
+use super::error::{Context, JsonError, JsonResult, Position};
+use super::parser::{Node, Value};
+use crate::builder::{DynamicStructBuilder, DynamicValueBuilder};
+use crate::list_builder::DynamicListBuilder;
+use crate::structs::{Field, StructSchema};
+use crate::types::Type;
+use crate::value::{DynamicStructReader, DynamicValue};
+
+pub(crate) struct Decoder<'x> {
+    pub text: &'x [u8],
+    pub plan: &'x Plan,
+    pub reject_unknown: bool,
+    pub path: Vec<Seg<'x>>,
+    /// Words the message may still take, and the limit.
+    pub budget: u64,
+    pub limit_words: u64,
+}
+
+/// Copies into the cleared `dst` what the reference moves when it adopts
+/// a group: the active union member (activated even when it is a null
+/// pointer), then the fields outside the union that are set; nested
+/// groups the same way.
+fn copy_compact<A: Arena + ?Sized>(
+    dst: &mut DynamicStructBuilder<'_, A>,
+    src: &DynamicStructReader<'_>,
+) -> crate::Result<()> {
+    if let Some(member) = src.which()? {
+        copy_field(dst, src, &member)?;
+    }
+    let fields: Vec<Field<'_>> = src.schema().non_union_fields().collect();
+    for f in &fields {
+        if src.has(f)? {
+            copy_field(dst, src, f)?;
+        }
+    }
+    Ok(())
+}
+
+fn copy_field<A: Arena + ?Sized>(
+    dst: &mut DynamicStructBuilder<'_, A>,
+    src: &DynamicStructReader<'_>,
+    f: &Field<'_>,
+) -> crate::Result<()> {
+    if f.is_group() {
+        let (DynamicValueBuilder::Struct(mut g), DynamicValue::Struct(s)) =
+            (dst.init(f)?, src.get(f)?)
+        else {
+            return Ok(());
+        };
+        return copy_compact(&mut g, &s);
+    }
+    if f.ty()?.is_pointer() && !src.has(f)? {
+        return dst.clear_and_activate(f);
+    }
+    dst.set(f, src.get(f)?)
+}
+
+/// Whether a group has a union, or a group nested in it has one.
+fn has_union(group: &StructSchema<'_>) -> bool {
+    group.discriminant_count() > 0
+        || group
+            .fields()
+            .any(|f| f.is_group() && f.group().is_ok_and(|g| has_union(&g)))
+}
+
+/// Words of a struct of `schema`'s size.
+fn struct_words(schema: &StructSchema<'_>) -> u64 {
+    let size = schema.size();
+    u64::from(size.data_words) + u64::from(size.pointers)
+}
+
+/// Words a list of `len` elements of `element` takes (a struct list's
+/// element size is `struct_size`).
+fn list_words(len: u64, element: &Type, struct_size: u64) -> u64 {
+    match element {
+        Type::Void => 0,
+        Type::Bool => len.div_ceil(64),
+        Type::Int8 | Type::UInt8 => len.div_ceil(8),
+        Type::Int16 | Type::UInt16 | Type::Enum(_) => len.div_ceil(4),
+        Type::Int32 | Type::UInt32 | Type::Float32 => len.div_ceil(2),
+        Type::Struct(_) => len.saturating_mul(struct_size).saturating_add(1),
+        _ => len,
+    }
+}
+
+type Member = (String, usize, Node);
+
+impl<'x> Decoder<'x> {
+    fn context(&self) -> String {
+        path_string(&self.path)
+    }
+
+    /// Counts `words` of the message against the limit.
+    fn charge(&mut self, node: &Node, words: u64) -> JsonResult<()> {
+        if words > self.budget {
+            return Err(JsonError::MessageTooLarge {
+                at: Position::of(self.text, node.offset),
+                limit: self.limit_words,
+            });
+        }
+        self.budget -= words;
+        Ok(())
+    }
+
+    /// The size of the struct a `Type::Struct` names, in words.
+    fn struct_type_words(&self, schema: &StructSchema<'_>, ty: &Type) -> JsonResult<u64> {
+        match ty {
+            Type::Struct(st) => {
+                let s = schema.schema().struct_of(st).ctx(|| self.context())?;
+                Ok(struct_words(&s))
+            }
+            _ => Ok(0),
+        }
+    }
+
+    fn fail(&self, node: &Node, message: impl Into<String>) -> JsonError {
+        JsonError::Value {
+            at: Position::of(self.text, node.offset),
+            context: self.context(),
+            message: message.into(),
+        }
+    }
+
+    fn expected(&self, node: &Node, what: &str) -> JsonError {
+        self.fail(
+            node,
+            format!("expected {what}, found {}", node.value.kind()),
+        )
+    }
+
+    fn struct_plan(&self, id: u64, node: &Node) -> JsonResult<&'x StructPlan> {
+        match self.plan.structs.get(&id) {
+            Some(p) => Ok(p),
+            None => Err(self.fail(
+                node,
+                format!("struct {id:#018x} is not reachable from the codec's root type"),
+            )),
+        }
+    }
+
+    /// Decodes the object `node` into `b`.
+    pub(crate) fn decode_struct<A: Arena + ?Sized>(
+        &mut self,
+        node: &'x Node,
+        mut b: DynamicStructBuilder<'_, A>,
+    ) -> JsonResult<()> {
+        if b.schema().id() == JSON_VALUE {
+            return self.raw(node, b);
+        }
+        let Value::Object(members) = &node.value else {
+            return Err(self.expected(node, "an object"));
+        };
+        let plan = self.struct_plan(b.schema().id(), node)?;
+        let mut seen: HashSet<Vec<u32>> = HashSet::new();
+        let mut retries: Vec<&'x Member> = Vec::new();
+        let mut upath = Vec::new();
+        for m in members {
+            if !self.member(plan, b.reborrow(), m, &m.0, &mut upath, &mut seen)? {
+                retries.push(m);
+            }
+        }
+        // Members of flattened union members, and union values, wait for
+        // their union's tag; retried while that makes progress.
+        while !retries.is_empty() {
+            let before = retries.len();
+            let mut again = Vec::new();
+            for m in retries {
+                if !self.member(plan, b.reborrow(), m, &m.0, &mut upath, &mut seen)? {
+                    again.push(m);
+                }
+            }
+            if again.len() == before {
+                break;
+            }
+            retries = again;
+        }
+        Ok(())
+    }
+
+    /// Any JSON value into a `json.Value` struct.
+    fn raw<A: Arena + ?Sized>(
+        &mut self,
+        node: &'x Node,
+        mut b: DynamicStructBuilder<'_, A>,
+    ) -> JsonResult<()> {
+        let ctx = |d: &Self| d.context();
+        match &node.value {
+            Value::Null => b.set_by_name("null", DynamicValue::Void),
+            Value::Bool(v) => b.set_by_name("boolean", DynamicValue::Bool(*v)),
+            Value::Number(n) => b.set_by_name("number", DynamicValue::Float64(*n)),
+            Value::String(s) => {
+                self.charge(node, s.len() as u64 / 8 + 1)?;
+                b.set_by_name("string", DynamicValue::Text(s))
+            }
+            Value::Array(items) => {
+                let len = self.length(node, items.len())?;
+                self.charge(node, u64::from(len) * struct_words(b.schema()) + 1)?;
+                let DynamicValueBuilder::List(mut l) =
+                    b.init_list_by_name("array", len).ctx(|| ctx(self))?
+                else {
+                    return Err(self.fail(node, "json.Value.array is not a list"));
+                };
+                for (i, item) in items.iter().enumerate() {
+                    self.path.push(Seg::Index(i as u32));
+                    let DynamicValueBuilder::Struct(e) = l.get(i as u32).ctx(|| ctx(self))? else {
+                        return Err(self.fail(item, "a json.Value element is not a struct"));
+                    };
+                    self.raw(item, e)?;
+                    self.path.pop();
+                }
+                return Ok(());
+            }
+            Value::Object(members) => {
+                let len = self.length(node, members.len())?;
+                let value_words = struct_words(b.schema());
+                self.charge(node, u64::from(len) * value_words + 1)?;
+                let DynamicValueBuilder::List(mut l) =
+                    b.init_list_by_name("object", len).ctx(|| ctx(self))?
+                else {
+                    return Err(self.fail(node, "json.Value.object is not a list"));
+                };
+                for (i, (name, _, item)) in members.iter().enumerate() {
+                    self.path.push(Seg::Name(name));
+                    let DynamicValueBuilder::Struct(mut f) = l.get(i as u32).ctx(|| ctx(self))?
+                    else {
+                        return Err(self.fail(item, "a json.Value member is not a struct"));
+                    };
+                    self.charge(item, name.len() as u64 / 8 + 1 + value_words)?;
+                    f.set_by_name("name", DynamicValue::Text(name))
+                        .ctx(|| ctx(self))?;
+                    let DynamicValueBuilder::Struct(v) =
+                        f.init_by_name("value").ctx(|| ctx(self))?
+                    else {
+                        return Err(self.fail(item, "a json.Value member's value is not a struct"));
+                    };
+                    self.raw(item, v)?;
+                    self.path.pop();
+                }
+                return Ok(());
+            }
+        }
+        .ctx(|| ctx(self))
+    }
+
+    /// One member, named `name` in `plan`'s struct; `Ok(false)` when it
+    /// must wait for its union's tag.
+    fn member<A: Arena + ?Sized>(
+        &mut self,
+        plan: &'x StructPlan,
+        mut b: DynamicStructBuilder<'_, A>,
+        m: &'x Member,
+        name: &'x str,
+        upath: &mut Vec<u32>,
+        seen: &mut HashSet<Vec<u32>>,
+    ) -> JsonResult<bool> {
+        let (_, name_at, value) = m;
+        let Some(kind) = plan.by_name.get(name) else {
+            if self.reject_unknown {
+                return Err(JsonError::UnknownField {
+                    at: Position::of(self.text, *name_at),
+                    struct_name: plan.display_name.clone(),
+                    name: name.to_string(),
+                });
+            }
+            return Ok(true);
+        };
+        match *kind {
+            NameKind::Normal(i) => {
+                let f = field_of(&b, i, plan)?;
+                self.field(&mut b, &f, &plan.fields[i as usize], value)?;
+                Ok(true)
+            }
+            NameKind::Flattened(i, prefix_len) => {
+                let f = field_of(&b, i, plan)?;
+                upath.push(i);
+                let r = self.flattened(
+                    &mut b,
+                    &f,
+                    &plan.fields[i as usize],
+                    m,
+                    &name[prefix_len..],
+                    upath,
+                    seen,
+                );
+                upath.pop();
+                r
+            }
+            NameKind::UnionTag => {
+                let Value::String(tag) = &value.value else {
+                    return Err(self.expected(value, "a string (the union's tag)"));
+                };
+                if let Some(&i) = plan.tags.get(tag) {
+                    let f = field_of(&b, i, plan)?;
+                    b.clear_and_activate(&f).ctx(|| self.context())?;
+                    // As the reference: a union's tag names a member once.
+                    if !seen.insert(upath.clone()) {
+                        return Err(
+                            self.fail(value, format!("the union's tag {name:?} is given twice"))
+                        );
+                    }
+                }
+                Ok(true)
+            }
+            NameKind::FlattenedFromUnion(prefix_len) => {
+                if !seen.contains(upath.as_slice()) {
+                    return Ok(false);
+                }
+                let variant = self.active(&b, value)?;
+                let i = variant.index();
+                upath.push(i);
+                let r = self.flattened(
+                    &mut b,
+                    &variant,
+                    &plan.fields[i as usize],
+                    m,
+                    &name[prefix_len..],
+                    upath,
+                    seen,
+                );
+                upath.pop();
+                r
+            }
+            NameKind::UnionValue => {
+                if !seen.contains(upath.as_slice()) {
+                    return Ok(false);
+                }
+                let variant = self.active(&b, value)?;
+                self.field(
+                    &mut b,
+                    &variant,
+                    &plan.fields[variant.index() as usize],
+                    value,
+                )?;
+                Ok(true)
+            }
+        }
+    }
+
+    fn active<'s, A: Arena + ?Sized>(
+        &self,
+        b: &DynamicStructBuilder<'s, A>,
+        node: &Node,
+    ) -> JsonResult<Field<'s>> {
+        match b.which() {
+            Ok(Some(f)) => Ok(f),
+            _ => Err(self.fail(node, "the union's tag names no member")),
+        }
+    }
+
+    /// Member `name` of the flattened field `f`.
+    #[allow(clippy::too_many_arguments)]
+    fn flattened<A: Arena + ?Sized>(
+        &mut self,
+        b: &mut DynamicStructBuilder<'_, A>,
+        f: &Field<'_>,
+        info: &'x FieldPlan,
+        m: &'x Member,
+        name: &'x str,
+        upath: &mut Vec<u32>,
+        seen: &mut HashSet<Vec<u32>>,
+    ) -> JsonResult<bool> {
+        let Some((_, child)) = &info.flatten else {
+            return Err(self.fail(
+                &m.2,
+                format!("the union's active member {} is not flattened", f.name()),
+            ));
+        };
+        let child = self.struct_plan(*child, &m.2)?;
+        // A flattened struct field is made on its first member.
+        if !f.is_group() && !b.has(f).ctx(|| self.context())? {
+            let ty = f.ty().ctx(|| self.context())?;
+            let words = self.struct_type_words(b.schema(), &ty)?;
+            self.charge(&m.2, words)?;
+        }
+        let DynamicValueBuilder::Struct(inner) = b.get(f).ctx(|| self.context())? else {
+            return Err(self.fail(&m.2, "a flattened field is not a struct"));
+        };
+        self.member(child, inner, m, name, upath, seen)
+    }
+
+    /// Decodes `node` into field `f` of `b`.
+    fn field<A: Arena + ?Sized>(
+        &mut self,
+        b: &mut DynamicStructBuilder<'_, A>,
+        f: &Field<'_>,
+        info: &'x FieldPlan,
+        node: &'x Node,
+    ) -> JsonResult<()> {
+        self.path.push(Seg::Name(&info.name));
+        let ty = f.ty().ctx(|| self.context())?;
+        if f.is_group() && has_union(&f.group().ctx(|| self.context())?) {
+            // The reference decodes a group into a struct of its own, then
+            // moves into the cleared group its fields outside the union
+            // and only the active member of each union (of nested groups
+            // too): a member set and then replaced leaves nothing behind.
+            // Decoded here the same way, through a scratch message.
+            let group = f.group().ctx(|| self.context())?;
+            let mut scratch = Message::new(SingleSegmentArena::new());
+            let root = scratch
+                .init_root_struct(group.size())
+                .map_err(crate::Error::from)
+                .ctx(|| self.context())?;
+            let mut decoded = DynamicStructBuilder::new(group, root).ctx(|| self.context())?;
+            self.decode_struct(node, decoded.reborrow())?;
+            let DynamicValueBuilder::Struct(mut dst) = b.init(f).ctx(|| self.context())? else {
+                return Err(self.fail(node, "a group gave no struct"));
+            };
+            decoded
+                .with_reader(|src| copy_compact(&mut dst, &src))
+                .ctx(|| self.context())?;
+        } else if f.is_group() || matches!(ty, Type::Struct(_)) {
+            if !f.is_group() {
+                let words = self.struct_type_words(b.schema(), &ty)?;
+                self.charge(node, words)?;
+            }
+            let DynamicValueBuilder::Struct(inner) = b.init(f).ctx(|| self.context())? else {
+                return Err(self.fail(node, "a struct field gave no struct"));
+            };
+            self.decode_struct(node, inner)?;
+        } else if let Type::List(element) = &ty {
+            let Value::Array(items) = &node.value else {
+                return Err(self.expected(node, "an array"));
+            };
+            let len = self.length(node, items.len())?;
+            let size = self.struct_type_words(b.schema(), element)?;
+            self.charge(node, list_words(u64::from(len), element, size))?;
+            let parent = b.schema().clone();
+            let DynamicValueBuilder::List(list) = b.init_list(f, len).ctx(|| self.context())?
+            else {
+                return Err(self.fail(node, "a list field gave no list"));
+            };
+            self.list(list, element, items, &parent)?;
+        } else if matches!(ty, Type::Data) {
+            let bytes = self.data(node, info.data)?;
+            self.charge(node, (bytes.len() as u64).div_ceil(8))?;
+            b.set(f, DynamicValue::Data(&bytes))
+                .ctx(|| self.context())?;
+        } else {
+            let v = self.scalar(&ty, node)?;
+            if let DynamicValue::Text(t) = v {
+                self.charge(node, t.len() as u64 / 8 + 1)?;
+            }
+            b.set(f, v).ctx(|| self.context())?;
+        }
+        self.path.pop();
+        Ok(())
+    }
+
+    fn length(&self, node: &Node, len: usize) -> JsonResult<u32> {
+        u32::try_from(len).map_err(|_| self.fail(node, format!("an array of {len} elements")))
+    }
+
+    fn list<A: Arena + ?Sized>(
+        &mut self,
+        mut list: DynamicListBuilder<'_, A>,
+        element: &Type,
+        items: &'x [Node],
+        schema: &StructSchema<'_>,
+    ) -> JsonResult<()> {
+        for (i, item) in items.iter().enumerate() {
+            let i = i as u32;
+            self.path.push(Seg::Index(i));
+            match element {
+                Type::Struct(_) => {
+                    let DynamicValueBuilder::Struct(s) = list.get(i).ctx(|| self.context())? else {
+                        return Err(self.fail(item, "a struct element gave no struct"));
+                    };
+                    self.decode_struct(item, s)?;
+                }
+                Type::List(inner) => {
+                    let Value::Array(sub) = &item.value else {
+                        return Err(self.expected(item, "an array"));
+                    };
+                    let len = self.length(item, sub.len())?;
+                    let size = self.struct_type_words(schema, inner)?;
+                    self.charge(item, list_words(u64::from(len), inner, size))?;
+                    let DynamicValueBuilder::List(l) = list.init(i, len).ctx(|| self.context())?
+                    else {
+                        return Err(self.fail(item, "a list element gave no list"));
+                    };
+                    self.list(l, inner, sub, schema)?;
+                }
+                Type::Data => {
+                    let bytes = self.data(item, DataForm::Array)?;
+                    self.charge(item, (bytes.len() as u64).div_ceil(8))?;
+                    list.set(i, DynamicValue::Data(&bytes))
+                        .ctx(|| self.context())?;
+                }
+                ty => {
+                    let v = self.scalar(ty, item)?;
+                    if let DynamicValue::Text(t) = v {
+                        self.charge(item, t.len() as u64 / 8 + 1)?;
+                    }
+                    list.set(i, v).ctx(|| self.context())?;
+                }
+            }
+            self.path.pop();
+        }
+        Ok(())
+    }
+
+    fn data(&self, node: &Node, form: DataForm) -> JsonResult<Vec<u8>> {
+        match (form, &node.value) {
+            (DataForm::Array, Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| match item.value {
+                    Value::Number(n) if n.fract() == 0.0 && (0.0..=255.0).contains(&n) => {
+                        Ok(n as u8)
+                    }
+                    _ => Err(self.fail(
+                        item,
+                        format!("byte {i} of Data must be an integer in [0, 255]"),
+                    )),
+                })
+                .collect(),
+            (DataForm::Array, _) => Err(self.expected(node, "an array of bytes")),
+            (DataForm::Base64, Value::String(s)) => {
+                unbase64(s).map_err(|e| self.fail(node, format!("bad base64: {e}")))
+            }
+            (DataForm::Hex, Value::String(s)) => {
+                unhex(s).map_err(|e| self.fail(node, format!("bad hex: {e}")))
+            }
+            (_, _) => Err(self.expected(node, "a string")),
+        }
+    }
+
+    fn scalar(&self, ty: &Type, node: &'x Node) -> JsonResult<DynamicValue<'x>> {
+        let v = &node.value;
+        Ok(match ty {
+            Type::Void => match v {
+                Value::Null => DynamicValue::Void,
+                _ => return Err(self.expected(node, "null")),
+            },
+            Type::Bool => match v {
+                Value::Bool(b) => DynamicValue::Bool(*b),
+                _ => return Err(self.expected(node, "a boolean")),
+            },
+            Type::Int8 => {
+                DynamicValue::Int8(self.integer(node, i8::MIN.into(), i8::MAX.into())? as i8)
+            }
+            Type::Int16 => {
+                DynamicValue::Int16(self.integer(node, i16::MIN.into(), i16::MAX.into())? as i16)
+            }
+            Type::Int32 => {
+                DynamicValue::Int32(self.integer(node, i32::MIN.into(), i32::MAX.into())? as i32)
+            }
+            Type::Int64 => {
+                DynamicValue::Int64(self.integer(node, i64::MIN.into(), i64::MAX.into())? as i64)
+            }
+            Type::UInt8 => DynamicValue::UInt8(self.integer(node, 0, u8::MAX.into())? as u8),
+            Type::UInt16 => DynamicValue::UInt16(self.integer(node, 0, u16::MAX.into())? as u16),
+            Type::UInt32 => DynamicValue::UInt32(self.integer(node, 0, u32::MAX.into())? as u32),
+            Type::UInt64 => DynamicValue::UInt64(self.integer(node, 0, u64::MAX.into())? as u64),
+            Type::Float32 => DynamicValue::Float32(self.float(node)? as f32),
+            Type::Float64 => DynamicValue::Float64(self.float(node)?),
+            Type::Text => match v {
+                Value::String(s) => DynamicValue::Text(s),
+                _ => return Err(self.expected(node, "a string")),
+            },
+            Type::Enum(id) => {
+                let plan = self.plan.enums.get(id);
+                let value = match v {
+                    Value::String(s) => match plan.and_then(|p| p.by_name.get(s.as_str())) {
+                        Some(&n) => n,
+                        None => {
+                            return Err(self.fail(
+                                node,
+                                format!(
+                                    "{s:?} is not an enumerant of {}",
+                                    plan.map_or("the enum", |p| p.display_name.as_str())
+                                ),
+                            ));
+                        }
+                    },
+                    Value::Number(_) => self.integer(node, 0, u16::MAX.into())? as u16,
+                    _ => return Err(self.expected(node, "an enumerant's name")),
+                };
+                // The builder takes an enum's number.
+                DynamicValue::UInt16(value)
+            }
+            Type::AnyPointer => return Err(self.fail(node, "an AnyPointer has no JSON form")),
+            Type::Interface(_) => return Err(self.fail(node, "a capability has no JSON form")),
+            Type::Data | Type::List(_) | Type::Struct(_) => {
+                return Err(self.fail(node, "not a scalar type"));
+            }
+        })
+    }
+
+    /// An integer in `[min, max]`, from a number or a string.
+    fn integer(&self, node: &Node, min: i128, max: i128) -> JsonResult<i128> {
+        let v = match &node.value {
+            Value::Number(n) => {
+                // Exactly representable integers only; 2^64 bounds both
+                // 64-bit types' ranges in f64.
+                if n.fract() != 0.0 || !n.is_finite() || n.abs() >= 18446744073709551616.0 {
+                    return Err(self.fail(node, format!("{n} is not an integer in [{min}, {max}]")));
+                }
+                *n as i128
+            }
+            Value::String(s) => parse_integer(s)
+                .ok_or_else(|| self.fail(node, format!("{s:?} is not an integer")))?,
+            _ => return Err(self.expected(node, "an integer (a number or a string)")),
+        };
+        if v < min || v > max {
+            return Err(self.fail(node, format!("{v} is out of range [{min}, {max}]")));
+        }
+        if min == 0 && matches!(&node.value, Value::String(s) if s.starts_with('-')) {
+            return Err(self.fail(node, "an unsigned integer with a '-' sign"));
+        }
+        Ok(v)
+    }
+
+    fn float(&self, node: &Node) -> JsonResult<f64> {
+        match &node.value {
+            Value::Null => Ok(f64::NAN),
+            Value::Number(n) => Ok(*n),
+            Value::String(s) => s
+                .parse::<f64>()
+                .map_err(|_| self.fail(node, format!("{s:?} is not a number"))),
+            _ => Err(self.expected(node, "a number")),
+        }
+    }
+}
+
+fn field_of<'s, A: Arena + ?Sized>(
+    b: &DynamicStructBuilder<'s, A>,
+    i: u32,
+    plan: &StructPlan,
+) -> JsonResult<Field<'s>> {
+    b.schema().field(i).ctx(|| plan.display_name.clone())
+}
+
+/// `[+-]?(digits | 0x hexdigits)` as an integer; `None` when it is not
+/// one or has more than 38 digits.
+fn parse_integer(s: &str) -> Option<i128> {
+    let (neg, rest) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let (radix, digits) = match rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) {
+        Some(h) => (16, h),
+        None => (10, rest),
+    };
+    if digits.is_empty() || digits.len() > 38 || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let v = i128::from_str_radix(digits, radix).ok()?;
+    Some(if neg { -v } else { v })
+}
