@@ -1,7 +1,10 @@
 //! Builders: struct, list and pointer handles into a message under
 //! construction. A handle names a place as (segment, word offset) and
 //! resolves it through the arena at each access, so an arena may move a
-//! segment when it grows.
+//! segment when it grows. A struct builder keeps its data section between
+//! calls into the arena; it reaches the arena only through a
+//! [`KeptArena`](super::cache::KeptArena), which forgets the data section
+//! first (the rule, and where it is enforced: `cache.rs`).
 //!
 //! Word 0 of the arena's segment 0 is reserved for the segment table of a
 //! single-segment message; builders see segment 0 from word 1 on, so every
