@@ -1,5 +1,7 @@
-//! The one address a builder keeps: a struct's bytes as the arena last
-//! handed them out, kept until the next call into the arena.
+//! The one address a builder keeps: a struct's data section as the arena
+//! last handed it out, kept until the next call into the arena; and
+//! [`KeptArena`], the only way from a struct builder to its arena, which
+//! forgets that address first.
 //!
 //! A [`StructBuilder`](super::StructBuilder) names its struct as (segment,
 //! offset) and resolves that through the arena, so an arena may move a
@@ -10,25 +12,68 @@
 //! 389). An arena can only move or free memory while it is running, and a
 //! builder holds the arena's only handle (`&mut A`), so the bytes a lookup
 //! returned stay where they are until the builder calls into the arena
-//! again. [`Cached`] keeps them for exactly that long: every builder method
-//! that calls into the arena, or hands the arena to another handle, forgets
-//! the cache first, and the next field access looks the struct up again.
+//! again. [`Cached`] keeps them for exactly that long.
+//!
+//! # The invariant, and where it is enforced
+//!
+//! *A kept address is used only while no call into the arena has been made
+//! since the arena returned the words it points into, and it never points
+//! into the arena value itself.*
+//!
+//! It is enforced here, by privacy, not by the builders' care:
+//!
+//! - A struct builder holds its arena only inside a [`KeptArena`], whose
+//!   fields are private to this module. Its one way to the arena is
+//!   [`KeptArena::arena`] (and [`arena_ref`](KeptArena::arena_ref),
+//!   [`into_arena`](KeptArena::into_arena) for `&self` and for giving the
+//!   builder up), each of which forgets the kept address first; `&self`
+//!   reads forget too, since an arena may free memory behind `&self`
+//!   through a `Cell`. [`reborrow`](KeptArena::reborrow) moves the kept
+//!   address to the shorter-lived handle, which is the only one that may
+//!   call the arena while it lives.
+//! - An address is kept only from words an arena call has just returned,
+//!   at three places: [`KeptArena::look_up_and`] here, and the allocation
+//!   of a struct (`alloc_object` and `keep_far` in `builder/allocation.rs`),
+//!   whose [`Cached`] goes straight into [`KeptArena::with_kept`] with the
+//!   arena it came from. Words inside the arena value (which move with
+//!   every move of it) are never kept ([`Owner`]).
+//!
+//! Debug builds also check both rules: a kept address is adopted only by a
+//! handle on the arena it came from, and the ways taken to the arena are
+//! counted and checked, at every use of a kept address, to be none since
+//! it was kept.
+//!
+//! In release builds a [`KeptArena`] is the `&mut A` and the kept address,
+//! as the struct builder held them before: the fast paths compile to the
+//! same code.
 
 use core::cell::Cell;
 use core::ptr::NonNull;
 
+use super::builder::BuilderSegments;
 use super::primitive::Primitive;
+use crate::arena::Arena;
+use crate::word::Word;
 
 /// A struct's data section as found by the last lookup through the arena,
 /// or nothing.
 ///
-/// Invariant, upheld by [`keep`](Self::keep) and by the builder that owns
-/// the cache: when it holds `(p, len)`, `p` is the start of `len` bytes of a
+/// Invariant, upheld by [`KeptArena`] (the only code that makes or uses
+/// one): when it holds `(p, len)`, `p` is the start of `len` bytes of a
 /// `&mut [Word]` the arena returned from `segment_mut`; no call into the
 /// arena has been made since; and the bytes do not lie inside the arena
 /// value itself (only the arena's own memory is moved by a move of the
 /// `&mut A` that the builder holds, and such words are not kept).
-pub(crate) struct Cached(Cell<Option<(NonNull<u8>, usize)>>);
+pub(crate) struct Cached {
+    at: Cell<Option<(NonNull<u8>, usize)>>,
+    /// The [`KeptArena`]'s count of ways taken to the arena when the
+    /// address was kept (debug builds): it is used only at the same count.
+    #[cfg(debug_assertions)]
+    kept_at: Cell<u32>,
+    /// Where the arena it was kept from starts (debug builds).
+    #[cfg(debug_assertions)]
+    owner: usize,
+}
 
 /// Where an arena value lies (its address and size), taken before its
 /// words are borrowed.
@@ -47,63 +92,211 @@ impl Owner {
             len: core::mem::size_of_val::<A>(arena),
         }
     }
+
+    /// Whether `bytes` start inside the value. Words the arena returned
+    /// from `&mut self` are either part of its own value (an inline array)
+    /// or memory it points to, which cannot contain the value (that would
+    /// be two `&mut` to the same bytes): so a start inside the value is the
+    /// only overlap to look for.
+    #[inline(always)]
+    fn holds(self, bytes: &[u8]) -> bool {
+        bytes.as_ptr().addr().wrapping_sub(self.start) < self.len
+    }
 }
 
 impl Cached {
     /// Nothing kept.
     #[inline(always)]
     pub(crate) const fn empty() -> Self {
-        Cached(Cell::new(None))
+        Cached {
+            at: Cell::new(None),
+            #[cfg(debug_assertions)]
+            kept_at: Cell::new(0),
+            #[cfg(debug_assertions)]
+            owner: 0,
+        }
     }
 
-    /// Keeps `bytes`, just returned (through `segment_mut`) by the arena
-    /// `owner` spans, unless they lie inside the arena value.
-    #[inline]
-    pub(crate) fn keep(&self, bytes: &mut [u8], owner: Owner) {
-        // Words the arena returned from `&mut self` are either part of its
-        // own value (an inline array) or memory it points to, which cannot
-        // contain the value (that would be two `&mut` to the same bytes):
-        // so a start inside the value is the only overlap to look for.
-        let inside_owner = bytes.as_ptr().addr().wrapping_sub(owner.start) < owner.len;
-        self.0.set(if inside_owner {
+    /// `bytes`, just returned (through `segment_mut`) by the arena `owner`
+    /// spans, kept unless they lie inside the arena value. The caller hands
+    /// the result to [`KeptArena::with_kept`] with that arena before
+    /// anything else calls it.
+    #[inline(always)]
+    pub(crate) fn keep(bytes: &mut [u8], owner: Owner) -> Self {
+        let at = if owner.holds(bytes) {
             None
         } else {
             let len = bytes.len();
+            // Derived last, from the slice itself: nothing uses the slice
+            // after this.
             Some((NonNull::from(bytes).cast::<u8>(), len))
-        });
+        };
+        Cached {
+            at: Cell::new(at),
+            #[cfg(debug_assertions)]
+            kept_at: Cell::new(0),
+            #[cfg(debug_assertions)]
+            owner: owner.start,
+        }
     }
 
     /// Forgets what is kept: the arena is about to be called.
     #[inline(always)]
-    pub(crate) fn forget(&self) {
-        self.0.set(None);
+    fn forget(&self) {
+        self.at.set(None);
     }
 
     /// Moves what is kept out, leaving nothing.
     #[inline(always)]
-    pub(crate) fn take(&self) -> Self {
-        Cached(Cell::new(self.0.take()))
+    fn take(&self) -> Self {
+        Cached {
+            at: Cell::new(self.at.take()),
+            #[cfg(debug_assertions)]
+            kept_at: self.kept_at.clone(),
+            #[cfg(debug_assertions)]
+            owner: self.owner,
+        }
     }
 
-    /// Writes `value` at `index` (in units of `T`'s size); `false`
-    /// (nothing written) when nothing is kept or the value does not fit.
+    /// The kept bytes, when something is kept; `calls` is the arena
+    /// handle's count now (debug builds), which must be the count when
+    /// the bytes were kept.
+    #[inline(always)]
+    fn get(&self, #[cfg(debug_assertions)] calls: u32) -> Option<(NonNull<u8>, usize)> {
+        let at = self.at.get();
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            at.is_none() || self.kept_at.get() == calls,
+            "a kept data section used after a call into the arena \
+             (kept at call {}, now at call {calls})",
+            self.kept_at.get()
+        );
+        at
+    }
+}
+
+/// A struct builder's arena and the data section it keeps: the only way
+/// from a struct builder to its arena (see the [module](self) docs for the
+/// invariant this upholds). Every method that reaches the arena forgets the
+/// kept data section first.
+pub(crate) struct KeptArena<'a, A: ?Sized> {
+    arena: &'a mut A,
+    words: Cached,
+    /// Ways taken to the arena through this handle so far (debug builds).
+    #[cfg(debug_assertions)]
+    calls: Cell<u32>,
+}
+
+// SAFETY: the only field that is not `Send` is `words`, a pointer to bytes
+// of a segment of `*arena`, valid only while the arena is not called; the
+// `&mut A` that moves with it (sendable when `A: Send`) is the only way to
+// reach those bytes or the arena, so sending the handle sends exclusive
+// access to both, as sending the `&mut A` alone would.
+unsafe impl<A: ?Sized + Send> Send for KeptArena<'_, A> {}
+
+impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
+    /// `arena`, with nothing kept.
+    #[inline(always)]
+    pub(crate) fn new(arena: &'a mut A) -> Self {
+        KeptArena {
+            arena,
+            words: Cached::empty(),
+            #[cfg(debug_assertions)]
+            calls: Cell::new(0),
+        }
+    }
+
+    /// `arena`, keeping `kept`, which was kept (by [`Cached::keep`]) from
+    /// words this arena has just returned, with no call into it since.
+    #[inline(always)]
+    pub(crate) fn with_kept(arena: &'a mut A, kept: Cached) -> Self {
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            kept.at.get().is_none() || kept.owner == Owner::of(&*arena).start,
+            "a data section kept from another arena"
+        );
+        KeptArena {
+            arena,
+            words: kept,
+            #[cfg(debug_assertions)]
+            calls: Cell::new(0),
+        }
+    }
+
+    /// Counts a way taken to the arena and forgets the kept data section.
+    #[inline(always)]
+    fn forget(&self) {
+        self.words.forget();
+        #[cfg(debug_assertions)]
+        self.calls.set(self.calls.get().wrapping_add(1));
+    }
+
+    /// The arena, mutably; the kept data section forgotten.
+    #[inline(always)]
+    pub(crate) fn arena(&mut self) -> &mut A {
+        self.forget();
+        self.arena
+    }
+
+    /// The arena; the kept data section forgotten (an arena may free memory
+    /// behind `&self`).
+    #[inline(always)]
+    pub(crate) fn arena_ref(&self) -> &A {
+        self.forget();
+        self.arena
+    }
+
+    /// The arena, for the rest of the handle's lifetime (the kept data
+    /// section goes with the handle).
+    #[inline(always)]
+    pub(crate) fn into_arena(self) -> &'a mut A {
+        self.arena
+    }
+
+    /// A shorter-lived handle on the same arena, which takes the kept data
+    /// section with it (it may call the arena: this one looks up again
+    /// after).
+    #[inline(always)]
+    pub(crate) fn reborrow(&mut self) -> KeptArena<'_, A> {
+        KeptArena {
+            words: self.words.take(),
+            #[cfg(debug_assertions)]
+            calls: self.calls.clone(),
+            arena: self.arena,
+        }
+    }
+
+    /// The kept data section, checked (debug builds) against the count of
+    /// ways taken to the arena.
+    #[inline(always)]
+    fn kept(&self) -> Option<(NonNull<u8>, usize)> {
+        self.words.get(
+            #[cfg(debug_assertions)]
+            self.calls.get(),
+        )
+    }
+
+    /// Writes `value` at `index` (in units of `T`'s size) of the kept data
+    /// section; `false` (nothing written) when nothing is kept or the value
+    /// does not fit.
     #[inline(always)]
     pub(crate) fn write<T: Primitive>(&self, index: usize, value: T) -> bool {
-        let Some((p, len)) = self.0.get() else {
+        let Some((p, len)) = self.kept() else {
             return false;
         };
         if index >= len / T::BYTES {
             return false;
         }
         let bytes = value.to_bits().to_le_bytes();
-        // SAFETY: by the type's invariant `p` starts `len` bytes that the
-        // arena handed out as `&mut` and has not been asked for (or able to
-        // move or free) since, and `index * T::BYTES + T::BYTES <= len`
-        // (checked above), so the destination is inside them; `bytes` is a
-        // local array of 8 >= `T::BYTES` bytes. Nothing else reads or writes
-        // those bytes during the copy: the cache is not `Sync`, and every
-        // other handle on them is either the arena, not running, or a
-        // borrow of the builder that owns this cache.
+        // SAFETY: by `Cached`'s invariant (upheld by this type: see the
+        // module docs) `p` starts `len` bytes that the arena handed out as
+        // `&mut` and has not been asked for (or able to move or free) since,
+        // and `index * T::BYTES + T::BYTES <= len` (checked above), so the
+        // destination is inside them; `bytes` is a local array of
+        // 8 >= `T::BYTES` bytes. Nothing else reads or writes those bytes
+        // during the copy: the handle is not `Sync`, and every other handle
+        // on them is either the arena, not running, or a borrow of the
+        // builder that owns this handle.
         unsafe {
             core::ptr::copy_nonoverlapping(
                 bytes.as_ptr(),
@@ -114,11 +307,11 @@ impl Cached {
         true
     }
 
-    /// The value at `index` (in units of `T`'s size); `None` when nothing
-    /// is kept or out of range.
+    /// The value at `index` (in units of `T`'s size) of the kept data
+    /// section; `None` when nothing is kept or out of range.
     #[inline(always)]
     pub(crate) fn read<T: Primitive>(&self, index: usize) -> Option<T> {
-        let (p, len) = self.0.get()?;
+        let (p, len) = self.kept()?;
         if index >= len / T::BYTES {
             return None;
         }
@@ -136,8 +329,8 @@ impl Cached {
         Some(T::from_bits(u64::from_le_bytes(bytes)))
     }
 
-    /// Sets or clears bit `bit`; `false` (nothing written) when nothing is
-    /// kept or the bit is out of range.
+    /// Sets or clears bit `bit` of the kept data section; `false` (nothing
+    /// written) when nothing is kept or the bit is out of range.
     #[inline(always)]
     pub(crate) fn write_bit(&self, bit: usize, value: bool) -> bool {
         let Some(b) = self.read::<u8>(bit / 8) else {
@@ -145,6 +338,29 @@ impl Cached {
         };
         let mask = 1u8 << (bit % 8);
         self.write(bit / 8, if value { b | mask } else { b & !mask })
+    }
+
+    /// Looks up the `len` bytes at byte `start` of segment `segment` through
+    /// the arena, runs `write` on them, then keeps them; nothing is written
+    /// (or kept) when the arena no longer hands them out.
+    #[inline(always)]
+    pub(crate) fn look_up_and(
+        &mut self,
+        segment: u32,
+        start: usize,
+        len: usize,
+        write: impl FnOnce(&mut [u8]),
+    ) {
+        self.forget();
+        let owner = Owner::of(&*self.arena);
+        let bytes = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, segment));
+        if let Some(b) = bytes.get_mut(start..start + len) {
+            // Written before it is kept: the kept address is derived last.
+            write(&mut *b);
+            self.words = Cached::keep(b, owner);
+            #[cfg(debug_assertions)]
+            self.words.kept_at.set(self.calls.get());
+        }
     }
 }
 
@@ -318,6 +534,25 @@ mod tests {
             c1.get::<u64>(0),
             u64::from(r.get_bool(0) && c1.get_bool(63)),
         ]
+    }
+
+    /// Debug builds check the invariant at every use of a kept address: a
+    /// way taken to the arena since the address was kept (counted here by
+    /// hand, without forgetting, which no code outside this module can do)
+    /// makes the next fast-path write panic instead of writing through a
+    /// possibly stale address.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "a kept data section used after a call into the arena")]
+    fn debug_builds_catch_a_kept_address_used_after_an_arena_call() {
+        let mut arena = crate::SingleSegmentArena::new();
+        crate::layout::init_root_slot(&mut arena).unwrap();
+        let mut kept = super::KeptArena::new(&mut arena);
+        // The root pointer's word, kept as an 8-byte data section.
+        kept.look_up_and(0, 0, 8, |_| ());
+        assert!(kept.write::<u64>(0, 1), "the kept word takes the write");
+        kept.calls.set(kept.calls.get() + 1);
+        kept.write::<u64>(0, 2);
     }
 
     #[test]

@@ -13,13 +13,14 @@
 //! These are cold paths: a builder opening what its own schema version
 //! wrote never comes here.
 
+use super::allocation::point_far;
 use super::{
     BuilderSegments, Fill, ListBuilder, PointerBuilder, StructBuilder, alloc_object, check_in,
-    point_far, read_word, write_word,
+    read_word, write_word,
 };
 use crate::arena::Arena;
 use crate::error::{Error, Result};
-use crate::layout::cache::Cached;
+use crate::layout::cache::KeptArena;
 use crate::layout::pointer::{self, ElementSize, KIND_FAR, KIND_LIST, KIND_STRUCT, StructSize};
 use crate::word::Word;
 
@@ -203,11 +204,10 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         move_struct(self.arena, (segment, at, found), (s, o, size))?;
         zero_old(self.arena, segment, at, u64::from(found.total_words()))?;
         Ok(StructBuilder {
-            arena: self.arena,
+            arena: KeptArena::new(self.arena),
             segment: s,
             data: o,
             size,
-            words: Cached::empty(),
         })
     }
 

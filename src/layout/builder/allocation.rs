@@ -1,0 +1,331 @@
+//! Allocation: asking the arena for an object's words, checking what it
+//! hands out (the arena is untrusted), and writing the pointer to the new
+//! object: near when it fits in the pointer's segment, else far, through a
+//! landing pad (single far) or a two-word pad (double far).
+
+use super::{BuilderSegments, HEADER_WORDS, write_word};
+use crate::arena::{Arena, SegmentId};
+use crate::error::{Error, Result};
+use crate::layout::cache::{Cached, Owner};
+use crate::layout::pointer;
+use crate::layout::pointer::MAX_SEGMENT_WORDS;
+use crate::word::Word;
+
+/// Allocates `len` words near segment `hint`; returns the message segment
+/// and its word offset, checked against what the arena reports (the arena
+/// is untrusted: the range must lie inside the segment it reports, past
+/// the reserved word of segment 0, and within the encodable offsets).
+#[inline(always)]
+fn alloc<A: Arena + ?Sized>(arena: &mut A, len: u32, hint: u32) -> Result<(u32, u32)> {
+    alloc_as(arena, len, hint, Fill::Zeroed)
+}
+
+/// What a new object's words must hold when they are handed out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fill {
+    /// Zero: the caller writes only some of them.
+    Zeroed,
+    /// Anything: the caller writes every one of them before anything reads
+    /// them ([`Arena::allocate_overwritten`]).
+    Overwritten,
+}
+
+/// [`alloc`], asking the arena for words as `fill` says.
+#[inline(always)]
+fn alloc_as<A: Arena + ?Sized>(
+    arena: &mut A,
+    len: u32,
+    hint: u32,
+    fill: Fill,
+) -> Result<(u32, u32)> {
+    alloc_in(arena, len, hint, fill).map(|(s, o, _)| (s, o))
+}
+
+/// [`alloc_as`], also returning the words of the segment the object is in
+/// as builders see them (through `segment_mut`, without segment 0's
+/// reserved word).
+#[inline(always)]
+fn alloc_in<A: Arena + ?Sized>(
+    arena: &mut A,
+    len: u32,
+    hint: u32,
+    fill: Fill,
+) -> Result<(u32, u32, &mut [Word])> {
+    let (SegmentId(s), o) = match fill {
+        Fill::Zeroed => arena.allocate(len, SegmentId(hint))?,
+        Fill::Overwritten => arena.allocate_overwritten(len, SegmentId(hint))?,
+    };
+    checked_place(arena, s, o, len)
+}
+
+/// The `len` words at raw offset `o` of segment `s` that the arena just
+/// handed out, checked as [`alloc_in`] describes: the message offset and
+/// the segment's words as builders see them.
+#[inline(always)]
+fn checked_place<A: Arena + ?Sized>(
+    arena: &mut A,
+    s: u32,
+    o: u32,
+    len: u32,
+) -> Result<(u32, u32, &mut [Word])> {
+    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
+    // Reads go through `segment` and writes through `segment_mut`: the
+    // words must lie inside both, whatever each reports.
+    let read_len = arena.segment(SegmentId(s)).len();
+    let words = arena.segment_mut(SegmentId(s));
+    let seg_len = read_len.min(words.len());
+    let avail = (seg_len as u64).saturating_sub(u64::from(header));
+    if o >= header {
+        let rel = o - header;
+        let end = u64::from(rel) + u64::from(len);
+        if end <= avail && end <= MAX_SEGMENT_WORDS + 1 {
+            let words = words.get_mut(header as usize..).unwrap_or(&mut []);
+            return Ok((s, rel, words));
+        }
+    }
+    Err(alloc_error(s, o, len, avail))
+}
+
+/// The error for an allocation at raw offset `o` of segment `s` that
+/// [`alloc`] rejected; `avail` is the segment's length as builders see it.
+#[cold]
+#[inline(never)]
+fn alloc_error(s: u32, o: u32, len: u32, avail: u64) -> Error {
+    let o = if s == 0 {
+        match o.checked_sub(HEADER_WORDS as u32) {
+            Some(o) => o,
+            None => {
+                return Error::ArenaContract {
+                    what: "allocation overlaps the reserved first word of segment 0",
+                    segment: s,
+                    offset: u64::from(o),
+                    len: u64::from(len),
+                };
+            }
+        }
+    } else {
+        o
+    };
+    let end = u64::from(o) + u64::from(len);
+    if end > avail {
+        return Error::ArenaContract {
+            what: "allocated words lie outside the segment the arena reports",
+            segment: s,
+            offset: u64::from(o),
+            len: u64::from(len),
+        };
+    }
+    Error::Alloc(crate::arena::AllocError {
+        requested: u64::from(len),
+        available: (MAX_SEGMENT_WORDS + 1).saturating_sub(u64::from(o)),
+    })
+}
+
+/// Reserves the segment-table word and the root pointer of a new message.
+pub(crate) fn init_root_slot<A: Arena + ?Sized>(arena: &mut A) -> Result<()> {
+    arena.reset();
+    let (SegmentId(s), o) = arena.allocate(1 + HEADER_WORDS as u32, SegmentId(0))?;
+    if s != 0 || o != 0 || arena.segment(SegmentId(0)).len() < 1 + HEADER_WORDS {
+        return Err(Error::ArenaContract {
+            what: "first allocation after reset must be at word 0 of segment 0",
+            segment: s,
+            offset: u64::from(o),
+            len: 2,
+        });
+    }
+    Ok(())
+}
+
+/// Allocates `words` words for an object referred to by the pointer at
+/// (`segment`, `pos`) and writes that pointer, as the reference lays it out:
+/// near when the object fits in the pointer's segment (asked first of
+/// [`Arena::allocate_in`], the fast path of an arena of several segments);
+/// otherwise (when the arena reports that segment's [`room`](Arena::room))
+/// the object and its landing pad in one allocation elsewhere, behind a
+/// single far pointer. An arena that does neither gets the object from
+/// [`Arena::allocate`] and, when it lands elsewhere, a landing pad next to
+/// it or, failing that, a double-far one (see [`point_far`]).
+/// `make(offset)` encodes the struct or list pointer for an offset.
+/// Returns where the object is, and its first `keep_words` words kept for
+/// a [`StructBuilder`], near or far (behind a far pointer, looked up again
+/// after the pointer is written, so the builder of a far object starts
+/// with its data section kept too). `fill_object` first writes the
+/// object's words (all of them).
+// Eight arguments: the slot (arena, segment, position), the object (words,
+// fill, words to keep) and its two encoders; all inlined into the callers.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn alloc_object<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    words: u32,
+    fill: Fill,
+    keep_words: u16,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl FnOnce(&mut [Word]),
+) -> Result<(u32, u32, Cached)> {
+    let owner = Owner::of(arena);
+    let (s, o, seg) = match arena.allocate_in(words, SegmentId(segment)) {
+        Some(o) => checked_place(arena, segment, o, words)?,
+        None => {
+            if arena
+                .room(SegmentId(segment))
+                .is_some_and(|room| room < words)
+            {
+                return alloc_with_landing_pad(
+                    arena,
+                    segment,
+                    pos,
+                    words,
+                    fill,
+                    keep_words,
+                    make,
+                    fill_object,
+                );
+            }
+            alloc_in(arena, words, segment, fill)?
+        }
+    };
+    let start = o as usize;
+    if let Some(object) = seg.get_mut(start..start + words as usize) {
+        fill_object(object);
+    }
+    if s == segment {
+        if let Some(slot) = seg.get_mut(pos as usize) {
+            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+        }
+        let kept = match seg.get_mut(start..start + usize::from(keep_words)) {
+            Some(object) => Cached::keep(Word::slice_as_bytes_mut(object), owner),
+            None => Cached::empty(),
+        };
+        return Ok((s, o, kept));
+    }
+    point_far(arena, segment, pos, s, o, make)?;
+    Ok((s, o, keep_far(arena, s, o, keep_words, owner)))
+}
+
+/// The first `keep_words` words of the object at (`s`, `o`), looked up
+/// again (after the far pointer to it was written) and kept. Out of line:
+/// only objects behind far pointers come here.
+#[inline(never)]
+fn keep_far<A: Arena + ?Sized>(
+    arena: &mut A,
+    s: u32,
+    o: u32,
+    keep_words: u16,
+    owner: Owner,
+) -> Cached {
+    if keep_words > 0 {
+        let start = o as usize;
+        let seg = BuilderSegments::get_mut(arena, s);
+        if let Some(object) = seg.get_mut(start..start + usize::from(keep_words)) {
+            return Cached::keep(Word::slice_as_bytes_mut(object), owner);
+        }
+    }
+    Cached::empty()
+}
+
+/// [`alloc_object`] for an object that does not fit in the segment of its
+/// pointer: one allocation of a landing pad and the object after it, in
+/// another segment (the reference's `allocate`), and a single far pointer
+/// to the pad. Inlined like [`alloc_object`]: once a segment is full,
+/// every object whose pointer is in it takes this path (out of line and
+/// cold, it cost a multi-segment build of the benches' large address book
+/// 14% more instructions).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn alloc_with_landing_pad<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    words: u32,
+    fill: Fill,
+    keep_words: u16,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl FnOnce(&mut [Word]),
+) -> Result<(u32, u32, Cached)> {
+    let owner = Owner::of(arena);
+    let with_pad = words
+        .checked_add(1)
+        .ok_or(Error::Alloc(crate::arena::AllocError {
+            requested: u64::from(words) + 1,
+            available: 0,
+        }))?;
+    let (s, pad, seg) = alloc_in(arena, with_pad, segment, fill)?;
+    let o = pad + 1;
+    let start = o as usize;
+    if let Some(object) = seg.get_mut(start..start + words as usize) {
+        fill_object(object);
+    }
+    if s == segment {
+        // The arena had room after all: a near pointer, and the pad word
+        // (which may hold anything when overwritten was asked for) zeroed.
+        if let Some(w) = seg.get_mut(pad as usize) {
+            *w = Word::ZERO;
+        }
+        if let Some(slot) = seg.get_mut(pos as usize) {
+            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+        }
+        // Rare (an arena whose room was wrong): nothing kept.
+        return Ok((s, o, Cached::empty()));
+    }
+    // The pad points at the object right after it: offset 0.
+    if let Some(w) = seg.get_mut(pad as usize) {
+        *w = Word::from_u64(make(0));
+    }
+    write_word(
+        arena,
+        segment,
+        pos,
+        pointer::encode_far(false, u64::from(pad), s),
+    );
+    Ok((s, o, keep_far(arena, s, o, keep_words, owner)))
+}
+
+/// Points the pointer at (`segment`, `pos`) at the object at (`s`, `o`) in
+/// another segment: single far through a landing pad allocated in the
+/// object's segment when it has room, else double far through a two-word
+/// pad elsewhere.
+#[inline(never)]
+pub(super) fn point_far<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    s: u32,
+    o: u32,
+    make: impl Fn(i64) -> u64,
+) -> Result<()> {
+    let (ds, dpos) = if arena.room(SegmentId(s)) == Some(0) {
+        // Known to be full: the reference's double-far pad, in one piece.
+        alloc(arena, 2, s)?
+    } else {
+        let (ps, po) = alloc(arena, 1, s)?;
+        if ps == s {
+            write_word(arena, s, po, make(i64::from(o) - i64::from(po) - 1));
+            write_word(
+                arena,
+                segment,
+                pos,
+                pointer::encode_far(false, u64::from(po), s),
+            );
+            return Ok(());
+        }
+        // The object's segment is full: a double-far landing pad of two
+        // words. The pad word just allocated is its first word when the
+        // next one follows it; otherwise it is left unused.
+        match alloc(arena, 1, ps)? {
+            (s2, o2) if s2 == ps && o2 == po + 1 => (ps, po),
+            _ => alloc(arena, 2, ps)?,
+        }
+    };
+    write_word(arena, ds, dpos, pointer::encode_far(false, u64::from(o), s));
+    write_word(arena, ds, dpos + 1, make(0));
+    write_word(
+        arena,
+        segment,
+        pos,
+        pointer::encode_far(true, u64::from(dpos), ds),
+    );
+    Ok(())
+}

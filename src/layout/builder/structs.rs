@@ -1,0 +1,335 @@
+//! [`StructBuilder`]: a struct's data fields (kept data section, see
+//! [`KeptArena`]) and its pointer fields.
+
+use super::{BuilderSegments, ListBuilder, PointerBuilder, read_word};
+use crate::arena::Arena;
+use crate::error::Result;
+use crate::layout::cache::KeptArena;
+use crate::layout::pointer::{ElementSize, StructSize};
+use crate::layout::primitive::{Primitive, load, store};
+use crate::word::Word;
+
+/// A struct in a message being built.
+///
+/// Field indexes are in units of the value's size, as in compiled schemas
+/// (see [`Primitive`]); bool fields are addressed by bit.
+pub struct StructBuilder<'a, A: Arena + ?Sized> {
+    /// The arena and the struct's data section while no call into the
+    /// arena has been made since it was looked up: the only way to the
+    /// arena is through it, and that forgets the data section first (see
+    /// [`KeptArena`]).
+    pub(super) arena: KeptArena<'a, A>,
+    pub(super) segment: u32,
+    /// Word offset of the data section.
+    pub(super) data: u32,
+    pub(super) size: StructSize,
+}
+
+/// The panic for a field past the data section: out of line, so that the
+/// callers' fast path carries no formatting arguments.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn field_past_data(index: usize, unit_bits: usize, words: u16) -> ! {
+    panic!("field {index} of {unit_bits} bits is past the data section of {words} words")
+}
+
+impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
+    /// A shorter-lived handle to the same struct.
+    #[inline]
+    pub fn reborrow(&mut self) -> StructBuilder<'_, A> {
+        StructBuilder {
+            // The handle may call the arena: it takes the kept data section,
+            // and this one looks up again after.
+            arena: self.arena.reborrow(),
+            segment: self.segment,
+            data: self.data,
+            size: self.size,
+        }
+    }
+
+    /// The struct's size.
+    pub fn size(&self) -> StructSize {
+        self.size
+    }
+
+    /// Looks the struct up through the arena, runs `write` on its data
+    /// section, then keeps the data section; nothing is written when the
+    /// arena no longer hands it out.
+    #[inline(always)]
+    pub(super) fn look_up_and(&mut self, write: impl FnOnce(&mut [u8])) {
+        let start = self.data as usize * 8;
+        let len = usize::from(self.size.data_words) * 8;
+        self.arena.look_up_and(self.segment, start, len, write);
+    }
+
+    /// The data section looked up through the arena (for a builder that
+    /// keeps nothing, or a read behind `&self`).
+    #[inline(never)]
+    fn data_looked_up(&self) -> &[u8] {
+        let start = self.data as usize * 8;
+        let len = usize::from(self.size.data_words) * 8;
+        let arena = self.arena.arena_ref();
+        let bytes = Word::slice_as_bytes(BuilderSegments::get(arena, self.segment));
+        bytes.get(start..start + len).unwrap_or(&[])
+    }
+
+    /// Panics unless unit `index` of `unit_bits`-bit fields lies inside the
+    /// data section (no arithmetic on `index` that could overflow).
+    #[inline(always)]
+    #[track_caller]
+    fn check_field(&self, index: usize, unit_bits: usize) {
+        let fits = usize::from(self.size.data_words) * 64 / unit_bits;
+        if index >= fits {
+            field_past_data(index, unit_bits, self.size.data_words);
+        }
+    }
+
+    /// Sets the value at `index` (in units of `T`'s size).
+    ///
+    /// # Panics
+    /// If the field lies past the struct's data section (a schema error in
+    /// the caller).
+    #[inline]
+    #[track_caller]
+    pub fn set<T: Primitive>(&mut self, index: usize, value: T) {
+        // The kept data section is exactly the struct's: a write that fits
+        // it needs no other check.
+        if !self.arena.write(index, value) {
+            self.set_looked_up(index, value);
+        }
+    }
+
+    /// [`set`](Self::set) when the data section is not kept.
+    #[inline(never)]
+    #[track_caller]
+    fn set_looked_up<T: Primitive>(&mut self, index: usize, value: T) {
+        self.check_field(index, T::BYTES * 8);
+        self.look_up_and(|data| {
+            store(data, index * T::BYTES, value);
+        });
+    }
+
+    /// Sets the value at `index` to `value` XOR `default`: how a field with a
+    /// schema default is stored.
+    ///
+    /// # Panics
+    /// As [`set`](Self::set).
+    #[inline]
+    #[track_caller]
+    pub fn set_or<T: Primitive>(&mut self, index: usize, value: T, default: T) {
+        self.set(index, T::from_bits(value.to_bits() ^ default.to_bits()));
+    }
+
+    /// The value at `index` read as the schema default `default` says
+    /// (stored XOR default), as [`StructReader::get_or`](crate::StructReader::get_or).
+    #[inline]
+    pub fn get_or<T: Primitive>(&self, index: usize, default: T) -> T {
+        T::from_bits(self.get::<T>(index).to_bits() ^ default.to_bits())
+    }
+
+    /// The bit at `bit` read against the schema default `default`.
+    #[inline]
+    pub fn get_bool_or(&self, bit: usize, default: bool) -> bool {
+        self.get_bool(bit) ^ default
+    }
+
+    /// The value at `index`; 0 past the data section.
+    #[inline]
+    pub fn get<T: Primitive>(&self, index: usize) -> T {
+        if let Some(v) = self.arena.read(index) {
+            return v;
+        }
+        index
+            .checked_mul(T::BYTES)
+            .and_then(|at| load(self.data_looked_up(), at))
+            .unwrap_or(T::from_bits(0))
+    }
+
+    /// Sets the bit at `bit` of the data section.
+    ///
+    /// # Panics
+    /// If the bit lies past the struct's data section.
+    #[inline]
+    #[track_caller]
+    pub fn set_bool(&mut self, bit: usize, value: bool) {
+        if !self.arena.write_bit(bit, value) {
+            self.set_bool_looked_up(bit, value);
+        }
+    }
+
+    /// [`set_bool`](Self::set_bool) when the data section is not kept.
+    #[inline(never)]
+    #[track_caller]
+    fn set_bool_looked_up(&mut self, bit: usize, value: bool) {
+        self.check_field(bit, 1);
+        self.look_up_and(|data| {
+            if let Some(b) = data.get_mut(bit / 8) {
+                let mask = 1u8 << (bit % 8);
+                *b = if value { *b | mask } else { *b & !mask };
+            }
+        });
+    }
+
+    /// Sets the bit at `bit` to `value` XOR `default`.
+    ///
+    /// # Panics
+    /// As [`set_bool`](Self::set_bool).
+    #[inline]
+    #[track_caller]
+    pub fn set_bool_or(&mut self, bit: usize, value: bool, default: bool) {
+        self.set_bool(bit, value ^ default);
+    }
+
+    /// The bit at `bit`; `false` past the data section.
+    #[inline]
+    pub fn get_bool(&self, bit: usize) -> bool {
+        let b = match self.arena.read::<u8>(bit / 8) {
+            Some(b) => b,
+            None => self.data_looked_up().get(bit / 8).copied().unwrap_or(0),
+        };
+        b & (1 << (bit % 8)) != 0
+    }
+
+    /// Pointer `index` of the pointer section.
+    ///
+    /// # Panics
+    /// If `index` is not below the struct's pointer count.
+    #[inline]
+    pub fn pointer(&mut self, index: usize) -> PointerBuilder<'_, A> {
+        assert!(
+            index < usize::from(self.size.pointers),
+            "pointer {index} is past the pointer section of {} pointers",
+            self.size.pointers
+        );
+        let pos = self.data + u32::from(self.size.data_words) + index as u32;
+        PointerBuilder {
+            // The slot's handle may call the arena: the data section is
+            // forgotten.
+            arena: self.arena.arena(),
+            segment: self.segment,
+            pos,
+        }
+    }
+
+    /// Turns this handle into a handle on pointer `index`, keeping its
+    /// lifetime.
+    ///
+    /// # Panics
+    /// As [`pointer`](Self::pointer).
+    #[inline]
+    pub fn into_pointer(self, index: usize) -> PointerBuilder<'a, A> {
+        assert!(
+            index < usize::from(self.size.pointers),
+            "pointer {index} is past the pointer section of {} pointers",
+            self.size.pointers
+        );
+        let pos = self.data + u32::from(self.size.data_words) + index as u32;
+        PointerBuilder {
+            arena: self.arena.into_arena(),
+            segment: self.segment,
+            pos,
+        }
+    }
+
+    /// Whether pointer `index` is non-null.
+    pub fn has_pointer(&self, index: usize) -> bool {
+        if index >= usize::from(self.size.pointers) {
+            return false;
+        }
+        let at = usize::from(self.size.data_words) + index;
+        // Calling the arena: nothing stays kept past it.
+        read_word(self.arena.arena_ref(), self.segment, at as u32 + self.data) != 0
+    }
+
+    /// Allocates a struct at pointer `index`. See [`PointerBuilder::init_struct`].
+    ///
+    /// # Errors
+    /// The arena has no room.
+    #[inline]
+    pub fn init_struct(&mut self, index: usize, size: StructSize) -> Result<StructBuilder<'_, A>> {
+        self.pointer(index).init_struct(size)
+    }
+
+    /// The struct at pointer `index`, created when null. See
+    /// [`PointerBuilder::get_struct`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::get_struct`].
+    pub fn get_struct(&mut self, index: usize, size: StructSize) -> Result<StructBuilder<'_, A>> {
+        self.pointer(index).get_struct(size)
+    }
+
+    /// Allocates a list at pointer `index`. See [`PointerBuilder::init_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::init_list`].
+    pub fn init_list(
+        &mut self,
+        index: usize,
+        size: ElementSize,
+        count: u32,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).init_list(size, count)
+    }
+
+    /// Allocates a struct list at pointer `index`. See
+    /// [`PointerBuilder::init_struct_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::init_struct_list`].
+    pub fn init_struct_list(
+        &mut self,
+        index: usize,
+        count: u32,
+        size: StructSize,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).init_struct_list(count, size)
+    }
+
+    /// The list at pointer `index`. See [`PointerBuilder::get_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::get_list`].
+    pub fn get_list(&mut self, index: usize, expected: ElementSize) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).get_list(expected)
+    }
+
+    /// The list at pointer `index` as structs of at least `size`. See
+    /// [`PointerBuilder::get_struct_list`].
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::get_struct_list`].
+    pub fn get_struct_list(
+        &mut self,
+        index: usize,
+        size: StructSize,
+    ) -> Result<ListBuilder<'_, A>> {
+        self.pointer(index).get_struct_list(size)
+    }
+
+    /// Sets pointer `index` to a copy of `text`.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_text`].
+    #[inline]
+    pub fn set_text(&mut self, index: usize, text: &str) -> Result<()> {
+        self.pointer(index).set_text(text)
+    }
+
+    /// Sets pointer `index` to a copy of `bytes` as `Data`.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_data`].
+    pub fn set_data(&mut self, index: usize, bytes: &[u8]) -> Result<()> {
+        self.pointer(index).set_data(bytes)
+    }
+}
+
+impl<A: Arena + ?Sized> StructBuilder<'_, A> {
+    /// The arena, segment and data-section word offset.
+    #[inline(always)]
+    pub(crate) fn location(&mut self) -> (&mut A, u32, u32) {
+        (self.arena.arena(), self.segment, self.data)
+    }
+}

@@ -1,0 +1,289 @@
+//! Layout of what the builders write, checked word by word.
+
+use crate::arena::FixedArena;
+use crate::arena::{Arena, SegmentId};
+use crate::error::Result;
+use crate::layout::pointer::{ElementSize, StructSize};
+use crate::message::Message;
+use crate::word::Word;
+
+fn words(msg: &Message<impl Arena>, seg: u32) -> ::alloc::vec::Vec<u64> {
+    msg.segment(seg)
+        .unwrap()
+        .words()
+        .iter()
+        .map(|w| w.to_u64())
+        .collect()
+}
+
+/// Field indices from a (wrong) schema as large as `usize` allows read
+/// as 0 in builders and readers, and a set past the section is the
+/// documented panic, not an arithmetic overflow.
+#[test]
+fn huge_field_indices_read_zero_without_overflow() {
+    let mut buf = [Word::ZERO; 8];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(1, 0)).unwrap();
+    root.set::<u64>(0, u64::MAX);
+    assert_eq!(root.get::<u64>(usize::MAX / 8), 0);
+    assert_eq!(root.get::<u8>(usize::MAX), 0);
+    assert_eq!(root.get::<u8>(7), 0xFF);
+    assert!(!root.get_bool(usize::MAX));
+    let set_past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        root.reborrow().set::<u64>(usize::MAX / 8, 1);
+    }));
+    let message = set_past.unwrap_err();
+    let text = message.downcast_ref::<::alloc::string::String>().unwrap();
+    assert!(text.contains("past the data section of 1 words"), "{text}");
+    let reader = msg.reader();
+    let root = reader.root().unwrap();
+    assert_eq!(root.get::<u64>(usize::MAX / 8), 0);
+    assert_eq!(root.get::<u8>(usize::MAX), 0);
+    assert_eq!(root.get::<u32>(1), u32::MAX);
+    assert_eq!(root.get::<u32>(2), 0);
+    assert!(!root.get_bool(usize::MAX));
+}
+
+// Expected words are spelled from the encoding spec, field by field.
+#[test]
+fn struct_with_text_is_laid_out_in_preorder() {
+    let mut buf = [Word::ZERO; 16];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();
+    root.set::<u32>(0, 0x1234_5678);
+    root.set_text(0, "hi").unwrap();
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0001_0000_0000, // root: struct, offset 0, 1 data word, 1 pointer
+            0x0000_0000_1234_5678, // data word
+            0x0000_001a_0000_0001, // list, offset 0, bytes (2), 3 elements
+            0x0000_0000_0000_6968, // "hi\0"
+        ]
+    );
+}
+
+#[test]
+fn empty_struct_pointer_is_not_null() {
+    let mut buf = [Word::ZERO; 4];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    msg.init_root_struct(StructSize::new(0, 0)).unwrap();
+    // offset -1, no sections: 0xffff_fffc
+    assert_eq!(words(&msg, 0), [0x0000_0000_ffff_fffc]);
+}
+
+#[test]
+fn struct_list_has_a_tag_word() {
+    let mut buf = [Word::ZERO; 16];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let mut list = root.init_struct_list(0, 2, StructSize::new(1, 0)).unwrap();
+    list.get_struct(1).set::<u64>(0, 7);
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0000_0000_0000, // root: struct, offset 0, 0 data, 1 pointer
+            0x0000_0017_0000_0001, // list, offset 0, inline composite (7), 2 words
+            0x0000_0001_0000_0008, // tag: 2 elements, 1 data word, 0 pointers
+            0,                     // element 0
+            7,                     // element 1
+        ]
+    );
+}
+
+#[test]
+fn bit_list_packs_bits_from_the_low_end() {
+    let mut buf = [Word::ZERO; 8];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let mut bits = root.init_list(0, ElementSize::Bit, 10).unwrap();
+    bits.set_bool(0, true);
+    bits.set_bool(9, true);
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0000_0000_0000, // root
+            0x0000_0051_0000_0001, // list, offset 0, bits (1), 10 elements
+            0x0000_0000_0000_0201, // bits 0 and 9
+        ]
+    );
+}
+
+/// An object that does not fit in its pointer's segment goes, with its
+/// landing pad in front of it, to another segment in one allocation
+/// (the reference's layout), when the arena reports its room.
+#[test]
+fn object_in_another_segment_gets_a_single_far_pointer() {
+    use crate::arena::{GrowthPolicy, MultiSegmentArena};
+    let arena = MultiSegmentArena::new()
+        .with_first_segment_words(3) // reserved word, root pointer, root struct
+        .with_policy(GrowthPolicy::FixedSize(8));
+    let mut msg = Message::new(arena);
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
+    child.set::<u64>(0, 0xabcd);
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+            0x0000_0001_0000_0002, // far, single, landing pad at word 0 of segment 1
+        ]
+    );
+    assert_eq!(
+        words(&msg, 1),
+        [
+            0x0000_0001_0000_0000, // landing pad: struct, offset 0, 1 data word
+            0xabcd,                // the child's data word
+        ]
+    );
+    let reader = msg.reader();
+    assert_eq!(
+        reader.root().unwrap().get_struct(0).unwrap().get::<u64>(0),
+        0xabcd
+    );
+}
+
+/// An arena that does not report room (`Arena::room`'s default) gets
+/// the object alone, then a landing pad allocated after it.
+#[test]
+fn without_room_the_landing_pad_follows_the_object() {
+    use crate::arena::{AllocError, GrowthPolicy, MultiSegmentArena};
+    struct NoRoom(MultiSegmentArena);
+    impl Arena for NoRoom {
+        fn segment_count(&self) -> u32 {
+            self.0.segment_count()
+        }
+        fn segment(&self, id: SegmentId) -> &[Word] {
+            self.0.segment(id)
+        }
+        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+            self.0.segment_mut(id)
+        }
+        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+            self.0.allocate(len, hint)
+        }
+        fn reset(&mut self) {
+            self.0.reset()
+        }
+    }
+    let arena = MultiSegmentArena::new()
+        .with_first_segment_words(3)
+        .with_policy(GrowthPolicy::FixedSize(8));
+    let mut msg = Message::new(NoRoom(arena));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let mut child = root.init_struct(0, StructSize::new(1, 0)).unwrap();
+    child.set::<u64>(0, 0xabcd);
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+            0x0000_0001_0000_000a, // far, single, landing pad at word 1 of segment 1
+        ]
+    );
+    assert_eq!(
+        words(&msg, 1),
+        [
+            0xabcd,                // the child's data word
+            0x0000_0001_ffff_fff8, // landing pad: struct, offset -2, 1 data word
+        ]
+    );
+}
+
+/// Objects that do not fit beside their pointer go, each with its
+/// landing pad, to the newest segment (the reference's layout: a
+/// one-word far pointer, the pad right before the object), and on to a
+/// new segment when that one is full.
+#[test]
+fn overflowing_objects_fill_the_newest_segment_in_order() {
+    use crate::arena::{GrowthPolicy, MultiSegmentArena};
+    let arena = MultiSegmentArena::new()
+        .with_first_segment_words(8)
+        .with_policy(GrowthPolicy::FixedSize(6));
+    let mut msg = Message::new(arena);
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    // Segment 0: reserved word, root pointer, root, the list: tag + 4
+    // one-pointer elements (8 words in all).
+    let mut list = root.init_struct_list(0, 4, StructSize::new(0, 1)).unwrap();
+    for i in 0..4u32 {
+        let mut e = list.get_struct(i);
+        e.init_struct(0, StructSize::new(1, 0))
+            .unwrap()
+            .set::<u64>(0, 0x10 + u64::from(i));
+    }
+    assert_eq!(msg.segment_count(), 3);
+    let far = |pad: u64, seg: u64| (seg << 32) | (pad << 3) | 2;
+    let seg0 = words(&msg, 0);
+    assert_eq!(
+        &seg0[3..],
+        [far(0, 1), far(2, 1), far(4, 1), far(0, 2)],
+        "element pointers"
+    );
+    let pad = 0x0000_0001_0000_0000; // struct, offset 0, 1 data word
+    assert_eq!(words(&msg, 1), [pad, 0x10, pad, 0x11, pad, 0x12]);
+    assert_eq!(words(&msg, 2), [pad, 0x13]);
+}
+
+/// The builder of a struct behind a far pointer starts with its data
+/// section kept: its field writes make no call into the arena (they
+/// looked the struct up again before, once per far struct).
+#[test]
+fn a_far_struct_is_written_without_calling_the_arena() {
+    use crate::arena::{AllocError, GrowthPolicy, MultiSegmentArena};
+    use core::cell::Cell;
+    struct Counting {
+        arena: MultiSegmentArena,
+        lookups: ::alloc::rc::Rc<Cell<u32>>,
+    }
+    impl Arena for Counting {
+        fn segment_count(&self) -> u32 {
+            self.arena.segment_count()
+        }
+        fn segment(&self, id: SegmentId) -> &[Word] {
+            self.lookups.set(self.lookups.get() + 1);
+            self.arena.segment(id)
+        }
+        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+            self.lookups.set(self.lookups.get() + 1);
+            self.arena.segment_mut(id)
+        }
+        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+            self.arena.allocate(len, hint)
+        }
+        fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+            self.arena.allocate_in(len, id)
+        }
+        fn room(&self, id: SegmentId) -> Option<u32> {
+            self.arena.room(id)
+        }
+        fn reset(&mut self) {
+            self.arena.reset()
+        }
+    }
+    // Segments of 3 words: the root behind a far pointer in segment
+    // 1, each child (2 words and its pad) in a segment of its own.
+    let arena = MultiSegmentArena::new()
+        .with_first_segment_words(3)
+        .with_policy(GrowthPolicy::FixedSize(3));
+    // Counted outside the arena: asking the builder for its arena would
+    // forget the kept data section.
+    let lookups = ::alloc::rc::Rc::new(Cell::new(0));
+    let mut msg = Message::new(Counting {
+        arena,
+        lookups: lookups.clone(),
+    });
+    let mut root = msg.init_root_struct(StructSize::new(0, 2)).unwrap();
+    for i in 0..2 {
+        let mut child = root.init_struct(i, StructSize::new(2, 0)).unwrap();
+        let before = lookups.get();
+        child.set::<u64>(0, 0xabcd);
+        child.set::<u32>(2, 7);
+        child.set_bool(127, true);
+        assert_eq!(lookups.get(), before, "child {i}");
+    }
+    assert_eq!(msg.segment_count(), 4);
+    let reader = msg.reader();
+    let child = reader.root().unwrap().get_struct(1).unwrap();
+    assert_eq!(child.get::<u64>(0), 0xabcd);
+    assert_eq!(child.get::<u32>(2), 7);
+    assert!(child.get_bool(127));
+}
