@@ -107,6 +107,8 @@ pub mod schema_capnp;
 pub struct Options {
     module_paths: BTreeMap<String, String>,
     runtime_path: String,
+    /// The RPC crate's path, when typed RPC code is generated.
+    rpc_path: Option<String>,
 }
 
 impl Default for Options {
@@ -114,6 +116,7 @@ impl Default for Options {
         Options {
             module_paths: BTreeMap::new(),
             runtime_path: "::capnarena".into(),
+            rpc_path: None,
         }
     }
 }
@@ -138,6 +141,23 @@ impl Options {
     /// `::capnarena`), for a crate that renames the dependency.
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.runtime_path = path.into();
+        self
+    }
+
+    /// Whether each interface also gets typed RPC code (a `Client`, a
+    /// `Server` trait and its `dispatch`, see the README's RPC section),
+    /// written against the `capnarena-rpc` crate. Off by default, so that
+    /// schemas with interfaces compile without that crate (and tokio).
+    pub fn rpc(mut self, on: bool) -> Self {
+        self.rpc_path = on.then(|| "::capnarena_rpc".into());
+        self
+    }
+
+    /// Generates typed RPC code (as [`rpc`](Self::rpc)) naming the RPC
+    /// crate by `path`, for a crate that renames the dependency or
+    /// re-exports it.
+    pub fn rpc_path(mut self, path: impl Into<String>) -> Self {
+        self.rpc_path = Some(path.into());
         self
     }
 }

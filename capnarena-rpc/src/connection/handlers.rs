@@ -135,11 +135,11 @@ impl Conn {
         };
         st.answers.insert(id, Answer::new());
         let params = Params {
-            payload: Payload {
-                body: Body::Frame(frame.clone()),
-                caps: std::mem::take(&mut caps),
-                section: Section::Call,
-            },
+            payload: Payload::new(
+                Body::Frame(frame.clone()),
+                std::mem::take(&mut caps),
+                Section::Call,
+            ),
         };
         match target {
             Ok(target) => {
@@ -311,11 +311,7 @@ impl Conn {
         };
         self.send(msg);
         Ok((
-            Arc::new(Payload {
-                body,
-                caps: caps.to_vec(),
-                section: Section::Return,
-            }),
+            Arc::new(Payload::new(body, caps.to_vec(), Section::Return)),
             exports,
         ))
     }
@@ -348,11 +344,11 @@ impl Conn {
                             caps.push(self.import_cap(&mut st, d)?);
                         }
                     }
-                    Ok(Arc::new(Payload {
-                        body: Body::Frame(frame.clone()),
-                        caps: std::mem::take(&mut caps),
-                        section: Section::Return,
-                    }))
+                    Ok(Arc::new(Payload::new(
+                        Body::Frame(frame.clone()),
+                        std::mem::take(&mut caps),
+                        Section::Return,
+                    )))
                 }
                 return_::Which::Exception(e) => Err(Error::from_exception(e?)),
                 return_::Which::Canceled => Err(Error::failed("the call was canceled")),
