@@ -258,7 +258,32 @@ impl Conn {
         for (transform, tx) in waiters {
             let _ = tx.send(Ok(returned.cap_at(&transform)));
         }
+        self.end_finished_early(id);
         drop(caps);
+    }
+
+    /// Removes answer `id` if the peer finished it before it returned
+    /// (it has returned now), releasing its results' exports if the
+    /// `Finish` asked to.
+    fn end_finished_early(self: &Arc<Self>, id: u32) {
+        let mut garbage: Garbage = Vec::new();
+        {
+            let mut st = self.lock();
+            let Some(release) = st.answers.get(&id).and_then(|a| a.finished_early) else {
+                return;
+            };
+            let Some(answer) = st.answers.remove(&id) else {
+                return;
+            };
+            if release {
+                for e in answer.result_exports {
+                    if let Err(Violation(e)) = self.release_export(&mut st, e, 1, &mut garbage) {
+                        self.fail_later(e);
+                    }
+                }
+            }
+        }
+        drop(garbage);
     }
 
     /// Delivers calls queued on an answer: to the capabilities of its
@@ -394,6 +419,18 @@ impl Conn {
             let mut st = self.lock();
             if st.closed.is_some() {
                 return Ok(());
+            }
+            match st.answers.get_mut(&id) {
+                None => return violation(format!("finish for question {id}, which is not open")),
+                Some(a) if a.finished_early.is_some() => {
+                    return violation(format!("second finish for question {id}"));
+                }
+                // Still referenced here: it runs on (see `finished_early`).
+                Some(a) if a.returned.is_none() && a.referenced() => {
+                    a.finished_early = Some(release_result_caps);
+                    return Ok(());
+                }
+                Some(_) => {}
             }
             let Some(answer) = st.answers.remove(&id) else {
                 return violation(format!("finish for question {id}, which is not open"));
