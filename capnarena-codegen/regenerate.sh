@@ -36,3 +36,5 @@ capnp compile -o- --src-prefix=/usr/include /usr/include/capnp/rpc.capnp /usr/in
 # The RPC interop schema, with typed RPC code (Options::rpc).
 CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/tests/generated --src-prefix=capnarena-rpc/tests/interop capnarena-rpc/tests/interop/test.capnp
 capnp compile -o- --src-prefix=capnarena-rpc/tests/interop capnarena-rpc/tests/interop/test.capnp > $R/rpc_test.bin
+CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/examples/generated --src-prefix=capnarena-rpc/examples/calculator capnarena-rpc/examples/calculator/calculator.capnp
+capnp compile -o- --src-prefix=capnarena-rpc/examples/calculator capnarena-rpc/examples/calculator/calculator.capnp > $R/calculator.bin

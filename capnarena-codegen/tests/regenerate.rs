@@ -161,6 +161,18 @@ const TARGETS: &[Target] = &[
         )],
         rpc: true,
     },
+    Target {
+        request: "calculator.bin",
+        args: &[
+            "--src-prefix=capnarena-rpc/examples/calculator",
+            "capnarena-rpc/examples/calculator/calculator.capnp",
+        ],
+        outputs: &[(
+            "calculator_capnp.rs",
+            "capnarena-rpc/examples/generated/calculator_capnp.rs",
+        )],
+        rpc: true,
+    },
 ];
 
 /// The golden fixtures, by name: `tests/fixtures/NAME.capnp`,

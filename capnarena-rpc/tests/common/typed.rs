@@ -15,7 +15,7 @@ use capnarena_rpc::{Error, ErrorKind, FromClient, Result};
 
 #[path = "../generated/test_capnp.rs"]
 #[rustfmt::skip]
-#[allow(clippy::all, missing_docs)]
+#[allow(dead_code, clippy::all, missing_docs)]
 pub mod test_capnp;
 
 pub use test_capnp::{box_, counter, named, sink, test};
