@@ -23,6 +23,8 @@ pub use test_capnp::{box_, counter, named, sink, test};
 /// The typed `Test` server; counts waits begun and waits dropped.
 #[derive(Default)]
 pub struct TypedTest {
+    /// Calls of add, echoCap, makeCounter and callBack answered.
+    pub calls: AtomicU64,
     pub waits_started: AtomicUsize,
     pub waits_dropped: Arc<AtomicUsize>,
 }
@@ -51,6 +53,7 @@ impl test::Server for TypedTest {
         params: test::AddParams,
         mut results: test::AddResults,
     ) -> Result<test::AddResults> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
         let (a, b) = params.read(|p| Ok((p.get_a(), p.get_b())))?;
         results.get()?.set_sum(a.wrapping_add(b));
         Ok(results)
@@ -61,6 +64,7 @@ impl test::Server for TypedTest {
         params: test::EchoCapParams,
         mut results: test::EchoCapResults,
     ) -> Result<test::EchoCapResults> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
         let cap: counter::Client = params.cap(params.read(|p| Ok(p.get_cap()?))?)?;
         let index = results.add_cap(cap);
         results.get()?.set_cap(index);
@@ -72,6 +76,7 @@ impl test::Server for TypedTest {
         params: test::MakeCounterParams,
         mut results: test::MakeCounterResults,
     ) -> Result<test::MakeCounterResults> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
         let start = params.read(|p| Ok(p.get_start()))?;
         let index = results.add_cap(counter::Client::from_server(TypedCounter::new(start)));
         results.get()?.set_counter(index);
@@ -103,6 +108,7 @@ impl test::Server for TypedTest {
         params: test::CallBackParams,
         mut results: test::CallBackResults,
     ) -> Result<test::CallBackResults> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
         let (index, times) = params.read(|p| Ok((p.get_counter()?, p.get_times())))?;
         let cap: counter::Client = params.cap(index)?;
         let mut last = 0;
