@@ -162,6 +162,34 @@ const TARGETS: &[Target] = &[
         rpc: true,
     },
     Target {
+        request: "codegen.bin",
+        args: &[
+            "--src-prefix=tests/schemas",
+            "tests/schemas/codegen.capnp",
+            "tests/schemas/imported.capnp",
+        ],
+        outputs: &[
+            (
+                "codegen_capnp.rs",
+                "capnarena-rpc/tests/generated/codegen_capnp.rs",
+            ),
+            (
+                "imported_capnp.rs",
+                "capnarena-rpc/tests/generated/imported_capnp.rs",
+            ),
+        ],
+        rpc: true,
+    },
+    Target {
+        request: "names.bin",
+        args: &["--src-prefix=tests/schemas", "tests/schemas/names.capnp"],
+        outputs: &[(
+            "names_capnp.rs",
+            "capnarena-rpc/tests/generated/names_capnp.rs",
+        )],
+        rpc: true,
+    },
+    Target {
         request: "calculator.bin",
         args: &[
             "--src-prefix=capnarena-rpc/examples/calculator",

@@ -73,7 +73,7 @@ pub use client::{
 pub use connection::{Connection, Options, Stats};
 pub use error::{Error, ErrorKind, Result};
 pub use typed::{
-    CallArena, DispatchFn, FromClient, Root, TypedParams, TypedRequest, TypedResponse,
-    TypedResponseFuture, TypedResults, TypedSent, answer, answer_stream, unimplemented,
-    unknown_method,
+    CallArena, DispatchFn, FromClient, Root, ServerFuture, TypedParams, TypedRequest,
+    TypedResponse, TypedResponseFuture, TypedResults, TypedSent, answer, answer_stream,
+    unimplemented, unknown_method,
 };

@@ -288,6 +288,15 @@ impl<R: Owned> TypedResults<R> {
     }
 }
 
+/// The future a generated server trait's method returns: its results
+/// (`()` for a streaming method), `Send` and `'static`, as it runs in a
+/// task of its own. Any such future is one: implement the method as an
+/// `async fn`, or as a `fn` that does its ordered work first and returns
+/// a future.
+pub trait ServerFuture<T>: Future<Output = Result<T>> + Send + 'static {}
+
+impl<T, F: Future<Output = Result<T>> + Send + 'static> ServerFuture<T> for F {}
+
 /// How a generated server's calls are dispatched by interface and method
 /// id (the generated `dispatch` function of its interface).
 pub type DispatchFn<S> = fn(Arc<S>, u64, u16, Params, Results) -> BoxFuture<Result<Results>>;

@@ -59,8 +59,8 @@ impl Generator<'_> {
         out.open_impl(&format!("impl{bounds} ::core::fmt::Debug for Client{args}"));
         out.open_fn("fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result");
         out.line(&format!(
-            "f.debug_tuple({:?}).field(&self.client).finish()",
-            format!("{}::Client", info.node.short_name())
+            "::core::write!(f, \"{}::Client({{:?}})\", self.client)",
+            info.node.short_name()
         ));
         out.close();
         out.close();

@@ -101,7 +101,7 @@ impl Generator<'_> {
             }
         ));
         out.open_fn(&format!(
-            "fn {}(self: ::std::sync::Arc<Self>, {args}) -> impl ::core::future::Future<Output = {rpc}::Result<{output}>> + Send + 'static",
+            "fn {}(self: ::std::sync::Arc<Self>, {args}) -> impl {rpc}::ServerFuture<{output}>",
             m.name
         ));
         out.line(&format!("let _ = (self, {unused});"));

@@ -725,7 +725,7 @@ pub mod calculator {
         }
         impl ::core::fmt::Debug for Client {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_tuple("Value::Client").field(&self.client).finish()
+                ::core::write!(f, "Value::Client({:?})", self.client)
             }
         }
         impl ::capnarena_rpc::FromClient for Client {
@@ -770,9 +770,7 @@ pub mod calculator {
                 self: ::std::sync::Arc<Self>,
                 params: ReadParams,
                 results: ReadResults,
-            ) -> impl ::core::future::Future<
-                Output = ::capnarena_rpc::Result<ReadResults>,
-            > + Send + 'static {
+            ) -> impl ::capnarena_rpc::ServerFuture<ReadResults> {
                 let _ = (self, params, results);
                 ::capnarena_rpc::unimplemented(TYPE_ID, 0)
             }
@@ -1183,8 +1181,7 @@ pub mod calculator {
         }
         impl ::core::fmt::Debug for Client {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_tuple("Function::Client").field(&self.client)
-                    .finish()
+                ::core::write!(f, "Function::Client({:?})", self.client)
             }
         }
         impl ::capnarena_rpc::FromClient for Client {
@@ -1229,9 +1226,7 @@ pub mod calculator {
                 self: ::std::sync::Arc<Self>,
                 params: CallParams,
                 results: CallResults,
-            ) -> impl ::core::future::Future<
-                Output = ::capnarena_rpc::Result<CallResults>,
-            > + Send + 'static {
+            ) -> impl ::capnarena_rpc::ServerFuture<CallResults> {
                 let _ = (self, params, results);
                 ::capnarena_rpc::unimplemented(TYPE_ID, 0)
             }
@@ -2001,8 +1996,7 @@ pub mod calculator {
     }
     impl ::core::fmt::Debug for Client {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            f.debug_tuple("Calculator::Client").field(&self.client)
-                .finish()
+            ::core::write!(f, "Calculator::Client({:?})", self.client)
         }
     }
     impl ::capnarena_rpc::FromClient for Client {
@@ -2092,9 +2086,7 @@ pub mod calculator {
             self: ::std::sync::Arc<Self>,
             params: EvaluateParams,
             results: EvaluateResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<EvaluateResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<EvaluateResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 0)
         }
@@ -2103,9 +2095,7 @@ pub mod calculator {
             self: ::std::sync::Arc<Self>,
             params: GetOperatorParams,
             results: GetOperatorResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<GetOperatorResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<GetOperatorResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 1)
         }

@@ -2790,7 +2790,7 @@ pub mod test {
     }
     impl ::core::fmt::Debug for Client {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            f.debug_tuple("Test::Client").field(&self.client).finish()
+            ::core::write!(f, "Test::Client({:?})", self.client)
         }
     }
     impl ::capnarena_rpc::FromClient for Client {
@@ -3005,9 +3005,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: AddParams,
             results: AddResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<AddResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<AddResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 0)
         }
@@ -3016,9 +3014,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: EchoCapParams,
             results: EchoCapResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<EchoCapResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<EchoCapResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 1)
         }
@@ -3027,9 +3023,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: MakeCounterParams,
             results: MakeCounterResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<MakeCounterResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<MakeCounterResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 2)
         }
@@ -3038,9 +3032,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: FailParams,
             results: FailResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<FailResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<FailResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 3)
         }
@@ -3049,9 +3041,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: WaitParams,
             results: WaitResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<WaitResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<WaitResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 4)
         }
@@ -3060,9 +3050,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: CallBackParams,
             results: CallBackResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<CallBackResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<CallBackResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 5)
         }
@@ -3071,9 +3059,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: MakeNamedParams,
             results: MakeNamedResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<MakeNamedResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<MakeNamedResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 6)
         }
@@ -3082,9 +3068,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: MakeBoxParams,
             results: MakeBoxResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<MakeBoxResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<MakeBoxResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 7)
         }
@@ -3093,9 +3077,7 @@ pub mod test {
             self: ::std::sync::Arc<Self>,
             params: MakeSinkParams,
             results: MakeSinkResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<MakeSinkResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<MakeSinkResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 8)
         }
@@ -3458,8 +3440,7 @@ pub mod counter {
     }
     impl ::core::fmt::Debug for Client {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            f.debug_tuple("Counter::Client").field(&self.client)
-                .finish()
+            ::core::write!(f, "Counter::Client({:?})", self.client)
         }
     }
     impl ::capnarena_rpc::FromClient for Client {
@@ -3504,9 +3485,7 @@ pub mod counter {
             self: ::std::sync::Arc<Self>,
             params: IncrementParams,
             results: IncrementResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<IncrementResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<IncrementResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 0)
         }
@@ -3887,7 +3866,7 @@ pub mod named {
     }
     impl ::core::fmt::Debug for Client {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            f.debug_tuple("Named::Client").field(&self.client).finish()
+            ::core::write!(f, "Named::Client({:?})", self.client)
         }
     }
     impl ::capnarena_rpc::FromClient for Client {
@@ -3936,9 +3915,7 @@ pub mod named {
             self: ::std::sync::Arc<Self>,
             params: NameParams,
             results: NameResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<NameResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<NameResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 0)
         }
@@ -4381,7 +4358,7 @@ pub mod box_ {
     }
     impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Client<T> {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            f.debug_tuple("Box::Client").field(&self.client).finish()
+            ::core::write!(f, "Box::Client({:?})", self.client)
         }
     }
     impl<T: ::capnarena::typed::Owned> ::capnarena_rpc::FromClient for Client<T> {
@@ -4425,9 +4402,7 @@ pub mod box_ {
             self: ::std::sync::Arc<Self>,
             params: GetParams<T>,
             results: GetResults<T>,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<GetResults<T>>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<GetResults<T>> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 0)
         }
@@ -4935,7 +4910,7 @@ pub mod sink {
     }
     impl ::core::fmt::Debug for Client {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            f.debug_tuple("Sink::Client").field(&self.client).finish()
+            ::core::write!(f, "Sink::Client({:?})", self.client)
         }
     }
     impl ::capnarena_rpc::FromClient for Client {
@@ -4987,8 +4962,7 @@ pub mod sink {
         fn write(
             self: ::std::sync::Arc<Self>,
             params: WriteParams,
-        ) -> impl ::core::future::Future<Output = ::capnarena_rpc::Result<()>> + Send + 'static
-        {
+        ) -> impl ::capnarena_rpc::ServerFuture<()> {
             let _ = (self, params);
             ::capnarena_rpc::unimplemented(TYPE_ID, 0)
         }
@@ -4997,9 +4971,7 @@ pub mod sink {
             self: ::std::sync::Arc<Self>,
             params: TotalParams,
             results: TotalResults,
-        ) -> impl ::core::future::Future<
-            Output = ::capnarena_rpc::Result<TotalResults>,
-        > + Send + 'static {
+        ) -> impl ::capnarena_rpc::ServerFuture<TotalResults> {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 1)
         }
