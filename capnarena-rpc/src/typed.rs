@@ -90,6 +90,11 @@ impl<P: Owned, R: Owned, Q: From<Pipeline>> TypedRequest<P, R, Q> {
         &mut self.request
     }
 
+    /// The size of the call's message as built so far, in bytes.
+    pub fn message_bytes(&self) -> usize {
+        self.request.msg.serialized_size()
+    }
+
     /// Sends the call (see [`Request::send`]).
     pub fn send(self) -> TypedSent<R, Q> {
         let sent = self.request.send();

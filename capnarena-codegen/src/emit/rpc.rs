@@ -48,6 +48,12 @@ pub(super) struct Rpc<'s> {
 }
 
 impl Rpc<'_> {
+    /// Whether a method is declared `-> stream` (the client then keeps
+    /// the flow control of its streaming calls).
+    pub(super) fn streams(&self) -> bool {
+        self.methods.iter().any(|m| m.stream)
+    }
+
     /// `<T, U>`, or "" for an interface that is not generic.
     pub(super) fn args(&self) -> String {
         angle(&self.generics.join(", "))

@@ -40,6 +40,9 @@ impl Generator<'_> {
         ));
         out.docs("The untyped client.");
         out.type_line(&format!("pub client: {}::Client,", info.rpc));
+        if info.streams() {
+            out.type_line(&format!("flow: {}::StreamFlow,", info.rpc));
+        }
         out.type_line(&format!(
             "types: ::core::marker::PhantomData<fn() -> ({})>,",
             tuple(&info.generics)
@@ -51,9 +54,13 @@ impl Generator<'_> {
         let (rpc, bounds, args) = (&info.rpc, info.bounds(&self.runtime, ""), info.args());
         out.open_impl(&format!("impl{bounds} Clone for Client{args}"));
         out.open_fn("fn clone(&self) -> Self");
-        out.line(&format!(
-            "{rpc}::FromClient::from_client(self.client.clone())"
-        ));
+        out.open("Client");
+        out.line("client: self.client.clone(),");
+        if info.streams() {
+            out.line("flow: self.flow.clone(),");
+        }
+        out.line("types: ::core::marker::PhantomData,");
+        out.close();
         out.close();
         out.close();
         out.open_impl(&format!("impl{bounds} ::core::fmt::Debug for Client{args}"));
@@ -68,6 +75,9 @@ impl Generator<'_> {
         out.open_fn(&format!("fn from_client(client: {rpc}::Client) -> Self"));
         out.open("Client");
         out.line("client,");
+        if info.streams() {
+            out.line("flow: ::core::default::Default::default(),");
+        }
         out.line("types: ::core::marker::PhantomData,");
         out.close();
         out.close();
@@ -99,6 +109,15 @@ impl Generator<'_> {
         ));
         out.line(&format!("{rpc}::FromClient::from_client(client)"));
         out.close();
+        if info.streams() {
+            out.docs(
+                "The flow control of this client's streaming calls (shared by its clones): \
+                 `finish().await` waits for them all to return.",
+            );
+            out.open_fn(&format!("pub fn stream_flow(&self) -> &{rpc}::StreamFlow"));
+            out.line("&self.flow");
+            out.close();
+        }
         for m in &info.methods {
             self.request_method(out, info, m)?;
         }
@@ -113,6 +132,10 @@ impl Generator<'_> {
         m: &RpcMethod<'_>,
     ) -> Result<(), Error> {
         let rpc = &info.rpc;
+        if m.stream {
+            self.stream_method(out, info, m);
+            return Ok(());
+        }
         let pipeline = if self.pipelined_fields(m)?.is_empty() {
             String::new()
         } else {
@@ -132,6 +155,26 @@ impl Generator<'_> {
         ));
         out.close();
         Ok(())
+    }
+
+    /// A streaming method's request: sent under the client's flow control.
+    fn stream_method(&self, out: &mut Writer, info: &Rpc<'_>, m: &RpcMethod<'_>) {
+        let rpc = &info.rpc;
+        out.docs(&format!(
+            "A streaming call of `{}` (method @{}): build its parameters with `get()`, then \
+             `send().await`, which returns once the flow control's window has room.",
+            m.method.name, m.ordinal
+        ));
+        out.open_fn(&format!(
+            "pub fn {}_request(&self) -> {rpc}::StreamRequest<{}>",
+            m.name, m.params
+        ));
+        out.line(&format!(
+            "let request = {rpc}::TypedRequest::new(self.client.new_call(TYPE_ID, {}));",
+            m.ordinal
+        ));
+        out.line(&format!("{rpc}::StreamRequest::new(request, &self.flow)"));
+        out.close();
     }
 
     /// `From<Client>` for the client of every interface this one extends.

@@ -720,7 +720,10 @@ pub mod calculator {
         }
         impl Clone for Client {
             fn clone(&self) -> Self {
-                ::capnarena_rpc::FromClient::from_client(self.client.clone())
+                Client {
+                    client: self.client.clone(),
+                    types: ::core::marker::PhantomData,
+                }
             }
         }
         impl ::core::fmt::Debug for Client {
@@ -1176,7 +1179,10 @@ pub mod calculator {
         }
         impl Clone for Client {
             fn clone(&self) -> Self {
-                ::capnarena_rpc::FromClient::from_client(self.client.clone())
+                Client {
+                    client: self.client.clone(),
+                    types: ::core::marker::PhantomData,
+                }
             }
         }
         impl ::core::fmt::Debug for Client {
@@ -1991,7 +1997,10 @@ pub mod calculator {
     }
     impl Clone for Client {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl ::core::fmt::Debug for Client {

@@ -355,15 +355,12 @@ pub async fn call_all(test: &test::Client) {
 
     // A stream: five writes, then the total.
     let sink = test.make_sink_request().send().pipeline.get_sink();
-    let mut writes = Vec::new();
     for i in 0..5u8 {
         let mut request = sink.write_request();
         request.get().unwrap().set_data(&[i; 1000]).unwrap();
-        writes.push(request.send().response);
+        request.send().await.unwrap();
     }
-    for w in writes {
-        w.await.unwrap();
-    }
+    sink.stream_flow().finish().await.unwrap();
     let total = sink.total_request().send().response.await.unwrap();
     assert_eq!(total.read(|r| Ok(r.get_bytes())).unwrap(), 5000);
     drop((total, sink));

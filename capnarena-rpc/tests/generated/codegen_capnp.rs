@@ -5350,7 +5350,10 @@ pub mod store {
     }
     impl<Key: ::capnarena::typed::Owned> Clone for Client<Key> {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl<Key: ::capnarena::typed::Owned> ::core::fmt::Debug for Client<Key> {
@@ -6533,7 +6536,10 @@ pub mod service {
     }
     impl Clone for Client {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl ::core::fmt::Debug for Client {

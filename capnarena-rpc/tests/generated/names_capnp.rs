@@ -3265,7 +3265,10 @@ pub mod service {
     }
     impl Clone for Client {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl ::core::fmt::Debug for Client {

@@ -2785,7 +2785,10 @@ pub mod test {
     }
     impl Clone for Client {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl ::core::fmt::Debug for Client {
@@ -3435,7 +3438,10 @@ pub mod counter {
     }
     impl Clone for Client {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl ::core::fmt::Debug for Client {
@@ -3861,7 +3867,10 @@ pub mod named {
     }
     impl Clone for Client {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl ::core::fmt::Debug for Client {
@@ -4353,7 +4362,10 @@ pub mod box_ {
     }
     impl<T: ::capnarena::typed::Owned> Clone for Client<T> {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Client<T> {
@@ -4901,11 +4913,16 @@ pub mod sink {
     pub struct Client {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
+        flow: ::capnarena_rpc::StreamFlow,
         types: ::core::marker::PhantomData<fn() -> ()>,
     }
     impl Clone for Client {
         fn clone(&self) -> Self {
-            ::capnarena_rpc::FromClient::from_client(self.client.clone())
+            Client {
+                client: self.client.clone(),
+                flow: self.flow.clone(),
+                types: ::core::marker::PhantomData,
+            }
         }
     }
     impl ::core::fmt::Debug for Client {
@@ -4917,6 +4934,7 @@ pub mod sink {
         fn from_client(client: ::capnarena_rpc::Client) -> Self {
             Client {
                 client,
+                flow: ::core::default::Default::default(),
                 types: ::core::marker::PhantomData,
             }
         }
@@ -4934,12 +4952,14 @@ pub mod sink {
             let client = ::capnarena_rpc::Client::from_dispatch(server, dispatch::<S>);
             ::capnarena_rpc::FromClient::from_client(client)
         }
-        /// A call of `write` (method @0): build its parameters with `get()`, then `send()` it.
-        pub fn write_request(
-            &self,
-        ) -> ::capnarena_rpc::TypedRequest<write_params::Owned, ::capnarena::typed::AnyPointer>
-        {
-            ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 0))
+        /// The flow control of this client's streaming calls (shared by its clones): `finish().await` waits for them all to return.
+        pub fn stream_flow(&self) -> &::capnarena_rpc::StreamFlow {
+            &self.flow
+        }
+        /// A streaming call of `write` (method @0): build its parameters with `get()`, then `send().await`, which returns once the flow control's window has room.
+        pub fn write_request(&self) -> ::capnarena_rpc::StreamRequest<write_params::Owned> {
+            let request = ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 0));
+            ::capnarena_rpc::StreamRequest::new(request, &self.flow)
         }
         /// A call of `total` (method @1): build its parameters with `get()`, then `send()` it.
         pub fn total_request(
