@@ -24,6 +24,20 @@
 //! module may sit anywhere; another schema file's module is taken to be a
 //! sibling unless [`Options::module_path`] says where it is.
 //!
+//! # RPC
+//! With [`Options::rpc`] (off by default, so that the code needs no RPC
+//! crate), each interface's module also holds typed RPC code written
+//! against `capnarena-rpc` (named by [`Options::rpc_path`]): a `Client`
+//! with a `*_request()` per method and a `{Method}Pipeline` per method
+//! whose results hold capabilities or structs, `{Method}Params` and
+//! `{Method}Results` aliases, a `Server` trait (the traits of the
+//! interfaces it extends as supertraits) and its `dispatch`, and `From`
+//! conversions to the clients of extended interfaces. A generic interface
+//! takes its parameters; a streaming method's request is flow-controlled.
+//! The names `Client`, `Server`, `dispatch`, `dispatch_method` and those
+//! ending in `Pipeline`, `Params` and `Results` are then taken in the
+//! interface's module.
+//!
 //! # Unions
 //! A union member has no getter on the reader or the builder: `which()`
 //! (on both; a builder's gives `WhichBuilder`, with builders of pointer
