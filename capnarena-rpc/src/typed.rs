@@ -85,6 +85,22 @@ impl<P: Owned, R: Owned, Q: From<Pipeline>> TypedRequest<P, R, Q> {
         self.request.add_cap(cap.into_client())
     }
 
+    /// Passes `cap` in a capability field: adds it to the parameters'
+    /// capabilities and hands its index to `set` with the parameters
+    /// (`req.set_cap(counter, |mut p, i| p.set_counter(i))`).
+    ///
+    /// # Errors
+    /// The message's arena has no room.
+    pub fn set_cap(
+        &mut self,
+        cap: impl FromClient,
+        set: impl FnOnce(P::Builder<'_, CallArena>, u32),
+    ) -> Result<()> {
+        let index = self.add_cap(cap);
+        set(self.get()?, index);
+        Ok(())
+    }
+
     /// The untyped request.
     pub fn untyped(&mut self) -> &mut Request {
         &mut self.request
@@ -175,6 +191,20 @@ impl<R: Owned> TypedResponse<R> {
         self.inner.cap(index).map(C::from_client)
     }
 
+    /// The typed client of a capability field, which `field` reads
+    /// (`response.get_cap(|r| r.get_counter())`).
+    ///
+    /// # Errors
+    /// The message is malformed, or no capability of that index came
+    /// with the results.
+    pub fn get_cap<C: FromClient>(
+        &self,
+        field: impl FnOnce(R::Reader<'_>) -> capnarena::Result<u32>,
+    ) -> Result<C> {
+        let index = self.read(|r| Ok(field(r)?))?;
+        self.cap(index)
+    }
+
     /// The untyped response.
     pub fn untyped(&self) -> &Response {
         &self.inner
@@ -247,6 +277,20 @@ impl<P: Owned> TypedParams<P> {
         self.inner.cap(index).map(C::from_client)
     }
 
+    /// The typed client of a capability field, which `field` reads
+    /// (`params.get_cap(|p| p.get_counter())`).
+    ///
+    /// # Errors
+    /// The message is malformed, or no capability of that index came
+    /// with the call.
+    pub fn get_cap<C: FromClient>(
+        &self,
+        field: impl FnOnce(P::Reader<'_>) -> capnarena::Result<u32>,
+    ) -> Result<C> {
+        let index = self.read(|p| Ok(field(p)?))?;
+        self.cap(index)
+    }
+
     /// The untyped parameters.
     pub fn untyped(&self) -> &Params {
         &self.inner
@@ -280,6 +324,22 @@ impl<R: Owned> TypedResults<R> {
     /// a capability field to.
     pub fn add_cap(&mut self, cap: impl FromClient) -> u32 {
         self.inner.add_cap(cap.into_client())
+    }
+
+    /// Returns `cap` in a capability field: adds it to the results'
+    /// capabilities and hands its index to `set` with the results
+    /// (`results.set_cap(counter, |mut r, i| r.set_counter(i))`).
+    ///
+    /// # Errors
+    /// The message's arena has no room.
+    pub fn set_cap(
+        &mut self,
+        cap: impl FromClient,
+        set: impl FnOnce(R::Builder<'_, CallArena>, u32),
+    ) -> Result<()> {
+        let index = self.add_cap(cap);
+        set(self.get()?, index);
+        Ok(())
     }
 
     /// The untyped results.

@@ -65,9 +65,8 @@ impl test::Server for TypedTest {
         mut results: test::EchoCapResults,
     ) -> Result<test::EchoCapResults> {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        let cap: counter::Client = params.cap(params.read(|p| Ok(p.get_cap()?))?)?;
-        let index = results.add_cap(cap);
-        results.get()?.set_cap(index);
+        let cap: counter::Client = params.get_cap(|p| p.get_cap())?;
+        results.set_cap(cap, |mut r, i| r.set_cap(i))?;
         Ok(results)
     }
 
@@ -316,12 +315,11 @@ pub async fn call_all(test: &test::Client) {
 
     // Ours, echoed: it comes back as itself.
     let mut request = test.echo_cap_request();
-    let index = request.add_cap(mine.clone());
-    request.get().unwrap().set_cap(index);
-    let response = request.send().response.await.unwrap();
-    let echoed: counter::Client = response
-        .cap(response.read(|r| Ok(r.get_cap()?)).unwrap())
+    request
+        .set_cap(mine.clone(), |mut p, i| p.set_cap(i))
         .unwrap();
+    let response = request.send().response.await.unwrap();
+    let echoed: counter::Client = response.get_cap(|r| r.get_cap()).unwrap();
     assert!(echoed.client.same_as(&mine.client), "{echoed:?}");
     assert_eq!(increment(&echoed).await.unwrap(), 11);
     drop((response, echoed, mine));
