@@ -36,7 +36,10 @@
 //! takes its parameters; a streaming method's request is flow-controlled.
 //! The names `Client`, `Server`, `dispatch`, `dispatch_method` and those
 //! ending in `Pipeline`, `Params` and `Results` are then taken in the
-//! interface's module.
+//! interface's module. A capability field's generic arguments are not
+//! carried to its client (a `Box(Text)` field's pipeline gives
+//! `box_::Client` with `AnyPointer`; `FromClient` converts it), nor are a
+//! superclass's (`extends(Box(Text))` is served as `Box(AnyPointer)`).
 //!
 //! # Unions
 //! A union member has no getter on the reader or the builder: `which()`
