@@ -33,3 +33,10 @@ capnp compile -o- --src-prefix=tests/schemas tests/schemas/renamed.capnp tests/s
 capnp compile -o- --src-prefix=examples/addressbook/schema examples/addressbook/schema/addressbook.capnp > $R/addressbook.bin
 capnp compile -o$G:capnarena-rpc/src --src-prefix=/usr/include /usr/include/capnp/rpc.capnp /usr/include/capnp/rpc-twoparty.capnp
 capnp compile -o- --src-prefix=/usr/include /usr/include/capnp/rpc.capnp /usr/include/capnp/rpc-twoparty.capnp > $R/rpc.bin
+# The RPC interop schema, with typed RPC code (Options::rpc).
+CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/tests/generated --src-prefix=capnarena-rpc/tests/interop capnarena-rpc/tests/interop/test.capnp
+capnp compile -o- --src-prefix=capnarena-rpc/tests/interop capnarena-rpc/tests/interop/test.capnp > $R/rpc_test.bin
+CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/examples/generated --src-prefix=capnarena-rpc/examples/calculator capnarena-rpc/examples/calculator/calculator.capnp
+# The runtime's test schemas with interfaces, with typed RPC code (compiled by capnarena-rpc's tests).
+CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/tests/generated --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp tests/schemas/names.capnp
+capnp compile -o- --src-prefix=capnarena-rpc/examples/calculator capnarena-rpc/examples/calculator/calculator.capnp > $R/calculator.bin

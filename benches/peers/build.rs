@@ -4,7 +4,9 @@
 //! capnarena-build for the capnarena side (`capnarena/bench_capnp.rs`,
 //! `capnarena/telemetry_capnp.rs`; compiled in Rust, no tool needed).
 //! The four schemas of the data-set suite (`schema/rsb/`, see its
-//! `PROVENANCE.md`) go to `rsb/` and `capnarena/rsb/` the same way.
+//! `PROVENANCE.md`) go to `rsb/` and `capnarena/rsb/` the same way. The
+//! RPC benchmark's `schema/rpc_bench.capnp` gets capnpc's code (for
+//! capnp-rpc) and capnarena's with typed RPC code (`Config::rpc`).
 
 fn main() {
     println!("cargo:rerun-if-changed=schema/bench.capnp");
@@ -51,4 +53,19 @@ fn main() {
         .out_dir(out.join("capnarena"))
         .compile()
         .expect("compiling the bench schemas with capnarena-build");
+    // The RPC benchmark's interface: capnpc's client and server for
+    // capnp-rpc, capnarena's typed RPC code for capnarena-rpc.
+    println!("cargo:rerun-if-changed=schema/rpc_bench.capnp");
+    capnpc::CompilerCommand::new()
+        .src_prefix("schema")
+        .file("schema/rpc_bench.capnp")
+        .run()
+        .expect("compiling schema/rpc_bench.capnp with capnpc");
+    capnarena_build::Config::new()
+        .src_prefix("schema")
+        .file("schema/rpc_bench.capnp")
+        .out_dir(out.join("capnarena"))
+        .rpc(true)
+        .compile()
+        .expect("compiling schema/rpc_bench.capnp with capnarena-build");
 }

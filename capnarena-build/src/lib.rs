@@ -259,6 +259,22 @@ impl Config {
         self
     }
 
+    /// Whether interfaces also get typed RPC code, a client and a server
+    /// trait per interface (see [`capnarena_codegen::Options::rpc`]). Off
+    /// by default: the code then needs the `capnarena-rpc` crate (and
+    /// tokio) as a dependency of the crate that includes it.
+    pub fn rpc(mut self, on: bool) -> Self {
+        self.codegen = self.codegen.rpc(on);
+        self
+    }
+
+    /// Typed RPC code naming the RPC crate by `path` (see
+    /// [`capnarena_codegen::Options::rpc_path`]).
+    pub fn rpc_path(mut self, path: impl Into<String>) -> Self {
+        self.codegen = self.codegen.rpc_path(path);
+        self
+    }
+
     /// The `capnp compile -o-` arguments for this configuration.
     fn capnp_args(&self) -> Vec<String> {
         let mut args = vec!["compile".to_string(), "-o-".to_string()];

@@ -24,6 +24,23 @@
 //! module may sit anywhere; another schema file's module is taken to be a
 //! sibling unless [`Options::module_path`] says where it is.
 //!
+//! # RPC
+//! With [`Options::rpc`] (off by default, so that the code needs no RPC
+//! crate), each interface's module also holds typed RPC code written
+//! against `capnarena-rpc` (named by [`Options::rpc_path`]): a `Client`
+//! with a `*_request()` per method and a `{Method}Pipeline` per method
+//! whose results hold capabilities or structs, `{Method}Params` and
+//! `{Method}Results` aliases, a `Server` trait (the traits of the
+//! interfaces it extends as supertraits) and its `dispatch`, and `From`
+//! conversions to the clients of extended interfaces. A generic interface
+//! takes its parameters; a streaming method's request is flow-controlled.
+//! The names `Client`, `Server`, `dispatch`, `dispatch_method` and those
+//! ending in `Pipeline`, `Params` and `Results` are then taken in the
+//! interface's module. A capability field's generic arguments are not
+//! carried to its client (a `Box(Text)` field's pipeline gives
+//! `box_::Client` with `AnyPointer`; `FromClient` converts it), nor are a
+//! superclass's (`extends(Box(Text))` is served as `Box(AnyPointer)`).
+//!
 //! # Unions
 //! A union member has no getter on the reader or the builder: `which()`
 //! (on both; a builder's gives `WhichBuilder`, with builders of pointer
@@ -107,6 +124,8 @@ pub mod schema_capnp;
 pub struct Options {
     module_paths: BTreeMap<String, String>,
     runtime_path: String,
+    /// The RPC crate's path, when typed RPC code is generated.
+    rpc_path: Option<String>,
 }
 
 impl Default for Options {
@@ -114,6 +133,7 @@ impl Default for Options {
         Options {
             module_paths: BTreeMap::new(),
             runtime_path: "::capnarena".into(),
+            rpc_path: None,
         }
     }
 }
@@ -138,6 +158,23 @@ impl Options {
     /// `::capnarena`), for a crate that renames the dependency.
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.runtime_path = path.into();
+        self
+    }
+
+    /// Whether each interface also gets typed RPC code (a `Client`, a
+    /// `Server` trait and its `dispatch`, see the README's RPC section),
+    /// written against the `capnarena-rpc` crate. Off by default, so that
+    /// schemas with interfaces compile without that crate (and tokio).
+    pub fn rpc(mut self, on: bool) -> Self {
+        self.rpc_path = on.then(|| "::capnarena_rpc".into());
+        self
+    }
+
+    /// Generates typed RPC code (as [`rpc`](Self::rpc)) naming the RPC
+    /// crate by `path`, for a crate that renames the dependency or
+    /// re-exports it.
+    pub fn rpc_path(mut self, path: impl Into<String>) -> Self {
+        self.rpc_path = Some(path.into());
         self
     }
 }

@@ -251,6 +251,10 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
             .iter()
             .map(|p| Ok(p.get_name()?.to_string()))
             .collect::<Result<_>>()?,
+        superclasses: match n.which()? {
+            node::Which::Interface(i) => i.get_superclasses()?.iter().map(|s| s.get_id()).collect(),
+            _ => Vec::new(),
+        },
         kind,
         doc: None,
     })

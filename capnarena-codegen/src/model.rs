@@ -148,6 +148,8 @@ pub struct Node {
     pub nested: Vec<(String, u64)>,
     /// Generic parameter names this node declares itself.
     pub parameters: Vec<String>,
+    /// An interface's direct superclasses (`extends`), by id.
+    pub superclasses: Vec<u64>,
     pub kind: NodeKind,
     pub doc: Option<String>,
 }

@@ -27,6 +27,8 @@ struct Target {
     args: &'static [&'static str],
     /// Checked-in files (relative to the workspace root), by generated name.
     outputs: &'static [(&'static str, &'static str)],
+    /// Generated with typed RPC code (`Options::rpc`).
+    rpc: bool,
 }
 
 const TARGETS: &[Target] = &[
@@ -37,6 +39,7 @@ const TARGETS: &[Target] = &[
             "/usr/include/capnp/schema.capnp",
         ],
         outputs: &[("schema_capnp.rs", "capnarena-codegen/src/schema_capnp.rs")],
+        rpc: false,
     },
     Target {
         request: "codegen.bin",
@@ -49,6 +52,7 @@ const TARGETS: &[Target] = &[
             ("codegen_capnp.rs", "tests/generated/codegen_capnp.rs"),
             ("imported_capnp.rs", "tests/generated/imported_capnp.rs"),
         ],
+        rpc: false,
     },
     Target {
         request: "evolution.bin",
@@ -72,6 +76,7 @@ const TARGETS: &[Target] = &[
                 "tests/generated/evolution_v3_capnp.rs",
             ),
         ],
+        rpc: false,
     },
     Target {
         request: "all_types.bin",
@@ -80,21 +85,25 @@ const TARGETS: &[Target] = &[
             "tests/vectors/all_types.capnp",
         ],
         outputs: &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
+        rpc: false,
     },
     Target {
         request: "generics.bin",
         args: &["--src-prefix=tests/schemas", "tests/schemas/generics.capnp"],
         outputs: &[("generics_capnp.rs", "tests/generated/generics_capnp.rs")],
+        rpc: false,
     },
     Target {
         request: "names.bin",
         args: &["--src-prefix=tests/schemas", "tests/schemas/names.capnp"],
         outputs: &[("names_capnp.rs", "tests/generated/names_capnp.rs")],
+        rpc: false,
     },
     Target {
         request: "nonutf8.bin",
         args: &["--src-prefix=tests/schemas", "tests/schemas/nonutf8.capnp"],
         outputs: &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
+        rpc: false,
     },
     Target {
         request: "renamed.bin",
@@ -110,6 +119,7 @@ const TARGETS: &[Target] = &[
                 "tests/generated/renamed_parent_capnp.rs",
             ),
         ],
+        rpc: false,
     },
     Target {
         request: "addressbook.bin",
@@ -121,6 +131,7 @@ const TARGETS: &[Target] = &[
             "addressbook_capnp.rs",
             "examples/generated/addressbook_capnp.rs",
         )],
+        rpc: false,
     },
     Target {
         request: "rpc.bin",
@@ -136,6 +147,59 @@ const TARGETS: &[Target] = &[
                 "capnarena-rpc/src/rpc_twoparty_capnp.rs",
             ),
         ],
+        rpc: false,
+    },
+    Target {
+        request: "rpc_test.bin",
+        args: &[
+            "--src-prefix=capnarena-rpc/tests/interop",
+            "capnarena-rpc/tests/interop/test.capnp",
+        ],
+        outputs: &[(
+            "test_capnp.rs",
+            "capnarena-rpc/tests/generated/test_capnp.rs",
+        )],
+        rpc: true,
+    },
+    Target {
+        request: "codegen.bin",
+        args: &[
+            "--src-prefix=tests/schemas",
+            "tests/schemas/codegen.capnp",
+            "tests/schemas/imported.capnp",
+        ],
+        outputs: &[
+            (
+                "codegen_capnp.rs",
+                "capnarena-rpc/tests/generated/codegen_capnp.rs",
+            ),
+            (
+                "imported_capnp.rs",
+                "capnarena-rpc/tests/generated/imported_capnp.rs",
+            ),
+        ],
+        rpc: true,
+    },
+    Target {
+        request: "names.bin",
+        args: &["--src-prefix=tests/schemas", "tests/schemas/names.capnp"],
+        outputs: &[(
+            "names_capnp.rs",
+            "capnarena-rpc/tests/generated/names_capnp.rs",
+        )],
+        rpc: true,
+    },
+    Target {
+        request: "calculator.bin",
+        args: &[
+            "--src-prefix=capnarena-rpc/examples/calculator",
+            "capnarena-rpc/examples/calculator/calculator.capnp",
+        ],
+        outputs: &[(
+            "calculator_capnp.rs",
+            "capnarena-rpc/examples/generated/calculator_capnp.rs",
+        )],
+        rpc: true,
     },
 ];
 
@@ -229,7 +293,8 @@ fn root() -> PathBuf {
 
 /// Checks that `request` generates exactly the checked-in files of `t`.
 fn check(t: &Target, request: &[u8], source: &str) {
-    let files = capnarena_codegen::generate(request, &capnarena_codegen::Options::default())
+    let options = capnarena_codegen::Options::default().rpc(t.rpc);
+    let files = capnarena_codegen::generate(request, &options)
         .unwrap_or_else(|e| panic!("{}: generation failed ({source}): {e}", t.request));
     assert_eq!(
         files.len(),

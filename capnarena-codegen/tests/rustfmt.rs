@@ -1,7 +1,8 @@
 //! The generator writes its code already formatted: `rustfmt --check
 //! --edition 2024` (default settings) finds nothing to change in what it
 //! generates for the checked-in requests (the runtime's test schemas, the
-//! example, schema.capnp, the golden fixtures).
+//! example, schema.capnp, the golden fixtures), with and without typed RPC
+//! code.
 //!
 //! Needs `rustfmt` on PATH. Without it the test prints a SKIP line, and
 //! fails under `CAPNARENA_REQUIRE_PEER=1`.
@@ -54,16 +55,21 @@ fn generated_code_is_rustfmt_clean() {
     let dir = std::env::temp_dir().join(format!("capnarena-rustfmt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let mut files = Vec::new();
-    for request in requests() {
+    // Each request with and without typed RPC code.
+    for (request, rpc) in requests()
+        .into_iter()
+        .flat_map(|r| [(r.clone(), false), (r, true)])
+    {
         let bytes = std::fs::read(&request).expect("request");
-        let generated = capnarena_codegen::generate(&bytes, &capnarena_codegen::Options::default())
+        let options = capnarena_codegen::Options::default().rpc(rpc);
+        let generated = capnarena_codegen::generate(&bytes, &options)
             .unwrap_or_else(|e| panic!("{}: {e}", request.display()));
         for file in generated {
             let stem = request
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .unwrap_or("request");
-            let path = dir.join(format!("{stem}-{}", file.name));
+            let path = dir.join(format!("{stem}-{rpc}-{}", file.name));
             std::fs::write(&path, &file.contents).expect("writing generated code");
             files.push(path);
         }

@@ -9,12 +9,12 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
 use capnarena::serialize::codec::Frame;
-use capnarena::{Message, PointerBuilder, PointerReader, SingleSegmentArena};
+use capnarena::{Message, MessageReader, PointerBuilder, PointerReader, SingleSegmentArena};
 use futures_util::FutureExt;
 use futures_util::future::Shared;
 use tokio::sync::oneshot;
@@ -235,24 +235,46 @@ pub(crate) struct Payload {
     pub(crate) body: Body,
     pub(crate) caps: Vec<Client>,
     pub(crate) section: Section,
+    /// An aligned copy of a frame whose bytes are not 8-aligned, made the
+    /// first time the payload is read in place (see [`Payload::message`]).
+    scratch: OnceLock<Message<Arena>>,
 }
 
 impl Payload {
-    /// Hands `f` the payload's content.
-    pub(crate) fn read<R>(
-        &self,
-        f: impl for<'r> FnOnce(PointerReader<'r>) -> Result<R>,
-    ) -> Result<R> {
-        let mut scratch;
-        let reader = match &self.body {
-            Body::Frame(frame) if frame.is_aligned() => frame.reader()?,
+    pub(crate) fn new(body: Body, caps: Vec<Client>, section: Section) -> Self {
+        Payload {
+            body,
+            caps,
+            section,
+            scratch: OnceLock::new(),
+        }
+    }
+
+    /// The message holding the payload, read in place (a frame that is
+    /// not 8-aligned is copied once, on the first read).
+    pub(crate) fn message(&self) -> Result<MessageReader<'_>> {
+        match &self.body {
+            Body::Frame(frame) if frame.is_aligned() => Ok(frame.reader()?),
             Body::Frame(frame) => {
-                scratch = Message::new(SingleSegmentArena::new());
-                frame.reader_or_copy(&mut scratch)?
+                if self.scratch.get().is_none() {
+                    let mut copy = Message::new(SingleSegmentArena::new());
+                    copy.read_from_bytes(frame.as_bytes(), frame.options())?;
+                    // Another thread may have set it first: same bytes.
+                    let _ = self.scratch.set(copy);
+                }
+                match self.scratch.get() {
+                    Some(copy) => Ok(copy.reader()),
+                    None => Err(Error::failed("a payload's copy was not kept")),
+                }
             }
-            Body::Built(msg) => msg.reader(),
-        };
-        let root = reader.get_root::<message::Reader>()?;
+            Body::Built(msg) => Ok(msg.reader()),
+        }
+    }
+
+    /// The payload's content in `message` (which [`message`](Self::message)
+    /// gave).
+    pub(crate) fn content<'r>(&self, message: &'r MessageReader<'_>) -> Result<PointerReader<'r>> {
+        let root = message.get_root::<message::Reader>()?;
         let payload = match (root.which()?, self.section) {
             (message::Which::Call(call), Section::Call) => call?.get_params()?,
             (message::Which::Return(ret), Section::Return) => match ret?.which()? {
@@ -261,7 +283,16 @@ impl Payload {
             },
             _ => return Err(Error::failed("a payload's message is not of its kind")),
         };
-        f(payload.get_content())
+        Ok(payload.get_content())
+    }
+
+    /// Hands `f` the payload's content.
+    pub(crate) fn read<R>(
+        &self,
+        f: impl for<'r> FnOnce(PointerReader<'r>) -> Result<R>,
+    ) -> Result<R> {
+        let message = self.message()?;
+        f(self.content(&message)?)
     }
 
     /// The client of capability pointer `index` of the cap table.
@@ -375,11 +406,7 @@ impl Results {
 
     /// The payload these results make, as a local caller reads them.
     pub(crate) fn into_payload(self) -> Payload {
-        Payload {
-            body: Body::Built(self.msg),
-            caps: self.caps,
-            section: Section::Return,
-        }
+        Payload::new(Body::Built(self.msg), self.caps, Section::Return)
     }
 }
 
@@ -514,11 +541,7 @@ fn send_local(local: Arc<LocalServer>, request: Request) -> Sent {
         ..
     } = request;
     let params = Params {
-        payload: Payload {
-            body: Body::Built(msg),
-            caps,
-            section: Section::Call,
-        },
+        payload: Payload::new(Body::Built(msg), caps, Section::Call),
     };
     let results = match Results::new(Message::new(SingleSegmentArena::new()), 0) {
         Ok(r) => r,

@@ -250,3 +250,46 @@ async fn cxx_calls_capnarena_server() {
     assert_eq!(server.waits_started.load(Ordering::SeqCst), 1, "{stdout}");
     assert!(eventually(|| server.waits_dropped.load(Ordering::SeqCst) == 1).await);
 }
+
+/// The GENERATED typed client calls the C++ server through every method
+/// (`common::typed::call_all`: pipelining, capabilities both ways,
+/// inheritance, a generic interface, a stream, exceptions, a canceled
+/// call); every table empty at the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_client_calls_cxx_server() {
+    use capnarena_rpc::FromClient;
+    let Some(peer) = peer() else { return };
+    let (child, conn) = start(&peer, "serve", None);
+    let test = typed::test::Client::from_client(conn.bootstrap());
+    typed::call_all(&test).await;
+    drop(test);
+    assert!(
+        eventually(|| conn.stats() == Stats::default()).await,
+        "{:?}",
+        conn.stats()
+    );
+    conn.shutdown().await.unwrap();
+    finish(child).await;
+}
+
+/// The C++ client calls the GENERATED typed server through every method
+/// (its checks in peer.c++); the canceled call drops the server's future;
+/// every table empty once it hangs up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cxx_calls_typed_server() {
+    use capnarena_rpc::FromClient;
+    let Some(peer) = peer() else { return };
+    let server = Arc::new(typed::TypedTest::default());
+    let bootstrap = typed::test::Client::from_arc(Arc::clone(&server)).into_client();
+    let (child, conn) = start(&peer, "call-more", Some(bootstrap));
+    let stdout = finish(child).await;
+    assert!(stdout.ends_with("done\n"), "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    for check in ["named name", "box get", "sink total"] {
+        assert!(stdout.contains(&format!("ok {check}\n")), "{stdout}");
+    }
+    assert!(conn.closed().await.is_ok());
+    assert_eq!(conn.stats(), Stats::default());
+    assert_eq!(server.waits_started.load(Ordering::SeqCst), 1, "{stdout}");
+    assert!(eventually(|| server.waits_dropped.load(Ordering::SeqCst) == 1).await);
+}

@@ -333,3 +333,41 @@ fn shared_types_are_send_and_sync() {
     fn sync<T: Sync>() {}
     sync::<Connection>();
 }
+
+/// Regression: a capability pipelined on a call's results, passed in the
+/// parameters of another call, stays good when the caller drops its last
+/// reference to the first call right after sending (its Finish arrives
+/// before the first call has returned). The answer must not be canceled
+/// while this side still waits on its results: the callee keeps running
+/// it, and the second call reaches the capability. (It failed with "the
+/// call was canceled".)
+#[tokio::test]
+async fn finish_before_return_keeps_answer_referenced_by_params() {
+    let (s, c, _) = pair();
+    let test = c.bootstrap();
+    for round in 0..20u64 {
+        let mut request = test.new_call(TEST, MAKE_COUNTER);
+        request
+            .params()
+            .unwrap()
+            .init_struct(StructSize::new(1, 0))
+            .unwrap()
+            .set::<u64>(0, round);
+        let counter = request.send().pipeline.pointer_field(0).client();
+        let mut request = test.new_call(TEST, CALL_BACK);
+        let index = request.add_cap(counter);
+        let mut p = request
+            .params()
+            .unwrap()
+            .init_struct(StructSize::new(1, 1))
+            .unwrap();
+        p.set::<u64>(0, 2);
+        p.pointer(0).set_capability(index);
+        let response = request.send().response.await.unwrap();
+        let last = response.read(|r| Ok(r.get_struct()?.get::<u64>(0)));
+        assert_eq!(last.unwrap(), round + 2, "round {round}");
+    }
+    drop(test);
+    let (ss, cs) = settle(&s, &c).await;
+    assert_eq!((ss, cs), (Stats::default(), Stats::default()));
+}

@@ -12,6 +12,10 @@
 //!   load more than it holds.
 //! - A request that generates gives one file per requested file, each
 //!   named `*.rs` and holding its header line.
+//!
+//! The first byte's low bit also turns on typed RPC code
+//! (`Options::rpc`), so that its paths (superclasses, method structs,
+//! pipelines) see the same inputs.
 #![no_main]
 
 use capnarena_codegen::{Options, generate};
@@ -19,9 +23,10 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let request = data.to_vec();
+    let options = Options::default().rpc(data.first().is_some_and(|b| b & 1 == 1));
     let result = std::thread::Builder::new()
         .stack_size(2 << 20)
-        .spawn(move || generate(&request, &Options::default()))
+        .spawn(move || generate(&request, &options))
         .expect("a thread")
         .join()
         .expect("the generator does not panic");

@@ -12,8 +12,13 @@ fn main() -> ExitCode {
         eprintln!("capnpc-capnarena: reading the request from stdin: {e}");
         return ExitCode::FAILURE;
     }
-    let files = match capnarena_codegen::generate(&request, &capnarena_codegen::Options::default())
-    {
+    let mut options = capnarena_codegen::Options::default();
+    match std::env::var("CAPNARENA_RPC").as_deref() {
+        Ok("1") => options = options.rpc(true),
+        Ok(path) if !path.is_empty() => options = options.rpc_path(path),
+        _ => {}
+    }
+    let files = match capnarena_codegen::generate(&request, &options) {
         Ok(files) => files,
         Err(e) => {
             eprintln!("capnpc-capnarena: {e}");

@@ -27,6 +27,9 @@ impl Generator<'_> {
         out.docs("Id of the interface.");
         out.line(&format!("pub const TYPE_ID: u64 = {:#x};", node.id));
         self.scope_items(out, node, file, depth + 1)?;
+        if let NodeKind::Interface(methods) = &node.kind {
+            self.rpc_items(out, node, methods, file, depth + 1)?;
+        }
         out.close();
         Ok(())
     }

@@ -135,11 +135,11 @@ impl Conn {
         };
         st.answers.insert(id, Answer::new());
         let params = Params {
-            payload: Payload {
-                body: Body::Frame(frame.clone()),
-                caps: std::mem::take(&mut caps),
-                section: Section::Call,
-            },
+            payload: Payload::new(
+                Body::Frame(frame.clone()),
+                std::mem::take(&mut caps),
+                Section::Call,
+            ),
         };
         match target {
             Ok(target) => {
@@ -258,7 +258,32 @@ impl Conn {
         for (transform, tx) in waiters {
             let _ = tx.send(Ok(returned.cap_at(&transform)));
         }
+        self.end_finished_early(id);
         drop(caps);
+    }
+
+    /// Removes answer `id` if the peer finished it before it returned
+    /// (it has returned now), releasing its results' exports if the
+    /// `Finish` asked to.
+    fn end_finished_early(self: &Arc<Self>, id: u32) {
+        let mut garbage: Garbage = Vec::new();
+        {
+            let mut st = self.lock();
+            let Some(release) = st.answers.get(&id).and_then(|a| a.finished_early) else {
+                return;
+            };
+            let Some(answer) = st.answers.remove(&id) else {
+                return;
+            };
+            if release {
+                for e in answer.result_exports {
+                    if let Err(Violation(e)) = self.release_export(&mut st, e, 1, &mut garbage) {
+                        self.fail_later(e);
+                    }
+                }
+            }
+        }
+        drop(garbage);
     }
 
     /// Delivers calls queued on an answer: to the capabilities of its
@@ -311,11 +336,7 @@ impl Conn {
         };
         self.send(msg);
         Ok((
-            Arc::new(Payload {
-                body,
-                caps: caps.to_vec(),
-                section: Section::Return,
-            }),
+            Arc::new(Payload::new(body, caps.to_vec(), Section::Return)),
             exports,
         ))
     }
@@ -348,11 +369,11 @@ impl Conn {
                             caps.push(self.import_cap(&mut st, d)?);
                         }
                     }
-                    Ok(Arc::new(Payload {
-                        body: Body::Frame(frame.clone()),
-                        caps: std::mem::take(&mut caps),
-                        section: Section::Return,
-                    }))
+                    Ok(Arc::new(Payload::new(
+                        Body::Frame(frame.clone()),
+                        std::mem::take(&mut caps),
+                        Section::Return,
+                    )))
                 }
                 return_::Which::Exception(e) => Err(Error::from_exception(e?)),
                 return_::Which::Canceled => Err(Error::failed("the call was canceled")),
@@ -398,6 +419,18 @@ impl Conn {
             let mut st = self.lock();
             if st.closed.is_some() {
                 return Ok(());
+            }
+            match st.answers.get_mut(&id) {
+                None => return violation(format!("finish for question {id}, which is not open")),
+                Some(a) if a.finished_early.is_some() => {
+                    return violation(format!("second finish for question {id}"));
+                }
+                // Still referenced here: it runs on (see `finished_early`).
+                Some(a) if a.returned.is_none() && a.referenced() => {
+                    a.finished_early = Some(release_result_caps);
+                    return Ok(());
+                }
+                Some(_) => {}
             }
             let Some(answer) = st.answers.remove(&id) else {
                 return violation(format!("finish for question {id}, which is not open"));

@@ -170,9 +170,20 @@ struct Answer {
     /// Exports made for the results' capabilities (released by a `Finish`
     /// with `releaseResultCaps`).
     result_exports: Vec<u32>,
+    /// The peer finished the call before it returned while this side
+    /// still waited on its results (a capability pipelined on them came
+    /// in the parameters of a later call): the call runs on, and the
+    /// answer goes once it has returned. Holds `releaseResultCaps`.
+    finished_early: Option<bool>,
 }
 
 impl Answer {
+    /// Whether this side still waits on the results: calls pipelined on
+    /// them, or capabilities of them not yet resolved and still held.
+    fn referenced(&self) -> bool {
+        !self.queued.is_empty() || self.waiters.iter().any(|(_, tx)| !tx.is_closed())
+    }
+
     fn new() -> Self {
         Answer {
             task: None,
@@ -181,6 +192,7 @@ impl Answer {
             queued: Vec::new(),
             waiters: Vec::new(),
             result_exports: Vec::new(),
+            finished_early: None,
         }
     }
 }

@@ -4,6 +4,8 @@
 //! API, with the interface and method ids of a made-up schema.
 #![allow(dead_code)]
 
+pub mod typed;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;

@@ -4,6 +4,7 @@
 //   peer call:  calls the other side's bootstrap Test through every method
 //               and prints "ok <check>" per check; exits 1 on the first
 //               mismatch, printing what it got.
+//   peer call-more: as call, with makeNamed, makeBox and makeSink too.
 #include <capnp/rpc-twoparty.h>
 #include <kj/async-io.h>
 #include <kj/debug.h>
@@ -22,6 +23,50 @@ class CounterImpl final : public Counter::Server {
 
  private:
   uint64_t value;
+};
+
+class NamedImpl final : public Named::Server {
+ public:
+  NamedImpl(kj::String nameText, uint64_t start) : nameText(kj::mv(nameText)), value(start) {}
+  kj::Promise<void> increment(IncrementContext context) override {
+    context.getResults().setValue(++value);
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> name(NameContext context) override {
+    context.getResults().setName(nameText);
+    return kj::READY_NOW;
+  }
+
+ private:
+  kj::String nameText;
+  uint64_t value;
+};
+
+class TextBoxImpl final : public Box<capnp::Text>::Server {
+ public:
+  explicit TextBoxImpl(kj::String value) : value(kj::mv(value)) {}
+  kj::Promise<void> get(GetContext context) override {
+    context.getResults().setValue(value);
+    return kj::READY_NOW;
+  }
+
+ private:
+  kj::String value;
+};
+
+class SinkImpl final : public Sink::Server {
+ public:
+  kj::Promise<void> write(WriteContext context) override {
+    bytes += context.getParams().getData().size();
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> total(TotalContext context) override {
+    context.getResults().setBytes(bytes);
+    return kj::READY_NOW;
+  }
+
+ private:
+  uint64_t bytes = 0;
 };
 
 kj::Exception::Type typeOf(uint64_t kind) {
@@ -69,6 +114,20 @@ class TestImpl final : public Test::Server {
     }
     return chain.then([context](uint64_t last) mutable { context.getResults().setLast(last); });
   }
+  kj::Promise<void> makeNamed(MakeNamedContext context) override {
+    auto p = context.getParams();
+    context.getResults().setNamed(kj::heap<NamedImpl>(kj::heapString(p.getName()), p.getStart()));
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> makeBox(MakeBoxContext context) override {
+    context.getResults().setBox(
+        kj::heap<TextBoxImpl>(kj::heapString(context.getParams().getValue())));
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> makeSink(MakeSinkContext context) override {
+    context.getResults().setSink(kj::heap<SinkImpl>());
+    return kj::READY_NOW;
+  }
 };
 
 int failures = 0;
@@ -82,7 +141,9 @@ void check(const char* what, bool ok, kj::StringPtr detail = "") {
   }
 }
 
-void callAll(Test::Client test, kj::WaitScope& ws) {
+void callMore(Test::Client test, kj::WaitScope& ws);
+
+void callAll(Test::Client test, kj::WaitScope& ws, bool more) {
   {
     auto req = test.addRequest();
     req.setA(40);
@@ -143,6 +204,7 @@ void callAll(Test::Client test, kj::WaitScope& ws) {
       check("unimplemented", false, "no exception");
     }
   }
+  if (more) callMore(test, ws);
   {
     // Canceled: the request is dropped before it returns, after two
     // round trips behind it (so the server has begun it).
@@ -155,11 +217,51 @@ void callAll(Test::Client test, kj::WaitScope& ws) {
   }
 }
 
+// The methods only the generated typed server implements: inheritance,
+// a generic interface, a stream.
+void callMore(Test::Client test, kj::WaitScope& ws) {
+  {
+    // Inheritance: a Named is a Counter; pipelined on makeNamed.
+    auto req = test.makeNamedRequest();
+    req.setName("seven");
+    req.setStart(7);
+    auto promise = req.send();
+    auto named = promise.getNamed();
+    Counter::Client counter = named;
+    auto value = counter.incrementRequest().send().wait(ws).getValue();
+    check("named increment", value == 8, kj::str(value));
+    auto name = named.nameRequest().send().wait(ws);
+    check("named name", name.getName() == "seven", name.getName());
+  }
+  {
+    // A generic interface, Box(Text).
+    auto req = test.makeBoxRequest();
+    req.setValue("boxed");
+    auto box = req.send().getBox();
+    auto got = box.getRequest().send().wait(ws);
+    check("box get", got.getValue() == "boxed", got.getValue());
+  }
+  {
+    // Streaming: writes, then the total.
+    auto sink = test.makeSinkRequest().send().getSink();
+    kj::Vector<kj::Promise<void>> writes;
+    for (int i = 0; i < 5; i++) {
+      auto req = sink.writeRequest();
+      auto data = req.initData(1000);
+      for (auto& b : data) b = i;
+      writes.add(req.send());
+    }
+    for (auto& w : writes) w.wait(ws);
+    auto total = sink.totalRequest().send().wait(ws).getBytes();
+    check("sink total", total == 5000, kj::str(total));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: peer serve|call" << std::endl;
+    std::cerr << "usage: peer serve|call|call-more" << std::endl;
     return 2;
   }
   kj::StringPtr mode = argv[1];
@@ -171,7 +273,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   capnp::TwoPartyClient client(*stream);
-  callAll(client.bootstrap().castAs<Test>(), io.waitScope);
+  callAll(client.bootstrap().castAs<Test>(), io.waitScope, mode == "call-more");
   std::cout << (failures == 0 ? "done" : "failed") << std::endl;
   return failures == 0 ? 0 : 1;
 }

@@ -1,5 +1,7 @@
 # The interface of the interop tests: the methods, ids and field layouts
-# that tests/common/mod.rs serves and calls through the untyped API.
+# that tests/common/mod.rs serves and calls through the untyped API, and
+# that tests/generated/test_capnp.rs (generated with typed RPC code) serves
+# and calls through the typed API.
 @0xd8a3b5e1c2f40a11;
 
 interface Test @0xa1b2c3d4e5f60001 {
@@ -9,8 +11,27 @@ interface Test @0xa1b2c3d4e5f60001 {
   fail @3 (kind :UInt64) -> ();
   wait @4 () -> ();
   callBack @5 (counter :Counter, times :UInt64) -> (last :UInt64);
+  makeNamed @6 (name :Text, start :UInt64) -> (named :Named);
+  makeBox @7 (value :Text) -> (box :Box(Text));
+  makeSink @8 () -> (sink :Sink);
 }
 
 interface Counter @0xa1b2c3d4e5f60002 {
   increment @0 () -> (value :UInt64);
+}
+
+# A counter with a name: inheritance (`extends`).
+interface Named @0xa1b2c3d4e5f60003 extends(Counter) {
+  name @0 () -> (name :Text);
+}
+
+# A generic interface.
+interface Box @0xa1b2c3d4e5f60004 (T) {
+  get @0 () -> (value :T);
+}
+
+# A streaming method: `write` returns once the bytes are taken.
+interface Sink @0xa1b2c3d4e5f60005 {
+  write @0 (data :Data) -> stream;
+  total @1 () -> (bytes :UInt64);
 }

@@ -1,0 +1,305 @@
+//! An interface's typed client: `Client` (a typed handle on an untyped
+//! `Client` of the RPC crate), one `*_request()` per method, conversions
+//! to the clients of the interfaces it extends, and a `*Pipeline` per
+//! method whose results hold capabilities or structs.
+
+use super::Generator;
+use super::rpc::{Rpc, RpcMethod};
+use super::writer::Writer;
+use crate::Error;
+use crate::model::*;
+
+impl Generator<'_> {
+    /// Writes the `Client` type and its impls.
+    pub(super) fn rpc_client(&self, out: &mut Writer, info: &Rpc<'_>) -> Result<(), Error> {
+        self.client_struct(out, info);
+        self.client_impls(out, info);
+        self.client_methods(out, info)?;
+        self.client_upcasts(out, info);
+        for m in &info.methods {
+            self.pipeline(out, info, m)?;
+        }
+        Ok(())
+    }
+
+    fn client_struct(&self, out: &mut Writer, info: &Rpc<'_>) {
+        let rt = &self.runtime;
+        let defaults: Vec<String> = info
+            .generics
+            .iter()
+            .map(|g| format!("{g}: {rt}::typed::Owned = {rt}::typed::AnyPointer"))
+            .collect();
+        out.docs(&format!(
+            "A client of `{}`: a capability, local or remote, to call its methods on.\n\
+             Cheap to clone (clones share the reference); `Send + Sync`.",
+            info.node.short_name()
+        ));
+        out.open(&format!(
+            "pub struct Client{}",
+            super::rpc::angle(&defaults.join(", "))
+        ));
+        out.docs("The untyped client.");
+        out.type_line(&format!("pub client: {}::Client,", info.rpc));
+        if info.streams() {
+            out.type_line(&format!("flow: {}::StreamFlow,", info.rpc));
+        }
+        out.type_line(&format!(
+            "types: ::core::marker::PhantomData<fn() -> ({})>,",
+            tuple(&info.generics)
+        ));
+        out.close();
+    }
+
+    fn client_impls(&self, out: &mut Writer, info: &Rpc<'_>) {
+        let (rpc, bounds, args) = (&info.rpc, info.bounds(&self.runtime, ""), info.args());
+        out.open_impl(&format!("impl{bounds} Clone for Client{args}"));
+        out.open_fn("fn clone(&self) -> Self");
+        out.open("Client");
+        out.line("client: self.client.clone(),");
+        if info.streams() {
+            out.line("flow: self.flow.clone(),");
+        }
+        out.line("types: ::core::marker::PhantomData,");
+        out.close();
+        out.close();
+        out.close();
+        out.open_impl(&format!("impl{bounds} ::core::fmt::Debug for Client{args}"));
+        out.open_fn("fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result");
+        out.line(&format!(
+            "::core::write!(f, \"{}::Client({{:?}})\", self.client)",
+            info.node.short_name()
+        ));
+        out.close();
+        out.close();
+        out.open_impl(&format!("impl{bounds} {rpc}::FromClient for Client{args}"));
+        out.open_fn(&format!("fn from_client(client: {rpc}::Client) -> Self"));
+        out.open("Client");
+        out.line("client,");
+        if info.streams() {
+            out.line("flow: ::core::default::Default::default(),");
+        }
+        out.line("types: ::core::marker::PhantomData,");
+        out.close();
+        out.close();
+        out.open_fn(&format!("fn into_client(self) -> {rpc}::Client"));
+        out.line("self.client");
+        out.close();
+        out.close();
+    }
+
+    fn client_methods(&self, out: &mut Writer, info: &Rpc<'_>) -> Result<(), Error> {
+        let (rpc, args) = (&info.rpc, info.args());
+        out.open_impl(&format!(
+            "impl{} Client{args}",
+            info.bounds(&self.runtime, "")
+        ));
+        out.docs("A client of `server`, to call in this process or to pass to a peer.");
+        out.open_fn(&format!(
+            "pub fn from_server<S: Server{args}>(server: S) -> Self"
+        ));
+        out.line("Self::from_arc(::std::sync::Arc::new(server))");
+        out.close();
+        out.docs("A client of a server already shared.");
+        out.open_fn(&format!(
+            "pub fn from_arc<S: Server{args}>(server: ::std::sync::Arc<S>) -> Self"
+        ));
+        let dispatch = format!("dispatch::{}", info.args_with("S"));
+        out.line(&format!(
+            "let client = {rpc}::Client::from_dispatch(server, {dispatch});"
+        ));
+        out.line(&format!("{rpc}::FromClient::from_client(client)"));
+        out.close();
+        if info.streams() {
+            out.docs(
+                "The flow control of this client's streaming calls (shared by its clones): \
+                 `finish().await` waits for them all to return.",
+            );
+            out.open_fn(&format!("pub fn stream_flow(&self) -> &{rpc}::StreamFlow"));
+            out.line("&self.flow");
+            out.close();
+        }
+        for m in &info.methods {
+            self.request_method(out, info, m)?;
+        }
+        out.close();
+        Ok(())
+    }
+
+    fn request_method(
+        &self,
+        out: &mut Writer,
+        info: &Rpc<'_>,
+        m: &RpcMethod<'_>,
+    ) -> Result<(), Error> {
+        let rpc = &info.rpc;
+        if m.stream {
+            self.stream_method(out, info, m);
+            return Ok(());
+        }
+        let pipeline = if self.pipelined_fields(m)?.is_empty() {
+            String::new()
+        } else {
+            format!(", {}Pipeline", m.pascal)
+        };
+        out.docs(&format!(
+            "A call of `{}` (method @{}): build its parameters with `get()`, then `send()` it.",
+            m.method.name, m.ordinal
+        ));
+        out.open_fn(&format!(
+            "pub fn {}_request(&self) -> {rpc}::TypedRequest<{}, {}{pipeline}>",
+            m.name, m.params, m.results
+        ));
+        out.line(&format!(
+            "{rpc}::TypedRequest::new(self.client.new_call(TYPE_ID, {}))",
+            m.ordinal
+        ));
+        out.close();
+        Ok(())
+    }
+
+    /// A streaming method's request: sent under the client's flow control.
+    fn stream_method(&self, out: &mut Writer, info: &Rpc<'_>, m: &RpcMethod<'_>) {
+        let rpc = &info.rpc;
+        out.docs(&format!(
+            "A streaming call of `{}` (method @{}): build its parameters with `get()`, then \
+             `send().await`, which returns once the flow control's window has room.",
+            m.method.name, m.ordinal
+        ));
+        out.open_fn(&format!(
+            "pub fn {}_request(&self) -> {rpc}::StreamRequest<{}>",
+            m.name, m.params
+        ));
+        out.line(&format!(
+            "let request = {rpc}::TypedRequest::new(self.client.new_call(TYPE_ID, {}));",
+            m.ordinal
+        ));
+        out.line(&format!("{rpc}::StreamRequest::new(request, &self.flow)"));
+        out.close();
+    }
+
+    /// `From<Client>` for the client of every interface this one extends.
+    fn client_upcasts(&self, out: &mut Writer, info: &Rpc<'_>) {
+        let (rpc, bounds, args) = (&info.rpc, info.bounds(&self.runtime, ""), info.args());
+        for (path, ancestor_args) in &info.ancestors {
+            let ancestor_args = super::rpc::angle(&ancestor_args.join(", "));
+            out.open_impl(&format!(
+                "impl{bounds} From<Client{args}> for {path}::Client{ancestor_args}"
+            ));
+            out.open_fn(&format!("fn from(client: Client{args}) -> Self"));
+            out.line(&format!("{rpc}::FromClient::from_client(client.client)"));
+            out.close();
+            out.close();
+        }
+    }
+
+    /// The results' fields a pipeline reaches: capabilities and structs
+    /// (name, pointer index, the typed client for a capability).
+    fn pipelined_fields(
+        &self,
+        m: &RpcMethod<'_>,
+    ) -> Result<Vec<(String, u32, Option<u64>)>, Error> {
+        if m.stream {
+            return Ok(Vec::new());
+        }
+        let NodeKind::Struct(s) = &self.node(m.method.result_struct)?.kind else {
+            return Ok(Vec::new());
+        };
+        let mut fields = Vec::new();
+        for f in &s.fields {
+            if let FieldKind::Slot { offset, ty, .. } = &f.kind {
+                match ty {
+                    Type::Interface(id) => {
+                        fields.push((f.spelling().to_string(), *offset, Some(*id)))
+                    }
+                    Type::Struct(..) => fields.push((f.spelling().to_string(), *offset, None)),
+                    _ => {}
+                }
+            }
+        }
+        Ok(fields)
+    }
+
+    /// `{Method}Pipeline`: the results' capabilities before they arrive.
+    fn pipeline(&self, out: &mut Writer, info: &Rpc<'_>, m: &RpcMethod<'_>) -> Result<(), Error> {
+        let fields = self.pipelined_fields(m)?;
+        if fields.is_empty() {
+            return Ok(());
+        }
+        let (rpc, name) = (&info.rpc, format!("{}Pipeline", m.pascal));
+        out.docs(&format!(
+            "The results of `{}` before they arrive: calls on their capabilities are \
+             sent at once (promise pipelining).",
+            m.method.name
+        ));
+        out.line("#[derive(Clone)]");
+        out.line(&format!("pub struct {name}(pub {rpc}::Pipeline);"));
+        out.open_impl(&format!("impl From<{rpc}::Pipeline> for {name}"));
+        out.open_fn(&format!("fn from(pipeline: {rpc}::Pipeline) -> Self"));
+        out.line(&format!("{name}(pipeline)"));
+        out.close();
+        out.close();
+        out.open_impl(&format!("impl {name}"));
+        let stems = getter_stems(&fields);
+        for ((field, offset, iface), stem) in fields.iter().zip(stems) {
+            self.pipeline_getter(out, info, field, &stem, *offset, *iface)?;
+        }
+        out.close();
+        Ok(())
+    }
+
+    fn pipeline_getter(
+        &self,
+        out: &mut Writer,
+        info: &Rpc<'_>,
+        field: &str,
+        stem: &str,
+        offset: u32,
+        iface: Option<u64>,
+    ) -> Result<(), Error> {
+        let rpc = &info.rpc;
+        let pointer = format!("self.0.pointer_field({offset})");
+        match iface {
+            Some(id) => {
+                let path = self.path_to(id, info.file, info.depth)?;
+                let args = self.brand_args(id, &Brand::default(), info.file, info.depth)?;
+                out.docs(&format!("The capability `{field}` will hold."));
+                out.open_fn(&format!("pub fn get_{stem}(&self) -> {path}::Client{args}"));
+                out.line(&format!(
+                    "{rpc}::FromClient::from_client({pointer}.client())"
+                ));
+            }
+            None => {
+                out.docs(&format!(
+                    "The struct `{field}` will hold, to reach its capabilities."
+                ));
+                out.open_fn(&format!("pub fn get_{stem}(&self) -> {rpc}::Pipeline"));
+                out.line(&pointer);
+            }
+        }
+        out.close();
+        Ok(())
+    }
+}
+
+/// `T, U,` as a tuple's elements (a one-element tuple keeps its comma).
+fn tuple(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => format!("{},", items[0]),
+        _ => items.join(", "),
+    }
+}
+
+/// The snake-case stems of the pipeline's getters (`get_` + stem, so a
+/// keyword needs no escape), a `_` added to a stem another one took.
+fn getter_stems(fields: &[(String, u32, Option<u64>)]) -> Vec<String> {
+    let mut stems: Vec<String> = Vec::new();
+    for (name, _, _) in fields {
+        let mut stem = crate::names::convert(name, crate::names::Case::Snake);
+        while stems.contains(&stem) {
+            stem.push('_');
+        }
+        stems.push(stem);
+    }
+    stems
+}
