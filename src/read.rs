@@ -440,64 +440,89 @@ impl<'a> From<FramedStore<'a>> for SegStore<'a> {
 /// sum to `body.len()`).
 #[inline(always)]
 fn split_segments<'a>(body: &'a [Word], table: &'a [u8], count: u32) -> Result<FramedStore<'a>> {
-    if count as usize <= INLINE_SEGMENTS {
+    let mut at = 0usize;
+    let segment = move |i: usize| {
+        let len = size_at(table, i) as usize;
+        let seg = body.get(at..at + len).unwrap_or(&[]);
+        at += len;
+        seg
+    };
+    hold(count, segment, |_| {
         let mut ends = [0u64; INLINE_SEGMENTS - 1];
         let mut end = 0u64;
         for (i, slot) in ends.iter_mut().enumerate().take(count as usize) {
             end += u64::from(size_at(table, i));
             *slot = end;
         }
-        return Ok(FramedStore::Table { body, ends, count });
-    }
-    #[cfg(feature = "alloc")]
-    {
-        let mut at = 0usize;
-        let mut v = vec_for_segments(count)?;
-        for i in 0..count as usize {
-            let len = size_at(table, i) as usize;
-            v.push(body.get(at..at + len).unwrap_or(&[]));
-            at += len;
-        }
-        Ok(FramedStore::Heap(v))
-    }
-    #[cfg(not(feature = "alloc"))]
-    {
-        Err(Error::TooManySegmentsWithoutAlloc {
-            count: u64::from(count),
-            inline: INLINE_SEGMENTS,
-        })
-    }
+        FramedStore::Table { body, ends, count }
+    })
 }
 
 /// The store of `count` segments, segment `i` being `segment(i)` (called
 /// once for each, in order): up to [`INLINE_SEGMENTS`] inline, more on
 /// the heap.
 #[inline(always)]
-fn store_of<'a>(count: u32, mut segment: impl FnMut(usize) -> &'a [Word]) -> Result<SegStore<'a>> {
-    if count as usize <= INLINE_SEGMENTS {
+fn store_of<'a>(count: u32, segment: impl FnMut(usize) -> &'a [Word]) -> Result<SegStore<'a>> {
+    hold(count, segment, |segment| {
         let mut segs: [&[Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
         for (i, slot) in segs.iter_mut().enumerate().take(count as usize) {
             *slot = segment(i);
         }
-        return Ok(SegStore::Inline {
+        SegStore::Inline {
             len: count,
             built: false,
             segs,
-        });
+        }
+    })
+}
+
+/// A store of a message's segments that can hold them on the heap, past
+/// [`INLINE_SEGMENTS`] (see [`hold`]).
+trait HeldSegments<'a> {
+    /// The store over `segs`, every segment of the message in order.
+    #[cfg(feature = "alloc")]
+    fn on_heap(segs: Vec<&'a [Word]>) -> Self;
+}
+
+impl<'a> HeldSegments<'a> for FramedStore<'a> {
+    #[cfg(feature = "alloc")]
+    fn on_heap(segs: Vec<&'a [Word]>) -> Self {
+        FramedStore::Heap(segs)
+    }
+}
+
+impl<'a> HeldSegments<'a> for SegStore<'a> {
+    #[cfg(feature = "alloc")]
+    fn on_heap(segs: Vec<&'a [Word]>) -> Self {
+        SegStore::Heap { segs, built: false }
+    }
+}
+
+/// The store of `count` segments: `inline(&mut segment)` for up to
+/// [`INLINE_SEGMENTS`], else every `segment(i)` (called once for each, in
+/// order) in one allocation.
+///
+/// # Errors
+/// More than [`INLINE_SEGMENTS`] without `alloc`, or the heap refuses
+/// room for them.
+#[inline(always)]
+fn hold<'a, S: HeldSegments<'a>, F: FnMut(usize) -> &'a [Word]>(
+    count: u32,
+    mut segment: F,
+    inline: impl FnOnce(&mut F) -> S,
+) -> Result<S> {
+    if count as usize <= INLINE_SEGMENTS {
+        return Ok(inline(&mut segment));
     }
     #[cfg(feature = "alloc")]
     {
         let mut v = vec_for_segments(count)?;
-        for i in 0..count as usize {
-            v.push(segment(i));
-        }
-        Ok(SegStore::Heap {
-            segs: v,
-            built: false,
-        })
+        v.extend((0..count as usize).map(segment));
+        Ok(S::on_heap(v))
     }
     #[cfg(not(feature = "alloc"))]
     {
+        let _ = segment;
         Err(Error::TooManySegmentsWithoutAlloc {
             count: u64::from(count),
             inline: INLINE_SEGMENTS,

@@ -297,66 +297,53 @@ impl<'a> ReadContext<'a> {
         }
     }
 
-    /// The root struct: what `self.root()?.get_struct()` gives, with the
-    /// checks of a near struct pointer in segment 0 made inline (see
-    /// [`near_struct`](Self::near_struct)) and anything else (a null or far
-    /// root, no segment 0, any error) left to that general path.
+    /// The root struct: what `self.root()?.get_struct()` gives (see
+    /// [`PointerReader::get_struct`]).
     #[inline(always)]
     pub(crate) fn root_struct(&'a self) -> Result<StructReader<'a>> {
-        let first = self.segment(0).unwrap_or(&[]);
-        if let Some(w) = first.first() {
-            let nesting = self.limits.nesting_limit;
-            if let Some(r) = self.near_struct(first, 0, 0, w.to_u64(), nesting) {
-                return Ok(r);
+        match self.segment(0) {
+            Some(first) if !first.is_empty() => {
+                PointerReader::at(self, first, 0, 0, self.limits.nesting_limit).get_struct()
             }
+            _ => Err(self.no_root()),
         }
-        self.root_struct_general()
     }
 
-    // Inlined as well: a reader returned through memory from an
-    // out-of-line call would meet the inline path's reader in memory,
-    // stored field by field and read back with wider loads, which stalls
-    // on store forwarding (twice the time of the access column).
-    #[inline(always)]
+    /// The root through the general resolution, as it was read before
+    /// the inline path: what the unit tests check [`root_struct`](Self::root_struct)
+    /// against.
+    #[cfg(test)]
     fn root_struct_general(&'a self) -> Result<StructReader<'a>> {
         self.root()?.get_struct_general()
     }
 
-    /// The struct that pointer word `w`, found at word `pos` of `seg`
-    /// (segment `segment`, read at `nesting` levels left), points to, when
-    /// `w` is a non-null struct pointer and every check of
-    /// [`PointerReader::get_struct`] passes: the nesting level, the
-    /// object's bounds in `seg` and the traversal charge, which is made
-    /// only then. `None` otherwise, with nothing charged: the caller takes
-    /// the general path, which finds the error with its numbers (or reads
-    /// a null or far pointer). So both paths return the same reader and
-    /// leave the same budget.
+    /// The struct at `t` (a struct pointer resolved to its object), read at
+    /// `nesting` levels left: the nesting level, the object's bounds and
+    /// the traversal charge checked, in that order, each failure an error
+    /// with its numbers (made out of line, so the checks stay a few
+    /// instructions where readers are used).
     #[inline(always)]
-    fn near_struct(
-        &'a self,
-        seg: &'a [Word],
-        segment: u32,
-        pos: u32,
-        w: u64,
-        nesting: u32,
-    ) -> Option<StructReader<'a>> {
-        if pointer::kind(w) != KIND_STRUCT || w == 0 {
-            return None;
-        }
-        let nesting = nesting.checked_sub(1)?;
-        let size = pointer::struct_size(w);
+    fn struct_at(&'a self, t: Target<'a>, nesting: u32) -> Result<StructReader<'a>> {
+        let Some(nesting) = nesting.checked_sub(1) else {
+            return Err(self.nesting_exceeded());
+        };
+        let size = pointer::struct_size(t.tag);
         let data_words = usize::from(size.data_words);
         let words = data_words + usize::from(size.pointers);
-        // `pos < 2^32` and the offset is above -2^29: no overflow in i64.
-        let start = usize::try_from(i64::from(pos) + 1 + pointer::offset(w)).ok()?;
-        let object = seg.get(start..start.checked_add(words)?)?;
-        let rest = self.remaining.get().checked_sub(words as u64)?;
+        let start = usize::try_from(t.start).ok();
+        let object = start.and_then(|s| t.seg.get(s..s.checked_add(words)?));
+        let (Some(start), Some(object)) = (start, object) else {
+            return Err(out_of_bounds(t.seg, t.segment, t.start, words as u64));
+        };
+        let Some(rest) = self.remaining.get().checked_sub(words as u64) else {
+            return Err(self.traversal_exceeded(words as u64));
+        };
         self.remaining.set(rest);
         let data = object.get(..data_words).unwrap_or(&[]);
-        Some(StructReader {
+        Ok(StructReader {
             ctx: self,
-            seg,
-            segment,
+            seg: t.seg,
+            segment: t.segment,
             data: Word::slice_as_bytes(data),
             ptr: (start + data_words) as u32,
             ptrs: size.pointers,
@@ -364,28 +351,79 @@ impl<'a> ReadContext<'a> {
         })
     }
 
-    /// The root pointer: word 0 of segment 0.
-    #[inline]
-    pub(crate) fn root(&'a self) -> Result<PointerReader<'a>> {
-        let seg = self.segment(0).ok_or_else(|| Error::MissingSegment {
-            segment: 0,
-            count: self.segment_count(),
+    /// The object that pointer word `w` (not null, not a near struct
+    /// pointer) reaches, when it is a struct: through a far pointer. Takes
+    /// the word, not its reader, so that no reader is stored to memory for
+    /// the call.
+    ///
+    /// # Errors
+    /// Not a far pointer, a malformed far pointer, or one that lands on
+    /// something other than a struct.
+    #[inline(never)]
+    fn far_struct_target(&'a self, w: u64) -> Result<Target<'a>> {
+        if pointer::kind(w) != KIND_FAR {
+            return Err(unexpected(PointerKind::Struct, w));
+        }
+        let t = resolve_far(w, |id| {
+            self.segment(id).ok_or(Error::MissingSegment {
+                segment: id,
+                count: self.segment_count(),
+            })
         })?;
-        if seg.is_empty() {
-            return Err(Error::OutOfBounds {
+        if pointer::kind(t.tag) != KIND_STRUCT {
+            return Err(unexpected(PointerKind::Struct, t.tag));
+        }
+        Ok(t)
+    }
+
+    /// Why the message has no root: no segment 0, or an empty one.
+    #[cold]
+    #[inline(never)]
+    fn no_root(&self) -> Error {
+        match self.segment(0) {
+            None => Error::MissingSegment {
+                segment: 0,
+                count: self.segment_count(),
+            },
+            Some(seg) => Error::OutOfBounds {
                 segment: 0,
                 start: 0,
                 len: 1,
-                segment_len: 0,
-            });
+                segment_len: seg.len() as u64,
+            },
         }
-        Ok(PointerReader::at(
-            self,
-            seg,
-            0,
-            0,
-            self.limits.nesting_limit,
-        ))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn nesting_exceeded(&self) -> Error {
+        Error::NestingLimitExceeded {
+            limit: self.limits.nesting_limit,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn traversal_exceeded(&self, words: u64) -> Error {
+        Error::TraversalLimitExceeded {
+            limit: self.limits.traversal_limit_words,
+            requested: words,
+        }
+    }
+
+    /// The root pointer: word 0 of segment 0.
+    #[inline]
+    pub(crate) fn root(&'a self) -> Result<PointerReader<'a>> {
+        match self.segment(0) {
+            Some(seg) if !seg.is_empty() => Ok(PointerReader::at(
+                self,
+                seg,
+                0,
+                0,
+                self.limits.nesting_limit,
+            )),
+            _ => Err(self.no_root()),
+        }
     }
 }
 
@@ -416,6 +454,19 @@ pub(crate) fn bounds(seg: &[Word], segment: u32, start: i64, len: u64) -> Result
     }
 }
 
+/// The error for words `[start, start + len)` outside `seg` (segment
+/// `segment`).
+#[cold]
+#[inline(never)]
+fn out_of_bounds(seg: &[Word], segment: u32, start: i64, len: u64) -> Error {
+    Error::OutOfBounds {
+        segment,
+        start,
+        len,
+        segment_len: seg.len() as u64,
+    }
+}
+
 /// The bytes of words `[start, start + words)` of `seg`, a struct's data
 /// section whose bounds the caller checked (empty if they were not).
 #[inline(always)]
@@ -423,8 +474,9 @@ fn data_section(seg: &[Word], start: usize, words: usize) -> &[u8] {
     Word::slice_as_bytes(seg.get(start..start + words).unwrap_or(&[]))
 }
 
-/// As [`bounds`], and the words themselves.
-#[inline]
+/// As [`bounds`], and the words themselves (for the general struct path
+/// the unit tests check the inline one against).
+#[cfg(test)]
 fn bounds_words(seg: &[Word], segment: u32, start: i64, len: u64) -> Result<(usize, &[Word])> {
     let object = usize::try_from(start)
         .ok()
@@ -650,24 +702,36 @@ impl<'a> PointerReader<'a> {
     ///
     /// # Errors
     /// Not a struct pointer, out of bounds, or a limit exceeded.
+    // A near struct pointer is read inline; far pointers and pointers of
+    // other kinds are resolved out of line to the object they reach (or
+    // their error), and every error is made out of line: what stays inline
+    // is a few checks, and no reader returned through memory meets the
+    // inline one (read back with wider loads than it was stored with, it
+    // stalls on store forwarding).
     #[inline(always)]
     pub fn get_struct(&self) -> Result<StructReader<'a>> {
-        if self.word == 0 {
+        let w = self.word;
+        if w == 0 {
             return Ok(StructReader::empty(self.ctx, self.nesting));
         }
-        let near = self
-            .ctx
-            .near_struct(self.seg, self.segment, self.pos, self.word, self.nesting);
-        match near {
-            Some(r) => Ok(r),
-            None => self.get_struct_general(),
-        }
+        let t = if pointer::kind(w) == KIND_STRUCT {
+            Target {
+                seg: self.seg,
+                segment: self.segment,
+                // `pos < 2^32` and the offset is above -2^29: no overflow.
+                start: i64::from(self.pos) + 1 + pointer::offset(w),
+                tag: w,
+            }
+        } else {
+            self.ctx.far_struct_target(w)?
+        };
+        self.ctx.struct_at(t, self.nesting)
     }
 
-    /// [`get_struct`](Self::get_struct) through the general resolution:
-    /// far pointers, and every error with its numbers. Inlined for the
-    /// reason given at [`ReadContext::root_struct_general`].
-    #[inline(always)]
+    /// [`get_struct`](Self::get_struct) through the general resolution, as
+    /// it was read before the inline path: what the unit tests check
+    /// `get_struct` against.
+    #[cfg(test)]
     fn get_struct_general(&self) -> Result<StructReader<'a>> {
         let t = match self.resolve()? {
             Resolved::Null => return Ok(StructReader::empty(self.ctx, self.nesting)),
