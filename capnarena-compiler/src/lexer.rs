@@ -92,6 +92,28 @@ pub fn lex(text: &[u8]) -> Result<Vec<Statement>, LexError> {
     Ok(stmts)
 }
 
+/// Cuts `text` into one sequence of tokens with no statements around
+/// them: a value as the text format writes it (what `capnp convert
+/// text:binary` reads), comments and whitespace skipped.
+///
+/// # Errors
+/// The first place the text cannot be lexed (an unclosed string or
+/// bracket, a character no token starts with, `;`, `{` or `}`, nesting
+/// past [`limits::MAX_NESTING`](crate::limits::MAX_NESTING)), with a message.
+pub fn lex_tokens(text: &[u8]) -> Result<Vec<Token>, LexError> {
+    let mut lx = Lexer {
+        s: text,
+        pos: 0,
+        depth: 0,
+    };
+    let tokens = lx.token_sequence()?;
+    lx.skip_comments_ws();
+    if lx.pos < lx.s.len() {
+        return Err((lx.span1(), "Parse error.".to_string()));
+    }
+    Ok(tokens)
+}
+
 impl Lexer<'_> {
     fn peek(&self) -> Option<u8> {
         self.s.get(self.pos).copied()
