@@ -10,6 +10,7 @@
 mod arena;
 mod convert;
 mod eval;
+mod plausible;
 mod schema;
 
 use std::io::Write;
@@ -69,8 +70,8 @@ fn quiet_arg() -> Arg {
         .long("quiet")
         .action(ArgAction::SetTrue)
         .help(
-            "Accepted for compatibility: capnarena does not guess the input's format, so it has \
-         no format warnings to silence.",
+            "Do not print warning messages about the input being in the wrong format. Use \
+             this if you find the warnings are wrong.",
         )
 }
 
@@ -307,6 +308,8 @@ struct Job<'a> {
     schema: Option<&'a String>,
     root_type: Option<&'a String>,
     options: WriteOptions,
+    /// `--quiet`: no check of the input's first bytes against its format.
+    quiet: bool,
 }
 
 fn run_convert(imports: &ImportOptions, m: &ArgMatches) -> Result<(), Failure> {
@@ -332,6 +335,7 @@ fn run_convert(imports: &ImportOptions, m: &ArgMatches) -> Result<(), Failure> {
                 pretty: !m.get_flag("short"),
                 segment_words: m.get_one::<u32>("segment-size").copied(),
             },
+            quiet: m.get_flag("quiet"),
         },
     )
 }
@@ -360,6 +364,7 @@ fn run_decode(imports: &ImportOptions, m: &ArgMatches) -> Result<(), Failure> {
                 pretty: !m.get_flag("short"),
                 segment_words: None,
             },
+            quiet: m.get_flag("quiet"),
         },
     )
 }
@@ -383,6 +388,7 @@ fn run_encode(imports: &ImportOptions, m: &ArgMatches) -> Result<(), Failure> {
                 pretty: true,
                 segment_words,
             },
+            quiet: false,
         },
     )
 }
@@ -426,6 +432,17 @@ fn run(from: Format, to: Format, job: Job<'_>) -> Result<(), Failure> {
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
+    if !job.quiet {
+        // What one read of the input gives, as the reference looks at its
+        // first buffer.
+        let prefix = std::io::BufRead::fill_buf(&mut input)
+            .map_err(|e| Failure::Run(format!("reading the input: {e}")))?;
+        if let Some(warning) =
+            plausible::check(from, prefix, root.as_ref()).map_err(Failure::Usage)?
+        {
+            eprint!("{warning}");
+        }
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let result = convert::convert(from, to, root.as_ref(), job.options, &mut input, &mut out);

@@ -85,6 +85,14 @@ fn bad_arguments() {
     );
     fails_with(&convert(&["--segment-size=0", "binary:binary"]), "0");
     fails_with(&convert(&["--segment-size=x", "binary:binary"]), "x");
+    // Input that cannot be in its format is refused before it is read.
+    fails_with(
+        &capnarena(
+            &["convert", "binary:text", SCHEMA[0], SCHEMA[1]],
+            &vector("full.txt"),
+        ),
+        "capnarena convert: The input is not in \"binary\" format. It looks like it is in \"text\" format. Try that instead.",
+    );
     fails_with(&capnarena(&["frobnicate"], b""), "frobnicate");
     fails_with(
         &capnarena(&["eval", SCHEMA[0], "a..b"], b""),
@@ -101,7 +109,8 @@ fn bad_arguments() {
 #[test]
 fn bad_messages() {
     let full = vector("full.bin");
-    let binary_text = ["convert", "binary:text", SCHEMA[0], SCHEMA[1]];
+    // --quiet: past the check of the input's first bytes, to the reader.
+    let binary_text = ["convert", "--quiet", "binary:text", SCHEMA[0], SCHEMA[1]];
 
     // Cut in the middle.
     fails_with(
@@ -119,20 +128,23 @@ fn bad_messages() {
     fails_with(&capnarena(&binary_text, &list_root), "message 1:");
     // Packed input ending inside an item.
     fails_with(
-        &capnarena(&["convert", "packed:binary"], &[0xff, 1, 2]),
+        &capnarena(&["convert", "--quiet", "packed:binary"], &[0xff, 1, 2]),
         "message 1:",
     );
     fails_with(
-        &capnarena(&["convert", "flat-packed:binary"], &[0xff, 1, 2]),
+        &capnarena(&["convert", "--quiet", "flat-packed:binary"], &[0xff, 1, 2]),
         "message 1:",
     );
     // The flat form is not the canonical form of a message with pointers.
     fails_with(
-        &capnarena(&["convert", "canonical:binary"], &vector("full.flat")),
+        &capnarena(
+            &["convert", "--quiet", "canonical:binary"],
+            &vector("full.flat"),
+        ),
         "not in canonical form",
     );
     // Text: the place and the reference's words.
-    let text_binary = ["convert", "text:binary", SCHEMA[0], SCHEMA[1]];
+    let text_binary = ["convert", "--quiet", "text:binary", SCHEMA[0], SCHEMA[1]];
     fails_with(
         &capnarena(&text_binary, b"(int8Field = 1)\n(\n  nope = 1)"),
         "message 2: (capnp text input):3:3: Struct has no field named 'nope'.",
@@ -182,13 +194,19 @@ fn arbitrary_input_never_panics() {
             "text",
         ] {
             let conversion = format!("{from}:text");
-            let out = capnarena(&["convert", &conversion, SCHEMA[0], SCHEMA[1]], &input);
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(!stderr.contains("panicked"), "{conversion}: {stderr}");
-            assert!(
-                out.status.success() || stderr.starts_with("capnarena convert: "),
-                "{conversion}: {stderr}"
-            );
+            // With the check of the first bytes, and past it to the readers.
+            for quiet in [&[][..], &["--quiet"]] {
+                let mut args = vec!["convert"];
+                args.extend_from_slice(quiet);
+                args.extend([conversion.as_str(), SCHEMA[0], SCHEMA[1]]);
+                let out = capnarena(&args, &input);
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+                assert!(
+                    out.status.success() || stderr.contains("capnarena convert: "),
+                    "{args:?}: {stderr}"
+                );
+            }
         }
     }
 }
