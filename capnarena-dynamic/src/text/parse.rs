@@ -214,7 +214,9 @@ impl Filler<'_> {
                 Literal::Text(bytes) | Literal::Data(bytes) => {
                     let len = self.blob_len(bytes, span)?;
                     let v = b.init_list(&field, len).map_err(|e| self.wire(span, e))?;
-                    copy_blob(v, bytes);
+                    if !copy_blob(v, bytes) {
+                        return Err(self.mismatch(schema, span, &ty));
+                    }
                 }
                 Literal::List(items) => {
                     let inner = self.enter(depth, span)?;
@@ -262,7 +264,9 @@ impl Filler<'_> {
                 Literal::Text(bytes) | Literal::Data(bytes) => {
                     let len = self.blob_len(bytes, span)?;
                     let v = l.init(i, len).map_err(|e| self.wire(span, e))?;
-                    copy_blob(v, bytes);
+                    if !copy_blob(v, bytes) {
+                        return Err(self.mismatch(schema, span, element));
+                    }
                 }
                 Literal::List(inner_items) => {
                     let inner = self.enter(depth, span)?;
@@ -520,15 +524,20 @@ fn max_of(ty: &Type) -> Option<u64> {
     })
 }
 
-/// Copies text or data bytes into the value `init_list` made for them.
-fn copy_blob<A: Arena + ?Sized>(v: DynamicValueBuilder<'_, A>, bytes: &[u8]) {
+/// Copies text or data bytes into the value `init_list` made for them
+/// (of their length); `false` when it is neither text nor data of that
+/// length.
+fn copy_blob<A: Arena + ?Sized>(v: DynamicValueBuilder<'_, A>, bytes: &[u8]) -> bool {
     let dst = match v {
         DynamicValueBuilder::Text(t) => t.into_bytes(),
         DynamicValueBuilder::Data(d) => d,
-        _ => return,
+        _ => return false,
     };
-    let n = dst.len().min(bytes.len());
-    dst[..n].copy_from_slice(&bytes[..n]);
+    if dst.len() != bytes.len() {
+        return false;
+    }
+    dst.copy_from_slice(bytes);
+    true
 }
 
 /// The type's name as the reference's `makeTypeName` writes it in
