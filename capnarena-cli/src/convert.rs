@@ -179,48 +179,67 @@ pub fn read_messages(
         }
         Format::Text => {
             let schema = root.ok_or("format requires schema: text")?;
-            let bytes = read_all(input)?;
-            let mut start = 0;
             let mut msg = Message::new(SingleSegmentArena::new());
-            while start < bytes.len() {
+            let mut one = Vec::new();
+            // Where the message starts in the stream: line (from 0) and
+            // column (from 0) of its first byte.
+            let mut at = Place::default();
+            loop {
+                one.clear();
+                if !read_text_message(input, &mut one).map_err(|e| at_message(n + 1, &e))? {
+                    return Ok(());
+                }
                 n += 1;
-                let (one, _) = split_text_message(&bytes[start..]);
                 msg.reset();
                 let mut builder = DynamicStructBuilder::init_root(&mut msg, schema.clone())
                     .map_err(|e| at_message(n, &e.to_string()))?;
-                text::parse_struct(one, &mut builder).map_err(|e| {
-                    let (line, column) = in_stream(&bytes, start, &e);
+                text::parse_struct(&one, &mut builder).map_err(|e| {
+                    let (line, column) = at.of(&e);
                     at_message(
                         n,
                         &format!("(capnp text input):{line}:{column}: {}", e.message),
                     )
                 })?;
-                start += one.len();
+                at.advance(&one);
                 let reader = msg.reader_with_options(options);
                 let root = reader.root().map_err(|e| at_message(n, &e.to_string()))?;
                 each(n, root)?;
             }
-            Ok(())
         }
     }
 }
 
-/// The line and column in the whole stream of an error at `e` in the
-/// message that starts at byte `start`.
-fn in_stream(bytes: &[u8], start: usize, e: &text::TextError) -> (u64, u64) {
-    let before = &bytes[..start];
-    let lines_before = before.iter().filter(|&&c| c == b'\n').count() as u64;
-    let line = lines_before + u64::from(e.line);
-    let column = if e.line == 1 {
-        let line_start = before
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |i| i + 1);
-        (start - line_start) as u64 + u64::from(e.column)
-    } else {
-        u64::from(e.column)
-    };
-    (line, column)
+/// A place in a text stream: lines before it, and bytes since the last
+/// line break.
+#[derive(Default)]
+struct Place {
+    line: u64,
+    column: u64,
+}
+
+impl Place {
+    /// Moves past `bytes`.
+    fn advance(&mut self, bytes: &[u8]) {
+        match bytes.iter().rposition(|&c| c == b'\n') {
+            Some(last) => {
+                self.line += bytes.iter().filter(|&&c| c == b'\n').count() as u64;
+                self.column = (bytes.len() - last - 1) as u64;
+            }
+            None => self.column += bytes.len() as u64,
+        }
+    }
+
+    /// The 1-based line and column in the stream of an error in the
+    /// message that starts here.
+    fn of(&self, e: &text::TextError) -> (u64, u64) {
+        let line = self.line + u64::from(e.line);
+        let column = if e.line == 1 {
+            self.column + u64::from(e.column)
+        } else {
+            u64::from(e.column)
+        };
+        (line, column)
+    }
 }
 
 fn read_all(input: &mut dyn BufRead) -> Result<Vec<u8>, String> {
@@ -231,37 +250,74 @@ fn read_all(input: &mut dyn BufRead) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// The first text message of `input` and what follows it, cut where the
-/// reference's `readOneText` cuts: at the first `(` outside a comment
-/// that opens a new outermost parenthesis after one has closed. As in
-/// the reference, parentheses inside string literals count (its cutter
-/// does not track strings), and the last message runs to the end of the
-/// input.
-pub fn split_text_message(input: &[u8]) -> (&[u8], &[u8]) {
-    let mut depth = 0u32;
-    let mut saw_close = false;
-    let mut comment = false;
-    for (i, &c) in input.iter().enumerate() {
-        if comment {
-            comment = c != b'\n';
-            continue;
-        }
-        match c {
-            b'#' => comment = true,
-            b'(' => {
-                if depth == 0 && saw_close {
-                    return input.split_at(i);
+/// Where the reference's `readOneText` cuts a stream of text messages:
+/// at the first `(` outside a comment that opens a new outermost
+/// parenthesis after one has closed. As in the reference, parentheses
+/// inside string literals count (its cutter does not track strings), and
+/// the last message runs to the end of the input.
+#[derive(Default)]
+struct TextCutter {
+    depth: u32,
+    saw_close: bool,
+    comment: bool,
+}
+
+impl TextCutter {
+    /// Scans `bytes`, the next bytes of the message: the offset of the
+    /// `(` that starts the next message, if they hold it.
+    fn scan(&mut self, bytes: &[u8]) -> Option<usize> {
+        for (i, &c) in bytes.iter().enumerate() {
+            if self.comment {
+                self.comment = c != b'\n';
+                continue;
+            }
+            match c {
+                b'#' => self.comment = true,
+                b'(' => {
+                    if self.depth == 0 && self.saw_close {
+                        return Some(i);
+                    }
+                    self.depth = self.depth.saturating_add(1);
                 }
-                depth = depth.saturating_add(1);
+                b')' if self.depth > 0 => {
+                    self.depth -= 1;
+                    self.saw_close |= self.depth == 0;
+                }
+                _ => {}
             }
-            b')' if depth > 0 => {
-                depth -= 1;
-                saw_close |= depth == 0;
-            }
-            _ => {}
+        }
+        None
+    }
+}
+
+/// Reads the next text message of `input` into `one`, as the reference
+/// cuts them; `false` at the end of the input. One message is held at a
+/// time, at most [`text::MAX_TEXT_BYTES`].
+fn read_text_message(input: &mut dyn BufRead, one: &mut Vec<u8>) -> Result<bool, String> {
+    let mut cutter = TextCutter::default();
+    loop {
+        let chunk = input
+            .fill_buf()
+            .map_err(|e| format!("reading the input: {e}"))?;
+        if chunk.is_empty() {
+            return Ok(!one.is_empty());
+        }
+        let (take, done) = match cutter.scan(chunk) {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        if one.len() + take > text::MAX_TEXT_BYTES {
+            return Err(format!(
+                "a text message of more than {} bytes (the limit for one message)",
+                text::MAX_TEXT_BYTES
+            ));
+        }
+        one.extend_from_slice(&chunk[..take]);
+        input.consume(take);
+        if done {
+            return Ok(true);
         }
     }
-    (input, &[])
 }
 
 /// Writes one message in format `to`, as the reference's

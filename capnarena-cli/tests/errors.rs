@@ -155,6 +155,14 @@ fn bad_messages() {
         "message 2: (capnp text input):1:18: Struct has no field named 'nope'.",
     );
     fails_with(&capnarena(&text_binary, b"  \n"), "Failed to read input.");
+    // One text message is read whole, up to 16 MiB: past it, an error
+    // (memory stays bounded whatever the stream).
+    let mut huge = b"(textField = \"".to_vec();
+    huge.resize(huge.len() + (17 << 20), b'a');
+    fails_with(
+        &capnarena(&text_binary, &huge),
+        "message 1: a text message of more than 16777216 bytes",
+    );
     fails_with(
         &capnarena(&text_binary, b"(int8Field = 1) extra"),
         "Extra tokens in input.",
