@@ -335,7 +335,7 @@ impl Lexer<'_> {
         } else if c == b'"' {
             Tok::Str(self.string()?)
         } else if c == b'0'
-            && matches!(self.peek_at(1), Some(b'x' | b'X'))
+            && matches!(self.peek_at(1), Some(b'x'))
             && self.peek_at(2) == Some(b'"')
         {
             self.pos += 3;
@@ -384,7 +384,7 @@ impl Lexer<'_> {
         };
         // Integer forms first, as the reference tries them before floats.
         let s = self.s;
-        if s[start] == b'0' && matches!(s.get(start + 1), Some(b'x' | b'X')) {
+        if s[start] == b'0' && matches!(s.get(start + 1), Some(b'x')) {
             let mut p = start + 2;
             let mut v: u64 = 0;
             let mut any = false;
