@@ -324,6 +324,52 @@ fn streams_match_the_reference() {
     }
 }
 
+/// Text at the edges of the types and the syntax (`tests/edge.txt`: nan,
+/// infinities, extreme and rounded floats, integers at their limits and
+/// in hex and octal, escapes and non-UTF-8 bytes, empty and null-looking
+/// values, union and group reassignment, comments with parentheses,
+/// joined strings) converts as the reference converts it, to every
+/// format; and the binary it makes converts back to the same text.
+#[test]
+fn edge_text_matches_the_reference() {
+    let Some(capnp) = peer::peer() else { return };
+    let dir = workspace().join("tests/vectors");
+    let text = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/edge.txt")).unwrap();
+    let mut binary = Vec::new();
+    for (flags, conversion) in [
+        (&[][..], "text:binary"),
+        (&[], "text:text"),
+        (&["--short"], "text:text"),
+        (&[], "text:packed"),
+        (&[], "text:flat"),
+        (&[], "text:canonical"),
+    ] {
+        let mut args: Vec<String> = vec!["convert".into()];
+        args.extend(flags.iter().map(|f| f.to_string()));
+        args.extend([conversion, "all_types.capnp", "AllTypes"].map(String::from));
+        let theirs = run(&capnp, &dir, &args, &text);
+        let mine = run(&ours(), &dir, &args, &text);
+        let what = args.join(" ");
+        assert!(theirs.status.success(), "{what}: the reference fails");
+        assert!(
+            mine.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&mine.stderr)
+        );
+        assert!(mine.stdout == theirs.stdout, "{what}");
+        if conversion == "text:binary" {
+            binary = mine.stdout;
+        }
+    }
+    let args: Vec<String> = ["convert", "binary:text", "all_types.capnp", "AllTypes"]
+        .map(String::from)
+        .to_vec();
+    let theirs = run(&capnp, &dir, &args, &binary);
+    let mine = run(&ours(), &dir, &args, &binary);
+    assert!(theirs.status.success() && mine.status.success());
+    assert!(mine.stdout == theirs.stdout);
+}
+
 /// `eval` prints (and encodes) constants, defaults and their members and
 /// elements as the reference does, and refuses bad names with its words.
 #[test]
