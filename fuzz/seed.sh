@@ -180,6 +180,16 @@ if command -v capnp >/dev/null 2>&1; then
     done
   done
 fi
+
+# parse_text: the texts the vectors were written from, the reference's
+# renderings of them, and the reference's own text test data.
+mkdir -p corpus/parse_text
+for f in "$vectors"/*.txt "$vectors"/*.expected; do
+  cp "$f" "corpus/parse_text/$(basename "$f")"
+done
+for f in ../conformance/corpus/capnproto/c++/src/capnp/testdata/*.txt; do
+  cp "$f" "corpus/parse_text/reference-$(basename "$f")"
+done
 for d in corpus/*; do
   echo "$d: $(ls "$d" | wc -l) files"
 done

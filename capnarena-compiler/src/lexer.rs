@@ -92,6 +92,28 @@ pub fn lex(text: &[u8]) -> Result<Vec<Statement>, LexError> {
     Ok(stmts)
 }
 
+/// Cuts `text` into one sequence of tokens with no statements around
+/// them: a value as the text format writes it (what `capnp convert
+/// text:binary` reads), comments and whitespace skipped.
+///
+/// # Errors
+/// The first place the text cannot be lexed (an unclosed string or
+/// bracket, a character no token starts with, `;`, `{` or `}`, nesting
+/// past [`limits::MAX_NESTING`](crate::limits::MAX_NESTING)), with a message.
+pub fn lex_tokens(text: &[u8]) -> Result<Vec<Token>, LexError> {
+    let mut lx = Lexer {
+        s: text,
+        pos: 0,
+        depth: 0,
+    };
+    let tokens = lx.token_sequence()?;
+    lx.skip_comments_ws();
+    if lx.pos < lx.s.len() {
+        return Err((lx.span1(), "Parse error.".to_string()));
+    }
+    Ok(tokens)
+}
+
 impl Lexer<'_> {
     fn peek(&self) -> Option<u8> {
         self.s.get(self.pos).copied()
@@ -313,7 +335,7 @@ impl Lexer<'_> {
         } else if c == b'"' {
             Tok::Str(self.string()?)
         } else if c == b'0'
-            && matches!(self.peek_at(1), Some(b'x' | b'X'))
+            && matches!(self.peek_at(1), Some(b'x'))
             && self.peek_at(2) == Some(b'"')
         {
             self.pos += 3;
@@ -362,7 +384,7 @@ impl Lexer<'_> {
         };
         // Integer forms first, as the reference tries them before floats.
         let s = self.s;
-        if s[start] == b'0' && matches!(s.get(start + 1), Some(b'x' | b'X')) {
+        if s[start] == b'0' && matches!(s.get(start + 1), Some(b'x')) {
             let mut p = start + 2;
             let mut v: u64 = 0;
             let mut any = false;

@@ -19,6 +19,7 @@
 //! built with the capnarena runtime).
 
 pub mod ast;
+pub mod cli;
 mod compile;
 mod emit;
 mod files;

@@ -9,6 +9,37 @@ use crate::limits;
 /// An error found while parsing: where and what.
 pub type ParseError = (Span, String);
 
+/// Parses `tokens` (from [`lex_tokens`](crate::lexer::lex_tokens)) as
+/// one expression, the whole sequence: a value in the text format.
+///
+/// # Errors
+/// Where the expression cannot be parsed (the furthest token any
+/// alternative reached, as the reference reports it), `Extra tokens in
+/// input.` when tokens follow a whole expression, or a depth limit
+/// ([`limits::MAX_EXPRESSION_DEPTH`], [`limits::MAX_NESTING`]).
+pub fn parse_expression(tokens: &[Token]) -> Result<Expr, ParseError> {
+    let mut p = P::sub(tokens);
+    let e = p.expr();
+    if let Some(limit) = p.limit.take() {
+        return Err(limit);
+    }
+    if let Some(first) = p.errors.first() {
+        return Err(first.clone());
+    }
+    let at = |i: usize| {
+        tokens
+            .get(i)
+            .map(|t| t.span)
+            .or_else(|| tokens.last().map(|t| Span::new(t.span.end, t.span.end)))
+            .unwrap_or(Span::new(0, 0))
+    };
+    match e {
+        Some(e) if p.at_end() => Ok(e),
+        Some(_) => Err((at(p.pos), "Extra tokens in input.".into())),
+        None => Err((at(p.best.get().max(p.pos)), "Parse error.".into())),
+    }
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Level {
     File,
@@ -1008,5 +1039,33 @@ fn annotation_from_expr(e: Expr) -> AnnotationApp {
             name: e,
             value: None,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex_tokens;
+
+    fn parse(text: &str) -> Result<Expr, ParseError> {
+        parse_expression(&lex_tokens(text.as_bytes())?)
+    }
+
+    /// A text-format value parses whole: a tuple of named values, with
+    /// comments and nested lists; what follows a whole expression, an
+    /// unfinished one, and statement syntax are errors at their place.
+    #[test]
+    fn one_expression() {
+        let e = parse("# c\n(a = 1, b = [-2, 3.5], c = \"x\" \"y\", d = (e = 0x\"01\"))").unwrap();
+        let ExprKind::Tuple(params) = e.kind else {
+            panic!("{e:?}")
+        };
+        assert_eq!(params.len(), 4);
+        assert_eq!(params[2].value.kind, ExprKind::String(b"xy".to_vec()));
+        let (span, msg) = parse("(a = 1) x").unwrap_err();
+        assert_eq!((span.start, msg.as_str()), (8, "Extra tokens in input."));
+        assert_eq!(parse("(a = )").unwrap_err().1, "Parse error.");
+        assert_eq!(parse("(a = 1);").unwrap_err().0.start, 7);
+        assert!(lex_tokens(b"(a = \"1)").is_err());
     }
 }

@@ -24,6 +24,28 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
+    // Hex literals take a lower-case `0x` only (an upper-case `0X` was
+    // accepted, for integers and for binary literals).
+    Case {
+        name: "upper_case_hex_integer",
+        source: r#"@0xb1e2f3a4b5c6d7e8;
+const a :UInt16 = 0XfF;
+"#,
+        // The reference: 2:20 (at the X), "Parse error.".
+        line: 2,
+        column: 19,
+        message: "Parse error",
+    },
+    Case {
+        name: "upper_case_hex_binary",
+        source: r#"@0xb1e2f3a4b5c6d7e8;
+const a :Data = 0X"ff";
+"#,
+        // The reference: 2:18 (at the X), "Parse error.".
+        line: 2,
+        column: 17,
+        message: "Parse error",
+    },
     Case {
         name: "unknown_type",
         source: r#"@0xb1e2f3a4b5c6d7e8;

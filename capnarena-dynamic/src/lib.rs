@@ -86,6 +86,7 @@ mod model;
 mod nodes;
 mod schema;
 mod structs;
+pub mod text;
 mod types;
 mod value;
 
