@@ -4,12 +4,13 @@
 //!
 //! Each format is one arm of [`Format`], of [`read_messages`] (how a
 //! stream of it is cut into messages) and of [`write_message`] (how one
-//! message is written in it); a new format (JSON) is one more arm in each.
+//! message is written in it).
 
 use std::io::{BufRead, Write};
 
 use capnarena::serialize::packed::{pack_to_vec, unpack_to_vec};
 use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructReader, Word};
+use capnarena_dynamic::json::{JsonCodec, JsonLimits, JsonOptions};
 use capnarena_dynamic::{DynamicStructBuilder, DynamicStructReader, StructSchema, text};
 
 use crate::arena::ReferenceArena;
@@ -29,6 +30,8 @@ pub enum Format {
     Canonical,
     /// The schema language's struct literal.
     Text,
+    /// JSON, as the reference's JSON codec writes and reads it.
+    Json,
 }
 
 impl Format {
@@ -41,6 +44,7 @@ impl Format {
             "flat-packed" => Format::FlatPacked,
             "canonical" => Format::Canonical,
             "text" => Format::Text,
+            "json" => Format::Json,
             _ => return None,
         })
     }
@@ -54,19 +58,61 @@ impl Format {
             Format::FlatPacked => "flat-packed",
             Format::Canonical => "canonical",
             Format::Text => "text",
+            Format::Json => "json",
         }
     }
 
     /// Whether reading or writing it needs the root type.
     pub fn needs_schema(self) -> bool {
-        matches!(self, Format::Text)
+        matches!(self, Format::Text | Format::Json)
+    }
+}
+
+/// What converting from one format to another needs besides the bytes:
+/// the root type, and for JSON its codec (the plan of its annotations),
+/// made once for the whole stream.
+pub struct Codecs<'s> {
+    root: Option<&'s StructSchema<'s>>,
+    json: Option<JsonCodec>,
+}
+
+impl<'s> Codecs<'s> {
+    /// For reading or writing `formats` with root type `root`.
+    ///
+    /// # Errors
+    /// A format needs the root type and none was given, or the root type's
+    /// JSON annotations are refused (as the reference refuses them).
+    pub fn new(root: Option<&'s StructSchema<'s>>, formats: &[Format]) -> Result<Self, String> {
+        for f in formats {
+            if f.needs_schema() && root.is_none() {
+                return Err(format!("format requires schema: {}", f.name()));
+            }
+        }
+        let json = match root {
+            Some(r) if formats.contains(&Format::Json) => {
+                Some(JsonCodec::new(r).map_err(|e| e.to_string())?)
+            }
+            _ => None,
+        };
+        Ok(Codecs { root, json })
+    }
+
+    fn root(&self, format: Format) -> Result<&'s StructSchema<'s>, String> {
+        self.root
+            .ok_or_else(|| format!("format requires schema: {}", format.name()))
+    }
+
+    fn json(&self) -> Result<&JsonCodec, String> {
+        self.json
+            .as_ref()
+            .ok_or_else(|| "format requires schema: json".to_string())
     }
 }
 
 /// How messages are written.
 #[derive(Clone, Copy, Debug)]
 pub struct WriteOptions {
-    /// Text in the pretty form (`false`: `--short`).
+    /// Text and JSON in the pretty form (`false`: `--short`).
     pub pretty: bool,
     /// `--segment-size=N`: binary and packed output built on segments of
     /// N words; otherwise the reference's default builder (a first
@@ -97,10 +143,11 @@ pub fn convert(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), String> {
+    let codecs = Codecs::new(root, &[from, to])?;
     let mut write = |n: u64, message: StructReader<'_>| {
-        write_message(to, root, options, message, out).map_err(|e| at_message(n, &e))
+        write_message(to, &codecs, options, message, out).map_err(|e| at_message(n, &e))
     };
-    read_messages(from, root, input, &mut write)
+    read_messages(from, &codecs, input, &mut write)
 }
 
 fn at_message(n: u64, e: &str) -> String {
@@ -114,7 +161,7 @@ fn at_message(n: u64, e: &str) -> String {
 /// As [`convert`].
 pub fn read_messages(
     from: Format,
-    root: Option<&StructSchema<'_>>,
+    codecs: &Codecs<'_>,
     input: &mut dyn BufRead,
     each: &mut dyn FnMut(u64, StructReader<'_>) -> Result<(), String>,
 ) -> Result<(), String> {
@@ -178,34 +225,76 @@ pub fn read_messages(
             each(1, root)
         }
         Format::Text => {
-            let schema = root.ok_or("format requires schema: text")?;
-            let mut msg = Message::new(SingleSegmentArena::new());
-            let mut one = Vec::new();
-            // Where the message starts in the stream: line (from 0) and
-            // column (from 0) of its first byte.
-            let mut at = Place::default();
-            loop {
-                one.clear();
-                if !read_text_message(input, &mut one).map_err(|e| at_message(n + 1, &e))? {
-                    return Ok(());
-                }
-                n += 1;
-                msg.reset();
-                let mut builder = DynamicStructBuilder::init_root(&mut msg, schema.clone())
-                    .map_err(|e| at_message(n, &e.to_string()))?;
-                text::parse_struct(&one, &mut builder).map_err(|e| {
-                    let (line, column) = at.of(&e);
-                    at_message(
-                        n,
-                        &format!("(capnp text input):{line}:{column}: {}", e.message),
-                    )
-                })?;
-                at.advance(&one);
-                let reader = msg.reader_with_options(options);
-                let root = reader.root().map_err(|e| at_message(n, &e.to_string()))?;
-                each(n, root)?;
-            }
+            let schema = codecs.root(from)?;
+            let parse = |text: &[u8], mut builder: DynamicStructBuilder<'_, SingleSegmentArena>| {
+                text::parse_struct(text, &mut builder)
+                    .map_err(|e| (e.line, e.column, e.message.to_string()))
+            };
+            read_literals(input, schema, Cutter::TEXT, "text", &parse, each)
         }
+        Format::Json => {
+            let schema = codecs.root(from)?;
+            let codec = codecs.json()?;
+            let limits = JsonLimits::default();
+            let parse = |text: &[u8], builder: DynamicStructBuilder<'_, SingleSegmentArena>| {
+                codec.decode(text, builder, &limits).map_err(|e| {
+                    let at = e.position();
+                    (
+                        at.map_or(1, |p| p.line),
+                        at.map_or(1, |p| p.column),
+                        e.to_string(),
+                    )
+                })
+            };
+            read_literals(input, schema, Cutter::JSON, "json", &parse, each)
+        }
+    }
+}
+
+/// The parse of one literal message (text or JSON) into a builder of the
+/// root type: an error is its line, column (from 1, in the message) and
+/// what is wrong.
+type ParseLiteral<'p> = dyn Fn(&[u8], DynamicStructBuilder<'_, SingleSegmentArena>) -> Result<(), (u32, u32, String)>
+    + 'p;
+
+/// Cuts a stream of text or JSON messages (`kind`) as `cutter` says,
+/// parses each with `parse` into a reused message, and hands each root to
+/// `each`; an error names its line and column in the stream.
+fn read_literals(
+    input: &mut dyn BufRead,
+    schema: &StructSchema<'_>,
+    cutter: Cutter,
+    kind: &str,
+    parse: &ParseLiteral<'_>,
+    each: &mut dyn FnMut(u64, StructReader<'_>) -> Result<(), String>,
+) -> Result<(), String> {
+    let options = reader_options();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut one = Vec::new();
+    // Where the message starts in the stream: line (from 0) and column
+    // (from 0) of its first byte.
+    let mut at = Place::default();
+    let mut n = 0u64;
+    loop {
+        one.clear();
+        if !read_one_literal(input, cutter, &mut one).map_err(|e| at_message(n + 1, &e))? {
+            return Ok(());
+        }
+        n += 1;
+        msg.reset();
+        let builder = DynamicStructBuilder::init_root(&mut msg, schema.clone())
+            .map_err(|e| at_message(n, &e.to_string()))?;
+        parse(&one, builder).map_err(|(line, column, message)| {
+            let (line, column) = at.of(line, column);
+            at_message(
+                n,
+                &format!("(capnp {kind} input):{line}:{column}: {message}"),
+            )
+        })?;
+        at.advance(&one);
+        let reader = msg.reader_with_options(options);
+        let root = reader.root().map_err(|e| at_message(n, &e.to_string()))?;
+        each(n, root)?;
     }
 }
 
@@ -229,16 +318,15 @@ impl Place {
         }
     }
 
-    /// The 1-based line and column in the stream of an error in the
-    /// message that starts here.
-    fn of(&self, e: &text::TextError) -> (u64, u64) {
-        let line = self.line + u64::from(e.line);
-        let column = if e.line == 1 {
-            self.column + u64::from(e.column)
+    /// The 1-based line and column in the stream of an error at `line`
+    /// and `column` (1-based) of the message that starts here.
+    fn of(&self, line: u32, column: u32) -> (u64, u64) {
+        let column = if line == 1 {
+            self.column + u64::from(column)
         } else {
-            u64::from(e.column)
+            u64::from(column)
         };
-        (line, column)
+        (self.line + u64::from(line), column)
     }
 }
 
@@ -250,36 +338,86 @@ fn read_all(input: &mut dyn BufRead) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Where the reference's `readOneText` cuts a stream of text messages:
-/// at the first `(` outside a comment that opens a new outermost
-/// parenthesis after one has closed. As in the reference, parentheses
-/// inside string literals count (its cutter does not track strings), and
-/// the last message runs to the end of the input.
+/// Where a stream of text or JSON messages is cut, as the reference's
+/// `readOneText` and `readOneJson` cut them: at the first opening bracket
+/// (`(` or `{`) outside a comment that opens a new outermost one after
+/// one has closed. Comments run from `#` (and for JSON `//`) to the end of
+/// the line. The last message runs to the end of the input.
+///
+/// Text: as in the reference, brackets inside string literals count (its
+/// cutter does not track strings), so the cut is the reference's byte for
+/// byte. JSON: strings are tracked (with their escapes), so a brace or a
+/// `#` inside a string does not cut; the reference's cutter means to do
+/// this but never enters its string states, and fails on a stream whose
+/// strings hold braces.
+#[derive(Clone, Copy)]
+struct Cutter {
+    open: u8,
+    close: u8,
+    /// JSON: `//` comments and string literals.
+    json: bool,
+}
+
+impl Cutter {
+    const TEXT: Cutter = Cutter {
+        open: b'(',
+        close: b')',
+        json: false,
+    };
+    const JSON: Cutter = Cutter {
+        open: b'{',
+        close: b'}',
+        json: true,
+    };
+}
+
+/// Where a [`Cutter`] is in the bytes of a message.
 #[derive(Default)]
-struct TextCutter {
+struct CutState {
     depth: u32,
     saw_close: bool,
     comment: bool,
+    /// After a `/` (JSON): a second one starts a comment.
+    slash: bool,
+    /// Inside a string literal (JSON), and after its backslash.
+    string: bool,
+    escape: bool,
 }
 
-impl TextCutter {
+impl CutState {
     /// Scans `bytes`, the next bytes of the message: the offset of the
-    /// `(` that starts the next message, if they hold it.
-    fn scan(&mut self, bytes: &[u8]) -> Option<usize> {
+    /// opening bracket that starts the next message, if they hold it.
+    fn scan(&mut self, cutter: Cutter, bytes: &[u8]) -> Option<usize> {
         for (i, &c) in bytes.iter().enumerate() {
             if self.comment {
                 self.comment = c != b'\n';
                 continue;
             }
+            if self.string {
+                if self.escape {
+                    self.escape = false;
+                } else if c == b'\\' {
+                    self.escape = true;
+                } else if c == b'"' {
+                    self.string = false;
+                }
+                continue;
+            }
+            if std::mem::take(&mut self.slash) && c == b'/' {
+                self.comment = true;
+                continue;
+            }
             match c {
                 b'#' => self.comment = true,
-                b'(' => {
+                b'/' if cutter.json => self.slash = true,
+                b'"' if cutter.json => self.string = true,
+                _ if c == cutter.open => {
                     if self.depth == 0 && self.saw_close {
                         return Some(i);
                     }
                     self.depth = self.depth.saturating_add(1);
                 }
-                b')' if self.depth > 0 => {
+                _ if c == cutter.close && self.depth > 0 => {
                     self.depth -= 1;
                     self.saw_close |= self.depth == 0;
                 }
@@ -290,11 +428,15 @@ impl TextCutter {
     }
 }
 
-/// Reads the next text message of `input` into `one`, as the reference
+/// Reads the next text or JSON message of `input` into `one`, as `cutter`
 /// cuts them; `false` at the end of the input. One message is held at a
 /// time, at most [`text::MAX_TEXT_BYTES`].
-fn read_text_message(input: &mut dyn BufRead, one: &mut Vec<u8>) -> Result<bool, String> {
-    let mut cutter = TextCutter::default();
+fn read_one_literal(
+    input: &mut dyn BufRead,
+    cutter: Cutter,
+    one: &mut Vec<u8>,
+) -> Result<bool, String> {
+    let mut state = CutState::default();
     loop {
         let chunk = input
             .fill_buf()
@@ -302,13 +444,13 @@ fn read_text_message(input: &mut dyn BufRead, one: &mut Vec<u8>) -> Result<bool,
         if chunk.is_empty() {
             return Ok(!one.is_empty());
         }
-        let (take, done) = match cutter.scan(chunk) {
+        let (take, done) = match state.scan(cutter, chunk) {
             Some(i) => (i, true),
             None => (chunk.len(), false),
         };
         if one.len() + take > text::MAX_TEXT_BYTES {
             return Err(format!(
-                "a text message of more than {} bytes (the limit for one message)",
+                "a message of more than {} bytes (the limit for one message)",
                 text::MAX_TEXT_BYTES
             ));
         }
@@ -330,7 +472,7 @@ fn read_text_message(input: &mut dyn BufRead, one: &mut Vec<u8>) -> Result<bool,
 /// the output fails.
 pub fn write_message(
     to: Format,
-    root_type: Option<&StructSchema<'_>>,
+    codecs: &Codecs<'_>,
     options: WriteOptions,
     message: StructReader<'_>,
     out: &mut dyn Write,
@@ -369,12 +511,25 @@ pub fn write_message(
             out.write_all(Word::slice_as_bytes(words)).map_err(io)?;
         }
         Format::Text => {
-            let schema = root_type.ok_or("format requires schema: text")?;
-            let reader = DynamicStructReader::new(schema.clone(), message);
+            let reader = DynamicStructReader::new(codecs.root(to)?.clone(), message);
             let mut text = Vec::new();
             text::write_struct(&reader, options.pretty, &mut text).map_err(|e| e.to_string())?;
             text.push(b'\n');
             out.write_all(&text).map_err(io)?;
+        }
+        Format::Json => {
+            let reader = DynamicStructReader::new(codecs.root(to)?.clone(), message);
+            let json_options = if options.pretty {
+                JsonOptions::pretty()
+            } else {
+                JsonOptions::short()
+            };
+            let mut text = codecs
+                .json()?
+                .encode(&reader, &json_options)
+                .map_err(|e| e.to_string())?;
+            text.push('\n');
+            out.write_all(text.as_bytes()).map_err(io)?;
         }
     }
     Ok(())

@@ -89,7 +89,7 @@ fn flag(name: &'static str, short: Option<char>, help: &'static str) -> Arg {
 fn cli() -> Command {
     let convert = import_args(
         Command::new("convert")
-            .about("Convert messages between binary, text, etc.")
+            .about("Convert messages between binary, text, JSON, etc.")
             .long_about(
                 "Converts messages between formats. Reads a stream of messages from stdin in \
                  format <from> and writes them to stdout in format <to>. Valid formats are:\n    \
@@ -98,8 +98,9 @@ fn cli() -> Command {
                  flat        binary single segment, no segment table (rare)\n    \
                  flat-packed flat and packed\n    \
                  canonical   canonicalized binary single segment, no segment table\n    \
-                 text        schema language struct literal format\n\
-                 When using \"text\" format, you must specify <schema-file> and <type> (but \
+                 text        schema language struct literal format\n    \
+                 json        JSON format\n\
+                 When using \"text\" or \"json\" format, you must specify <schema-file> and <type> (but \
                  they are ignored and can be omitted for binary-to-binary conversions). <type> \
                  names a struct type defined in <schema-file>, which is the root type of the \
                  message(s).",
@@ -114,7 +115,7 @@ fn cli() -> Command {
             .arg(quiet_arg())
             .arg(segment_size_arg())
             .arg(short_arg(
-                "Write text output in short (non-pretty) format. Each message will be printed \
+                "Write text or JSON output in short (non-pretty) format. Each message will be printed \
                  on one line, without using whitespace to improve readability.",
             )),
     );
@@ -204,7 +205,7 @@ fn cli() -> Command {
                     ),
             )
             .arg(short_arg(
-                "If output format is text, write in short (non-pretty) format. The message \
+                "If output format is text or JSON, write in short (non-pretty) format. The message \
                  will be printed on one line, without using whitespace to improve \
                  readability.",
             )),
@@ -475,9 +476,10 @@ fn run_eval(imports: &ImportOptions, m: &ArgMatches) -> Result<(), Failure> {
     let written = match found {
         eval::Found::Struct(s) if to != Format::Text => {
             let root = s.schema().clone();
+            let codecs = convert::Codecs::new(Some(&root), &[to]).map_err(Failure::Run)?;
             convert::write_message(
                 to,
-                Some(&root),
+                &codecs,
                 WriteOptions {
                     pretty,
                     segment_words: None,

@@ -149,7 +149,35 @@ fn packed(prefix: &[u8], check: impl Fn(&[u8]) -> Plausibility) -> Plausibility 
     check(&unpacked)
 }
 
-fn text(prefix: &[u8]) -> Plausibility {
+/// How a literal format's prefix is checked (the reference's
+/// `isPlausiblyText` and `isPlausiblyJson`).
+struct Literal {
+    /// What opens the message: `(` or `{`.
+    open: u8,
+    /// What starts a comment before it: `#` for text; `#` and `/` for JSON.
+    comments: &'static [u8],
+    /// What starts a string literal, where the check stops.
+    quotes: &'static [u8],
+    /// Whether a NUL byte passes (JSON's check reads a C `char` and skips
+    /// zero; text's reads it unsigned and refuses it).
+    nul_ok: bool,
+}
+
+const TEXT: Literal = Literal {
+    open: b'(',
+    comments: b"#",
+    quotes: b"\"'",
+    nul_ok: false,
+};
+
+const JSON: Literal = Literal {
+    open: b'{',
+    comments: b"#/",
+    quotes: b"\"",
+    nul_ok: true,
+};
+
+fn literal(prefix: &[u8], format: &Literal) -> Plausibility {
     enum State {
         Preamble,
         Comment,
@@ -159,11 +187,11 @@ fn text(prefix: &[u8]) -> Plausibility {
     for &c in prefix {
         match state {
             State::Preamble => match c {
-                b'(' => {
+                _ if c == format.open => {
                     state = State::Body;
                     continue;
                 }
-                b'#' => {
+                _ if format.comments.contains(&c) => {
                     state = State::Comment;
                     continue;
                 }
@@ -177,13 +205,14 @@ fn text(prefix: &[u8]) -> Plausibility {
                 }
             }
             State::Body => {
-                if c == b'"' || c == b'\'' {
+                if format.quotes.contains(&c) {
                     // A string literal: stop before it gets complicated.
                     return Plausible;
                 }
             }
         }
-        if (c < 0x20 && !matches!(c, b'\n' | b'\r' | b'\t' | 0x0b)) || c == 0x7f {
+        let unprintable = (c < 0x20 && !matches!(c, b'\n' | b'\r' | b'\t' | 0x0b)) || c == 0x7f;
+        if unprintable && !(c == 0 && format.nul_ok) {
             return Impossible;
         }
     }
@@ -196,7 +225,8 @@ fn plausibly(format: Format, prefix: &[u8], root: Sections) -> Plausibility {
         Format::Packed => packed(prefix, |p| binary(p, root)),
         Format::Flat | Format::Canonical => flat(prefix, 1, root),
         Format::FlatPacked => packed(prefix, |p| flat(p, 1, root)),
-        Format::Text => text(prefix),
+        Format::Text => literal(prefix, &TEXT),
+        Format::Json => literal(prefix, &JSON),
     }
 }
 
@@ -205,13 +235,13 @@ fn plausible_or_wrong_type(p: Plausibility) -> bool {
 }
 
 /// The first format the prefix may be in, in the reference's order of
-/// candidates (binary, text, packed, json, flat, flat-packed; JSON is
-/// not a format here yet).
+/// candidates (binary, text, packed, json, flat, flat-packed).
 fn guess(prefix: &[u8], root: Sections) -> Option<Format> {
     [
         Format::Binary,
         Format::Text,
         Format::Packed,
+        Format::Json,
         Format::Flat,
         Format::FlatPacked,
     ]

@@ -70,7 +70,7 @@ struct Source {
 }
 
 /// What to convert to, with the flags that matter for it.
-const TARGETS: [(&str, &[&str]); 9] = [
+const TARGETS: [(&str, &[&str]); 11] = [
     ("binary", &[]),
     ("binary", &["--segment-size=3"]),
     ("packed", &[]),
@@ -80,6 +80,8 @@ const TARGETS: [(&str, &[&str]); 9] = [
     ("canonical", &[]),
     ("text", &[]),
     ("text", &["--short"]),
+    ("json", &[]),
+    ("json", &["--short"]),
 ];
 
 fn sources() -> Vec<Source> {
@@ -115,6 +117,8 @@ fn sources() -> Vec<Source> {
         ("segmented-packed", "packed", "TestAllTypes"),
         ("pretty.txt", "text", "TestAllTypes"),
         ("short.txt", "text", "TestAllTypes"),
+        ("pretty.json", "json", "TestAllTypes"),
+        ("short.json", "json", "TestAllTypes"),
         ("lists.binary", "binary", "TestLists"),
     ] {
         out.push(Source {
@@ -128,6 +132,25 @@ fn sources() -> Vec<Source> {
                 "-I..".into(),
                 "test.capnp".into(),
                 root.into(),
+            ],
+        });
+    }
+    // The reference's JSON annotation test (names, flattening,
+    // discriminated unions, base64, hex, json.Value): its schema imports
+    // /capnp/compat/json.capnp and /capnp/c++.capnp from the corpus.
+    for (file, format) in [
+        ("testdata/annotated.json", "json"),
+        ("testdata/annotated-json.binary", "binary"),
+    ] {
+        out.push(Source {
+            dir: capnp_dir.clone(),
+            file: file.into(),
+            format,
+            schema: vec![
+                "--no-standard-import".into(),
+                "-I..".into(),
+                "compat/json-test.capnp".into(),
+                "TestJsonAnnotations".into(),
             ],
         });
     }
@@ -243,6 +266,7 @@ fn format_checks_match_the_reference() {
         "flat-packed",
         "canonical",
         "text",
+        "json",
     ];
     // The reference names itself by its path; its conversion errors
     // (after the check) are its own.
@@ -261,9 +285,24 @@ fn format_checks_match_the_reference() {
         }
         kept
     };
+    // A JSON input too, as the reference writes it.
+    let json = {
+        let args = ["convert", "binary:json", "all_types.capnp", "AllTypes"].map(String::from);
+        let out = run(
+            &capnp,
+            &dir,
+            &args,
+            &std::fs::read(dir.join("full.bin")).unwrap(),
+        );
+        assert!(out.status.success(), "capnp writes full.bin as JSON");
+        out.stdout
+    };
+    let inputs = files
+        .iter()
+        .map(|f| (f.to_string(), std::fs::read(dir.join(f)).unwrap()))
+        .chain([("full.json".to_string(), json)]);
     let mut checked = 0;
-    for file in files {
-        let input = std::fs::read(dir.join(file)).unwrap();
+    for (file, input) in inputs {
         for from in formats {
             let args: Vec<String> = [
                 "convert",
@@ -297,6 +336,7 @@ fn streams_match_the_reference() {
     let dir = workspace().join("tests/vectors");
     let mut binary = Vec::new();
     let mut text = Vec::new();
+    let mut json = Vec::new();
     // 40 rounds: over 64 KiB of text, so messages straddle the reads.
     for _ in 0..40 {
         for name in ["empty", "scalars", "lists", "full"] {
@@ -304,12 +344,21 @@ fn streams_match_the_reference() {
             text.extend(std::fs::read(dir.join(format!("{name}.txt"))).unwrap());
         }
     }
+    // The reference's JSON of the binary stream, pretty: one document a
+    // message, back to back.
+    let args = ["convert", "binary:json", "all_types.capnp", "AllTypes"].map(String::from);
+    let out = run(&capnp, &dir, &args, &binary);
+    assert!(out.status.success(), "capnp writes the stream as JSON");
+    json.extend(out.stdout);
     assert!(text.len() > 64 << 10);
     for (conversion, input) in [
         ("binary:text", &binary),
         ("binary:packed", &binary),
         ("text:binary", &text),
         ("text:text", &text),
+        ("binary:json", &binary),
+        ("json:binary", &json),
+        ("json:text", &json),
     ] {
         let args: Vec<String> = ["convert", conversion, "all_types.capnp", "AllTypes"]
             .map(String::from)
@@ -406,6 +455,8 @@ fn eval_matches_the_reference() {
             &["-obinary"],
             &["--packed"],
             &["--flat"],
+            &["-ojson"],
+            &["-ojson", "--short"],
         ] {
             let mut args: Vec<String> = vec!["eval".into()];
             args.extend(flags.iter().map(|f| f.to_string()));
