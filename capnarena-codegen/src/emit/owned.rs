@@ -331,10 +331,10 @@ impl Generator<'_> {
         out.open_impl(&format!("impl ::core::default::Default for {ty}"));
         out.docs("The schema's defaults; pointers null.");
         out.open_fn("fn default() -> Self");
-        out.open(self_ty);
+        let mut fields = Vec::new();
         for f in &c.plain {
             let value = self.default_expression(f, c)?;
-            out.line(&format!("{}: {value},", self.value_field(f)));
+            fields.push(format!("{}: {value}", self.value_field(f)));
         }
         if let Some((f, name)) = c.members.first() {
             let which = c.flavor.which().trim_end_matches("<'a>");
@@ -342,9 +342,9 @@ impl Generator<'_> {
                 "()" => format!("{which}::{name}"),
                 _ => format!("{which}::{name}({})", self.default_expression(f, c)?),
             };
-            out.line(&format!("{}: {value},", c.union_field));
+            fields.push(format!("{}: {value}", c.union_field));
         }
-        out.close();
+        out.line(&struct_literal(self_ty, &fields));
         out.close();
         out.close();
         Ok(())
@@ -378,12 +378,8 @@ impl Generator<'_> {
     fn read_expression(&self, f: &Field, c: &ValueContext<'_>) -> Result<String, Error> {
         let rt = &self.runtime;
         let (offset, ty, default) = match &f.kind {
-            FieldKind::Group { type_id } => {
-                return Ok(format!(
-                    "<{}::{} as {rt}::typed::value::ReadStruct<'a>>::read_struct(r)?",
-                    self.path_to(*type_id, c.file, c.depth)?,
-                    c.flavor.value().replace("<'a>", "")
-                ));
+            FieldKind::Group { .. } => {
+                return Ok(format!("{rt}::typed::value::ReadStruct::read_struct(r)?"));
             }
             FieldKind::Slot {
                 offset,
@@ -492,18 +488,18 @@ impl Generator<'_> {
         if !c.members.is_empty() {
             self.union_read(out, c)?;
         }
-        out.open(&format!("Ok({self_ty}"));
+        let mut fields = Vec::new();
         for f in &c.plain {
             let value = self.read_expression(f, c)?;
-            out.line(&format!("{}: {value},", self.value_field(f)));
+            fields.push(format!("{}: {value}", self.value_field(f)));
         }
         if !c.members.is_empty() {
-            match c.union_field.as_str() {
-                "union" => out.line("union,"),
-                field => out.line(&format!("{field}: union,")),
-            }
+            fields.push(match c.union_field.as_str() {
+                "union" => "union".to_string(),
+                field => format!("{field}: union"),
+            });
         }
-        out.close_with(")");
+        out.line(&format!("Ok({})", struct_literal(self_ty, &fields)));
         out.close();
         out.close();
         Ok(())
@@ -706,6 +702,15 @@ impl Generator<'_> {
 fn allow_complex(out: &mut Writer, types: &[String]) {
     if types.iter().any(|t| complexity(t) > COMPLEX_SCORE) {
         out.line("#[allow(clippy::type_complexity)]");
+    }
+}
+
+/// `name { a: x, b: y }` (`name {}` without fields).
+fn struct_literal(name: &str, fields: &[String]) -> String {
+    if fields.is_empty() {
+        format!("{name} {{}}")
+    } else {
+        format!("{name} {{ {} }}", fields.join(", "))
     }
 }
 
