@@ -132,5 +132,6 @@ fn decode_allocations_are_one_per_list_and_text() -> Result<()> {
     let (owned, n_owned) = count(|| log::Value::try_from(root));
     owned?;
     assert_eq!(n_owned, n_borrowed + texts);
+    println!("log vector, {entries} entries: ValueRef {n_borrowed} allocations, Value {n_owned}");
     Ok(())
 }
