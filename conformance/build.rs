@@ -42,6 +42,22 @@ fn config(project: &corpus::Project, corpus_dir: &Path) -> capnarena_build::Conf
     }
     c.import_path(corpus_dir.join(corpus::STANDARD))
         .no_standard_import()
+        .owned_values(true)
+}
+
+/// Generates the wire-compatibility vectors' schema
+/// (`tests/vectors/all_types.capnp`), with owned values, into
+/// `OUT_DIR/vectors/all_types_capnp.rs`, which `src/lib.rs` includes.
+fn vectors(manifest: &Path, out: &Path) -> io::Result<()> {
+    let dir = manifest.join("../tests/vectors");
+    println!("cargo:rerun-if-changed=../tests/vectors/all_types.capnp");
+    capnarena_build::Config::new()
+        .src_prefix(&dir)
+        .file(dir.join("all_types.capnp"))
+        .out_dir(out.join("vectors"))
+        .owned_values(true)
+        .compile()
+        .map_err(|e| io::Error::other(format!("tests/vectors/all_types.capnp: {e}")))
 }
 
 /// The requested file's ID and the other file nodes of a request.
@@ -67,6 +83,7 @@ fn main() -> io::Result<()> {
     let corpus_dir = corpus::corpus_dir(&manifest);
     println!("cargo:rerun-if-changed=corpus");
     println!("cargo:rerun-if-changed=src/corpus.rs");
+    vectors(&manifest, &out)?;
 
     let excluded: HashMap<&str, &str> = NOT_YET_COMPILING.iter().copied().collect();
     let mut units = Vec::new();

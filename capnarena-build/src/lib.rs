@@ -275,6 +275,16 @@ impl Config {
         self
     }
 
+    /// Also generate each struct's plain Rust values, `foo::Value` (owned)
+    /// and `foo::ValueRef<'a>` (borrowing text and data), with their
+    /// conversions from readers and into builders (see
+    /// [`capnarena_codegen::Options::owned_values`]). Off by default: the
+    /// values add code, and so build time, that only their users need.
+    pub fn owned_values(mut self, on: bool) -> Self {
+        self.codegen = self.codegen.owned_values(on);
+        self
+    }
+
     /// The `capnp compile -o-` arguments for this configuration.
     fn capnp_args(&self) -> Vec<String> {
         let mut args = vec!["compile".to_string(), "-o-".to_string()];

@@ -126,6 +126,7 @@ pub struct Options {
     runtime_path: String,
     /// The RPC crate's path, when typed RPC code is generated.
     rpc_path: Option<String>,
+    pub(crate) owned_values: bool,
 }
 
 impl Default for Options {
@@ -134,6 +135,7 @@ impl Default for Options {
             module_paths: BTreeMap::new(),
             runtime_path: "::capnarena".into(),
             rpc_path: None,
+            owned_values: false,
         }
     }
 }
@@ -151,6 +153,18 @@ impl Options {
     /// files that import it.
     pub fn module_path(mut self, file: impl Into<String>, rust_path: impl Into<String>) -> Self {
         self.module_paths.insert(file.into(), rust_path.into());
+        self
+    }
+
+    /// Also generates, for each struct `Foo`, plain Rust values of it:
+    /// `foo::Value` (owned: `String`, `Vec`, `Box` of nested values) and
+    /// `foo::ValueRef<'a>` (text and data borrowed from the message), with
+    /// `Clone`, `Debug`, `PartialEq`, `Default` (the schema's defaults),
+    /// `TryFrom<foo::Reader>` and `build` / `build_root` into a builder or
+    /// a message (see the runtime's `typed::value`). Off by default: it
+    /// adds code, and build time, that only users of the values need.
+    pub fn owned_values(mut self, on: bool) -> Self {
+        self.owned_values = on;
         self
     }
 

@@ -19,6 +19,9 @@
 //! built with the capnarena runtime).
 
 pub mod ast;
+// The command's `-ocapnarena` output runs the generator (feature
+// `codegen`, on by default; capnarena-build turns it off).
+#[cfg(feature = "codegen")]
 pub mod cli;
 mod compile;
 mod emit;

@@ -6,3 +6,9 @@
 //! reference compiler's and port the reference's encoding tests.
 
 include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
+
+/// The wire-compatibility vectors' schema (`tests/vectors/all_types.capnp`),
+/// generated with owned values.
+pub mod all_types_capnp {
+    include!(concat!(env!("OUT_DIR"), "/vectors/all_types_capnp.rs"));
+}

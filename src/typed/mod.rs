@@ -12,6 +12,8 @@
 mod list;
 mod text_builder;
 mod typed_builder;
+#[cfg(feature = "alloc")]
+pub mod value;
 mod view;
 
 pub use list::{

@@ -12,6 +12,8 @@
 //!   particular to each), [`any_pointer`], [`capability`], [`group`] and
 //!   [`union`] (a union's `Which` and `which()`);
 //! - [`text_format`]: each struct's `write_text`, what `Debug` prints;
+//! - [`owned`]: with the `owned_values` option, each struct's plain Rust
+//!   values (`Value`, `ValueRef<'a>`) and their conversions;
 //! - [`enum_item`], [`constant`] and [`interface`] for the other nodes;
 //! - [`types`]: how a schema type is spelled in Rust;
 //! - [`doc`]: schema doc comments as doc comments;
@@ -34,6 +36,7 @@ mod group;
 mod interface;
 mod layout;
 mod list_field;
+mod owned;
 mod pointer_field;
 mod rpc;
 mod rpc_client;
@@ -123,7 +126,12 @@ impl<'s> Generator<'s> {
             .iter()
             .map(|item| (item.spelling.as_str(), item.case))
             .collect();
-        let names = assign(&spelled, MODULE_RESERVED);
+        let reserved = if self.options.owned_values {
+            [MODULE_RESERVED, owned::RESERVED].concat()
+        } else {
+            MODULE_RESERVED.to_vec()
+        };
+        let names = assign(&spelled, &reserved);
         for (member, name) in items.iter().zip(names) {
             if member.implicit && self.places.contains_key(&member.id) {
                 continue;
@@ -313,6 +321,9 @@ impl<'s> Generator<'s> {
             NodeKind::Struct(s) => self.struct_module(out, node, s, &name, file, depth),
             NodeKind::Enum(enumerants) => {
                 self.enum_item(out, node, enumerants, &name);
+                if self.options.owned_values {
+                    self.enum_value_impls(out, &name);
+                }
                 Ok(())
             }
             NodeKind::Interface(_) => self.interface(out, node, &name, file, depth),

@@ -154,6 +154,9 @@ impl Generator<'_> {
         out.append(&code.builder);
         out.close();
         out.append(&code.statics);
+        if self.options.owned_values {
+            self.owned_values(out, node, s, inner, file, &generics)?;
+        }
         let nested = self.scope_items(out, node, file, inner);
         self.params.replace(saved);
         nested?;

@@ -1,0 +1,723 @@
+//! Plain Rust values of a struct or group (the `owned_values` option): an
+//! owned `Value` (text as `String`, data as `Vec<u8>`) and a borrowed
+//! `ValueRef<'a>` (text as `&'a str`, data as `&'a [u8]`; an alias of
+//! `Value` when nothing in the struct borrows), a union as `WhichValue` /
+//! `WhichRef<'a>`, with `Default` (the schema's defaults), reading
+//! (`TryFrom<Reader>`) and writing (`build`, `build_root`).
+//!
+//! The values stand on the runtime's `typed::value` traits: a pointer
+//! field is an `Option` (`None`: a null pointer) read and written by
+//! `read_optional` / `write_optional`, so a value read from a message
+//! and written back gives the same objects. Generic parameters are
+//! erased: a field of a parameter's type is an `AnyValue`, and a generic
+//! struct's value has no type parameters.
+
+use std::collections::HashSet;
+
+use super::Generator;
+use super::doc::doc_attr;
+use super::struct_module::short_fn;
+use super::types::{COMPLEX_SCORE, Generics, complexity};
+use super::writer::Writer;
+use crate::Error;
+use crate::model::*;
+use crate::names::{Case, KEYWORDS, assign};
+
+/// The names a struct's module holds with the option on, taken among
+/// its items (a nested enum `Value` becomes `Value_`).
+pub(super) const RESERVED: &[&str] = &["Value", "ValueRef", "WhichValue", "WhichRef"];
+
+/// Which of the two value types is being written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flavor {
+    Owned,
+    Borrowed,
+}
+
+impl Flavor {
+    /// The struct type as named in its own module.
+    fn value(self) -> &'static str {
+        match self {
+            Flavor::Owned => "Value",
+            Flavor::Borrowed => "ValueRef<'a>",
+        }
+    }
+
+    /// The union's enum as named in its own module.
+    fn which(self) -> &'static str {
+        match self {
+            Flavor::Owned => "WhichValue",
+            Flavor::Borrowed => "WhichRef<'a>",
+        }
+    }
+}
+
+/// The struct being written: what every part needs.
+struct ValueContext<'a> {
+    s: &'a StructNode,
+    /// Non-union fields in code order.
+    plain: Vec<&'a Field>,
+    /// Union members by discriminant, with their variant names.
+    members: Vec<(&'a Field, String)>,
+    /// The Rust field holding the union (`union`, unless a field took it).
+    union_field: String,
+    file: u64,
+    depth: usize,
+    generics: &'a Generics,
+    flavor: Flavor,
+}
+
+impl Generator<'_> {
+    /// Writes `Value` and `ValueRef<'a>` of struct or group `node` into
+    /// its module (`depth`: modules below the file's, the struct's own
+    /// counted), with their impls.
+    pub(super) fn owned_values(
+        &self,
+        out: &mut Writer,
+        node: &Node,
+        s: &StructNode,
+        depth: usize,
+        file: u64,
+        generics: &Generics,
+    ) -> Result<(), Error> {
+        let mut context = self.value_context(s, file, depth, generics);
+        self.value_type(out, node, &context)?;
+        if self.struct_borrows(node.id, &mut HashSet::new()) {
+            context.flavor = Flavor::Borrowed;
+            self.value_type(out, node, &context)?;
+        } else {
+            out.docs("The borrowed value: nothing in this struct borrows, so it is [`Value`].");
+            out.line("pub type ValueRef<'a> = Value;");
+            if !context.members.is_empty() {
+                out.docs("The union's borrowed value: [`WhichValue`].");
+                out.line("pub type WhichRef<'a> = WhichValue;");
+            }
+        }
+        Ok(())
+    }
+
+    fn value_context<'a>(
+        &self,
+        s: &'a StructNode,
+        file: u64,
+        depth: usize,
+        generics: &'a Generics,
+    ) -> ValueContext<'a> {
+        let mut plain: Vec<&Field> = s
+            .fields
+            .iter()
+            .filter(|f| f.discriminant.is_none())
+            .collect();
+        plain.sort_by_key(|f| f.code_order);
+        let mut members: Vec<&Field> = s
+            .fields
+            .iter()
+            .filter(|f| f.discriminant.is_some())
+            .collect();
+        members.sort_by_key(|f| f.discriminant);
+        let spelled: Vec<(&str, Case)> = members
+            .iter()
+            .map(|f| (f.spelling(), Case::Pascal))
+            .collect();
+        let names = assign(&spelled, &[]);
+        let mut union_field = "union".to_string();
+        while plain.iter().any(|f| self.value_field(f) == union_field) {
+            union_field.push('_');
+        }
+        ValueContext {
+            s,
+            plain,
+            members: members.into_iter().zip(names).collect(),
+            union_field,
+            file,
+            depth,
+            generics,
+            flavor: Flavor::Owned,
+        }
+    }
+
+    /// Whether struct `id`'s value holds text or data (so its borrowed
+    /// value differs from its owned one), through its fields, groups and
+    /// the structs it holds; `seen` cuts cycles.
+    fn struct_borrows(&self, id: u64, seen: &mut HashSet<u64>) -> bool {
+        if !seen.insert(id) {
+            return false;
+        }
+        let Some(NodeKind::Struct(s)) = self.schema.nodes.get(&id).map(|n| &n.kind) else {
+            return false;
+        };
+        s.fields.iter().any(|f| match &f.kind {
+            FieldKind::Group { type_id } => self.struct_borrows(*type_id, seen),
+            FieldKind::Slot { ty, .. } => self.type_borrows(ty, seen),
+        })
+    }
+
+    /// Whether a union member's value borrows.
+    fn members_borrow(&self, c: &ValueContext<'_>) -> bool {
+        c.members.iter().any(|(f, _)| match &f.kind {
+            FieldKind::Group { type_id } => self.struct_borrows(*type_id, &mut HashSet::new()),
+            FieldKind::Slot { ty, .. } => self.type_borrows(ty, &mut HashSet::new()),
+        })
+    }
+
+    fn type_borrows(&self, ty: &Type, seen: &mut HashSet<u64>) -> bool {
+        match ty {
+            Type::Text | Type::Data => true,
+            Type::List(e) => self.type_borrows(e, seen),
+            Type::Struct(id, _) => self.struct_borrows(*id, seen),
+            _ => false,
+        }
+    }
+
+    /// The Rust field of `f` in the value: its method stem, a keyword
+    /// made raw.
+    fn value_field(&self, f: &Field) -> String {
+        let stem = self.stem(f);
+        match stem.as_str() {
+            "self" | "Self" | "super" | "crate" => format!("{stem}_"),
+            s if KEYWORDS.contains(&s) => format!("r#{stem}"),
+            _ => stem,
+        }
+    }
+
+    /// The struct (and union enum) declarations and every impl.
+    fn value_type(&self, out: &mut Writer, node: &Node, c: &ValueContext<'_>) -> Result<(), Error> {
+        self.value_declaration(out, node, c)?;
+        if !c.members.is_empty() {
+            if c.flavor == Flavor::Owned || self.members_borrow(c) {
+                self.which_declaration(out, c)?;
+            } else {
+                out.docs(
+                    "The union's borrowed value: nothing in it borrows, so it is [`WhichValue`].",
+                );
+                out.line("pub type WhichRef<'a> = WhichValue;");
+            }
+        }
+        self.value_default(out, c)?;
+        self.value_read(out, c)?;
+        self.value_write(out, c)?;
+        self.value_conversions(out, c);
+        Ok(())
+    }
+
+    fn value_declaration(
+        &self,
+        out: &mut Writer,
+        node: &Node,
+        c: &ValueContext<'_>,
+    ) -> Result<(), Error> {
+        let what = match c.flavor {
+            Flavor::Owned => "owned",
+            Flavor::Borrowed => "borrowed (text and data borrow the message)",
+        };
+        out.docs(&format!(
+            "A `{}` as a plain Rust value, {what}; a pointer field is `None` when its pointer is null.",
+            node.short_name()
+        ));
+        out.line("#[derive(Clone, Debug, PartialEq)]");
+        let mut types = Vec::new();
+        for f in &c.plain {
+            types.push(self.field_value_ty(f, c)?);
+        }
+        allow_complex(out, &types);
+        out.open(&format!("pub struct {}", c.flavor.value()));
+        for (f, ty) in c.plain.iter().zip(&types) {
+            let fallback = format!("The `{}` field.", f.name);
+            doc_attr(out, Some(f.doc.as_deref().unwrap_or(&fallback)));
+            out.type_line(&format!("pub {}: {ty},", self.value_field(f)));
+        }
+        if !c.members.is_empty() {
+            out.docs("The union's member that is set, with its value.");
+            out.type_line(&format!("pub {}: {},", c.union_field, c.flavor.which()));
+        }
+        out.close();
+        Ok(())
+    }
+
+    fn which_declaration(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
+        out.docs("The union's members, with the value of the one that is set.");
+        out.line("#[derive(Clone, Debug, PartialEq)]");
+        let mut types = Vec::new();
+        for (f, _) in &c.members {
+            types.push(self.field_value_ty(f, c)?);
+        }
+        allow_complex(out, &types);
+        out.open(&format!("pub enum {}", c.flavor.which()));
+        for ((f, name), ty) in c.members.iter().zip(&types) {
+            let fallback = format!("`{}` is set.", f.name);
+            doc_attr(out, Some(f.doc.as_deref().unwrap_or(&fallback)));
+            match ty.as_str() {
+                "()" => out.type_line(&format!("{name},")),
+                ty => out.type_line(&format!("{name}({ty}),")),
+            }
+        }
+        out.close();
+        Ok(())
+    }
+
+    /// The Rust type of field `f`'s value.
+    fn field_value_ty(&self, f: &Field, c: &ValueContext<'_>) -> Result<String, Error> {
+        match &f.kind {
+            FieldKind::Group { type_id } => Ok(format!(
+                "{}::{}",
+                self.path_to(*type_id, c.file, c.depth)?,
+                c.flavor.value()
+            )),
+            FieldKind::Slot { ty, .. } => {
+                let ty = self.resolve(ty);
+                if ty.is_pointer() {
+                    Ok(format!(
+                        "::core::option::Option<{}>",
+                        self.pointer_value_ty(&ty, c)?
+                    ))
+                } else {
+                    self.data_value_ty(&ty, c)
+                }
+            }
+        }
+    }
+
+    /// The Rust type of a value in the data section (or a list element
+    /// that is not a pointer).
+    fn data_value_ty(&self, ty: &Type, c: &ValueContext<'_>) -> Result<String, Error> {
+        Ok(match ty {
+            Type::Void => "()".into(),
+            Type::Enum(id) => self.path_to(*id, c.file, c.depth)?,
+            ty => self.primitive(ty, &Value::Void)?.0.into(),
+        })
+    }
+
+    /// The Rust type of a non-null pointer's value.
+    fn pointer_value_ty(&self, ty: &Type, c: &ValueContext<'_>) -> Result<String, Error> {
+        let borrowed = c.flavor == Flavor::Borrowed;
+        Ok(match ty {
+            Type::Text if borrowed => "&'a str".into(),
+            Type::Text => "::std::string::String".into(),
+            Type::Data if borrowed => "&'a [u8]".into(),
+            Type::Data => "::std::vec::Vec<u8>".into(),
+            Type::Struct(id, _) => format!(
+                "::std::boxed::Box<{}::{}>",
+                self.path_to(*id, c.file, c.depth)?,
+                c.flavor.value()
+            ),
+            Type::List(e) => format!("::std::vec::Vec<{}>", self.element_value_ty(e, c)?),
+            _ => format!("{}::typed::value::AnyValue", self.runtime),
+        })
+    }
+
+    /// The Rust type of a list element's value.
+    fn element_value_ty(&self, e: &Type, c: &ValueContext<'_>) -> Result<String, Error> {
+        let e = self.resolve(e);
+        Ok(match &e {
+            Type::Struct(id, _) => format!(
+                "{}::{}",
+                self.path_to(*id, c.file, c.depth)?,
+                c.flavor.value()
+            ),
+            e if e.is_pointer() => {
+                format!("::core::option::Option<{}>", self.pointer_value_ty(e, c)?)
+            }
+            e => self.data_value_ty(e, c)?,
+        })
+    }
+
+    /// `Default`: every data field at its schema default, every pointer
+    /// null, the union at its first member.
+    fn value_default(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
+        let (ty, self_ty) = match c.flavor {
+            Flavor::Owned => ("Value", "Value"),
+            Flavor::Borrowed => ("ValueRef<'_>", "ValueRef"),
+        };
+        out.open_impl(&format!("impl ::core::default::Default for {ty}"));
+        out.docs("The schema's defaults; pointers null.");
+        out.open_fn("fn default() -> Self");
+        let mut fields = Vec::new();
+        for f in &c.plain {
+            let value = self.default_expression(f, c)?;
+            fields.push(format!("{}: {value}", self.value_field(f)));
+        }
+        if let Some((f, name)) = c.members.first() {
+            let which = c.flavor.which().trim_end_matches("<'a>");
+            let value = match self.field_value_ty(f, c)?.as_str() {
+                "()" => format!("{which}::{name}"),
+                _ => format!("{which}::{name}({})", self.default_expression(f, c)?),
+            };
+            fields.push(format!("{}: {value}", c.union_field));
+        }
+        out.line(&struct_literal(self_ty, &fields));
+        out.close();
+        out.close();
+        Ok(())
+    }
+
+    fn default_expression(&self, f: &Field, c: &ValueContext<'_>) -> Result<String, Error> {
+        let (ty, default) = match &f.kind {
+            FieldKind::Group { .. } => return Ok("::core::default::Default::default()".into()),
+            FieldKind::Slot { ty, default, .. } => (self.resolve(ty), default),
+        };
+        Ok(match &ty {
+            Type::Void => "()".into(),
+            ty if ty.is_pointer() => "::core::option::Option::None".into(),
+            Type::Enum(id) => {
+                let value = match default {
+                    Value::Enum(v) => *v,
+                    _ => 0,
+                };
+                let name = self
+                    .enumerant_name(*id, value)?
+                    .ok_or_else(|| Error::Unsupported {
+                        what: format!("default {value} of field `{}`: not an enumerant", f.name),
+                    })?;
+                format!("{}::{name}", self.path_to(*id, c.file, c.depth)?)
+            }
+            ty => self.primitive(ty, default)?.1,
+        })
+    }
+
+    /// The expression reading field `f` from the struct reader `r`.
+    fn read_expression(&self, f: &Field, c: &ValueContext<'_>) -> Result<String, Error> {
+        let rt = &self.runtime;
+        let (offset, ty, default) = match &f.kind {
+            FieldKind::Group { .. } => {
+                return Ok(format!("{rt}::typed::value::ReadStruct::read_struct(r)?"));
+            }
+            FieldKind::Slot {
+                offset,
+                ty,
+                default,
+            } => (*offset, self.resolve(ty), default),
+        };
+        Ok(match &ty {
+            Type::Void => "()".into(),
+            Type::Bool if matches!(default, Value::Bool(true)) => {
+                format!("r.get_bool_or({offset}, true)")
+            }
+            Type::Bool => format!("r.get_bool({offset})"),
+            Type::Enum(id) => format!(
+                "<{} as ::core::convert::TryFrom<u16>>::try_from(r.get_or::<u16>({offset}, {}))?",
+                self.path_to(*id, c.file, c.depth)?,
+                enum_default(default)
+            ),
+            ty if ty.is_pointer() => {
+                format!("{rt}::typed::value::read_optional(r.pointer({offset}))?")
+            }
+            ty => {
+                let (rust, literal) = self.primitive(ty, default)?;
+                if super::data_field::is_zero(default) {
+                    format!("r.get::<{rust}>({offset})")
+                } else {
+                    format!("r.get_or::<{rust}>({offset}, {literal})")
+                }
+            }
+        })
+    }
+
+    /// The statement writing the value `v` of field `f` into the struct
+    /// builder `b`; `by_ref`: `v` is a reference (a union payload).
+    fn write_statement(&self, f: &Field, v: &str, by_ref: bool) -> Result<Option<String>, Error> {
+        let rt = &self.runtime;
+        let (offset, ty, default) = match &f.kind {
+            FieldKind::Group { .. } => {
+                let v = if by_ref {
+                    v.to_string()
+                } else {
+                    format!("&{v}")
+                };
+                return Ok(Some(format!(
+                    "{rt}::typed::value::WriteStruct::write_struct({v}, b.reborrow())?;"
+                )));
+            }
+            FieldKind::Slot {
+                offset,
+                ty,
+                default,
+            } => (*offset, self.resolve(ty), default),
+        };
+        let copy = if by_ref {
+            format!("*{v}")
+        } else {
+            v.to_string()
+        };
+        Ok(Some(match &ty {
+            Type::Void => return Ok(None),
+            Type::Bool if matches!(default, Value::Bool(true)) => {
+                format!("b.set_bool_or({offset}, {copy}, true);")
+            }
+            Type::Bool => format!("b.set_bool({offset}, {copy});"),
+            Type::Enum(_) => format!(
+                "b.set_or::<u16>({offset}, u16::from({copy}), {});",
+                enum_default(default)
+            ),
+            ty if ty.is_pointer() => {
+                let v = if by_ref {
+                    v.to_string()
+                } else {
+                    format!("&{v}")
+                };
+                format!("{rt}::typed::value::write_optional({v}, b.pointer({offset}))?;")
+            }
+            ty => {
+                let (rust, literal) = self.primitive(ty, default)?;
+                if super::data_field::is_zero(default) {
+                    format!("b.set::<{rust}>({offset}, {copy});")
+                } else {
+                    format!("b.set_or::<{rust}>({offset}, {copy}, {literal});")
+                }
+            }
+        }))
+    }
+
+    /// `ReadStruct`: each field read from the struct reader.
+    fn value_read(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
+        let rt = &self.runtime;
+        let (ty, self_ty) = match c.flavor {
+            Flavor::Owned => ("Value", "Value"),
+            Flavor::Borrowed => ("ValueRef<'a>", "ValueRef"),
+        };
+        out.open_impl(&format!(
+            "impl<'a> {rt}::typed::value::ReadStruct<'a> for {ty}"
+        ));
+        let reads = !c.members.is_empty()
+            || c.plain
+                .iter()
+                .any(|f| !matches!(&f.kind, FieldKind::Slot { ty: Type::Void, .. }));
+        let r = if reads { "r" } else { "_r" };
+        out.open_fn(&format!(
+            "fn read_struct({r}: {rt}::StructReader<'a>) -> {rt}::Result<Self>"
+        ));
+        if !c.members.is_empty() {
+            self.union_read(out, c)?;
+        }
+        let mut fields = Vec::new();
+        for f in &c.plain {
+            let value = self.read_expression(f, c)?;
+            fields.push(format!("{}: {value}", self.value_field(f)));
+        }
+        if !c.members.is_empty() {
+            fields.push(match c.union_field.as_str() {
+                "union" => "union".to_string(),
+                field => format!("{field}: union"),
+            });
+        }
+        out.line(&format!("Ok({})", struct_literal(self_ty, &fields)));
+        out.close();
+        out.close();
+        Ok(())
+    }
+
+    /// `let union = match discriminant { .. };`
+    fn union_read(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
+        let which = c.flavor.which().trim_end_matches("<'a>");
+        out.open(&format!(
+            "let union = match r.get::<u16>({})",
+            c.s.discriminant_offset
+        ));
+        for (f, name) in &c.members {
+            let k = f.discriminant.unwrap_or(0);
+            let value = match self.field_value_ty(f, c)?.as_str() {
+                "()" => format!("{which}::{name}"),
+                _ => format!("{which}::{name}({})", self.read_expression(f, c)?),
+            };
+            out.arm(&k.to_string(), &value);
+        }
+        out.arm(
+            "v",
+            &format!("return Err({}::typed::NotInSchema(v).into())", self.runtime),
+        );
+        out.close_with(";");
+        Ok(())
+    }
+
+    /// `WriteStruct`: each field written into a fresh struct builder.
+    fn value_write(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
+        let rt = &self.runtime;
+        let ty = match c.flavor {
+            Flavor::Owned => "Value",
+            Flavor::Borrowed => "ValueRef<'_>",
+        };
+        let mut statements = Vec::new();
+        for f in &c.plain {
+            let value = format!("self.{}", self.value_field(f));
+            statements.extend(self.write_statement(f, &value, false)?);
+        }
+        let b = if statements.is_empty() && c.members.is_empty() {
+            "_b"
+        } else {
+            "mut b"
+        };
+        out.open_impl(&format!("impl {rt}::typed::value::WriteStruct for {ty}"));
+        out.open_fn(&format!(
+            "fn write_struct<A: {rt}::Arena + ?Sized>(&self, {b}: {rt}::StructBuilder<'_, A>) -> {rt}::Result<()>"
+        ));
+        for statement in &statements {
+            out.line(statement);
+        }
+        if !c.members.is_empty() {
+            self.union_write(out, c)?;
+        }
+        out.line("Ok(())");
+        out.close();
+        out.close();
+        Ok(())
+    }
+
+    /// The union's discriminant, then its member's value.
+    fn union_write(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
+        let which = c.flavor.which().trim_end_matches("<'a>");
+        let offset = c.s.discriminant_offset;
+        out.open(&format!("match &self.{}", c.union_field));
+        for (f, name) in &c.members {
+            let k = f.discriminant.unwrap_or(0);
+            let set = format!("b.set::<u16>({offset}, {k});");
+            match self.field_value_ty(f, c)?.as_str() {
+                "()" => out.line(&format!(
+                    "{which}::{name} => {},",
+                    set.trim_end_matches(';')
+                )),
+                _ => {
+                    out.open(&format!("{which}::{name}(v) =>"));
+                    out.line(&set);
+                    if let Some(statement) = self.write_statement(f, "v", true)? {
+                        out.line(&statement);
+                    }
+                    out.close();
+                }
+            }
+        }
+        out.close();
+        Ok(())
+    }
+
+    /// `StructValue` and list elements (structs only), `TryFrom<Reader>`,
+    /// and `build` / `build_root`.
+    fn value_conversions(&self, out: &mut Writer, c: &ValueContext<'_>) {
+        let rt = &self.runtime;
+        let (list, bounds) = (&c.generics.list, &c.generics.bounds);
+        let (ty, read_ty) = match c.flavor {
+            Flavor::Owned => ("Value", "Value"),
+            Flavor::Borrowed => ("ValueRef<'_>", "ValueRef<'a>"),
+        };
+        let is_struct = !c.s.is_group;
+        if is_struct {
+            out.open_impl(&format!("impl {rt}::typed::value::StructValue for {ty}"));
+            out.line(&format!(
+                "const STRUCT_SIZE: {rt}::StructSize = STRUCT_SIZE;"
+            ));
+            out.close();
+            out.open_impl(&format!(
+                "impl<'a> {rt}::typed::value::ReadElement<'a> for {read_ty}"
+            ));
+            short_fn(
+                out,
+                false,
+                &format!(
+                    "fn read_list(p: {rt}::PointerReader<'a>) -> {rt}::Result<::std::vec::Vec<Self>>"
+                ),
+                &format!("{rt}::typed::value::read_struct_list(p)"),
+            );
+            out.close();
+            out.open_impl(&format!("impl {rt}::typed::value::WriteElement for {ty}"));
+            short_fn(
+                out,
+                false,
+                &format!(
+                    "fn write_list<A: {rt}::Arena + ?Sized>(items: &[Self], p: {rt}::PointerBuilder<'_, A>) -> {rt}::Result<()>"
+                ),
+                &format!("{rt}::typed::value::write_struct_list(items, p)"),
+            );
+            out.close();
+        }
+        out.open_impl(&format!(
+            "impl<'a{bounds}> ::core::convert::TryFrom<Reader<'a{list}>> for self::{read_ty}"
+        ));
+        out.line(&format!("type Error = {rt}::Error;"));
+        out.docs("Reads every field, with the reader's limits.");
+        short_fn(
+            out,
+            false,
+            &format!("fn try_from(r: Reader<'a{list}>) -> {rt}::Result<Self>"),
+            &format!("{rt}::typed::value::ReadStruct::read_struct(r.reader)"),
+        );
+        out.close();
+        out.open_impl(&format!("impl {ty}"));
+        out.docs(
+            "Writes the value into `b`, a struct fresh from its `init` (zeroed).\n# Errors\nThe arena has no room, or a list is too long to encode.",
+        );
+        short_fn(
+            out,
+            false,
+            &format!(
+                "pub fn build<A: {rt}::Arena + ?Sized{bounds}>(&self, b: Builder<'_, A{list}>) -> {rt}::Result<()>"
+            ),
+            &format!("{rt}::typed::value::WriteStruct::write_struct(self, b.builder)"),
+        );
+        if is_struct {
+            out.docs(
+                "Writes the value as the root of `message`, replacing its root (reset the message first to reuse its memory).\n# Errors\nThe arena has no room, or a list is too long to encode.",
+            );
+            short_fn(
+                out,
+                false,
+                &format!(
+                    "pub fn build_root<A: {rt}::Arena>(&self, message: &mut {rt}::Message<A>) -> {rt}::Result<()>"
+                ),
+                &format!(
+                    "{rt}::typed::value::WriteStruct::write_struct(self, message.init_root_struct(STRUCT_SIZE)?)"
+                ),
+            );
+        }
+        out.close();
+    }
+
+    /// `ReadElement` and `WriteElement` of enum `name`, for lists of it.
+    pub(super) fn enum_value_impls(&self, out: &mut Writer, name: &str) {
+        let rt = &self.runtime;
+        out.open_impl(&format!(
+            "impl {rt}::typed::value::ReadElement<'_> for {name}"
+        ));
+        short_fn(
+            out,
+            false,
+            &format!(
+                "fn read_list(p: {rt}::PointerReader<'_>) -> {rt}::Result<::std::vec::Vec<Self>>"
+            ),
+            &format!("{rt}::typed::value::read_enum_list(p)"),
+        );
+        out.close();
+        out.open_impl(&format!("impl {rt}::typed::value::WriteElement for {name}"));
+        short_fn(
+            out,
+            false,
+            &format!(
+                "fn write_list<A: {rt}::Arena + ?Sized>(items: &[Self], p: {rt}::PointerBuilder<'_, A>) -> {rt}::Result<()>"
+            ),
+            &format!("{rt}::typed::value::write_enum_list(items, p)"),
+        );
+        out.close();
+    }
+}
+
+/// Allows clippy's `type_complexity` on an item whose field `types` are
+/// nested deep enough for it (lists of lists of text).
+fn allow_complex(out: &mut Writer, types: &[String]) {
+    if types.iter().any(|t| complexity(t) > COMPLEX_SCORE) {
+        out.line("#[allow(clippy::type_complexity)]");
+    }
+}
+
+/// `name { a: x, b: y }` (`name {}` without fields).
+fn struct_literal(name: &str, fields: &[String]) -> String {
+    if fields.is_empty() {
+        format!("{name} {{}}")
+    } else {
+        format!("{name} {{ {} }}", fields.join(", "))
+    }
+}
+
+/// An enum field's default, as its `u16`.
+fn enum_default(default: &Value) -> u16 {
+    match default {
+        Value::Enum(v) => *v,
+        _ => 0,
+    }
+}

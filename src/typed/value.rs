@@ -1,0 +1,387 @@
+//! Plain Rust values of schema types: what the owned (`foo::Value`) and
+//! borrowed (`foo::ValueRef<'a>`) structs that `capnarena-codegen` writes
+//! with its `owned_values` option are made of, and how each kind of value
+//! is read from a pointer and written into one.
+//!
+//! A pointer field of such a struct is an `Option`: `None` is a null
+//! pointer (which the reader's getter would read as the schema default),
+//! so a value read from a message and written back gives the same message.
+//! Text is `String` (or `&'a str`), data `Vec<u8>` (or `&'a [u8]`), a list
+//! a `Vec` of its elements (elements that are pointers are `Option`s too,
+//! for the same reason), a struct a `Box` of its value, and any pointer or
+//! capability an [`AnyValue`].
+//!
+//! Reading goes through the message's reader, so its limits (traversal,
+//! nesting) bound what a value can cost; writing allocates only in the
+//! message's arena.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{BoolList, Enum, Owned, PrimitiveList, VoidList};
+use crate::arena::{Arena, SingleSegmentArena};
+use crate::error::Result;
+use crate::layout::{
+    ElementSize, PointerBuilder, PointerReader, StructBuilder, StructReader, StructSize,
+};
+use crate::message::Message;
+use crate::read::{MessageReader, ReaderOptions};
+use crate::word::Word;
+
+/// A value that a non-null pointer holds, read from a message borrowed
+/// for `'a` (an owned value ignores `'a`).
+pub trait ReadPointer<'a>: Sized {
+    /// The value `p` points to (`p` is not null).
+    ///
+    /// # Errors
+    /// `p` points to something else, or the read is out of bounds or over
+    /// a limit.
+    fn read_pointer(p: PointerReader<'a>) -> Result<Self>;
+}
+
+/// A value that can be written into a pointer slot.
+pub trait WritePointer {
+    /// Points `p` at a new copy of this value.
+    ///
+    /// # Errors
+    /// The arena has no room, or a length cannot be encoded.
+    fn write_pointer<A: Arena + ?Sized>(&self, p: PointerBuilder<'_, A>) -> Result<()>;
+}
+
+/// A list element's value: how a whole list of them is read.
+pub trait ReadElement<'a>: Sized {
+    /// The elements of the list `p` points to (`p` is not null).
+    ///
+    /// # Errors
+    /// As [`ReadPointer::read_pointer`].
+    fn read_list(p: PointerReader<'a>) -> Result<Vec<Self>>;
+}
+
+/// A list element's value: how a whole list of them is written.
+pub trait WriteElement: Sized {
+    /// Points `p` at a new list of `items`.
+    ///
+    /// # Errors
+    /// As [`WritePointer::write_pointer`].
+    fn write_list<A: Arena + ?Sized>(items: &[Self], p: PointerBuilder<'_, A>) -> Result<()>;
+}
+
+/// A struct's (or group's) value read from the struct itself.
+pub trait ReadStruct<'a>: Sized {
+    /// The value of the struct `r`.
+    ///
+    /// # Errors
+    /// A pointer under it is malformed or over a limit, an enum or union
+    /// discriminant is not in the schema, or a text is not UTF-8.
+    fn read_struct(r: StructReader<'a>) -> Result<Self>;
+}
+
+/// A struct's (or group's) value written into a struct.
+pub trait WriteStruct {
+    /// Writes every field into `b`, a struct fresh from its `init`
+    /// (zeroed): a `None` pointer field is left as it is.
+    ///
+    /// # Errors
+    /// The arena has no room, or a length cannot be encoded.
+    fn write_struct<A: Arena + ?Sized>(&self, b: StructBuilder<'_, A>) -> Result<()>;
+}
+
+/// A struct type's value (not a group's): its size, for lists and boxes.
+pub trait StructValue: WriteStruct {
+    /// The struct's data words and pointers.
+    const STRUCT_SIZE: StructSize;
+}
+
+/// The value `p` points to, `None` when `p` is null.
+///
+/// # Errors
+/// As [`ReadPointer::read_pointer`].
+#[inline]
+pub fn read_optional<'a, T: ReadPointer<'a>>(p: PointerReader<'a>) -> Result<Option<T>> {
+    if p.is_null() {
+        Ok(None)
+    } else {
+        T::read_pointer(p).map(Some)
+    }
+}
+
+/// Writes `value` into `p` when it is `Some`; leaves `p` alone otherwise.
+///
+/// # Errors
+/// As [`WritePointer::write_pointer`].
+#[inline]
+pub fn write_optional<T: WritePointer, A: Arena + ?Sized>(
+    value: &Option<T>,
+    p: PointerBuilder<'_, A>,
+) -> Result<()> {
+    match value {
+        Some(v) => v.write_pointer(p),
+        None => Ok(()),
+    }
+}
+
+impl ReadPointer<'_> for String {
+    #[inline]
+    fn read_pointer(p: PointerReader<'_>) -> Result<Self> {
+        p.get_text().map(String::from)
+    }
+}
+
+impl WritePointer for String {
+    #[inline]
+    fn write_pointer<A: Arena + ?Sized>(&self, p: PointerBuilder<'_, A>) -> Result<()> {
+        p.set_text(self)
+    }
+}
+
+impl<'a> ReadPointer<'a> for &'a str {
+    #[inline]
+    fn read_pointer(p: PointerReader<'a>) -> Result<Self> {
+        p.get_text()
+    }
+}
+
+impl WritePointer for &str {
+    #[inline]
+    fn write_pointer<A: Arena + ?Sized>(&self, p: PointerBuilder<'_, A>) -> Result<()> {
+        p.set_text(self)
+    }
+}
+
+impl<'a> ReadPointer<'a> for &'a [u8] {
+    #[inline]
+    fn read_pointer(p: PointerReader<'a>) -> Result<Self> {
+        p.get_data()
+    }
+}
+
+impl WritePointer for &[u8] {
+    #[inline]
+    fn write_pointer<A: Arena + ?Sized>(&self, p: PointerBuilder<'_, A>) -> Result<()> {
+        p.set_data(self)
+    }
+}
+
+/// `Vec<u8>` is both `Data` and `List(UInt8)`: the two are encoded alike.
+impl<'a, T: ReadElement<'a>> ReadPointer<'a> for Vec<T> {
+    #[inline]
+    fn read_pointer(p: PointerReader<'a>) -> Result<Self> {
+        T::read_list(p)
+    }
+}
+
+impl<T: WriteElement> WritePointer for Vec<T> {
+    #[inline]
+    fn write_pointer<A: Arena + ?Sized>(&self, p: PointerBuilder<'_, A>) -> Result<()> {
+        T::write_list(self, p)
+    }
+}
+
+impl<'a, V: ReadStruct<'a>> ReadPointer<'a> for Box<V> {
+    #[inline]
+    fn read_pointer(p: PointerReader<'a>) -> Result<Self> {
+        V::read_struct(p.get_struct()?).map(Box::new)
+    }
+}
+
+impl<V: StructValue> WritePointer for Box<V> {
+    #[inline]
+    fn write_pointer<A: Arena + ?Sized>(&self, p: PointerBuilder<'_, A>) -> Result<()> {
+        V::write_struct(self, p.init_struct(V::STRUCT_SIZE)?)
+    }
+}
+
+/// A length as a list's element count (elements of `bits` bits); the
+/// list's `init` checks the count against what a pointer can encode.
+fn count(len: usize, bits: u64) -> Result<u32> {
+    u32::try_from(len).map_err(|_| crate::Error::TooLarge {
+        count: len as u64,
+        bits_per_element: bits,
+        max_count: (1 << 29) - 1,
+    })
+}
+
+macro_rules! primitive_elements {
+    ($($t:ty),*) => {$(
+        impl ReadElement<'_> for $t {
+            #[inline]
+            fn read_list(p: PointerReader<'_>) -> Result<Vec<Self>> {
+                Ok(<PrimitiveList<$t> as Owned>::read(p)?.to_vec())
+            }
+        }
+        impl WriteElement for $t {
+            #[inline]
+            fn write_list<A: Arena + ?Sized>(items: &[Self], p: PointerBuilder<'_, A>) -> Result<()> {
+                PrimitiveList::<$t>::set_slice(p, items)
+            }
+        }
+    )*};
+}
+
+primitive_elements!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
+
+impl ReadElement<'_> for bool {
+    fn read_list(p: PointerReader<'_>) -> Result<Vec<Self>> {
+        Ok(<BoolList as Owned>::read(p)?.to_vec())
+    }
+}
+
+impl WriteElement for bool {
+    fn write_list<A: Arena + ?Sized>(items: &[Self], p: PointerBuilder<'_, A>) -> Result<()> {
+        BoolList::set_slice(p, items)
+    }
+}
+
+impl ReadElement<'_> for () {
+    fn read_list(p: PointerReader<'_>) -> Result<Vec<Self>> {
+        let len = <VoidList as Owned>::read(p)?.len();
+        Ok(alloc::vec![(); len as usize])
+    }
+}
+
+impl WriteElement for () {
+    fn write_list<A: Arena + ?Sized>(items: &[Self], p: PointerBuilder<'_, A>) -> Result<()> {
+        p.init_list(ElementSize::Void, count(items.len(), 0)?)?;
+        Ok(())
+    }
+}
+
+/// Elements that are pointers (text, data, lists, any pointers): a null
+/// element is `None`.
+impl<'a, T: ReadPointer<'a>> ReadElement<'a> for Option<T> {
+    fn read_list(p: PointerReader<'a>) -> Result<Vec<Self>> {
+        let list = p.get_list(ElementSize::Pointer)?;
+        let mut out = Vec::with_capacity(list.len() as usize);
+        for i in 0..list.len() {
+            out.push(read_optional(list.get_pointer(i))?);
+        }
+        Ok(out)
+    }
+}
+
+impl<T: WritePointer> WriteElement for Option<T> {
+    fn write_list<A: Arena + ?Sized>(items: &[Self], p: PointerBuilder<'_, A>) -> Result<()> {
+        let mut list = p.init_list(ElementSize::Pointer, count(items.len(), 64)?)?;
+        for (i, item) in items.iter().enumerate() {
+            write_optional(item, list.pointer(i as u32))?;
+        }
+        Ok(())
+    }
+}
+
+/// The elements of a list of enum `E` (what a generated enum's
+/// [`ReadElement`] calls).
+///
+/// # Errors
+/// As [`ReadPointer::read_pointer`]; an element the schema does not list
+/// is [`NotInSchema`](super::NotInSchema).
+pub fn read_enum_list<E: Enum>(p: PointerReader<'_>) -> Result<Vec<E>> {
+    let list = p.get_list(ElementSize::TwoBytes)?;
+    let mut out = Vec::with_capacity(list.len() as usize);
+    for i in 0..list.len() {
+        out.push(E::try_from(list.get::<u16>(i))?);
+    }
+    Ok(out)
+}
+
+/// Points `p` at a new list of the enum values `items`.
+///
+/// # Errors
+/// As [`WritePointer::write_pointer`].
+pub fn write_enum_list<E: Enum, A: Arena + ?Sized>(
+    items: &[E],
+    p: PointerBuilder<'_, A>,
+) -> Result<()> {
+    let mut list = p.init_list(ElementSize::TwoBytes, count(items.len(), 16)?)?;
+    for (i, item) in items.iter().enumerate() {
+        list.set::<u16>(i as u32, (*item).into());
+    }
+    Ok(())
+}
+
+/// The elements of a list of structs (what a generated struct value's
+/// [`ReadElement`] calls).
+///
+/// # Errors
+/// As [`ReadStruct::read_struct`].
+pub fn read_struct_list<'a, V: ReadStruct<'a>>(p: PointerReader<'a>) -> Result<Vec<V>> {
+    let list = p.get_list(ElementSize::InlineComposite)?;
+    let mut out = Vec::with_capacity(list.len() as usize);
+    for i in 0..list.len() {
+        out.push(V::read_struct(list.get_struct(i))?);
+    }
+    Ok(out)
+}
+
+/// Points `p` at a new list of the struct values `items`.
+///
+/// # Errors
+/// As [`WriteStruct::write_struct`].
+pub fn write_struct_list<V: StructValue, A: Arena + ?Sized>(
+    items: &[V],
+    p: PointerBuilder<'_, A>,
+) -> Result<()> {
+    let mut list = p.init_struct_list(
+        count(items.len(), 64 * u64::from(V::STRUCT_SIZE.total_words()))?,
+        V::STRUCT_SIZE,
+    )?;
+    for (i, item) in items.iter().enumerate() {
+        item.write_struct(list.get_struct(i as u32))?;
+    }
+    Ok(())
+}
+
+/// An any pointer's or capability's value, kept as a copy: the words of a
+/// one-segment message whose root pointer (word 0) points to a deep copy
+/// of what the pointer pointed to (a capability pointer keeps its index
+/// into the message's capability table). Written back, it gives the same
+/// object.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct AnyValue {
+    words: Vec<Word>,
+}
+
+impl AnyValue {
+    /// A copy of what `p` points to.
+    ///
+    /// # Errors
+    /// As [`ReadPointer::read_pointer`].
+    pub fn from_pointer(p: &PointerReader<'_>) -> Result<Self> {
+        let mut message = Message::new(SingleSegmentArena::new());
+        message.root_pointer()?.set_from(p)?;
+        let words = message
+            .segments()
+            .next()
+            .map_or_else(Vec::new, |s| s.words().to_vec());
+        Ok(AnyValue { words })
+    }
+
+    /// The copy's words: a root pointer, then what it points to.
+    pub fn words(&self) -> &[Word] {
+        &self.words
+    }
+
+    /// Runs `f` on a reader of the copy's root pointer.
+    ///
+    /// # Errors
+    /// The words hold no root pointer (an `AnyValue::default()`).
+    pub fn with_pointer<R>(&self, f: impl FnOnce(PointerReader<'_>) -> Result<R>) -> Result<R> {
+        let segments = [self.words.as_slice()];
+        let options = ReaderOptions::default();
+        let reader = MessageReader::from_segments(&segments, options)?;
+        f(reader.root_pointer()?)
+    }
+}
+
+impl ReadPointer<'_> for AnyValue {
+    fn read_pointer(p: PointerReader<'_>) -> Result<Self> {
+        AnyValue::from_pointer(&p)
+    }
+}
+
+impl WritePointer for AnyValue {
+    fn write_pointer<A: Arena + ?Sized>(&self, mut p: PointerBuilder<'_, A>) -> Result<()> {
+        self.with_pointer(|src| p.set_from(&src))
+    }
+}
