@@ -277,14 +277,16 @@ fn read_literals(
     let mut n = 0u64;
     loop {
         one.clear();
-        if !read_one_literal(input, cutter, &mut one).map_err(|e| at_message(n + 1, &e))? {
+        let Some(len) =
+            read_one_literal(input, cutter, kind, &mut one).map_err(|e| at_message(n + 1, &e))?
+        else {
             return Ok(());
-        }
+        };
         n += 1;
         msg.reset();
         let builder = DynamicStructBuilder::init_root(&mut msg, schema.clone())
             .map_err(|e| at_message(n, &e.to_string()))?;
-        parse(&one, builder).map_err(|(line, column, message)| {
+        parse(&one[..len], builder).map_err(|(line, column, message)| {
             let (line, column) = at.of(line, column);
             at_message(
                 n,
@@ -382,12 +384,36 @@ struct CutState {
     /// Inside a string literal (JSON), and after its backslash.
     string: bool,
     escape: bool,
+    /// Bytes of the message scanned before the current chunk.
+    scanned: usize,
+    /// Where the outermost bracket closed (the offset past it).
+    close_end: usize,
+    /// Whether anything but white space and comments follows it.
+    junk: bool,
 }
 
 impl CutState {
     /// Scans `bytes`, the next bytes of the message: the offset of the
     /// opening bracket that starts the next message, if they hold it.
     fn scan(&mut self, cutter: Cutter, bytes: &[u8]) -> Option<usize> {
+        let found = self.scan_bytes(cutter, bytes);
+        self.scanned += found.unwrap_or(bytes.len());
+        found
+    }
+
+    /// How much of the message's `len` bytes holds the message itself:
+    /// for JSON, up to its closing brace when only white space and
+    /// comments follow it (the JSON parser reads no comments); otherwise
+    /// all of it.
+    fn message_len(&self, cutter: Cutter, len: usize) -> usize {
+        if cutter.json && self.saw_close && !self.junk {
+            self.close_end
+        } else {
+            len
+        }
+    }
+
+    fn scan_bytes(&mut self, cutter: Cutter, bytes: &[u8]) -> Option<usize> {
         for (i, &c) in bytes.iter().enumerate() {
             if self.comment {
                 self.comment = c != b'\n';
@@ -403,9 +429,17 @@ impl CutState {
                 }
                 continue;
             }
-            if std::mem::take(&mut self.slash) && c == b'/' {
-                self.comment = true;
-                continue;
+            if std::mem::take(&mut self.slash) {
+                if c == b'/' {
+                    self.comment = true;
+                    continue;
+                }
+                // A lone `/`: not a comment.
+                self.junk |= self.saw_close && self.depth == 0;
+            }
+            let after_close = self.saw_close && self.depth == 0;
+            if after_close && !matches!(c, b'#' | b'/' | b' ' | b'\t' | b'\r' | b'\n' | 0x0b) {
+                self.junk |= c != cutter.open;
             }
             match c {
                 b'#' => self.comment = true,
@@ -419,7 +453,11 @@ impl CutState {
                 }
                 _ if c == cutter.close && self.depth > 0 => {
                     self.depth -= 1;
-                    self.saw_close |= self.depth == 0;
+                    if self.depth == 0 {
+                        self.saw_close = true;
+                        self.close_end = self.scanned + i + 1;
+                        self.junk = false;
+                    }
                 }
                 _ => {}
             }
@@ -428,21 +466,23 @@ impl CutState {
     }
 }
 
-/// Reads the next text or JSON message of `input` into `one`, as `cutter`
-/// cuts them; `false` at the end of the input. One message is held at a
-/// time, at most [`text::MAX_TEXT_BYTES`].
+/// Reads the next text or JSON (`kind`) message of `input` into `one`, as
+/// `cutter` cuts them: how many of its first bytes hold the message (see
+/// [`CutState::message_len`]), `None` at the end of the input. One
+/// message is held at a time, at most [`text::MAX_TEXT_BYTES`].
 fn read_one_literal(
     input: &mut dyn BufRead,
     cutter: Cutter,
+    kind: &str,
     one: &mut Vec<u8>,
-) -> Result<bool, String> {
+) -> Result<Option<usize>, String> {
     let mut state = CutState::default();
     loop {
         let chunk = input
             .fill_buf()
             .map_err(|e| format!("reading the input: {e}"))?;
         if chunk.is_empty() {
-            return Ok(!one.is_empty());
+            return Ok((!one.is_empty()).then(|| state.message_len(cutter, one.len())));
         }
         let (take, done) = match state.scan(cutter, chunk) {
             Some(i) => (i, true),
@@ -450,14 +490,14 @@ fn read_one_literal(
         };
         if one.len() + take > text::MAX_TEXT_BYTES {
             return Err(format!(
-                "a message of more than {} bytes (the limit for one message)",
+                "a {kind} message of more than {} bytes (the limit for one message)",
                 text::MAX_TEXT_BYTES
             ));
         }
         one.extend_from_slice(&chunk[..take]);
         input.consume(take);
         if done {
-            return Ok(true);
+            return Ok(Some(state.message_len(cutter, one.len())));
         }
     }
 }

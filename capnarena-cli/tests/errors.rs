@@ -238,3 +238,45 @@ fn id_is_random_with_the_top_bit_set() {
     assert!(a >> 63 == 1 && b >> 63 == 1);
     assert_ne!(a, b);
 }
+
+/// JSON streams: a document whose strings hold braces, `#` and `//` is
+/// one message (the cut tracks strings, where the reference's cutter
+/// splits inside them and fails), comments between documents are
+/// skipped, and a bad document names its message, line and column in
+/// the whole stream.
+#[test]
+fn json_streams() {
+    let json_binary = ["convert", "--quiet", "json:binary", SCHEMA[0], SCHEMA[1]];
+    let json_json = [
+        "convert",
+        "--quiet",
+        "--short",
+        "json:json",
+        SCHEMA[0],
+        SCHEMA[1],
+    ];
+    let stream =
+        b"{\"textField\": \"a } { # // b\"}\n# a comment { }\n// another\n{\"int8Field\": 3}\n";
+    let out = capnarena(&json_json, stream);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].contains(r#""textField":"a } { # // b""#), "{stdout}");
+    assert!(lines[1].contains(r#""int8Field":3,"#), "{stdout}");
+    fails_with(
+        &capnarena(&json_binary, b"{\"int8Field\": 1}\n{\n  \"int8Field\": [}"),
+        "message 2: (capnp json input):3:17:",
+    );
+    // One document is read whole, up to 16 MiB: past it, an error.
+    let mut huge = b"{\"textField\": \"".to_vec();
+    huge.resize(huge.len() + (17 << 20), b'a');
+    fails_with(
+        &capnarena(&json_binary, &huge),
+        "message 1: a json message of more than 16777216 bytes",
+    );
+}
