@@ -266,7 +266,10 @@ fn json_streams() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].contains(r#""textField":"a } { # // b""#), "{stdout}");
+    assert!(
+        lines[0].contains(r#""textField":"a } { # // b""#),
+        "{stdout}"
+    );
     assert!(lines[1].contains(r#""int8Field":3,"#), "{stdout}");
     fails_with(
         &capnarena(&json_binary, b"{\"int8Field\": 1}\n{\n  \"int8Field\": [}"),

@@ -28,6 +28,36 @@ const OPTIONS: &str =
 /// `file:line:col: error: message`, warnings as `PROGRAM: warning: ...`,
 /// and the status is then 1.
 pub fn compile_command(program: &str, args: impl IntoIterator<Item = String>) -> ExitCode {
+    let (compiler, outputs) = match parse_args(program, args) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
+    };
+    let (result, warnings) = compiler.compile_with_warnings();
+    for w in warnings {
+        eprintln!("{program}: warning: {}", w.message);
+    }
+    let request = match result {
+        Ok(r) => r,
+        Err(d) => {
+            eprint!("{d}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for o in outputs {
+        if let Err(message) = write_output(&request, o) {
+            eprintln!("{program}: {message}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The compiler the arguments configure and the outputs they ask for,
+/// or the exit status after `--help` or a usage error (printed).
+fn parse_args(
+    program: &str,
+    args: impl IntoIterator<Item = String>,
+) -> Result<(Compiler, Vec<Output>), ExitCode> {
     let usage_error = |msg: &str| {
         eprintln!("{program}: {msg}\nusage: {program} {OPTIONS}");
         ExitCode::FAILURE
@@ -50,7 +80,7 @@ pub fn compile_command(program: &str, args: impl IntoIterator<Item = String>) ->
             compiler = compiler.no_standard_import();
         } else if a == "-h" || a == "--help" {
             println!("usage: {program} {OPTIONS}");
-            return ExitCode::SUCCESS;
+            return Err(ExitCode::SUCCESS);
         } else if a.starts_with("--import-path") || a.starts_with("-I") {
             let flag = if a.starts_with("-I") {
                 "-I"
@@ -59,12 +89,12 @@ pub fn compile_command(program: &str, args: impl IntoIterator<Item = String>) ->
             };
             match value(flag, &a, &mut args) {
                 Some(v) if !v.is_empty() => compiler = compiler.import_path(v),
-                _ => return usage_error("-I needs a directory"),
+                _ => return Err(usage_error("-I needs a directory")),
             }
         } else if a.starts_with("--src-prefix") {
             match value("--src-prefix", &a, &mut args) {
                 Some(v) if !v.is_empty() => compiler = compiler.src_prefix(v),
-                _ => return usage_error("--src-prefix needs a directory"),
+                _ => return Err(usage_error("--src-prefix needs a directory")),
             }
         } else if a.starts_with("--output") || a.starts_with("-o") {
             let flag = if a.starts_with("-o") {
@@ -73,7 +103,7 @@ pub fn compile_command(program: &str, args: impl IntoIterator<Item = String>) ->
                 "--output"
             };
             let Some(spec) = value(flag, &a, &mut args) else {
-                return usage_error("-o needs an output");
+                return Err(usage_error("-o needs an output"));
             };
             if spec == "-" {
                 outputs.push(Output::Stdout);
@@ -85,66 +115,46 @@ pub fn compile_command(program: &str, args: impl IntoIterator<Item = String>) ->
                 outputs.push(Output::Plugin { name, dir });
             }
         } else if a.starts_with('-') && a != "-" {
-            return usage_error(&format!("unknown option {a}"));
+            return Err(usage_error(&format!("unknown option {a}")));
         } else {
             compiler = compiler.file(&a);
             files += 1;
         }
     }
     if files == 0 {
-        return usage_error("no files given");
+        return Err(usage_error("no files given"));
     }
     if outputs.is_empty() {
-        return usage_error("no outputs specified");
+        return Err(usage_error("no outputs specified"));
     }
-    let (result, warnings) = compiler.compile_with_warnings();
-    for w in warnings {
-        eprintln!("{program}: warning: {}", w.message);
-    }
-    let request = match result {
-        Ok(r) => r,
-        Err(d) => {
-            eprint!("{d}");
-            return ExitCode::FAILURE;
+    Ok((compiler, outputs))
+}
+
+/// Writes the request to one output: stdout, or Rust generated from it
+/// into a directory; the error says what failed.
+fn write_output(request: &[u8], output: Output) -> Result<(), String> {
+    match output {
+        Output::Stdout => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(request)
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("writing the request: {e}"))
         }
-    };
-    for o in outputs {
-        match o {
-            Output::Stdout => {
-                let mut out = std::io::stdout().lock();
-                if let Err(e) = out.write_all(&request).and_then(|()| out.flush()) {
-                    eprintln!("{program}: writing the request: {e}");
-                    return ExitCode::FAILURE;
-                }
+        Output::Plugin { name, dir } if name == "capnarena" => {
+            let dir = std::path::PathBuf::from(dir.unwrap_or_else(|| ".".into()));
+            let files =
+                capnarena_codegen::generate(request, &capnarena_codegen::Options::default())
+                    .map_err(|e| format!("generating Rust: {e}"))?;
+            for f in files {
+                let path = dir.join(&f.name);
+                std::fs::write(&path, f.contents)
+                    .map_err(|e| format!("writing {}: {e}", path.display()))?;
             }
-            Output::Plugin { name, dir } if name == "capnarena" => {
-                let dir = std::path::PathBuf::from(dir.unwrap_or_else(|| ".".into()));
-                let files = match capnarena_codegen::generate(
-                    &request,
-                    &capnarena_codegen::Options::default(),
-                ) {
-                    Ok(files) => files,
-                    Err(e) => {
-                        eprintln!("{program}: generating Rust: {e}");
-                        return ExitCode::FAILURE;
-                    }
-                };
-                for f in files {
-                    let path = dir.join(&f.name);
-                    if let Err(e) = std::fs::write(&path, f.contents) {
-                        eprintln!("{program}: writing {}: {e}", path.display());
-                        return ExitCode::FAILURE;
-                    }
-                }
-            }
-            Output::Plugin { name, dir } => {
-                eprintln!(
-                    "{program}: output '{name}'{} is not supported: use -o- (the request) or -ocapnarena[:DIR] (Rust)",
-                    dir.map(|d| format!(" to {d}")).unwrap_or_default()
-                );
-                return ExitCode::FAILURE;
-            }
+            Ok(())
         }
+        Output::Plugin { name, dir } => Err(format!(
+            "output '{name}'{} is not supported: use -o- (the request) or -ocapnarena[:DIR] (Rust)",
+            dir.map(|d| format!(" to {d}")).unwrap_or_default()
+        )),
     }
-    ExitCode::SUCCESS
 }

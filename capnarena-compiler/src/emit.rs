@@ -86,6 +86,9 @@ pub fn emit(req: &Request) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Writes node `n` into `b`, a `schema.capnp` `Node`. Longer than most:
+/// one arm per node kind, each writing that kind's fields in the schema's
+/// order.
 fn write_node<A: Arena>(b: &mut StructBuilder<'_, A>, n: &Node) -> Result<()> {
     b.set::<u64>(0, n.id);
     b.set_text(0, &n.display_name)?;
@@ -324,6 +327,8 @@ fn write_type<A: Arena>(p: PointerBuilder<'_, A>, t: &Type) -> Result<()> {
     Ok(())
 }
 
+/// Writes `v` as a `schema.capnp` `Value` at `p`. Longer than most: one
+/// arm per value kind (the union's nineteen members), each a store.
 fn write_value<A: Arena>(p: PointerBuilder<'_, A>, v: &Value) -> Result<()> {
     let mut b = p.init_struct(VALUE)?;
     let tag: u16 = match v {

@@ -375,6 +375,10 @@ impl Lexer<'_> {
         !matches!(self.peek(), Some(c) if c.is_ascii_alphabetic() || c == b'_' || c == b'.')
     }
 
+    /// A number literal at `start`: decimal, hex and octal integers and
+    /// floats with their exponents, as the reference's lexer reads them.
+    /// Longer than most: one scan of the literal's grammar, with the
+    /// reference's refusals at each step.
     fn number(&mut self, start: usize) -> Result<Tok, LexError> {
         let too_big = |lx: &Self| {
             (

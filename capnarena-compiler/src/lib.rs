@@ -221,15 +221,11 @@ impl Compiler {
         (request, warnings)
     }
 
-    /// The request, the warnings and the files read.
-    #[allow(clippy::type_complexity)]
-    fn compile_request_full(
-        &self,
-    ) -> (
-        Result<schema::Request, Diagnostics>,
-        Vec<Diagnostic>,
-        Vec<PathBuf>,
-    ) {
+    /// Where files are looked for and how the user spelled each place:
+    /// the working directory, the import path (`-I`, then the standard
+    /// directories that exist), the `--src-prefix` directories, all
+    /// normalized.
+    fn search_paths(&self) -> SearchPaths {
         let cwd = self
             .cwd
             .clone()
@@ -247,12 +243,6 @@ impl Compiler {
                     import_path.push(PathBuf::from(p));
                 }
             }
-        }
-        let mut loader = files::Loader::new(import_path.clone());
-        for (p, t) in &self.sources {
-            loader
-                .overrides
-                .insert(files::normalize(&cwd, p), t.clone());
         }
         let prefixes: Vec<PathBuf> = self
             .src_prefixes
@@ -274,6 +264,35 @@ impl Compiler {
             cwd: cwd.clone(),
             dirs: spellings,
         };
+        SearchPaths {
+            cwd,
+            import_path,
+            prefixes,
+            spelled,
+        }
+    }
+
+    /// The request, the warnings and the files read.
+    #[allow(clippy::type_complexity)]
+    fn compile_request_full(
+        &self,
+    ) -> (
+        Result<schema::Request, Diagnostics>,
+        Vec<Diagnostic>,
+        Vec<PathBuf>,
+    ) {
+        let SearchPaths {
+            cwd,
+            import_path,
+            prefixes,
+            spelled,
+        } = self.search_paths();
+        let mut loader = files::Loader::new(import_path);
+        for (p, t) in &self.sources {
+            loader
+                .overrides
+                .insert(files::normalize(&cwd, p), t.clone());
+        }
         let mut requested = Vec::new();
         let mut general = Vec::new();
         for f in &self.files {
@@ -317,6 +336,14 @@ impl Compiler {
             finish(&files, &cx, out, &requested, general, load_errors, &spelled);
         (request, warnings, read)
     }
+}
+
+/// Where a compile looks for files (see `Compiler::search_paths`).
+struct SearchPaths {
+    cwd: PathBuf,
+    import_path: Vec<PathBuf>,
+    prefixes: Vec<PathBuf>,
+    spelled: Spelled,
 }
 
 /// What a compile gives a build tool: the request or the errors, the

@@ -103,6 +103,11 @@ const MAX_SUFFIXES: usize = 256;
 
 type Alt = for<'x, 'y> fn(&'x mut P<'y>) -> Option<Head>;
 
+/// One statement at `level` (file, struct, interface, ...): the first of
+/// the level's alternatives that parses it whole, as the reference's
+/// parser tries them, or the errors of the one that got furthest. Longer
+/// than most: the table of alternatives per level and the choice among
+/// their results read best in one place.
 fn parse_statement(st: &Statement, level: Level, errors: &mut Vec<ParseError>) -> Option<Parsed> {
     let toks = &st.tokens;
     let alts: &[Alt] = match level {
@@ -520,6 +525,8 @@ impl<'a> P<'a> {
     }
 
     /// An expression without suffixes; sets `self.depth` to its depth.
+    /// Longer than most: one arm per kind of expression start (literal,
+    /// name, list, tuple, import, embed), in the grammar's order.
     fn base_expr(&mut self) -> Option<Expr> {
         self.depth = 1;
         let t = self.peek()?;
