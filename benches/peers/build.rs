@@ -4,7 +4,9 @@
 //! capnarena-build for the capnarena side (`capnarena/bench_capnp.rs`,
 //! `capnarena/telemetry_capnp.rs`; compiled in Rust, no tool needed).
 //! The four schemas of the data-set suite (`schema/rsb/`, see its
-//! `PROVENANCE.md`) go to `rsb/` and `capnarena/rsb/` the same way. The
+//! `PROVENANCE.md`) go to `rsb/` and `capnarena/rsb/` the same way, the
+//! latter with plain Rust values (`Config::owned_values`, for the
+//! owned-value columns against prost). The
 //! RPC benchmark's `schema/rpc_bench.capnp` gets capnpc's code (for
 //! capnp-rpc) and capnarena's with typed RPC code (`Config::rpc`).
 
@@ -35,7 +37,8 @@ fn main() {
         .default_parent_module(vec!["rsb".into(), "peer".into()]);
     let mut ours = capnarena_build::Config::new()
         .src_prefix("schema/rsb")
-        .out_dir(out.join("capnarena/rsb"));
+        .out_dir(out.join("capnarena/rsb"))
+        .owned_values(true);
     for f in RSB {
         println!("cargo:rerun-if-changed={f}");
         peer.file(f);
