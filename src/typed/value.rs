@@ -23,9 +23,9 @@
 //! instead of growing into gigabytes. Writing allocates only in the
 //! message's arena.
 
-use alloc::boxed::Box;
-use alloc::string::String;
-use alloc::vec::Vec;
+/// The `alloc` types values are made of, named from here by generated
+/// code so that a `no_std` crate (with `alloc`) can use it.
+pub use alloc::{boxed::Box, string::String, vec::Vec};
 
 use super::{BoolList, Enum, Owned, PrimitiveList, VoidList};
 use crate::arena::{Arena, SingleSegmentArena};
