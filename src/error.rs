@@ -153,6 +153,22 @@ pub enum Error {
         /// Words the read that failed asked for.
         requested: u64,
     },
+    /// Decoding into plain Rust values (the generated `Value`s and
+    /// `ValueRef`s) would allocate more than the traversal budget has
+    /// left: each decoded list element or boxed struct is charged its size
+    /// in memory, in words, beyond what reading it charged.
+    DecodeLimitExceeded {
+        /// Values being decoded (a list's elements, or one boxed struct).
+        elements: u64,
+        /// Bytes each takes in memory.
+        element_bytes: u64,
+        /// Words charged for them beyond what reading them charged.
+        extra_words: u64,
+        /// Words of traversal budget left before them.
+        remaining: u64,
+        /// `ReaderOptions::traversal_limit_words`.
+        limit: u64,
+    },
     /// A message declares more words than the traversal limit allows.
     MessageTooLarge {
         /// Total words in the segment table.
@@ -402,6 +418,19 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "traversal limit of {limit} words exceeded (reading {requested} more words)"
+                )
+            }
+            Error::DecodeLimitExceeded {
+                elements,
+                element_bytes,
+                extra_words,
+                remaining,
+                limit,
+            } => {
+                write!(
+                    f,
+                    "decoding {elements} values of {element_bytes} bytes each needs {extra_words} \
+                     more words of the traversal budget, {remaining} of the limit of {limit} are left"
                 )
             }
             Error::MessageTooLarge { declared, limit } => {

@@ -297,6 +297,41 @@ impl<'a> ReadContext<'a> {
         }
     }
 
+    /// Charges the memory that decoding `elements` values of
+    /// `element_bytes` bytes each into plain Rust values allocates (see
+    /// `typed::value`), in words, beyond the `charged` words their read
+    /// already took from the traversal budget: so a small message cannot
+    /// decode into far more memory than the traversal limit allows (a list
+    /// of many empty structs costs its reader a word each, and each can
+    /// become a large value).
+    ///
+    /// # Errors
+    /// [`Error::DecodeLimitExceeded`] when the budget left is short.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn charge_decode(
+        &self,
+        elements: u64,
+        element_bytes: u64,
+        charged: u64,
+    ) -> Result<()> {
+        let words = elements.saturating_mul(element_bytes.div_ceil(8));
+        let extra = words.saturating_sub(charged);
+        let remaining = self.remaining.get();
+        match remaining.checked_sub(extra) {
+            Some(rest) => {
+                self.remaining.set(rest);
+                Ok(())
+            }
+            None => Err(Error::DecodeLimitExceeded {
+                elements,
+                element_bytes,
+                extra_words: extra,
+                remaining,
+                limit: self.limits.traversal_limit_words,
+            }),
+        }
+    }
+
     /// The root struct: what `self.root()?.get_struct()` gives (see
     /// [`PointerReader::get_struct`]).
     #[inline(always)]
@@ -1186,6 +1221,17 @@ impl<'a> ListReader<'a> {
     #[inline(always)]
     pub(crate) fn span_words(&self) -> u64 {
         (u64::from(self.len) * self.step_bits).div_ceil(64)
+    }
+
+    /// Words reading the list took from the traversal budget: its span,
+    /// or a word per element when its elements take no space.
+    #[cfg(feature = "alloc")]
+    #[inline]
+    pub(crate) fn charged_words(&self) -> u64 {
+        match self.span_words() {
+            0 => u64::from(self.len),
+            span => span,
+        }
     }
 
     /// Whether the list has no elements.

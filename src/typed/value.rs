@@ -12,18 +12,26 @@
 //! capability an [`AnyValue`].
 //!
 //! Reading goes through the message's reader, so its limits (traversal,
-//! nesting) bound what a value can cost; writing allocates only in the
+//! nesting) bound what a value can cost: besides the words each read
+//! charges, every decoded list element and boxed struct is charged its
+//! size in memory (in words, beyond what its read charged) against the
+//! same traversal budget, so the heap a decode takes stays within eight
+//! bytes per word of the traversal limit (text, data and any-pointer
+//! copies are no larger than the words their reads charge) and a small
+//! message of many empty structs fails with
+//! [`Error::DecodeLimitExceeded`](crate::Error::DecodeLimitExceeded)
+//! instead of growing into gigabytes. Writing allocates only in the
 //! message's arena.
 
-use alloc::boxed::Box;
-use alloc::string::String;
-use alloc::vec::Vec;
+/// The `alloc` types values are made of, named from here by generated
+/// code so that a `no_std` crate (with `alloc`) can use it.
+pub use alloc::{boxed::Box, string::String, vec::Vec};
 
 use super::{BoolList, Enum, Owned, PrimitiveList, VoidList};
 use crate::arena::{Arena, SingleSegmentArena};
 use crate::error::Result;
 use crate::layout::{
-    ElementSize, PointerBuilder, PointerReader, StructBuilder, StructReader, StructSize,
+    ElementSize, ListReader, PointerBuilder, PointerReader, StructBuilder, StructReader, StructSize,
 };
 use crate::message::Message;
 use crate::read::{MessageReader, ReaderOptions};
@@ -181,8 +189,23 @@ impl<T: WriteElement> WritePointer for Vec<T> {
 impl<'a, V: ReadStruct<'a>> ReadPointer<'a> for Box<V> {
     #[inline]
     fn read_pointer(p: PointerReader<'a>) -> Result<Self> {
-        V::read_struct(p.get_struct()?).map(Box::new)
+        let r = p.get_struct()?;
+        let charged = u64::from(r.size().total_words());
+        r.context()
+            .charge_decode(1, core::mem::size_of::<V>() as u64, charged)?;
+        V::read_struct(r).map(Box::new)
     }
+}
+
+/// Charges the memory of a `Vec` of `list`'s elements as `T`s (see the
+/// module's notes) before it is allocated.
+#[inline]
+fn charge_list<T>(list: &ListReader<'_>) -> Result<()> {
+    list.context().charge_decode(
+        u64::from(list.len()),
+        core::mem::size_of::<T>() as u64,
+        list.charged_words(),
+    )
 }
 
 impl<V: StructValue> WritePointer for Box<V> {
@@ -223,7 +246,11 @@ primitive_elements!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
 
 impl ReadElement<'_> for bool {
     fn read_list(p: PointerReader<'_>) -> Result<Vec<Self>> {
-        Ok(<BoolList as Owned>::read(p)?.to_vec())
+        let list = p.get_list(ElementSize::Bit)?;
+        charge_list::<bool>(&list)?;
+        let mut out = alloc::vec![false; list.len() as usize];
+        list.copy_bools_to_slice(&mut out);
+        Ok(out)
     }
 }
 
@@ -252,6 +279,7 @@ impl WriteElement for () {
 impl<'a, T: ReadPointer<'a>> ReadElement<'a> for Option<T> {
     fn read_list(p: PointerReader<'a>) -> Result<Vec<Self>> {
         let list = p.get_list(ElementSize::Pointer)?;
+        charge_list::<Self>(&list)?;
         let mut out = Vec::with_capacity(list.len() as usize);
         for i in 0..list.len() {
             out.push(read_optional(list.get_pointer(i))?);
@@ -278,6 +306,7 @@ impl<T: WritePointer> WriteElement for Option<T> {
 /// is [`NotInSchema`](super::NotInSchema).
 pub fn read_enum_list<E: Enum>(p: PointerReader<'_>) -> Result<Vec<E>> {
     let list = p.get_list(ElementSize::TwoBytes)?;
+    charge_list::<E>(&list)?;
     let mut out = Vec::with_capacity(list.len() as usize);
     for i in 0..list.len() {
         out.push(E::try_from(list.get::<u16>(i))?);
@@ -307,6 +336,7 @@ pub fn write_enum_list<E: Enum, A: Arena + ?Sized>(
 /// As [`ReadStruct::read_struct`].
 pub fn read_struct_list<'a, V: ReadStruct<'a>>(p: PointerReader<'a>) -> Result<Vec<V>> {
     let list = p.get_list(ElementSize::InlineComposite)?;
+    charge_list::<V>(&list)?;
     let mut out = Vec::with_capacity(list.len() as usize);
     for i in 0..list.len() {
         out.push(V::read_struct(list.get_struct(i))?);

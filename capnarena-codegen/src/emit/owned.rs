@@ -292,15 +292,20 @@ impl Generator<'_> {
         let borrowed = c.flavor == Flavor::Borrowed;
         Ok(match ty {
             Type::Text if borrowed => "&'a str".into(),
-            Type::Text => "::std::string::String".into(),
+            Type::Text => format!("{}::typed::value::String", self.runtime),
             Type::Data if borrowed => "&'a [u8]".into(),
-            Type::Data => "::std::vec::Vec<u8>".into(),
+            Type::Data => format!("{}::typed::value::Vec<u8>", self.runtime),
             Type::Struct(id, _) => format!(
-                "::std::boxed::Box<{}::{}>",
+                "{}::typed::value::Box<{}::{}>",
+                self.runtime,
                 self.path_to(*id, c.file, c.depth)?,
                 c.flavor.value()
             ),
-            Type::List(e) => format!("::std::vec::Vec<{}>", self.element_value_ty(e, c)?),
+            Type::List(e) => format!(
+                "{}::typed::value::Vec<{}>",
+                self.runtime,
+                self.element_value_ty(e, c)?
+            ),
             _ => format!("{}::typed::value::AnyValue", self.runtime),
         })
     }
@@ -611,7 +616,7 @@ impl Generator<'_> {
                 out,
                 false,
                 &format!(
-                    "fn read_list(p: {rt}::PointerReader<'a>) -> {rt}::Result<::std::vec::Vec<Self>>"
+                    "fn read_list(p: {rt}::PointerReader<'a>) -> {rt}::Result<{rt}::typed::value::Vec<Self>>"
                 ),
                 &format!("{rt}::typed::value::read_struct_list(p)"),
             );
@@ -679,7 +684,7 @@ impl Generator<'_> {
             out,
             false,
             &format!(
-                "fn read_list(p: {rt}::PointerReader<'_>) -> {rt}::Result<::std::vec::Vec<Self>>"
+                "fn read_list(p: {rt}::PointerReader<'_>) -> {rt}::Result<{rt}::typed::value::Vec<Self>>"
             ),
             &format!("{rt}::typed::value::read_enum_list(p)"),
         );
