@@ -120,12 +120,14 @@ fuzz_target!(|data: &[u8]| {
                 // directory).
                 let name = Path::new(&d.file);
                 let name = name.strip_prefix(root).unwrap_or(name);
-                let text: &[u8] = match name.to_str().unwrap_or_default() {
-                    "src/main.capnp" => pieces.first().copied().unwrap_or_default(),
-                    "src/a.capnp" => pieces.get(1).copied().unwrap_or_default(),
-                    "src/sub/b.capnp" => pieces.get(2).copied().unwrap_or_default(),
-                    "inc/c.capnp" => pieces.get(3).copied().unwrap_or_default(),
-                    "inc/sub/d.capnp" => pieces.get(4).copied().unwrap_or_default(),
+                // Any slot may be imported as a schema, the `.bin` ones too.
+                let name = name.to_str().unwrap_or_default();
+                let slot = SLOTS.iter().position(|s| *s == name);
+                let text: &[u8] = match name {
+                    _ if slot.is_some() => slot
+                        .and_then(|i| pieces.get(i))
+                        .copied()
+                        .unwrap_or_default(),
                     "inc/capnp/stream.capnp" => STREAM.as_bytes(),
                     f if d.line == 0 && f.ends_with("main.capnp") => &[],
                     f => panic!("diagnostic for a file outside the tree {f:?}: {d}"),

@@ -37,7 +37,9 @@ fn schema() -> &'static LoadedSchema {
 fn parse(msg: &mut Message<SingleSegmentArena>, text: &[u8]) -> Result<u64, text::TextError> {
     let loaded = schema();
     let schema = loaded.schema();
-    let root = schema.find_struct("all_types.capnp:AllTypes").expect("AllTypes");
+    let root = schema
+        .find_struct("all_types.capnp:AllTypes")
+        .expect("AllTypes");
     msg.reset();
     let mut b = DynamicStructBuilder::init_root(msg, root).expect("a root");
     text::parse_struct(text, &mut b)?;
@@ -62,7 +64,9 @@ fuzz_target!(|data: &[u8]| {
         Ok(words) => {
             let loaded = schema();
             let schema = loaded.schema();
-            let root = schema.find_struct("all_types.capnp:AllTypes").expect("AllTypes");
+            let root = schema
+                .find_struct("all_types.capnp:AllTypes")
+                .expect("AllTypes");
             let reader = msg.reader();
             let r = DynamicStructReader::root(&reader, root).expect("root");
             let mut printed = [Vec::new(), Vec::new()];
@@ -72,7 +76,10 @@ fuzz_target!(|data: &[u8]| {
             let mut again = Message::new(SingleSegmentArena::new());
             for text in &printed {
                 let back = parse(&mut again, text).unwrap_or_else(|e| {
-                    panic!("printed text does not parse: {e}: {}", String::from_utf8_lossy(text))
+                    panic!(
+                        "printed text does not parse: {e}: {}",
+                        String::from_utf8_lossy(text)
+                    )
                 });
                 assert_eq!(back, words, "the printed text builds another size");
             }
