@@ -15,6 +15,9 @@
 //! nesting) bound what a value can cost; writing allocates only in the
 //! message's arena.
 
+#[cfg(feature = "serde")]
+pub mod serde_support;
+
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
