@@ -83,9 +83,9 @@ impl<T: SerializeValue + ?Sized> Serialize for Ser<'_, T> {
     }
 }
 
-/// A union member that is a pointer: a null one is written as the
-/// reference writes it, as its type's default (empty text, data or list,
-/// a struct of defaults).
+/// A union member (or list element) that is a pointer: a null one is
+/// written as the reference writes it, as its type's default (empty text,
+/// data or list, a struct of defaults).
 pub struct OrDefault<'a, T>(pub &'a Option<T>);
 
 impl<T: SerializeValue + Default> Serialize for OrDefault<'_, T> {
@@ -462,13 +462,12 @@ impl<'de, T: DeserializeValue<'de>> Visitor<'de> for ListVisitor<T> {
     }
 }
 
-/// A list element that is a pointer: a null one is `null`.
-impl<T: SerializeValue> SerializeValue for Option<T> {
+/// A list element that is a pointer: a null one is written as the
+/// reference writes it, as its type's default (`""`, `[]`, a struct of
+/// defaults); `null` reads back as `None`.
+impl<T: SerializeValue + Default> SerializeValue for Option<T> {
     fn serialize_value<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Some(v) => v.serialize_value(s),
-            None => s.serialize_unit(),
-        }
+        OrDefault(self).serialize(s)
     }
 }
 
