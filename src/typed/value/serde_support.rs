@@ -12,9 +12,9 @@
 //! are written is the serializer's choice (`serde_json` writes the
 //! shortest form that reads back, the reference C's `%.15g` or `%.17g`).
 //!
-//! Deserializing accepts those forms, and also integers written as
-//! strings or numbers alike, enums as names or numbers, and unknown
-//! fields (skipped), as the reference's decoder does. Any pointers and
+//! Deserializing accepts those forms, and is lenient beyond them:
+//! integers as strings or numbers alike, enums as names or numbers,
+//! unknown fields skipped. Any pointers and
 //! capabilities have no JSON form: serializing or deserializing one is an
 //! error.
 
