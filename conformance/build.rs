@@ -46,7 +46,8 @@ fn config(project: &corpus::Project, corpus_dir: &Path) -> capnarena_build::Conf
 }
 
 /// Generates the wire-compatibility vectors' schema
-/// (`tests/vectors/all_types.capnp`), with owned values, into
+/// (`tests/vectors/all_types.capnp`), with owned values and their serde
+/// impls (tests/owned_serde.rs), into
 /// `OUT_DIR/vectors/all_types_capnp.rs`, which `src/lib.rs` includes.
 fn vectors(manifest: &Path, out: &Path) -> io::Result<()> {
     let dir = manifest.join("../tests/vectors");
@@ -55,7 +56,7 @@ fn vectors(manifest: &Path, out: &Path) -> io::Result<()> {
         .src_prefix(&dir)
         .file(dir.join("all_types.capnp"))
         .out_dir(out.join("vectors"))
-        .owned_values(true)
+        .serde(true)
         .compile()
         .map_err(|e| io::Error::other(format!("tests/vectors/all_types.capnp: {e}")))
 }

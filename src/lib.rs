@@ -41,6 +41,11 @@ pub use read::{MessageReader, ReaderOptions};
 pub use segment::Segment;
 pub use word::Word;
 
+/// The `serde` crate, for the impls generated with capnarena-codegen's
+/// `serde` option (so a user crate need not depend on it).
+#[cfg(feature = "serde")]
+pub use serde;
+
 /// Includes the Rust that `capnarena-build` (or `capnpc-capnarena`) wrote
 /// for a schema file into `OUT_DIR`, as a module at this place of the
 /// module tree.

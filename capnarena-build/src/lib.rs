@@ -285,6 +285,15 @@ impl Config {
         self
     }
 
+    /// Also generate `serde` impls of the plain values and enums, in the
+    /// reference's JSON form (turns [`Config::owned_values`] on; see
+    /// [`capnarena_codegen::Options::serde`]). The generated code then
+    /// needs the `capnarena` dependency's `serde` feature. Off by default.
+    pub fn serde(mut self, on: bool) -> Self {
+        self.codegen = self.codegen.serde(on);
+        self
+    }
+
     /// The `capnp compile -o-` arguments for this configuration.
     fn capnp_args(&self) -> Vec<String> {
         let mut args = vec!["compile".to_string(), "-o-".to_string()];

@@ -127,6 +127,7 @@ pub struct Options {
     /// The RPC crate's path, when typed RPC code is generated.
     rpc_path: Option<String>,
     pub(crate) owned_values: bool,
+    pub(crate) serde: bool,
 }
 
 impl Default for Options {
@@ -136,6 +137,7 @@ impl Default for Options {
             runtime_path: "::capnarena".into(),
             rpc_path: None,
             owned_values: false,
+            serde: false,
         }
     }
 }
@@ -165,6 +167,24 @@ impl Options {
     /// adds code, and build time, that only users of the values need.
     pub fn owned_values(mut self, on: bool) -> Self {
         self.owned_values = on;
+        self
+    }
+
+    /// Also generates `serde` impls (turning [`Options::owned_values`] on):
+    /// `Serialize` of `foo::Value` and `foo::ValueRef<'a>`, `Deserialize`
+    /// of `foo::Value`, and both of every enum, in the form of the
+    /// reference's JSON codec (`capnp convert binary:json`): schema field
+    /// names, `Int64` / `UInt64` as decimal strings, non-finite floats as
+    /// `"NaN"` / `"Infinity"` / `"-Infinity"`, data as arrays of numbers,
+    /// enums by name, null pointers left out. The impls are written out
+    /// (no derive) and name serde through the runtime's re-export, so the
+    /// generated code needs the runtime's `serde` feature and nothing
+    /// else. Off by default.
+    pub fn serde(mut self, on: bool) -> Self {
+        self.serde = on;
+        if on {
+            self.owned_values = true;
+        }
         self
     }
 

@@ -23,6 +23,9 @@
 //! instead of growing into gigabytes. Writing allocates only in the
 //! message's arena.
 
+#[cfg(feature = "serde")]
+pub mod serde_support;
+
 /// The `alloc` types values are made of, named from here by generated
 /// code so that a `no_std` crate (with `alloc`) can use it.
 pub use alloc::{boxed::Box, string::String, vec::Vec};

@@ -41,6 +41,7 @@ mod pointer_field;
 mod rpc;
 mod rpc_client;
 mod rpc_server;
+mod serde_impls;
 mod struct_field;
 mod struct_module;
 mod text_data;
@@ -323,6 +324,9 @@ impl<'s> Generator<'s> {
                 self.enum_item(out, node, enumerants, &name);
                 if self.options.owned_values {
                     self.enum_value_impls(out, &name);
+                }
+                if self.options.serde {
+                    self.enum_serde(out, &name);
                 }
                 Ok(())
             }

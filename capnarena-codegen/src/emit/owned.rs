@@ -29,7 +29,7 @@ pub(super) const RESERVED: &[&str] = &["Value", "ValueRef", "WhichValue", "Which
 
 /// Which of the two value types is being written.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Flavor {
+pub(super) enum Flavor {
     Owned,
     Borrowed,
 }
@@ -44,7 +44,7 @@ impl Flavor {
     }
 
     /// The union's enum as named in its own module.
-    fn which(self) -> &'static str {
+    pub(super) fn which(self) -> &'static str {
         match self {
             Flavor::Owned => "WhichValue",
             Flavor::Borrowed => "WhichRef<'a>",
@@ -53,18 +53,18 @@ impl Flavor {
 }
 
 /// The struct being written: what every part needs.
-struct ValueContext<'a> {
-    s: &'a StructNode,
+pub(super) struct ValueContext<'a> {
+    pub(super) s: &'a StructNode,
     /// Non-union fields in code order.
-    plain: Vec<&'a Field>,
+    pub(super) plain: Vec<&'a Field>,
     /// Union members by discriminant, with their variant names.
-    members: Vec<(&'a Field, String)>,
+    pub(super) members: Vec<(&'a Field, String)>,
     /// The Rust field holding the union (`union`, unless a field took it).
-    union_field: String,
-    file: u64,
-    depth: usize,
-    generics: &'a Generics,
-    flavor: Flavor,
+    pub(super) union_field: String,
+    pub(super) file: u64,
+    pub(super) depth: usize,
+    pub(super) generics: &'a Generics,
+    pub(super) flavor: Flavor,
 }
 
 impl Generator<'_> {
@@ -171,7 +171,7 @@ impl Generator<'_> {
 
     /// The Rust field of `f` in the value: its method stem, a keyword
     /// made raw.
-    fn value_field(&self, f: &Field) -> String {
+    pub(super) fn value_field(&self, f: &Field) -> String {
         let stem = self.stem(f);
         match stem.as_str() {
             "self" | "Self" | "super" | "crate" => format!("{stem}_"),
@@ -197,6 +197,9 @@ impl Generator<'_> {
         self.value_read(out, c)?;
         self.value_write(out, c)?;
         self.value_conversions(out, c);
+        if self.options.serde {
+            self.value_serde(out, node, c)?;
+        }
         Ok(())
     }
 
@@ -256,7 +259,7 @@ impl Generator<'_> {
     }
 
     /// The Rust type of field `f`'s value.
-    fn field_value_ty(&self, f: &Field, c: &ValueContext<'_>) -> Result<String, Error> {
+    pub(super) fn field_value_ty(&self, f: &Field, c: &ValueContext<'_>) -> Result<String, Error> {
         match &f.kind {
             FieldKind::Group { type_id } => Ok(format!(
                 "{}::{}",
