@@ -21,7 +21,8 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use convert::{Format, WriteOptions};
 use schema::ImportOptions;
 
-const ABOUT: &str = "Command-line tool for Cap'n Proto development and debugging.";
+const ABOUT: &str = "Cap'n Proto schemas and messages from the command line: compile schemas, \
+                     convert messages between binary, packed, text and JSON, evaluate constants.";
 
 fn import_args(cmd: Command) -> Command {
     cmd.arg(
@@ -31,8 +32,8 @@ fn import_args(cmd: Command) -> Command {
             .value_name("dir")
             .action(ArgAction::Append)
             .help(
-                "Add <dir> to the list of directories searched for non-relative imports \
-                 (ones that start with a '/').",
+                "Look in <dir> for imports written as absolute paths (`/capnp/c++.capnp`); \
+                 may be given more than once, searched in order.",
             ),
     )
     .arg(
@@ -40,8 +41,8 @@ fn import_args(cmd: Command) -> Command {
             .long("no-standard-import")
             .action(ArgAction::SetTrue)
             .help(
-                "Do not add any default import paths; use only those specified by -I. \
-                 Otherwise, typically /usr/include and /usr/local/include are added by default.",
+                "Search only the -I directories for absolute imports (without this flag, \
+                 /usr/local/include and /usr/include are searched after them).",
             ),
     )
 }
@@ -70,8 +71,8 @@ fn quiet_arg() -> Arg {
         .long("quiet")
         .action(ArgAction::SetTrue)
         .help(
-            "Do not print warning messages about the input being in the wrong format. Use \
-             this if you find the warnings are wrong.",
+            "Skip the check of the input's first bytes against the format named for it (and \
+             the warning printed when they look like another format).",
         )
 }
 
@@ -89,21 +90,21 @@ fn flag(name: &'static str, short: Option<char>, help: &'static str) -> Arg {
 fn cli() -> Command {
     let convert = import_args(
         Command::new("convert")
-            .about("Convert messages between binary, text, JSON, etc.")
+            .about("Re-encode a stream of messages: binary, packed, flat, canonical, text, JSON")
             .long_about(
-                "Converts messages between formats. Reads a stream of messages from stdin in \
-                 format <from> and writes them to stdout in format <to>. Valid formats are:\n    \
-                 binary      standard binary format\n    \
-                 packed      packed binary format (deflates zeroes)\n    \
-                 flat        binary single segment, no segment table (rare)\n    \
-                 flat-packed flat and packed\n    \
-                 canonical   canonicalized binary single segment, no segment table\n    \
-                 text        schema language struct literal format\n    \
-                 json        JSON format\n\
-                 When using \"text\" or \"json\" format, you must specify <schema-file> and <type> (but \
-                 they are ignored and can be omitted for binary-to-binary conversions). <type> \
-                 names a struct type defined in <schema-file>, which is the root type of the \
-                 message(s).",
+                "Reads messages in format <from> from standard input, one after another until \
+                 the input ends, and writes each to standard output in format <to>.\n\
+                 Formats:\n    \
+                 binary       segment table, then the segments (the stream framing)\n    \
+                 packed       binary, with runs of zero bytes compressed\n    \
+                 flat         one segment, no segment table\n    \
+                 flat-packed  flat, compressed as packed is\n    \
+                 canonical    flat, in canonical form (the input is read as flat)\n    \
+                 text         a struct value as schema files write it: (a = 1, b = \"x\")\n    \
+                 json         the JSON form of the reference codec\n\
+                 text and json need the schema: <schema-file>, and <type>, the name of the \
+                 message's root struct in that file. Between binary formats both may be left \
+                 out.",
             )
             .arg(
                 Arg::new("conversion")
@@ -115,74 +116,59 @@ fn cli() -> Command {
             .arg(quiet_arg())
             .arg(segment_size_arg())
             .arg(short_arg(
-                "Write text or JSON output in short (non-pretty) format. Each message will be printed \
-                 on one line, without using whitespace to improve readability.",
+                "Text and JSON output: one line per message, no indentation or spaces \
+                 between items.",
             )),
     );
     let decode = import_args(
         Command::new("decode")
-            .about("DEPRECATED (use `convert`)")
+            .about("Old spelling of `convert binary:text` (kept for scripts)")
             .long_about(
-                "Decodes one or more encoded Cap'n Proto messages as text. The messages have \
-                 root type <type> defined in <schema-file>. Messages are read from standard \
-                 input and by default are expected to be in standard Cap'n Proto \
-                 serialization format.",
+                "Writes each message of standard input (binary framing unless --flat or \
+                 --packed) as text, reading its root as the struct <type> of <schema-file>. \
+                 `convert` does this and more.",
             )
             .arg(Arg::new("schema").value_name("schema-file").required(true))
             .arg(Arg::new("type").value_name("type").required(true))
             .arg(flag(
                 "flat",
                 None,
-                "Interpret the input as one large single-segment message rather than a \
-                 stream in standard serialization format.",
+                "The input is one message of one segment, without a segment table.",
             ))
-            .arg(flag(
-                "packed",
-                Some('p'),
-                "Expect the input to be packed using standard Cap'n Proto packing.",
-            ))
+            .arg(flag("packed", Some('p'), "The input is packed."))
             .arg(quiet_arg())
             .arg(short_arg(
-                "Print in short (non-pretty) format. Each message will be printed on one \
-                 line, without using whitespace to improve readability.",
+                "One line per message, no indentation or spaces between items.",
             )),
     );
     let encode = import_args(
         Command::new("encode")
-            .about("DEPRECATED (use `convert`)")
+            .about("Old spelling of `convert text:binary` (kept for scripts)")
             .long_about(
-                "Encodes one or more textual Cap'n Proto messages to binary. The messages \
-                 have root type <type> defined in <schema-file>. Messages are read from \
-                 standard input. Each message is a parenthesized struct literal, like the \
-                 format used to specify constants and default values of struct type in the \
-                 schema language. For example:\n    \
-                 (foo = 123, bar = \"hello\", baz = [true, false, true])\n\
-                 The input may contain any number of such values; each will be encoded as a \
-                 separate message.",
+                "Reads struct values written as in a schema file, such as\n    \
+                 (id = 7, name = \"disk\", tags = [\"a\", \"b\"])\n\
+                 one after another from standard input, each of the struct <type> of \
+                 <schema-file>, and writes each as a binary message (framed unless --flat). \
+                 `convert` does this and more.",
             )
             .arg(Arg::new("schema").value_name("schema-file").required(true))
             .arg(Arg::new("type").value_name("type").required(true))
             .arg(flag(
                 "flat",
                 None,
-                "Expect only one input value, serializing it as a single-segment message \
-                 with no framing.",
+                "Write one message of one segment without a segment table (the input must \
+                 hold exactly one value).",
             ))
-            .arg(flag(
-                "packed",
-                Some('p'),
-                "Pack the output message with standard Cap'n Proto packing.",
-            ))
+            .arg(flag("packed", Some('p'), "Write the output packed."))
             .arg(segment_size_arg()),
     );
     let eval = import_args(
         Command::new("eval")
-            .about("Evaluate a const from a schema file.")
+            .about("Print a constant, a field's default, or a part of either")
             .long_about(
-                "Prints (or encodes) the value of <name>, which must be defined in \
-                 <schema-file>. <name> must refer to a const declaration, a field of a \
-                 struct type (prints the default value), or a field or list element nested \
-                 within some other value. Examples:\n    \
+                "Writes the value <name> names in <schema-file>, as text unless -o says \
+                 otherwise. <name> is a constant, a struct field (its default value), or a \
+                 path into one: fields after dots, list elements in brackets. For example:\n    \
                  capnarena eval myschema.capnp MyType.someField\n    \
                  capnarena eval myschema.capnp someConstant\n    \
                  capnarena eval myschema.capnp someConstant.someField\n    \
@@ -200,18 +186,16 @@ fn cli() -> Command {
                     .long("output")
                     .value_name("format")
                     .help(
-                        "Encode the output in the given format. See `capnarena help convert` \
-                         for a list of formats. Defaults to \"text\".",
+                        "Output format: text (the default), json, or a binary format (struct \
+                         values only); `capnarena help convert` lists them.",
                     ),
             )
             .arg(short_arg(
-                "If output format is text or JSON, write in short (non-pretty) format. The message \
-                 will be printed on one line, without using whitespace to improve \
-                 readability.",
+                "Text and JSON output on one line, no indentation or spaces between items.",
             )),
     );
     let compile = Command::new("compile")
-        .about("Generate source code from schema files.")
+        .about("Compile schema files and run code generator plugins on them")
         .disable_help_flag(true)
         .arg(
             Arg::new("args")
@@ -220,9 +204,8 @@ fn cli() -> Command {
                 .trailing_var_arg(true)
                 .value_name("option or file"),
         );
-    let id = Command::new("id")
-        .about("Generate a new unique ID.")
-        .long_about("Generates a new 64-bit unique ID for use in a Cap'n Proto schema.");
+    let id =
+        Command::new("id").about("Print a fresh random 64-bit id for a schema file (`@0x...;`)");
     import_args(
         Command::new("capnarena")
             .version(env!("CARGO_PKG_VERSION"))
