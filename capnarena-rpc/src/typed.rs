@@ -354,8 +354,8 @@ impl<R: Owned> TypedResults<R> {
 }
 
 /// The future a generated server trait's method returns: its results
-/// (`()` for a streaming method), `Send` and `'static`, as it runs in a
-/// task of its own. Any such future is one: implement the method as an
+/// (`()` for a streaming method), `Send` and `'static`, as it is run by the
+/// connection's call runner (see [`Server`]). Any such future is one: implement the method as an
 /// `async fn`, or as a `fn` that does its ordered work first and returns
 /// a future.
 pub trait ServerFuture<T>: Future<Output = Result<T>> + Send + 'static {}
@@ -416,7 +416,7 @@ pub fn unknown_method(interface_id: u64, method_id: u16) -> BoxFuture<Result<Res
 /// The answer of a generated server's method: its results handed back to
 /// the connection once `future` completes. (The method was called when
 /// the call was dispatched, in the order calls were sent; the future runs
-/// in a task of its own.)
+/// on the connection's call runner, see [`Server`].)
 pub fn answer<R, F>(future: F) -> BoxFuture<Result<Results>>
 where
     R: Owned,

@@ -371,3 +371,42 @@ async fn finish_before_return_keeps_answer_referenced_by_params() {
     let (ss, cs) = settle(&s, &c).await;
     assert_eq!((ss, cs), (Stats::default(), Stats::default()));
 }
+
+/// A call whose return came in before the connection ended still reads
+/// its results after it ended (the caller waits on the question's entry,
+/// which the end keeps, settled, while a handle refers to it), a call
+/// still in flight then fails as disconnected, and both entries go with
+/// their handles.
+#[tokio::test(flavor = "current_thread")]
+async fn results_in_before_the_end_are_read_after_it() {
+    let (s, c, server) = pair();
+    let test = c.bootstrap();
+    let mut request = test.new_call(TEST, ADD);
+    let mut p = request
+        .params()
+        .unwrap()
+        .init_struct(StructSize::new(2, 0))
+        .unwrap();
+    p.set::<u64>(0, 20);
+    p.set::<u64>(1, 22);
+    let first = request.send();
+    // Returns come in the order of the calls here (each answered at
+    // once): once the second is in, so is the first.
+    assert_eq!(add(&test, 1, 2).await.unwrap(), 3);
+    let waiting = test.new_call(TEST, WAIT).send();
+    assert!(eventually(|| server.waits_started.load(Ordering::SeqCst) == 1).await);
+    c.shutdown().await.unwrap();
+    let response = first.response.await.unwrap();
+    assert_eq!(
+        response
+            .read(|r| Ok(r.get_struct()?.get::<u64>(0)))
+            .unwrap(),
+        42
+    );
+    match waiting.response.await {
+        Err(e) => assert_eq!(e.kind, ErrorKind::Disconnected, "{e}"),
+        Ok(_) => panic!("a call in flight at the end returned"),
+    }
+    drop((response, first.pipeline, waiting.pipeline, test));
+    assert!(s.closed().await.is_ok());
+}

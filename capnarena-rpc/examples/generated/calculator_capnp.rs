@@ -766,7 +766,7 @@ pub mod calculator {
         pub type ReadResults = ::capnarena_rpc::TypedResults<read_results::Owned>;
         /// The methods of `Value`, for a type to implement and serve through [`Client::from_server`].
         ///
-        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
         pub trait Server: Send + Sync + 'static {
             /// Answers `read` (method @0): fills `results` and hands them back.
             fn read(
@@ -1225,7 +1225,7 @@ pub mod calculator {
         pub type CallResults = ::capnarena_rpc::TypedResults<call_results::Owned>;
         /// The methods of `Function`, for a type to implement and serve through [`Client::from_server`].
         ///
-        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
         pub trait Server: Send + Sync + 'static {
             /// Answers `call` (method @0): fills `results` and hands them back.
             fn call(
@@ -2088,7 +2088,7 @@ pub mod calculator {
     pub type GetOperatorResults = ::capnarena_rpc::TypedResults<get_operator_results::Owned>;
     /// The methods of `Calculator`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `evaluate` (method @0): fills `results` and hands them back.
         fn evaluate(

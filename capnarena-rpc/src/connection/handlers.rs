@@ -163,8 +163,8 @@ impl Conn {
     }
 
     /// Delivers call `id` to `target` (its `dispatch` runs now, so calls
-    /// reach an object in order) and runs it in a task of its own, whose
-    /// end sends the return. Called without the lock.
+    /// reach an object in order) and runs its future on the connection's
+    /// call runner, whose end sends the return. Called without the lock.
     pub(super) fn start_call(
         self: &Arc<Self>,
         id: u32,
@@ -181,18 +181,22 @@ impl Conn {
             Ok(results) => target.call_incoming(interface_id, method_id, params, results),
             Err(e) => Box::pin(std::future::ready(Err(e))) as BoxFuture<_>,
         };
-        let conn = Arc::clone(self);
-        let task = tokio::spawn(async move {
-            let result = future.await;
-            conn.answer(id, result);
-        });
-        let mut st = self.lock();
-        match st.answers.get_mut(&id) {
-            Some(a) if a.returned.is_none() => a.task = Some(task.abort_handle()),
-            Some(_) => {}
-            // Canceled (finished) before it started.
-            None => task.abort(),
-        }
+        let Some(call) = self.start_future(id, future) else {
+            return;
+        };
+        let canceled = {
+            let mut st = self.lock();
+            match st.answers.get_mut(&id) {
+                Some(a) if a.returned.is_none() => {
+                    a.task = Some(call);
+                    None
+                }
+                Some(_) => None,
+                // Canceled (finished) before it started.
+                None => self.cancel_future(call),
+            }
+        };
+        drop(canceled);
     }
 
     /// Sends the return of answer `id`, once its call is done; then
@@ -316,7 +320,7 @@ impl Conn {
         st: &mut State,
         mut msg: Message<Arena>,
         caps: &[Client],
-    ) -> Result<(Arc<Payload>, Vec<u32>)> {
+    ) -> Result<(Payload, Vec<u32>)> {
         let exports = {
             let root = msg.root_pointer()?.get_struct(message::STRUCT_SIZE)?;
             let ret = root.into_pointer(0).get_struct(return_::STRUCT_SIZE)?;
@@ -335,10 +339,7 @@ impl Conn {
             Body::Frame(Frame::new(Bytes::from(bytes), self.options.reader))
         };
         self.send(msg);
-        Ok((
-            Arc::new(Payload::new(body, caps.to_vec(), Section::Return)),
-            exports,
-        ))
+        Ok((Payload::new(body, caps.to_vec(), Section::Return), exports))
     }
 
     pub(super) fn handle_return(
@@ -350,7 +351,7 @@ impl Conn {
         // Declared before the lock (see handle_call).
         let mut caps = Vec::new();
         let mut garbage: Garbage = Vec::new();
-        let mut dropped_payload = None;
+        let dropped_payload;
         {
             let mut st = self.lock();
             if st.closed.is_some() {
@@ -369,11 +370,11 @@ impl Conn {
                             caps.push(self.import_cap(&mut st, d)?);
                         }
                     }
-                    Ok(Arc::new(Payload::new(
+                    Ok(Payload::new(
                         Body::Frame(frame.clone()),
                         std::mem::take(&mut caps),
                         Section::Return,
-                    )))
+                    ))
                 }
                 return_::Which::Exception(e) => Err(Error::from_exception(e?)),
                 return_::Which::Canceled => Err(Error::failed("the call was canceled")),
@@ -392,15 +393,11 @@ impl Conn {
             let Some(q) = st.questions.get_mut(id) else {
                 return Ok(());
             };
-            q.returned = true;
-            let tx = q.tx.take();
             if q.finished {
                 st.questions.remove(id);
                 dropped_payload = Some(outcome);
-            } else if let Some(tx) = tx {
-                if let Err(outcome) = tx.send(outcome) {
-                    dropped_payload = Some(outcome);
-                }
+            } else {
+                dropped_payload = q.settle(outcome);
             }
         }
         drop(dropped_payload);
@@ -437,11 +434,8 @@ impl Conn {
             };
             let answer = removed.insert(answer);
             if answer.returned.is_none() {
-                // Canceled: the call's future is dropped, and the return
-                // says so.
-                if let Some(task) = &answer.task {
-                    task.abort();
-                }
+                // Canceled: the call's future is dropped (once the lock is
+                // released), and the return says so.
                 if let Err(e) = self.send_with(|mut root| {
                     let mut ret = root.init_return()?;
                     ret.set_answer_id(id);
@@ -458,6 +452,9 @@ impl Conn {
             }
         }
         if let Some(mut removed) = removed {
+            if let Some(call) = removed.task.take() {
+                drop(self.cancel_future(call));
+            }
             // Calls pipelined on it still get delivered (or fail).
             let queued = std::mem::take(&mut removed.queued);
             self.deliver_queued(queued, removed.returned.as_ref());
@@ -485,7 +482,7 @@ impl Conn {
         }
         let returned = match st.bootstrap.clone() {
             Some(cap) => {
-                let outcome = (|| -> Result<(Arc<Payload>, Vec<u32>)> {
+                let outcome = (|| -> Result<(Payload, Vec<u32>)> {
                     let mut results = Results::new(self.message(), id)?;
                     results.content()?.set_capability(0);
                     self.send_results(&mut st, results.msg, std::slice::from_ref(&cap))
@@ -525,26 +522,21 @@ impl Conn {
             message::Which::Bootstrap(b) => b?.get_question_id(),
             _ => return Ok(()),
         };
-        let mut outcome = None;
+        let mut dropped = None;
         {
             let mut st = self.lock();
             if let Some(q) = st.questions.get_mut(id) {
                 if !q.returned {
-                    q.returned = true;
-                    if let Some(tx) = q.tx.take() {
-                        outcome = Some(tx);
-                    }
+                    let outcome = Err(Error::unimplemented("the peer does not implement the call"));
                     if q.finished {
-                        st.questions.remove(id);
+                        dropped = st.questions.remove(id);
+                    } else {
+                        let _ = q.settle(outcome);
                     }
                 }
             }
         }
-        if let Some(tx) = outcome {
-            let _ = tx.send(Err(Error::unimplemented(
-                "the peer does not implement the call",
-            )));
-        }
+        drop(dropped);
         Ok(())
     }
 

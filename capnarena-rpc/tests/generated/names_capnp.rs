@@ -3310,7 +3310,7 @@ pub mod service {
     pub type CallResults = ::capnarena_rpc::TypedResults<call_results::Owned>;
     /// The methods of `Service`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `call` (method @0): fills `results` and hands them back.
         fn call(

@@ -3001,7 +3001,7 @@ pub mod test {
     pub type MakeSinkResults = ::capnarena_rpc::TypedResults<make_sink_results::Owned>;
     /// The methods of `Test`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `add` (method @0): fills `results` and hands them back.
         fn add(
@@ -3484,7 +3484,7 @@ pub mod counter {
     pub type IncrementResults = ::capnarena_rpc::TypedResults<increment_results::Owned>;
     /// The methods of `Counter`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `increment` (method @0): fills `results` and hands them back.
         fn increment(
@@ -3917,7 +3917,7 @@ pub mod named {
     pub type NameResults = ::capnarena_rpc::TypedResults<name_results::Owned>;
     /// The methods of `Named`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: super::counter::Server + Send + Sync + 'static {
         /// Answers `name` (method @0): fills `results` and hands them back.
         fn name(
@@ -4407,7 +4407,7 @@ pub mod box_ {
     pub type GetResults<T> = ::capnarena_rpc::TypedResults<get_results::Owned<T>>;
     /// The methods of `Box`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server<T: ::capnarena::typed::Owned>: Send + Sync + 'static {
         /// Answers `get` (method @0): fills `results` and hands them back.
         fn get(
@@ -4976,7 +4976,7 @@ pub mod sink {
     pub type TotalResults = ::capnarena_rpc::TypedResults<total_results::Owned>;
     /// The methods of `Sink`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `write` (method @0), a streaming method.
         fn write(
