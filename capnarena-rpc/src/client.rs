@@ -437,6 +437,14 @@ impl Results {
         results_content(&mut self.msg)
     }
 
+    /// The results' content and their capabilities, to build both at
+    /// once.
+    pub(crate) fn content_and_caps(
+        &mut self,
+    ) -> Result<(PointerBuilder<'_, Arena>, &mut Vec<Client>)> {
+        Ok((results_content(&mut self.msg)?, &mut self.caps))
+    }
+
     /// Adds `cap` to the results' capabilities and returns its index, to
     /// point a capability pointer of the content at
     /// ([`PointerBuilder::set_capability`]).
@@ -520,6 +528,15 @@ impl Request {
     pub fn params(&mut self) -> Result<PointerBuilder<'_, Arena>> {
         self.start()?;
         params_content(&mut self.msg)
+    }
+
+    /// The parameters' content and their capabilities, to build both at
+    /// once.
+    pub(crate) fn params_and_caps(
+        &mut self,
+    ) -> Result<(PointerBuilder<'_, Arena>, &mut Vec<Client>)> {
+        self.start()?;
+        Ok((params_content(&mut self.msg)?, &mut self.caps))
     }
 
     /// Adds `cap` to the parameters' capabilities and returns its index,

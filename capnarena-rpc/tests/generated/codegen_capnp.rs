@@ -2732,6 +2732,18 @@ pub mod holder {
         pub fn has_cap(&self) -> bool {
             self.reader.has_pointer(1)
         }
+        /// The capability of `cap` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+        /// # Errors
+        /// The pointer is not a capability, or names none of `caps`.
+        #[inline]
+        pub fn get_cap_client(
+            &self,
+            caps: &impl ::capnarena_rpc::CapTable,
+        ) -> ::capnarena_rpc::Result<super::service::Client> {
+            let index = self.reader.pointer(1).get_capability()?;
+            let client = caps.cap_client(index)?;
+            Ok(::capnarena_rpc::FromClient::from_client(client))
+        }
         /// The `caps` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -3149,6 +3161,16 @@ pub mod holder {
         #[inline]
         pub fn has_cap(&self) -> bool {
             self.builder.has_pointer(1)
+        }
+        /// Sets `cap` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+        #[inline]
+        pub fn set_cap_client(
+            &mut self,
+            caps: &mut ::capnarena_rpc::Caps<'_>,
+            client: super::service::Client,
+        ) {
+            let index = caps.add(client);
+            self.set_cap(index);
         }
         /// The `caps` field.
         /// Points the field at a copy of `value`.
