@@ -104,9 +104,11 @@ impl Generator<'_> {
             "pub fn from_arc<S: Server{args}>(server: ::std::sync::Arc<S>) -> Self"
         ));
         let dispatch = format!("dispatch::{}", info.args_with("S"));
-        out.line(&format!(
-            "let client = {rpc}::Client::from_dispatch(server, {dispatch});"
-        ));
+        out.assign(
+            "let client",
+            &format!("{rpc}::Client::from_dispatch(server, {dispatch})"),
+            ";",
+        );
         out.line(&format!("{rpc}::FromClient::from_client(client)"));
         out.close();
         if info.streams() {

@@ -66,7 +66,7 @@ impl Generator<'_> {
              of its own). A method not implemented answers `unimplemented`.",
             info.node.short_name()
         ));
-        out.open(&format!(
+        out.open_trait(&format!(
             "pub trait Server{}: {}",
             info.bounds(&self.runtime, ""),
             supers.join(" + ")
