@@ -15,7 +15,7 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use futures_util::task::AtomicWaker;
 
-use super::Conn;
+use super::{AnswerKey, Conn};
 use crate::client::{BoxFuture, Results};
 use crate::error::Result;
 
@@ -46,7 +46,7 @@ struct Slots {
 struct Slot {
     /// The call's future; out of the slot while the runner polls it.
     future: Option<BoxFuture<Result<Results>>>,
-    answer_id: u32,
+    answer: AnswerKey,
     generation: u64,
     /// In use by a call.
     busy: bool,
@@ -101,12 +101,12 @@ impl Calls {
 }
 
 impl Conn {
-    /// Runs `future`, the call answering `answer_id`, on the call runner;
+    /// Runs `future`, the call of `answer`, on the call runner;
     /// its end sends the return. `None` once the connection has ended (the
     /// future is dropped).
     pub(super) fn start_future(
         self: &Arc<Self>,
-        answer_id: u32,
+        answer: AnswerKey,
         future: BoxFuture<Result<Results>>,
     ) -> Option<CallId> {
         let mut slots = self.calls.lock();
@@ -126,7 +126,7 @@ impl Conn {
                 });
                 slots.slots.push(Slot {
                     future: None,
-                    answer_id: 0,
+                    answer,
                     generation: 0,
                     busy: false,
                     canceled: false,
@@ -137,7 +137,7 @@ impl Conn {
         };
         let slot = &mut slots.slots[index as usize];
         slot.future = Some(future);
-        slot.answer_id = answer_id;
+        slot.answer = answer;
         slot.generation += 1;
         slot.busy = true;
         slot.canceled = false;
@@ -228,11 +228,11 @@ impl Conn {
                 };
                 slot.waker.queued.store(false, Ordering::Release);
                 match slot.future.take() {
-                    Some(f) => Some((f, Arc::clone(&slot.waker), slot.answer_id)),
+                    Some(f) => Some((f, Arc::clone(&slot.waker), slot.answer)),
                     None => None,
                 }
             };
-            let Some((mut future, waker, answer_id)) = taken else {
+            let Some((mut future, waker, answer)) = taken else {
                 continue;
             };
             let waker = Waker::from(waker);
@@ -252,7 +252,7 @@ impl Conn {
                     drop(slots);
                     drop(future);
                     if let (Poll::Ready(result), false) = (polled, canceled) {
-                        self.answer(answer_id, result);
+                        self.answer(answer, result);
                     }
                 }
             }

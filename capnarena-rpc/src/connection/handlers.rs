@@ -11,7 +11,8 @@ use capnarena::{Message, SingleSegmentArena};
 
 use super::caps::read_transform;
 use super::{
-    Answer, Conn, Garbage, Queued, Returned, State, Target, Violation, violation, write_target,
+    Answer, AnswerKey, Conn, Garbage, Queued, Returned, State, Target, Violation, violation,
+    write_target,
 };
 use crate::client::{Arena, Body, BoxFuture, Client, Hook, Params, Payload, Results, Section};
 use crate::error::{Error, Result};
@@ -133,7 +134,8 @@ impl Conn {
                 }
             }
         };
-        st.answers.insert(id, Answer::new());
+        let serial = st.answer_serial();
+        st.answers.insert(id, Answer::new(serial));
         let params = Params {
             payload: Payload::new(
                 Body::Frame(frame.clone()),
@@ -144,12 +146,13 @@ impl Conn {
         match target {
             Ok(target) => {
                 drop(st);
-                self.start_call(id, target, interface_id, method_id, params, redirect);
+                let key = AnswerKey { id, serial };
+                self.start_call(key, target, interface_id, method_id, params, redirect);
             }
             Err((question, transform)) => {
                 if let Some(a) = st.answers.get_mut(&question) {
                     a.queued.push(Queued {
-                        id,
+                        key: AnswerKey { id, serial },
                         interface_id,
                         method_id,
                         params,
@@ -167,13 +170,14 @@ impl Conn {
     /// call runner, whose end sends the return. Called without the lock.
     pub(super) fn start_call(
         self: &Arc<Self>,
-        id: u32,
+        key: AnswerKey,
         target: Client,
         interface_id: u64,
         method_id: u16,
         params: Params,
         redirect: bool,
     ) {
+        let id = key.id;
         let future = match Results::new(self.message(), id) {
             Ok(_) if redirect => Box::pin(std::future::ready(Err(Error::unimplemented(
                 "results sent elsewhere than the caller (level 3)",
@@ -181,35 +185,39 @@ impl Conn {
             Ok(results) => target.call_incoming(interface_id, method_id, params, results),
             Err(e) => Box::pin(std::future::ready(Err(e))) as BoxFuture<_>,
         };
-        let Some(call) = self.start_future(id, future) else {
+        let Some(call) = self.start_future(key, future) else {
             return;
         };
         let canceled = {
             let mut st = self.lock();
             match st.answers.get_mut(&id) {
-                Some(a) if a.returned.is_none() => {
+                Some(a) if a.serial == key.serial && a.returned.is_none() => {
                     a.task = Some(call);
                     None
                 }
-                Some(_) => None,
-                // Canceled (finished) before it started.
-                None => self.cancel_future(call),
+                Some(a) if a.serial == key.serial => None,
+                // Canceled (finished) before it started; the id may be
+                // another call's by now.
+                _ => self.cancel_future(call),
             }
         };
         drop(canceled);
     }
 
-    /// Sends the return of answer `id`, once its call is done; then
+    /// Sends the return of answer `key`, once its call is done; then
     /// delivers the calls pipelined on it, in order, and resolves the
-    /// capabilities waiting for it.
-    pub(super) fn answer(self: &Arc<Self>, id: u32, result: Result<Results>) {
+    /// capabilities waiting for it. Only that answer: once the peer has
+    /// finished it and had its return, its id may be another call's.
+    pub(super) fn answer(self: &Arc<Self>, key: AnswerKey, result: Result<Results>) {
+        let id = key.id;
         let (msg, caps) = match result {
             Ok(Results { msg, caps }) => (Ok(msg), caps),
             Err(e) => (Err(e), Vec::new()),
         };
-        let returned = {
+        let mut garbage: Garbage = Vec::new();
+        let (returned, finished) = {
             let mut st = self.lock();
-            if st.closed.is_some() || !st.answers.contains_key(&id) {
+            if st.closed.is_some() || st.answers.get(&id).is_none_or(|a| a.serial != key.serial) {
                 return;
             }
             let outcome = match msg {
@@ -236,19 +244,52 @@ impl Conn {
                     Returned::Error(e)
                 }
             };
-            if let Some(a) = st.answers.get_mut(&id) {
-                a.task = None;
-                a.draining = true;
-                a.returned = Some(returned.clone());
-            }
-            returned
+            // Finished by the peer before it returned: with the return
+            // sent, the id is the peer's again, so the answer leaves the
+            // table now (its queued calls are delivered from here).
+            let finished = match st.answers.get(&id).and_then(|a| a.finished_early) {
+                Some(release) => st.answers.remove(&id).map(|a| (a, release)),
+                None => None,
+            };
+            let finished = match finished {
+                Some((answer, release)) => {
+                    if release {
+                        for e in &answer.result_exports {
+                            if let Err(Violation(e)) =
+                                self.release_export(&mut st, *e, 1, &mut garbage)
+                            {
+                                self.fail_later(e);
+                            }
+                        }
+                    }
+                    Some(answer)
+                }
+                None => {
+                    if let Some(a) = st.answers.get_mut(&id) {
+                        a.task = None;
+                        a.draining = true;
+                        a.returned = Some(returned.clone());
+                    }
+                    None
+                }
+            };
+            (returned, finished)
         };
+        drop(garbage);
+        if let Some(answer) = finished {
+            self.deliver_queued(answer.queued, Some(&returned));
+            for (transform, tx) in answer.waiters {
+                let _ = tx.send(Ok(returned.cap_at(&transform)));
+            }
+            drop(caps);
+            return;
+        }
         // Calls queued while the call ran go first, in order; calls that
         // arrive meanwhile queue behind them until the queue is empty.
         let waiters = loop {
             let batch = {
                 let mut st = self.lock();
-                let Some(a) = st.answers.get_mut(&id) else {
+                let Some(a) = st.answers.get_mut(&id).filter(|a| a.serial == key.serial) else {
                     break Vec::new();
                 };
                 if a.queued.is_empty() {
@@ -262,32 +303,7 @@ impl Conn {
         for (transform, tx) in waiters {
             let _ = tx.send(Ok(returned.cap_at(&transform)));
         }
-        self.end_finished_early(id);
         drop(caps);
-    }
-
-    /// Removes answer `id` if the peer finished it before it returned
-    /// (it has returned now), releasing its results' exports if the
-    /// `Finish` asked to.
-    fn end_finished_early(self: &Arc<Self>, id: u32) {
-        let mut garbage: Garbage = Vec::new();
-        {
-            let mut st = self.lock();
-            let Some(release) = st.answers.get(&id).and_then(|a| a.finished_early) else {
-                return;
-            };
-            let Some(answer) = st.answers.remove(&id) else {
-                return;
-            };
-            if release {
-                for e in answer.result_exports {
-                    if let Err(Violation(e)) = self.release_export(&mut st, e, 1, &mut garbage) {
-                        self.fail_later(e);
-                    }
-                }
-            }
-        }
-        drop(garbage);
     }
 
     /// Delivers calls queued on an answer: to the capabilities of its
@@ -303,7 +319,7 @@ impl Conn {
                 None => Client::broken(Error::failed("the call was canceled")),
             };
             self.start_call(
-                q.id,
+                q.key,
                 target,
                 q.interface_id,
                 q.method_id,
@@ -503,7 +519,7 @@ impl Conn {
                 (Returned::Error(e), Vec::new())
             }
         };
-        let mut answer = Answer::new();
+        let mut answer = Answer::new(st.answer_serial());
         answer.returned = Some(returned.0);
         answer.result_exports = returned.1;
         st.answers.insert(id, answer);

@@ -196,8 +196,20 @@ enum Returned {
     Error(Error),
 }
 
+/// An answer, named by its question id and by the serial number of the
+/// call it answers: once the peer has finished a call and had its return,
+/// it may reuse the id for another, which a late step of the first (its
+/// future ending, a call pipelined on it starting) must not touch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct AnswerKey {
+    pub(super) id: u32,
+    pub(super) serial: u64,
+}
+
 /// A call received and not yet finished by the peer.
 struct Answer {
+    /// Which call of the id this is (see [`AnswerKey`]).
+    serial: u64,
     /// The call's future on the call runner, dropped when the peer
     /// cancels it.
     task: Option<calls::CallId>,
@@ -226,8 +238,9 @@ impl Answer {
         !self.queued.is_empty() || self.waiters.iter().any(|(_, tx)| !tx.is_closed())
     }
 
-    fn new() -> Self {
+    fn new(serial: u64) -> Self {
         Answer {
+            serial,
             task: None,
             returned: None,
             draining: false,
@@ -241,7 +254,8 @@ impl Answer {
 
 /// A call pipelined on an answer not yet returned.
 struct Queued {
-    id: u32,
+    /// The queued call's own answer.
+    key: AnswerKey,
     interface_id: u64,
     method_id: u16,
     params: Params,
@@ -290,6 +304,8 @@ struct State {
     export_ids: HashMap<u64, u32>,
     imports: HashMap<u32, Import>,
     bootstrap: Option<Client>,
+    /// The serial number of the next answer.
+    next_serial: u64,
 }
 
 enum Outgoing {
@@ -350,6 +366,12 @@ impl Drop for QuestionRef {
 }
 
 impl State {
+    /// A serial number for a new answer.
+    fn answer_serial(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
     /// Question `id`: open, or (once the connection has ended) orphaned.
     fn question(&mut self, id: u32) -> Option<&mut Question> {
         if self.closed.is_some() {
@@ -708,6 +730,7 @@ impl Connection {
                 export_ids: HashMap::new(),
                 imports: HashMap::new(),
                 bootstrap,
+                next_serial: 0,
             }),
             out,
             queued: AtomicUsize::new(0),
