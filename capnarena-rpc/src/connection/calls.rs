@@ -17,7 +17,7 @@ use futures_util::task::AtomicWaker;
 
 use super::{AnswerKey, Conn};
 use crate::client::{BoxFuture, Results};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A running call's slot, named with the slot's generation (a slot is
 /// reused once its call is over).
@@ -236,7 +236,12 @@ impl Conn {
                 continue;
             };
             let waker = Waker::from(waker);
-            let polled = future.as_mut().poll(&mut Context::from_waker(&waker));
+            // A server's future that panics fails its call (and only it:
+            // the runner goes on with the connection's other calls).
+            let polled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                future.as_mut().poll(&mut Context::from_waker(&waker))
+            }))
+            .unwrap_or_else(|_| Poll::Ready(Err(Error::failed("the server's future panicked"))));
             let mut slots = self.calls.lock();
             let slot = &mut slots.slots[index as usize];
             match polled {
