@@ -95,7 +95,9 @@ fn load_type(t: type_::Reader<'_>, node: u64, depth: u32) -> Result<Type> {
         W::List(l) => Type::List(Box::new(load_type(l.get_element_type()?, node, depth + 1)?)),
         W::Enum(e) => Type::Enum(e.get_type_id()),
         W::Struct(s) => Type::Struct(s.get_type_id(), load_brand(s.get_brand()?, node, depth)?),
-        W::Interface(i) => Type::Interface(i.get_type_id()),
+        W::Interface(i) => {
+            Type::Interface(i.get_type_id(), load_brand(i.get_brand()?, node, depth)?)
+        }
         W::AnyPointer(a) => match a.which()? {
             type_::any_pointer::Which::Parameter(p) => Type::Param {
                 scope: p.get_scope_id(),

@@ -23,7 +23,8 @@ pub enum Type {
     List(Box<Type>),
     Enum(u64),
     Struct(u64, Brand),
-    Interface(u64),
+    /// An interface, with the generic arguments of its use.
+    Interface(u64, Brand),
     /// An unconstrained any pointer, or an implicit method parameter.
     AnyPointer,
     /// Generic parameter `index` of the scope `scope`.
@@ -47,7 +48,7 @@ impl Type {
                 | Type::Data
                 | Type::List(_)
                 | Type::Struct(..)
-                | Type::Interface(_)
+                | Type::Interface(..)
                 | Type::AnyPointer
                 | Type::Param { .. }
         )

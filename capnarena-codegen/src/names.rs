@@ -86,12 +86,16 @@ pub const METHOD_RESERVED: &[&str] = &[
 ];
 
 /// The generated code's own type parameters (the arena `A`; `R` of
-/// `with_reader`, `I` of `set_*_from_iter`) and the types a struct's
+/// `with_reader`, `I` of `set_*_from_iter`, the server `S` of an
+/// interface's typed RPC code) and the types a struct's or an interface's
 /// module names unqualified: taken among generic parameters.
 pub const TYPE_PARAM_RESERVED: &[&str] = &[
     "A",
     "R",
     "I",
+    "S",
+    "Client",
+    "Server",
     "Reader",
     "Builder",
     "Owned",

@@ -34,9 +34,13 @@ fn read_expr<P: capnarena::typed::Owned>(
 ) -> Result<Expr> {
     Ok(match e.which()? {
         expression::Which::Literal(x) => Expr::Literal(x),
-        expression::Which::PreviousResult(index) => Expr::Previous(params.cap(index?)?),
+        // Capability fields read as typed clients, from the capabilities
+        // that came with the parameters.
+        expression::Which::PreviousResult(_) => {
+            Expr::Previous(e.get_previous_result_client(params)?)
+        }
         expression::Which::Call(call) => {
-            let function = params.cap(call.get_function()?)?;
+            let function = call.get_function_client(params)?;
             let mut args = Vec::new();
             for arg in call.get_params()? {
                 args.push(read_expr(arg, params)?);
@@ -182,25 +186,17 @@ fn evaluate_call(
     args: Vec<Arg>,
 ) -> Result<value::Client> {
     let mut request = calc.evaluate_request();
-    let f = request.add_cap(function);
-    // Capabilities first (the builder borrows the request), then the
-    // expression that points at them.
-    let args: Vec<std::result::Result<f64, u32>> = args
-        .into_iter()
-        .map(|a| match a {
-            Arg::Num(x) => Ok(x),
-            Arg::Value(v) => Err(request.add_cap(v)),
-        })
-        .collect();
-    let mut p = request.get()?;
+    // The parameters with their capabilities: capability fields are set
+    // from typed clients, which join the call's capabilities.
+    let (mut p, mut caps) = request.get_with_caps()?;
     let mut expression = p.init_expression()?;
     let mut call = expression.init_call();
-    call.set_function(f);
+    call.set_function_client(&mut caps, function);
     let mut list = call.init_params(args.len() as u32)?;
-    for (i, arg) in args.iter().enumerate() {
-        match *arg {
-            Ok(x) => list.get(i as u32).set_literal(x),
-            Err(index) => list.get(i as u32).set_previous_result(index),
+    for (i, arg) in args.into_iter().enumerate() {
+        match arg {
+            Arg::Num(x) => list.get(i as u32).set_literal(x),
+            Arg::Value(v) => list.get(i as u32).set_previous_result_client(&mut caps, v),
         }
     }
     Ok(request.send().pipeline.get_value())

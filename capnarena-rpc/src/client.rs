@@ -14,10 +14,11 @@ use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 
 use capnarena::serialize::codec::Frame;
-use capnarena::{Message, MessageReader, PointerBuilder, PointerReader, SingleSegmentArena};
+use capnarena::{
+    Message, MessageReader, PointerBuilder, PointerReader, ReaderOptions, SingleSegmentArena,
+};
 use futures_util::FutureExt;
 use futures_util::future::Shared;
-use tokio::sync::oneshot;
 
 use crate::connection::{Conn, ImportClient, QuestionRef};
 use crate::error::{Error, Result};
@@ -36,10 +37,14 @@ pub(crate) type Arena = SingleSegmentArena;
 /// method ids, its parameters and the results to fill, in the order the
 /// calls were sent to the object (E-order: a connection calls it from its
 /// reader, pipelined calls in order once their target is known); the
-/// future it returns runs in a task of its own on the tokio runtime,
-/// concurrently with the connection's other calls, and hands the results
-/// back when done. Work whose order matters belongs in `dispatch` itself,
-/// before the future is returned. An `Err` reaches the
+/// future it returns runs concurrently with the connection's other calls
+/// and hands the results back when done. A connection's calls are polled
+/// by one task of its own (the call runner, which wakes each future on its
+/// own and allocates nothing per call); a local call runs in a task of its
+/// own. So a server's work that holds a thread for long (computation,
+/// blocking) belongs in a task the future spawns, or other calls of the
+/// connection wait for it. Work whose order matters belongs in `dispatch`
+/// itself, before the future is returned. An `Err` reaches the
 /// caller as an exception of the error's kind. Dropping the future
 /// (the caller canceled the call) is how a call is canceled.
 pub trait Server: Send + Sync + 'static {
@@ -63,7 +68,7 @@ pub(crate) struct LocalServer {
 /// question not yet answered (or answered, but not yet finished).
 pub(crate) struct AnswerCap {
     pub(crate) conn: Arc<Conn>,
-    pub(crate) question: Arc<QuestionRef>,
+    pub(crate) question: QuestionRef,
     pub(crate) transform: Vec<u16>,
 }
 
@@ -160,7 +165,9 @@ impl Client {
             (Hook::Local(a), Hook::Local(b)) => a.id == b.id,
             (Hook::Import(a), Hook::Import(b)) => Arc::ptr_eq(a, b),
             (Hook::Answer(a), Hook::Answer(b)) => {
-                Arc::ptr_eq(&a.question, &b.question) && a.transform == b.transform
+                Arc::ptr_eq(&a.conn, &b.conn)
+                    && a.question.id == b.question.id
+                    && a.transform == b.transform
             }
             _ => false,
         }
@@ -214,10 +221,35 @@ impl Client {
 }
 
 /// Where a payload's message is: a frame read off a connection, or a
-/// message built in this process (a local call).
+/// message built in this process (a local call's parameters, owned; its
+/// results, shared by the clones of the response).
 pub(crate) enum Body {
     Frame(Frame),
     Built(Message<Arena>),
+    Shared(Arc<Message<Arena>>),
+}
+
+impl Clone for Body {
+    fn clone(&self) -> Self {
+        match self {
+            Body::Frame(f) => Body::Frame(f.clone()),
+            Body::Shared(m) => Body::Shared(Arc::clone(m)),
+            // An owned message is copied (as a frame of its bytes), read
+            // with the limits its own reader has: none but the nesting its
+            // size allows.
+            Body::Built(m) => {
+                let mut bytes = Vec::with_capacity(m.serialized_size());
+                m.append_to(&mut bytes);
+                let words = bytes.len() as u64 / 8;
+                let options = ReaderOptions {
+                    traversal_limit_words: u64::MAX,
+                    nesting_limit: u32::try_from(words + 1).unwrap_or(u32::MAX),
+                    segment_limit: u32::MAX,
+                };
+                Body::Frame(Frame::new(bytes.into(), options))
+            }
+        }
+    }
 }
 
 /// Which part of an rpc `Message` holds the payload.
@@ -231,6 +263,8 @@ pub(crate) enum Section {
 
 /// A received payload: a message holding a `Payload` (a call's parameters
 /// or a return's results) and its capability table, made into clients.
+/// Cloned without copying the message (a frame's bytes and a built
+/// message are shared).
 pub(crate) struct Payload {
     pub(crate) body: Body,
     pub(crate) caps: Vec<Client>,
@@ -238,6 +272,12 @@ pub(crate) struct Payload {
     /// An aligned copy of a frame whose bytes are not 8-aligned, made the
     /// first time the payload is read in place (see [`Payload::message`]).
     scratch: OnceLock<Message<Arena>>,
+}
+
+impl Clone for Payload {
+    fn clone(&self) -> Self {
+        Payload::new(self.body.clone(), self.caps.clone(), self.section)
+    }
 }
 
 impl Payload {
@@ -268,6 +308,7 @@ impl Payload {
                 }
             }
             Body::Built(msg) => Ok(msg.reader()),
+            Body::Shared(msg) => Ok(msg.reader()),
         }
     }
 
@@ -396,6 +437,14 @@ impl Results {
         results_content(&mut self.msg)
     }
 
+    /// The results' content and their capabilities, to build both at
+    /// once.
+    pub(crate) fn content_and_caps(
+        &mut self,
+    ) -> Result<(PointerBuilder<'_, Arena>, &mut Vec<Client>)> {
+        Ok((results_content(&mut self.msg)?, &mut self.caps))
+    }
+
     /// Adds `cap` to the results' capabilities and returns its index, to
     /// point a capability pointer of the content at
     /// ([`PointerBuilder::set_capability`]).
@@ -406,7 +455,7 @@ impl Results {
 
     /// The payload these results make, as a local caller reads them.
     pub(crate) fn into_payload(self) -> Payload {
-        Payload::new(Body::Built(self.msg), self.caps, Section::Return)
+        Payload::new(Body::Shared(Arc::new(self.msg)), self.caps, Section::Return)
     }
 }
 
@@ -479,6 +528,15 @@ impl Request {
     pub fn params(&mut self) -> Result<PointerBuilder<'_, Arena>> {
         self.start()?;
         params_content(&mut self.msg)
+    }
+
+    /// The parameters' content and their capabilities, to build both at
+    /// once.
+    pub(crate) fn params_and_caps(
+        &mut self,
+    ) -> Result<(PointerBuilder<'_, Arena>, &mut Vec<Client>)> {
+        self.start()?;
+        Ok((params_content(&mut self.msg)?, &mut self.caps))
     }
 
     /// Adds `cap` to the parameters' capabilities and returns its index,
@@ -554,7 +612,7 @@ fn send_local(local: Arc<LocalServer>, request: Request) -> Sent {
         let _abort = abort;
         match task.await {
             Ok(Ok(results)) => Ok(Response {
-                payload: Arc::new(results.into_payload()),
+                payload: results.into_payload(),
                 _question: None,
             }),
             Ok(Err(e)) => Err(e),
@@ -607,20 +665,15 @@ impl Sent {
         }
     }
 
-    pub(crate) fn remote(
-        conn: Arc<Conn>,
-        question: Arc<QuestionRef>,
-        rx: oneshot::Receiver<Result<Arc<Payload>>>,
-    ) -> Self {
+    pub(crate) fn remote(question: QuestionRef) -> Self {
         Sent {
             response: ResponseFuture {
                 inner: ResponseInner::Remote {
-                    rx,
-                    question: Some(Arc::clone(&question)),
+                    question: Some(question.clone()),
                 },
             },
             pipeline: Pipeline {
-                inner: PipelineInner::Remote { conn, question },
+                inner: PipelineInner::Remote { question },
                 transform: Vec::new(),
             },
         }
@@ -630,9 +683,9 @@ impl Sent {
 /// The results of a call.
 #[derive(Clone)]
 pub struct Response {
-    pub(crate) payload: Arc<Payload>,
+    pub(crate) payload: Payload,
     /// Keeps the question open (no `Finish`) while the response lives.
-    pub(crate) _question: Option<Arc<QuestionRef>>,
+    pub(crate) _question: Option<QuestionRef>,
 }
 
 impl Response {
@@ -659,9 +712,10 @@ impl Response {
 }
 
 enum ResponseInner {
+    /// Waits on the question's entry in its connection (the handle is
+    /// taken when the outcome is).
     Remote {
-        rx: oneshot::Receiver<Result<Arc<Payload>>>,
-        question: Option<Arc<QuestionRef>>,
+        question: Option<QuestionRef>,
     },
     Shared(Shared<BoxFuture<Result<Response>>>),
     Failed(Option<Error>),
@@ -673,22 +727,36 @@ pub struct ResponseFuture {
     inner: ResponseInner,
 }
 
+impl Drop for ResponseFuture {
+    fn drop(&mut self) {
+        // Gone before its outcome: the outcome is not kept for it.
+        if let ResponseInner::Remote { question: Some(q) } = &self.inner {
+            q.conn.unwant(q.id);
+        }
+    }
+}
+
 impl Future for ResponseFuture {
     type Output = Result<Response>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match &mut self.inner {
-            ResponseInner::Remote { rx, question } => match rx.poll_unpin(cx) {
-                Poll::Pending => Poll::Pending,
-                Poll::Ready(Ok(Ok(payload))) => Poll::Ready(Ok(Response {
-                    payload,
-                    _question: question.take(),
-                })),
-                Poll::Ready(Ok(Err(e))) => Poll::Ready(Err(e)),
-                Poll::Ready(Err(_)) => Poll::Ready(Err(Error::disconnected(
-                    "the connection ended before the call returned",
-                ))),
-            },
+            ResponseInner::Remote { question } => {
+                let Some(q) = question else {
+                    return Poll::Ready(Err(Error::failed("response polled after it completed")));
+                };
+                match q.conn.poll_outcome(q.id, cx) {
+                    Poll::Pending => Poll::Pending,
+                    Poll::Ready(Ok(payload)) => Poll::Ready(Ok(Response {
+                        payload,
+                        _question: question.take(),
+                    })),
+                    Poll::Ready(Err(e)) => {
+                        *question = None;
+                        Poll::Ready(Err(e))
+                    }
+                }
+            }
             ResponseInner::Shared(shared) => shared.poll_unpin(cx),
             ResponseInner::Failed(e) => Poll::Ready(Err(e
                 .take()
@@ -699,10 +767,7 @@ impl Future for ResponseFuture {
 
 #[derive(Clone)]
 enum PipelineInner {
-    Remote {
-        conn: Arc<Conn>,
-        question: Arc<QuestionRef>,
-    },
+    Remote { question: QuestionRef },
     Shared(Shared<BoxFuture<Result<Response>>>),
     Broken(Error),
 }
@@ -727,10 +792,10 @@ impl Pipeline {
     /// when the results are in (by the peer, for a remote call).
     pub fn client(&self) -> Client {
         match &self.inner {
-            PipelineInner::Remote { conn, question } => Client {
+            PipelineInner::Remote { question } => Client {
                 hook: Hook::Answer(Arc::new(AnswerCap {
-                    conn: Arc::clone(conn),
-                    question: Arc::clone(question),
+                    conn: Arc::clone(&question.conn),
+                    question: question.clone(),
                     transform: self.transform.clone(),
                 })),
             },

@@ -75,7 +75,7 @@ pub use connection::{Connection, Options, Stats};
 pub use error::{Error, ErrorKind, Result};
 pub use stream::{DEFAULT_STREAM_WINDOW, StreamFlow, StreamRequest};
 pub use typed::{
-    CallArena, DispatchFn, FromClient, Root, ServerFuture, TypedParams, TypedRequest,
-    TypedResponse, TypedResponseFuture, TypedResults, TypedSent, answer, answer_stream,
-    unimplemented, unknown_method,
+    CallArena, CapTable, Caps, DispatchFn, FromClient, Root, ServerFuture, TypedParams,
+    TypedRequest, TypedResponse, TypedResponseFuture, TypedResults, TypedSent, answer,
+    answer_stream, unimplemented, unknown_method,
 };

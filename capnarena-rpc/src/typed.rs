@@ -52,6 +52,74 @@ impl FromClient for Client {
     }
 }
 
+/// The capabilities that came with a received message (parameters or
+/// results): what the typed getter of a generated capability field
+/// (`get_foo_client(&caps)`) takes its client from.
+pub trait CapTable {
+    /// The capability at `index` of the message's capabilities.
+    ///
+    /// # Errors
+    /// No capability of that index came with the message.
+    fn cap_client(&self, index: u32) -> Result<Client>;
+}
+
+impl CapTable for Params {
+    fn cap_client(&self, index: u32) -> Result<Client> {
+        self.cap(index)
+    }
+}
+
+impl CapTable for Response {
+    fn cap_client(&self, index: u32) -> Result<Client> {
+        self.cap(index)
+    }
+}
+
+impl<P> CapTable for TypedParams<P> {
+    fn cap_client(&self, index: u32) -> Result<Client> {
+        self.inner.cap(index)
+    }
+}
+
+impl<R> CapTable for TypedResponse<R> {
+    fn cap_client(&self, index: u32) -> Result<Client> {
+        self.inner.cap(index)
+    }
+}
+
+impl<T> CapTable for Root<'_, T> {
+    fn cap_client(&self, index: u32) -> Result<Client> {
+        self.payload.cap(index)
+    }
+}
+
+/// The capabilities of a message being built (parameters or results),
+/// beside its builder (from `get_with_caps()`): what the typed setter of a
+/// generated capability field (`set_foo_client(&mut caps, client)`) adds
+/// its client to.
+pub struct Caps<'a> {
+    caps: &'a mut Vec<Client>,
+}
+
+impl Caps<'_> {
+    /// Adds `cap` to the message's capabilities; returns its index (what
+    /// a capability field is set to).
+    pub fn add(&mut self, cap: impl FromClient) -> u32 {
+        self.caps.push(cap.into_client());
+        self.caps.len() as u32 - 1
+    }
+
+    /// Capabilities added so far.
+    pub fn len(&self) -> u32 {
+        self.caps.len() as u32
+    }
+
+    /// Whether none has been added.
+    pub fn is_empty(&self) -> bool {
+        self.caps.is_empty()
+    }
+}
+
 /// A call being built, with parameters `P`, results `R` and a pipeline of
 /// type `Q` (a generated pipeline, or the untyped [`Pipeline`]).
 pub struct TypedRequest<P, R, Q = Pipeline> {
@@ -77,6 +145,18 @@ impl<P: Owned, R: Owned, Q: From<Pipeline>> TypedRequest<P, R, Q> {
     /// The message's arena has no room.
     pub fn get(&mut self) -> Result<P::Builder<'_, CallArena>> {
         Ok(P::get(self.request.params()?)?)
+    }
+
+    /// The parameters, to build in place, and their capabilities, for
+    /// the typed setters of capability fields
+    /// (`p.set_counter_client(&mut caps, counter)`, also in nested
+    /// structs).
+    ///
+    /// # Errors
+    /// The message's arena has no room.
+    pub fn get_with_caps(&mut self) -> Result<(P::Builder<'_, CallArena>, Caps<'_>)> {
+        let (content, caps) = self.request.params_and_caps()?;
+        Ok((P::get(content)?, Caps { caps }))
     }
 
     /// Adds `cap` to the parameters' capabilities; returns the index to
@@ -320,6 +400,18 @@ impl<R: Owned> TypedResults<R> {
         Ok(R::get(self.inner.content()?)?)
     }
 
+    /// The results, to build in place, and their capabilities, for the
+    /// typed setters of capability fields
+    /// (`r.set_counter_client(&mut caps, counter)`, also in nested
+    /// structs).
+    ///
+    /// # Errors
+    /// The message's arena has no room.
+    pub fn get_with_caps(&mut self) -> Result<(R::Builder<'_, CallArena>, Caps<'_>)> {
+        let (content, caps) = self.inner.content_and_caps()?;
+        Ok((R::get(content)?, Caps { caps }))
+    }
+
     /// Adds `cap` to the results' capabilities; returns the index to set
     /// a capability field to.
     pub fn add_cap(&mut self, cap: impl FromClient) -> u32 {
@@ -354,8 +446,8 @@ impl<R: Owned> TypedResults<R> {
 }
 
 /// The future a generated server trait's method returns: its results
-/// (`()` for a streaming method), `Send` and `'static`, as it runs in a
-/// task of its own. Any such future is one: implement the method as an
+/// (`()` for a streaming method), `Send` and `'static`, as it is run by the
+/// connection's call runner (see [`Server`]). Any such future is one: implement the method as an
 /// `async fn`, or as a `fn` that does its ordered work first and returns
 /// a future.
 pub trait ServerFuture<T>: Future<Output = Result<T>> + Send + 'static {}
@@ -416,7 +508,7 @@ pub fn unknown_method(interface_id: u64, method_id: u16) -> BoxFuture<Result<Res
 /// The answer of a generated server's method: its results handed back to
 /// the connection once `future` completes. (The method was called when
 /// the call was dispatched, in the order calls were sent; the future runs
-/// in a task of its own.)
+/// on the connection's call runner, see [`Server`].)
 pub fn answer<R, F>(future: F) -> BoxFuture<Result<Results>>
 where
     R: Owned,

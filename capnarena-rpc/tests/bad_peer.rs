@@ -5,12 +5,16 @@
 
 mod common;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use capnarena::serialize::codec::{Frame, FramedCodec};
 use capnarena::{Message, SingleSegmentArena};
 use capnarena_rpc::rpc_capnp::{disembargo, message, message_target, return_};
-use capnarena_rpc::{Client, Connection, Error, ErrorKind, Options};
+use capnarena_rpc::{
+    BoxFuture, Client, Connection, Error, ErrorKind, Options, Params, Results, Server,
+};
 use common::TestServer;
 use futures::{SinkExt, StreamExt};
 use tokio::io::{AsyncWriteExt, DuplexStream};
@@ -549,4 +553,138 @@ async fn call_echoed_unimplemented_fails() {
     // The call is forgotten; the bootstrap, never answered, waits for its
     // return (its id may not be reused before).
     assert_eq!(conn.stats().questions, 1, "{:?}", conn.stats());
+}
+
+/// A server for `question_id_reused_after_its_return_is_free`: method 0
+/// answers, once `first` is notified, with a capability to itself (in
+/// pointer 0); method 1 blocks in `dispatch` until `go` (so the call
+/// runner is held while it delivers calls pipelined on an answer); method
+/// 2 marks `dispatched` and answers at once.
+struct Gate {
+    first: Arc<tokio::sync::Notify>,
+    go: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
+    blocked: AtomicBool,
+    dispatched: AtomicBool,
+}
+
+impl Server for Gate {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        method_id: u16,
+        _params: Params,
+        mut results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        match method_id {
+            0 => Box::pin(async move {
+                self.first.notified().await;
+                let me = Client::from_arc(self);
+                common::answer_cap(&mut results, me)?;
+                Ok(results)
+            }),
+            1 => {
+                self.blocked.store(true, Ordering::SeqCst);
+                tokio::task::block_in_place(|| {
+                    let _ = self.go.lock().unwrap().recv();
+                });
+                Box::pin(std::future::ready(Ok(results)))
+            }
+            _ => {
+                self.dispatched.store(true, Ordering::SeqCst);
+                Box::pin(std::future::ready(Ok(results)))
+            }
+        }
+    }
+}
+
+/// A call on the bootstrap (question 0's promised answer) of method
+/// `method`, as question `id`.
+async fn call_gate(peer: &mut Framed<DuplexStream, FramedCodec>, id: u32, method: u16) {
+    send(peer, |mut m| {
+        let mut call = m.init_call().unwrap();
+        call.set_question_id(id);
+        call.set_method_id(method);
+        let mut target = call.init_target().unwrap();
+        target.init_promised_answer().unwrap().set_question_id(0);
+        call.init_params().unwrap();
+    })
+    .await;
+}
+
+/// A peer that finished a call before its return (a call pipelined on
+/// its results still queued) may reuse the question id as soon as the
+/// return comes: the id is free then, even while this side still
+/// delivers the pipelined call. (The answer stayed in the table until the
+/// delivery was over, and a new call of the id in between aborted the
+/// connection as "in use".)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn question_id_reused_after_its_return_is_free() {
+    let (go, go_rx) = std::sync::mpsc::channel();
+    let gate = Arc::new(Gate {
+        first: Arc::new(tokio::sync::Notify::new()),
+        go: std::sync::Mutex::new(go_rx),
+        blocked: AtomicBool::new(false),
+        dispatched: AtomicBool::new(false),
+    });
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let conn = Connection::new(a, Some(Client::from_arc(gate.clone())), Options::default());
+    let mut peer = Framed::new(b, FramedCodec::new());
+    send(&mut peer, |mut m| {
+        m.init_bootstrap().unwrap().set_question_id(0)
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 0 results"
+    );
+    // Question 1 waits for `first`; question 2 is pipelined on its
+    // results; question 1 is finished at once.
+    call_gate(&mut peer, 1, 0).await;
+    send(&mut peer, |mut m| {
+        let mut call = m.init_call().unwrap();
+        call.set_question_id(2);
+        call.set_method_id(1);
+        let mut target = call.init_target().unwrap();
+        let mut pa = target.init_promised_answer().unwrap();
+        pa.set_question_id(1);
+        pa.init_transform(1)
+            .unwrap()
+            .get(0)
+            .set_get_pointer_field(0);
+        call.init_params().unwrap();
+    })
+    .await;
+    send(&mut peer, |mut m| {
+        m.init_finish().unwrap().set_question_id(1);
+    })
+    .await;
+    // Once question 3 has returned, the finish has been handled.
+    call_gate(&mut peer, 3, 2).await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 3 results"
+    );
+    gate.dispatched.store(false, Ordering::SeqCst);
+    gate.first.notify_one();
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 1 results"
+    );
+    assert!(common::eventually(|| gate.blocked.load(Ordering::SeqCst)).await);
+    // Question 1 has been finished and has returned: its id is free.
+    call_gate(&mut peer, 1, 2).await;
+    let dispatched = common::eventually(|| gate.dispatched.load(Ordering::SeqCst)).await;
+    go.send(()).unwrap();
+    let mut seen = vec![
+        describe(&peer.next().await.unwrap().unwrap()),
+        describe(&peer.next().await.unwrap().unwrap()),
+    ];
+    seen.sort();
+    assert!(
+        dispatched,
+        "the new call of question 1 was not delivered: {seen:?}"
+    );
+    assert_eq!(seen, ["return 1 results", "return 2 results"]);
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
 }

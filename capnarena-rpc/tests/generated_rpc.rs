@@ -2,9 +2,10 @@
 //! by capnarena-codegen/regenerate.sh into tests/generated/): it compiles
 //! against this crate, with the names those schemas make collide
 //! (names.capnp: an interface with a nested `CallParams` struct beside
-//! `call`'s implicit parameters) and a generic interface
-//! (codegen.capnp's `Store(Key)`); and a generic server answers through
-//! the typed client.
+//! `call`'s implicit parameters, nested enums named like the RPC code's
+//! items, a generic interface whose parameters are named like the RPC
+//! code's own) and a generic interface (codegen.capnp's `Store(Key)`);
+//! and generic servers answer through the typed clients.
 
 use std::sync::Arc;
 
@@ -50,6 +51,46 @@ impl store::Server<Text> for Lengths {
 struct Names;
 
 impl names_capnp::service::Server for Names {}
+
+/// A `Relay(Text, Text, Text)`, whose generic parameters are named
+/// `Client`, `Server` and `S` in the schema: answers `take` with `x`.
+struct Relay;
+
+impl names_capnp::relay::Server<Text, Text, Text> for Relay {
+    async fn take(
+        self: Arc<Self>,
+        params: names_capnp::relay::TakeParams<Text, Text, Text>,
+        mut results: names_capnp::relay::TakeResults<Text, Text, Text>,
+    ) -> Result<names_capnp::relay::TakeResults<Text, Text, Text>> {
+        let x = params.read(|p| Ok(p.get_x()?.to_string()))?;
+        results.get()?.set_y(&x)?;
+        Ok(results)
+    }
+}
+
+/// Names that collide with the typed RPC code's get a `_`: an
+/// interface's nested enums named `Client`, `Server`, `CallResults` and
+/// `CallPipeline`, and generic parameters named `Client`, `Server` and
+/// `S` (which compiled to code naming the wrong items before); the
+/// generic interface's client reaches its server.
+#[tokio::test]
+async fn names_colliding_with_the_rpc_code() {
+    use names_capnp::service;
+    let _ = (
+        service::Client_::A,
+        service::Server_::B,
+        service::CallResults_::C,
+        service::CallPipeline_::D,
+    );
+    let relay = names_capnp::relay::Client::<Text, Text, Text>::from_server(Relay);
+    let mut request = relay.take_request();
+    let mut p = request.get().unwrap();
+    p.set_c("c").unwrap();
+    p.set_s("s").unwrap();
+    p.set_x("x").unwrap();
+    let response = request.send().response.await.unwrap();
+    assert_eq!(response.read(|r| Ok(r.get_y()?.to_string())).unwrap(), "x");
+}
 
 /// The generic interface's typed client reaches the generic server (its
 /// parameters typed as `Text`); a server that implements no method

@@ -371,3 +371,88 @@ async fn finish_before_return_keeps_answer_referenced_by_params() {
     let (ss, cs) = settle(&s, &c).await;
     assert_eq!((ss, cs), (Stats::default(), Stats::default()));
 }
+
+/// A call whose return came in before the connection ended still reads
+/// its results after it ended (the caller waits on the question's entry,
+/// which the end keeps, settled, while a handle refers to it), a call
+/// still in flight then fails as disconnected, and both entries go with
+/// their handles.
+#[tokio::test(flavor = "current_thread")]
+async fn results_in_before_the_end_are_read_after_it() {
+    let (s, c, server) = pair();
+    let test = c.bootstrap();
+    let mut request = test.new_call(TEST, ADD);
+    let mut p = request
+        .params()
+        .unwrap()
+        .init_struct(StructSize::new(2, 0))
+        .unwrap();
+    p.set::<u64>(0, 20);
+    p.set::<u64>(1, 22);
+    let first = request.send();
+    // Returns come in the order of the calls here (each answered at
+    // once): once the second is in, so is the first.
+    assert_eq!(add(&test, 1, 2).await.unwrap(), 3);
+    let waiting = test.new_call(TEST, WAIT).send();
+    assert!(eventually(|| server.waits_started.load(Ordering::SeqCst) == 1).await);
+    c.shutdown().await.unwrap();
+    let response = first.response.await.unwrap();
+    assert_eq!(
+        response
+            .read(|r| Ok(r.get_struct()?.get::<u64>(0)))
+            .unwrap(),
+        42
+    );
+    match waiting.response.await {
+        Err(e) => assert_eq!(e.kind, ErrorKind::Disconnected, "{e}"),
+        Ok(_) => panic!("a call in flight at the end returned"),
+    }
+    drop((response, first.pipeline, waiting.pipeline, test));
+    assert!(s.closed().await.is_ok());
+}
+
+/// Answers method 0 with a future that panics, anything else at once.
+struct Panicky;
+
+impl capnarena_rpc::Server for Panicky {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        method_id: u16,
+        _params: capnarena_rpc::Params,
+        mut results: capnarena_rpc::Results,
+    ) -> capnarena_rpc::BoxFuture<capnarena_rpc::Result<capnarena_rpc::Results>> {
+        Box::pin(async move {
+            if method_id == 0 {
+                panic!("a server's bug");
+            }
+            answer_u64(&mut results, 7)?;
+            Ok(results)
+        })
+    }
+}
+
+/// A server's future that panics fails its call with an error; the
+/// connection goes on answering (its futures share one task, which the
+/// panic must not end). The bound only keeps a broken build from hanging.
+#[tokio::test(flavor = "current_thread")]
+async fn a_panicking_server_future_fails_only_its_call() {
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let _s = Connection::new(a, Some(Client::from_server(Panicky)), Options::default());
+    let c = Connection::new(b, None, Options::default());
+    let cap = c.bootstrap();
+    let bound = std::time::Duration::from_secs(20);
+    let failed = tokio::time::timeout(bound, cap.new_call(TEST, 0).send().response).await;
+    match failed.expect("the panicking call never returned") {
+        Err(e) => assert!(e.reason.contains("panicked"), "{e}"),
+        Ok(_) => panic!("a panicking call returned results"),
+    }
+    let fine = tokio::time::timeout(bound, cap.new_call(TEST, 1).send().response).await;
+    let response = fine.expect("the next call never returned").unwrap();
+    assert_eq!(
+        response
+            .read(|r| Ok(r.get_struct()?.get::<u64>(0)))
+            .unwrap(),
+        7
+    );
+}

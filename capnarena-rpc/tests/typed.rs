@@ -142,3 +142,57 @@ async fn a_failed_streaming_call_fails_the_stream() {
     assert!(e.reason.contains("bad write"), "{e}");
     assert!(sink.stream_flow().finish().await.is_err());
 }
+
+/// The typed accessors of a generated struct's capability fields: the
+/// getter reads the client the field's index names among the message's
+/// capabilities (an index past them is an error, and a union's member
+/// reads only while it is the member set); the setter adds the client to
+/// the message's capabilities and points the field (and the union's
+/// discriminant) at it.
+#[test]
+fn capability_fields_read_and_set_typed_clients() {
+    use capnarena::{Message, SingleSegmentArena};
+    use capnarena_rpc::{CapTable, Error, Result};
+    use common::typed::test_capnp::holder;
+
+    /// Capabilities by index.
+    struct Table(Vec<Client>);
+    impl CapTable for Table {
+        fn cap_client(&self, index: u32) -> Result<Client> {
+            let cap = self.0.get(index as usize).cloned();
+            cap.ok_or_else(|| Error::failed(format!("no capability {index}")))
+        }
+    }
+
+    let counter = counter::Client::from_server(TypedCounter::new(0));
+    let other = Client::broken(Error::failed("not this one"));
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.init_root::<holder::Builder<_>>()
+        .unwrap()
+        .set_counter(1);
+    let reader = msg.reader();
+    let h = reader.get_root::<holder::Reader>().unwrap();
+    let table = Table(vec![other.clone(), counter.clone().into_client()]);
+    let read: counter::Client = h.get_counter_client(&table).unwrap();
+    assert!(read.client.same_as(&counter.client));
+    assert!(h.get_counter_client(&Table(vec![other])).is_err());
+    match h.get_named_client(&table) {
+        Err(e) => assert!(e.to_string().contains("not the union member set"), "{e}"),
+        Ok(_) => panic!("read `named` while `none` is set"),
+    }
+
+    let test = test::Client::from_server(TypedTest::default());
+    let mut request = test.hold_request();
+    let (mut p, mut caps) = request.get_with_caps().unwrap();
+    let mut h = p.init_holder().unwrap();
+    h.set_counter_client(&mut caps, counter.clone());
+    let named = named::Client::from_client(Client::broken(Error::failed("a named")));
+    h.set_named_client(&mut caps, named);
+    assert_eq!(caps.len(), 2);
+    let view = h.reborrow_as_reader();
+    assert_eq!(view.get().get_counter().unwrap(), 0);
+    assert!(matches!(
+        view.get().which(),
+        Ok(holder::Which::Named(Ok(1)))
+    ));
+}

@@ -2985,6 +2985,150 @@ pub mod service {
             }
         }
     }
+    /// The `Client` enum.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u16)]
+    pub enum Client_ {
+        /// `a`
+        A = 0,
+    }
+    impl Client_ {
+        /// Id of the enum.
+        pub const TYPE_ID: u64 = 0xe8079c43149b3238;
+        /// The enumerant's name as the schema spells it.
+        pub fn name(self) -> &'static str {
+            match self {
+                Client_::A => "a",
+            }
+        }
+        /// The enumerants' names as the schema spells them, by value.
+        pub const NAMES: &'static [&'static str] = &["a"];
+    }
+    impl ::core::convert::TryFrom<u16> for Client_ {
+        type Error = ::capnarena::typed::NotInSchema;
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+            match value {
+                0 => Ok(Client_::A),
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+    }
+    impl ::core::convert::From<Client_> for u16 {
+        fn from(value: Client_) -> u16 {
+            value as u16
+        }
+    }
+    impl ::capnarena::typed::Enum for Client_ {
+        const NAMES: &'static [&'static str] = Client_::NAMES;
+    }
+    /// The `Server` enum.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u16)]
+    pub enum Server_ {
+        /// `b`
+        B = 0,
+    }
+    impl Server_ {
+        /// Id of the enum.
+        pub const TYPE_ID: u64 = 0x9689319e4da6c1fd;
+        /// The enumerant's name as the schema spells it.
+        pub fn name(self) -> &'static str {
+            match self {
+                Server_::B => "b",
+            }
+        }
+        /// The enumerants' names as the schema spells them, by value.
+        pub const NAMES: &'static [&'static str] = &["b"];
+    }
+    impl ::core::convert::TryFrom<u16> for Server_ {
+        type Error = ::capnarena::typed::NotInSchema;
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+            match value {
+                0 => Ok(Server_::B),
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+    }
+    impl ::core::convert::From<Server_> for u16 {
+        fn from(value: Server_) -> u16 {
+            value as u16
+        }
+    }
+    impl ::capnarena::typed::Enum for Server_ {
+        const NAMES: &'static [&'static str] = Server_::NAMES;
+    }
+    /// The `CallResults` enum.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u16)]
+    pub enum CallResults_ {
+        /// `c`
+        C = 0,
+    }
+    impl CallResults_ {
+        /// Id of the enum.
+        pub const TYPE_ID: u64 = 0x884c4f9315fd183e;
+        /// The enumerant's name as the schema spells it.
+        pub fn name(self) -> &'static str {
+            match self {
+                CallResults_::C => "c",
+            }
+        }
+        /// The enumerants' names as the schema spells them, by value.
+        pub const NAMES: &'static [&'static str] = &["c"];
+    }
+    impl ::core::convert::TryFrom<u16> for CallResults_ {
+        type Error = ::capnarena::typed::NotInSchema;
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+            match value {
+                0 => Ok(CallResults_::C),
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+    }
+    impl ::core::convert::From<CallResults_> for u16 {
+        fn from(value: CallResults_) -> u16 {
+            value as u16
+        }
+    }
+    impl ::capnarena::typed::Enum for CallResults_ {
+        const NAMES: &'static [&'static str] = CallResults_::NAMES;
+    }
+    /// The `CallPipeline` enum.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u16)]
+    pub enum CallPipeline_ {
+        /// `d`
+        D = 0,
+    }
+    impl CallPipeline_ {
+        /// Id of the enum.
+        pub const TYPE_ID: u64 = 0x8df80a15f7aa81df;
+        /// The enumerant's name as the schema spells it.
+        pub fn name(self) -> &'static str {
+            match self {
+                CallPipeline_::D => "d",
+            }
+        }
+        /// The enumerants' names as the schema spells them, by value.
+        pub const NAMES: &'static [&'static str] = &["d"];
+    }
+    impl ::core::convert::TryFrom<u16> for CallPipeline_ {
+        type Error = ::capnarena::typed::NotInSchema;
+        fn try_from(value: u16) -> ::core::result::Result<Self, ::capnarena::typed::NotInSchema> {
+            match value {
+                0 => Ok(CallPipeline_::D),
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+    }
+    impl ::core::convert::From<CallPipeline_> for u16 {
+        fn from(value: CallPipeline_) -> u16 {
+            value as u16
+        }
+    }
+    impl ::capnarena::typed::Enum for CallPipeline_ {
+        const NAMES: &'static [&'static str] = CallPipeline_::NAMES;
+    }
     /// The `call$Params` struct.
     pub mod call_params_ {
         /// Id of the struct.
@@ -3253,6 +3397,765 @@ pub mod service {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+    }
+}
+/// The `Relay` interface (its method parameter and result structs).
+pub mod relay {
+    /// Id of the interface.
+    pub const TYPE_ID: u64 = 0xc3521c89e2a74099;
+    /// The `take$Params` struct.
+    pub mod take_params {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xa580aae52376ebbf;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Client_, Server_, S_> =
+            ::core::marker::PhantomData<fn() -> (Client_, Server_, S_)>;
+        /// Reads a `take$Params`.
+        pub struct Reader<
+            'a,
+            Client_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Server_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            S_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: Params<Client_, Server_, S_>,
+        }
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Clone for Reader<'_, Client_, Server_, S_>
+        {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Copy for Reader<'_, Client_, Server_, S_>
+        {
+        }
+        /// Builds a `take$Params`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Server_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            S_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: Params<Client_, Server_, S_>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned<
+            Client_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Server_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            S_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        >(Params<Client_, Server_, S_>);
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 3);
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::capnarena::typed::StructOwned for Owned<Client_, Server_, S_>
+        {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a, Client_, Server_, S_>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> =
+                Builder<'a, A, Client_, Server_, S_>;
+            #[inline]
+            fn wrap_reader(
+                reader: ::capnarena::StructReader<'_>,
+            ) -> Reader<'_, Client_, Server_, S_> {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A, Client_, Server_, S_> {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
+        }
+        impl<
+            'a,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructReader<'a> for Reader<'a, Client_, Server_, S_>
+        {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Client_, Server_, S_>
+        {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Reader<'_, Client_, Server_, S_>
+        {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, Client_, Server_, S_>
+        {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<
+            'a,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Reader<'a, Client_, Server_, S_>
+        {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
+            /// The `c` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_c(
+                &self,
+            ) -> ::capnarena::Result<<Client_ as ::capnarena::typed::Owned>::Reader<'a>>
+            {
+                <Client_ as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+            }
+            /// Whether the `c` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_c(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// The `s` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_s(
+                &self,
+            ) -> ::capnarena::Result<<Server_ as ::capnarena::typed::Owned>::Reader<'a>>
+            {
+                <Server_ as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+            }
+            /// Whether the `s` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_s(&self) -> bool {
+                self.reader.has_pointer(1)
+            }
+            /// The `x` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_x(
+                &self,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Reader<'a>> {
+                <S_ as ::capnarena::typed::Owned>::read(self.reader.pointer(2))
+            }
+            /// Whether the `x` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_x(&self) -> bool {
+                self.reader.has_pointer(2)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("c");
+                    match self.get_c() {
+                        Ok(x) => <Client_ as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                if self.reader.has_pointer(1) {
+                    v.field("s");
+                    match self.get_s() {
+                        Ok(x) => <Server_ as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                if self.reader.has_pointer(2) {
+                    v.field("x");
+                    match self.get_x() {
+                        Ok(x) => <S_ as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Builder<'a, A, Client_, Server_, S_>
+        {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, Client_, Server_, S_> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned<Client_, Server_, S_>> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(
+                self,
+            ) -> ::capnarena::typed::ReaderView<'a, Owned<Client_, Server_, S_>> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(
+                &mut self,
+                value: Reader<'_, Client_, Server_, S_>,
+            ) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `c` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_c(
+                &mut self,
+                value: <Client_ as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <Client_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            }
+            /// The `c` field.
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_c` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_c(
+                &mut self,
+            ) -> ::capnarena::Result<<Client_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <Client_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `c` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn initn_c(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<<Client_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <Client_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+            }
+            /// The `c` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_c(
+                &mut self,
+            ) -> ::capnarena::Result<<Client_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <Client_ as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+            }
+            /// Whether the `c` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_c(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// The `s` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_s(
+                &mut self,
+                value: <Server_ as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <Server_ as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+            }
+            /// The `s` field.
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_s` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_s(
+                &mut self,
+            ) -> ::capnarena::Result<<Server_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <Server_ as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+            }
+            /// The `s` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn initn_s(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<<Server_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <Server_ as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+            }
+            /// The `s` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_s(
+                &mut self,
+            ) -> ::capnarena::Result<<Server_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <Server_ as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+            }
+            /// Whether the `s` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_s(&self) -> bool {
+                self.builder.has_pointer(1)
+            }
+            /// The `x` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_x(
+                &mut self,
+                value: <S_ as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <S_ as ::capnarena::typed::Owned>::set(self.builder.pointer(2), value)
+            }
+            /// The `x` field.
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_x` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_x(
+                &mut self,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <S_ as ::capnarena::typed::Owned>::init(self.builder.pointer(2), 0)
+            }
+            /// The `x` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn initn_x(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <S_ as ::capnarena::typed::Owned>::init(self.builder.pointer(2), len)
+            }
+            /// The `x` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_x(
+                &mut self,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <S_ as ::capnarena::typed::Owned>::get(self.builder.pointer(2))
+            }
+            /// Whether the `x` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_x(&self) -> bool {
+                self.builder.has_pointer(2)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, Client_, Server_, S_>) -> R,
+            ) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    })
+                })
+            }
+        }
+    }
+    /// The `take$Results` struct.
+    pub mod take_results {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xd93e020ab4953fb9;
+        /// The generic parameters, as the type of a handle's marker field.
+        type Params<Client_, Server_, S_> =
+            ::core::marker::PhantomData<fn() -> (Client_, Server_, S_)>;
+        /// Reads a `take$Results`.
+        pub struct Reader<
+            'a,
+            Client_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Server_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            S_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+            pub(super) marker: Params<Client_, Server_, S_>,
+        }
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Clone for Reader<'_, Client_, Server_, S_>
+        {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Copy for Reader<'_, Client_, Server_, S_>
+        {
+        }
+        /// Builds a `take$Results`.
+        pub struct Builder<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Server_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            S_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        > {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+            pub(super) marker: Params<Client_, Server_, S_>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned<
+            Client_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            Server_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+            S_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        >(Params<Client_, Server_, S_>);
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::capnarena::typed::StructOwned for Owned<Client_, Server_, S_>
+        {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a, Client_, Server_, S_>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> =
+                Builder<'a, A, Client_, Server_, S_>;
+            #[inline]
+            fn wrap_reader(
+                reader: ::capnarena::StructReader<'_>,
+            ) -> Reader<'_, Client_, Server_, S_> {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A, Client_, Server_, S_> {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
+        }
+        impl<
+            'a,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructReader<'a> for Reader<'a, Client_, Server_, S_>
+        {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader {
+                    reader,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Client_, Server_, S_>
+        {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder {
+                    builder,
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+        impl<
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Reader<'_, Client_, Server_, S_>
+        {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > ::core::fmt::Debug for Builder<'_, A, Client_, Server_, S_>
+        {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<
+            'a,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Reader<'a, Client_, Server_, S_>
+        {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
+            /// The `y` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_y(
+                &self,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Reader<'a>> {
+                <S_ as ::capnarena::typed::Owned>::read(self.reader.pointer(0))
+            }
+            /// Whether the `y` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_y(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("y");
+                    match self.get_y() {
+                        Ok(x) => <S_ as ::capnarena::typed::Owned>::write_text(x, v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
+            }
+        }
+        impl<
+            'a,
+            A: ::capnarena::Arena + ?Sized,
+            Client_: ::capnarena::typed::Owned,
+            Server_: ::capnarena::typed::Owned,
+            S_: ::capnarena::typed::Owned,
+        > Builder<'a, A, Client_, Server_, S_>
+        {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A, Client_, Server_, S_> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                    marker: ::core::marker::PhantomData,
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(
+                &self,
+            ) -> ::capnarena::typed::ReaderView<'_, Owned<Client_, Server_, S_>> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(
+                self,
+            ) -> ::capnarena::typed::ReaderView<'a, Owned<Client_, Server_, S_>> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(
+                &mut self,
+                value: Reader<'_, Client_, Server_, S_>,
+            ) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `y` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_y(
+                &mut self,
+                value: <S_ as ::capnarena::typed::Owned>::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <S_ as ::capnarena::typed::Owned>::set(self.builder.pointer(0), value)
+            }
+            /// The `y` field.
+            /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_y` gives a length).
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_y(
+                &mut self,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <S_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), 0)
+            }
+            /// The `y` field.
+            /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
+            /// # Errors
+            /// The arena has no room, or `len` is too large to encode.
+            #[inline]
+            pub fn initn_y(
+                &mut self,
+                len: u32,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <S_ as ::capnarena::typed::Owned>::init(self.builder.pointer(0), len)
+            }
+            /// The `y` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_y(
+                &mut self,
+            ) -> ::capnarena::Result<<S_ as ::capnarena::typed::Owned>::Builder<'_, A>>
+            {
+                <S_ as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
+            }
+            /// Whether the `y` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_y(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(
+                &self,
+                f: impl for<'r> FnOnce(Reader<'r, Client_, Server_, S_>) -> R,
+            ) -> R {
+                self.builder.with_reader(|reader| {
+                    f(Reader {
+                        reader,
+                        marker: ::core::marker::PhantomData,
+                    })
+                })
             }
         }
     }

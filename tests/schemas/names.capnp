@@ -83,6 +83,17 @@ interface Service {
   struct CallParams {            # the module of call's implicit parameters
     y @0 :UInt8;
   }
+  # Named like the items of the typed RPC code in the interface's module.
+  enum Client { a @0; }
+  enum Server { b @0; }
+  enum CallResults { c @0; }
+  enum CallPipeline { d @0; }
+}
+
+# Generic parameters named like the typed RPC code's own (its server
+# type parameter and the module's Client and Server).
+interface Relay(Client, Server, S) {
+  take @0 (c :Client, s :Server, x :S) -> (y :S);
 }
 
 struct Uses {

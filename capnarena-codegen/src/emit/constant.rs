@@ -71,7 +71,7 @@ impl Generator<'_> {
                     }
                 }
             }
-            (Type::Interface(_), _) => {}
+            (Type::Interface(..), _) => {}
             (ty, Value::Pointer(words)) if ty.is_pointer() => {
                 let owned = self.owned_ty(ty, file, depth)?;
                 let words = words.clone().unwrap_or_else(|| vec![0]);

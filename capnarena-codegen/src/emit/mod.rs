@@ -50,6 +50,7 @@ mod types;
 mod union;
 mod writer;
 
+use rpc::interface_reserved;
 use writer::Writer;
 
 /// Where a node's Rust item lives: its file and its path from the file's
@@ -127,11 +128,14 @@ impl<'s> Generator<'s> {
             .iter()
             .map(|item| (item.spelling.as_str(), item.case))
             .collect();
-        let reserved = if self.options.owned_values {
-            [MODULE_RESERVED, owned::RESERVED].concat()
-        } else {
-            MODULE_RESERVED.to_vec()
-        };
+        let mut reserved: Vec<String> = MODULE_RESERVED.iter().map(|s| s.to_string()).collect();
+        if self.options.owned_values {
+            reserved.extend(owned::RESERVED.iter().map(|s| s.to_string()));
+        }
+        if let NodeKind::Interface(methods) = &node.kind {
+            reserved.extend(interface_reserved(methods));
+        }
+        let reserved: Vec<&str> = reserved.iter().map(String::as_str).collect();
         let names = assign(&spelled, &reserved);
         for (member, name) in items.iter().zip(names) {
             if member.implicit && self.places.contains_key(&member.id) {

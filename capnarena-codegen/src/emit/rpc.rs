@@ -80,6 +80,22 @@ impl Rpc<'_> {
     }
 }
 
+/// The items the typed RPC code declares in an interface's module:
+/// `Client`, `Server`, and per method `{Method}Params`, `{Method}Results`
+/// and `{Method}Pipeline`. Taken among the module's items (a nested enum
+/// of such a name gets a `_`), with or without RPC code, so that names do
+/// not depend on the options.
+pub(super) fn interface_reserved(methods: &[Method]) -> Vec<String> {
+    let mut names = vec!["Client".to_string(), "Server".to_string()];
+    for m in methods {
+        let pascal = crate::names::convert(&m.name, Case::Pascal);
+        for suffix in ["Params", "Results", "Pipeline"] {
+            names.push(format!("{pascal}{suffix}"));
+        }
+    }
+    names
+}
+
 /// `<list>`, or "" for an empty list.
 pub(super) fn angle(list: &str) -> String {
     if list.is_empty() {

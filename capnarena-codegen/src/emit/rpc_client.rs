@@ -104,9 +104,11 @@ impl Generator<'_> {
             "pub fn from_arc<S: Server{args}>(server: ::std::sync::Arc<S>) -> Self"
         ));
         let dispatch = format!("dispatch::{}", info.args_with("S"));
-        out.line(&format!(
-            "let client = {rpc}::Client::from_dispatch(server, {dispatch});"
-        ));
+        out.assign(
+            "let client",
+            &format!("{rpc}::Client::from_dispatch(server, {dispatch})"),
+            ";",
+        );
         out.line(&format!("{rpc}::FromClient::from_client(client)"));
         out.close();
         if info.streams() {
@@ -194,10 +196,7 @@ impl Generator<'_> {
 
     /// The results' fields a pipeline reaches: capabilities and structs
     /// (name, pointer index, the typed client for a capability).
-    fn pipelined_fields(
-        &self,
-        m: &RpcMethod<'_>,
-    ) -> Result<Vec<(String, u32, Option<u64>)>, Error> {
+    fn pipelined_fields(&self, m: &RpcMethod<'_>) -> Result<Vec<PipelinedField>, Error> {
         if m.stream {
             return Ok(Vec::new());
         }
@@ -208,9 +207,11 @@ impl Generator<'_> {
         for f in &s.fields {
             if let FieldKind::Slot { offset, ty, .. } = &f.kind {
                 match ty {
-                    Type::Interface(id) => {
-                        fields.push((f.spelling().to_string(), *offset, Some(*id)))
-                    }
+                    Type::Interface(id, brand) => fields.push((
+                        f.spelling().to_string(),
+                        *offset,
+                        Some((*id, brand.clone())),
+                    )),
                     Type::Struct(..) => fields.push((f.spelling().to_string(), *offset, None)),
                     _ => {}
                 }
@@ -241,7 +242,7 @@ impl Generator<'_> {
         out.open_impl(&format!("impl {name}"));
         let stems = getter_stems(&fields);
         for ((field, offset, iface), stem) in fields.iter().zip(stems) {
-            self.pipeline_getter(out, info, field, &stem, *offset, *iface)?;
+            self.pipeline_getter(out, info, field, &stem, *offset, iface.as_ref())?;
         }
         out.close();
         Ok(())
@@ -254,14 +255,14 @@ impl Generator<'_> {
         field: &str,
         stem: &str,
         offset: u32,
-        iface: Option<u64>,
+        iface: Option<&(u64, Brand)>,
     ) -> Result<(), Error> {
         let rpc = &info.rpc;
         let pointer = format!("self.0.pointer_field({offset})");
         match iface {
-            Some(id) => {
-                let path = self.path_to(id, info.file, info.depth)?;
-                let args = self.brand_args(id, &Brand::default(), info.file, info.depth)?;
+            Some((id, brand)) => {
+                let path = self.path_to(*id, info.file, info.depth)?;
+                let args = self.brand_args(*id, brand, info.file, info.depth)?;
                 out.docs(&format!("The capability `{field}` will hold."));
                 out.open_fn(&format!("pub fn get_{stem}(&self) -> {path}::Client{args}"));
                 out.line(&format!(
@@ -281,6 +282,10 @@ impl Generator<'_> {
     }
 }
 
+/// A field of the results a pipeline reaches: its name, its pointer
+/// index, and for a capability its interface and generic arguments.
+type PipelinedField = (String, u32, Option<(u64, Brand)>);
+
 /// `T, U,` as a tuple's elements (a one-element tuple keeps its comma).
 fn tuple(items: &[String]) -> String {
     match items.len() {
@@ -292,7 +297,7 @@ fn tuple(items: &[String]) -> String {
 
 /// The snake-case stems of the pipeline's getters (`get_` + stem, so a
 /// keyword needs no escape), a `_` added to a stem another one took.
-fn getter_stems(fields: &[(String, u32, Option<u64>)]) -> Vec<String> {
+fn getter_stems(fields: &[PipelinedField]) -> Vec<String> {
     let mut stems: Vec<String> = Vec::new();
     for (name, _, _) in fields {
         let mut stem = crate::names::convert(name, crate::names::Case::Snake);

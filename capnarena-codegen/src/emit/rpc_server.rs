@@ -61,11 +61,12 @@ impl Generator<'_> {
              [`Client::from_server`].\n\
              \n\
              Each method is called when its call is dispatched, in the order the calls \
-             were sent; the future it returns runs in a task of its own. A method not \
-             implemented answers `unimplemented`.",
+             were sent; the future it returns runs concurrently with the connection's other \
+             calls (on its call runner: work that holds a thread for long belongs in a task \
+             of its own). A method not implemented answers `unimplemented`.",
             info.node.short_name()
         ));
-        out.open(&format!(
+        out.open_trait(&format!(
             "pub trait Server{}: {}",
             info.bounds(&self.runtime, ""),
             supers.join(" + ")

@@ -542,7 +542,9 @@ impl Generator<'_> {
             Type::Bool => self.bool_field(code, context, offset, default),
             Type::Enum(id) => self.enum_field(code, context, *id, offset, default)?,
             ty if !ty.is_pointer() => self.number_field(code, context, ty, offset, default)?,
-            Type::Interface(_) => self.capability_field(code, context, offset),
+            Type::Interface(id, brand) => {
+                self.capability_field(code, context, offset, *id, brand)?
+            }
             Type::AnyPointer => self.any_pointer_field(code, context, offset),
             ty => self.pointer_field(code, context, ty, offset, default)?,
         }
@@ -570,12 +572,15 @@ impl Generator<'_> {
 
     /// The forms of the methods field `f` gets (rule 3 of `names`): every
     /// field claims `get_`, `set_`, `has_` and `init_`, text its
-    /// `get_*_bytes`, lists their bulk setters.
+    /// `get_*_bytes`, lists their bulk setters, capabilities their typed
+    /// `get_*_client` and `set_*_client` (claimed with or without RPC
+    /// code, so that names do not depend on the options).
     fn field_forms(&self, f: &Field) -> Vec<Form> {
         let mut forms = vec![("get_", ""), ("set_", ""), ("has_", ""), ("init_", "")];
         if let FieldKind::Slot { ty, .. } = &f.kind {
             match ty {
                 Type::Text => forms.push(("get_", "_bytes")),
+                Type::Interface(..) => forms.extend([("get_", "_client"), ("set_", "_client")]),
                 Type::Param { .. } => forms.push(("initn_", "")),
                 Type::List(elem) => match **elem {
                     Type::Text | Type::Data => forms.push(("set_", "_from_iter")),

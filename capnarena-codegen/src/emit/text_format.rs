@@ -170,7 +170,7 @@ impl Generator<'_> {
         // Elements whose value does not print are not bound.
         let binding = if matches!(
             self.resolve(element),
-            Type::Void | Type::AnyPointer | Type::Interface(_)
+            Type::Void | Type::AnyPointer | Type::Interface(..)
         ) {
             "_"
         } else {
@@ -221,7 +221,7 @@ fn value_text(ty: &Type, value: &str) -> String {
         Type::UInt64 => format!("v.uint({value})"),
         Type::Float32 => format!("v.float32({value})"),
         Type::Float64 => format!("v.float64({value})"),
-        Type::Interface(_) => "v.capability()".into(),
+        Type::Interface(..) => "v.capability()".into(),
         _ => "v.any_pointer()".into(),
     }
 }

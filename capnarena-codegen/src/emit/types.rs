@@ -126,7 +126,7 @@ impl Generator<'_> {
             Type::Param { .. } if self.resolve(elem) != Type::AnyPointer => {
                 ("ListList", Some(self.owned_ty(elem, file, depth)?))
             }
-            Type::AnyPointer | Type::Interface(_) | Type::Param { .. } => ("AnyPointerList", None),
+            Type::AnyPointer | Type::Interface(..) | Type::Param { .. } => ("AnyPointerList", None),
             Type::List(_) => ("ListList", Some(self.owned_ty(elem, file, depth)?)),
             prim => (
                 "PrimitiveList",
@@ -149,7 +149,7 @@ impl Generator<'_> {
             Type::Param { scope, index } => self
                 .param(*scope, *index)
                 .unwrap_or_else(|| format!("{rt}::typed::AnyPointer")),
-            Type::AnyPointer | Type::Interface(_) => format!("{rt}::typed::AnyPointer"),
+            Type::AnyPointer | Type::Interface(..) => format!("{rt}::typed::AnyPointer"),
             Type::List(e) => match self.list_parts(e, file, depth)? {
                 (base, Some(arg)) => format!("{rt}::typed::{base}<{arg}>"),
                 (base, None) => format!("{rt}::typed::{base}"),
@@ -191,7 +191,7 @@ impl Generator<'_> {
                 None => format!("{rt}::PointerReader<'a>"),
             },
             Type::AnyPointer => format!("{rt}::PointerReader<'a>"),
-            Type::Interface(_) => "u32".into(),
+            Type::Interface(..) => "u32".into(),
             Type::List(e) => match self.list_parts(e, file, depth)? {
                 (base, Some(arg)) => format!("{rt}::typed::{base}Reader<'a, {arg}>"),
                 (base, None) => format!("{rt}::typed::{base}Reader<'a>"),
@@ -213,7 +213,7 @@ impl Generator<'_> {
                 Some(p) => format!("<{p} as {rt}::typed::Owned>::Builder<'b, A>"),
                 None => format!("{rt}::PointerBuilder<'b, A>"),
             },
-            Type::AnyPointer | Type::Interface(_) => format!("{rt}::PointerBuilder<'b, A>"),
+            Type::AnyPointer | Type::Interface(..) => format!("{rt}::PointerBuilder<'b, A>"),
             Type::List(e) => match self.list_parts(e, file, depth)? {
                 (base, Some(arg)) => format!("{rt}::typed::{base}Builder<'b, A, {arg}>"),
                 (base, None) => format!("{rt}::typed::{base}Builder<'b, A>"),

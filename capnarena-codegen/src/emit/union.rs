@@ -306,7 +306,7 @@ impl Generator<'_> {
                 borrows: true,
                 names_arena: true,
             },
-            Type::Interface(_) => MemberPayloads::values(
+            Type::Interface(..) => MemberPayloads::values(
                 format!("{runtime}::Result<u32>"),
                 get,
                 format!("self.builder.with_reader(|r| r.pointer({offset}).get_capability())"),

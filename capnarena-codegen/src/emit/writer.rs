@@ -160,6 +160,21 @@ impl Writer {
         self.depth += 1;
     }
 
+    /// A trait's header and `{`, then one level deeper: the brace on a
+    /// line of its own when the header is broken (its generic parameters
+    /// one a line), as rustfmt puts it.
+    pub(super) fn open_trait(&mut self, head: &str) {
+        let indent = self.indent();
+        let text = layout(head, Mode::Type, indent, indent, 2);
+        let brace = if text.contains('\n') {
+            format!("\n{}{{", " ".repeat(indent))
+        } else {
+            " {".to_string()
+        };
+        self.push_line(&format!("{text}{brace}"));
+        self.depth += 1;
+    }
+
     /// `match value {` or `if condition {`, then one level deeper.
     pub(super) fn open_expression(&mut self, head: &str) {
         let indent = self.indent();

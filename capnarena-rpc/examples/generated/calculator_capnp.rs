@@ -123,6 +123,23 @@ pub mod calculator {
             pub fn has_previous_result(&self) -> bool {
                 self.reader.get::<u16>(4) == 1 && self.reader.has_pointer(0)
             }
+            /// The capability of `previousResult` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`, or the union holds another member.
+            #[inline]
+            pub fn get_previous_result_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::calculator::value::Client> {
+                if !(self.reader.get::<u16>(4) == 1 && true) {
+                    return Err(::capnarena_rpc::Error::failed(
+                        "`previousResult` is not the union member set",
+                    ));
+                }
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// The `call` field.
             #[inline]
             fn get_call(&self) -> call::Reader<'a> {
@@ -214,6 +231,16 @@ pub mod calculator {
             pub fn has_previous_result(&self) -> bool {
                 self.builder.get::<u16>(4) == 1 && self.builder.has_pointer(0)
             }
+            /// Sets `previousResult` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_previous_result_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::calculator::value::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_previous_result(index);
+            }
             /// The `call` field.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
             pub fn init_call(&mut self) -> call::Builder<'_, A> {
@@ -293,6 +320,19 @@ pub mod calculator {
                 pub fn has_function(&self) -> bool {
                     self.reader.has_pointer(0)
                 }
+                /// The capability of `function` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+                /// # Errors
+                /// The pointer is not a capability, or names none of `caps`.
+                #[inline]
+                pub fn get_function_client(
+                    &self,
+                    caps: &impl ::capnarena_rpc::CapTable,
+                ) -> ::capnarena_rpc::Result<super::super::super::calculator::function::Client>
+                {
+                    let index = self.reader.pointer(0).get_capability()?;
+                    let client = caps.cap_client(index)?;
+                    Ok(::capnarena_rpc::FromClient::from_client(client))
+                }
                 /// The `params` field.
                 /// # Errors
                 /// The pointer holds something else, or is out of bounds or over a limit.
@@ -365,6 +405,16 @@ pub mod calculator {
                 #[inline]
                 pub fn has_function(&self) -> bool {
                     self.builder.has_pointer(0)
+                }
+                /// Sets `function` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+                #[inline]
+                pub fn set_function_client(
+                    &mut self,
+                    caps: &mut ::capnarena_rpc::Caps<'_>,
+                    client: super::super::super::calculator::function::Client,
+                ) {
+                    let index = caps.add(client);
+                    self.set_function(index);
                 }
                 /// The `params` field.
                 /// Points the field at a copy of `value`.
@@ -766,7 +816,7 @@ pub mod calculator {
         pub type ReadResults = ::capnarena_rpc::TypedResults<read_results::Owned>;
         /// The methods of `Value`, for a type to implement and serve through [`Client::from_server`].
         ///
-        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
         pub trait Server: Send + Sync + 'static {
             /// Answers `read` (method @0): fills `results` and hands them back.
             fn read(
@@ -1225,7 +1275,7 @@ pub mod calculator {
         pub type CallResults = ::capnarena_rpc::TypedResults<call_results::Owned>;
         /// The methods of `Function`, for a type to implement and serve through [`Client::from_server`].
         ///
-        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+        /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
         pub trait Server: Send + Sync + 'static {
             /// Answers `call` (method @0): fills `results` and hands them back.
             fn call(
@@ -1408,6 +1458,18 @@ pub mod calculator {
             pub fn has_value(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `value` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_value_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::calculator::value::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -1461,6 +1523,16 @@ pub mod calculator {
             #[inline]
             pub fn has_value(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `value` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_value_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::calculator::value::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_value(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -1563,6 +1635,18 @@ pub mod calculator {
             pub fn has_func(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `func` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_func_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::calculator::function::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -1616,6 +1700,16 @@ pub mod calculator {
             #[inline]
             pub fn has_func(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `func` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_func_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::calculator::function::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_func(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -2088,7 +2182,7 @@ pub mod calculator {
     pub type GetOperatorResults = ::capnarena_rpc::TypedResults<get_operator_results::Owned>;
     /// The methods of `Calculator`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `evaluate` (method @0): fills `results` and hands them back.
         fn evaluate(

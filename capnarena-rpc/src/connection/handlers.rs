@@ -11,7 +11,8 @@ use capnarena::{Message, SingleSegmentArena};
 
 use super::caps::read_transform;
 use super::{
-    Answer, Conn, Garbage, Queued, Returned, State, Target, Violation, violation, write_target,
+    Answer, AnswerKey, Conn, Garbage, Queued, Returned, State, Target, Violation, violation,
+    write_target,
 };
 use crate::client::{Arena, Body, BoxFuture, Client, Hook, Params, Payload, Results, Section};
 use crate::error::{Error, Result};
@@ -133,7 +134,8 @@ impl Conn {
                 }
             }
         };
-        st.answers.insert(id, Answer::new());
+        let serial = st.answer_serial();
+        st.answers.insert(id, Answer::new(serial));
         let params = Params {
             payload: Payload::new(
                 Body::Frame(frame.clone()),
@@ -144,12 +146,13 @@ impl Conn {
         match target {
             Ok(target) => {
                 drop(st);
-                self.start_call(id, target, interface_id, method_id, params, redirect);
+                let key = AnswerKey { id, serial };
+                self.start_call(key, target, interface_id, method_id, params, redirect);
             }
             Err((question, transform)) => {
                 if let Some(a) = st.answers.get_mut(&question) {
                     a.queued.push(Queued {
-                        id,
+                        key: AnswerKey { id, serial },
                         interface_id,
                         method_id,
                         params,
@@ -163,17 +166,18 @@ impl Conn {
     }
 
     /// Delivers call `id` to `target` (its `dispatch` runs now, so calls
-    /// reach an object in order) and runs it in a task of its own, whose
-    /// end sends the return. Called without the lock.
+    /// reach an object in order) and runs its future on the connection's
+    /// call runner, whose end sends the return. Called without the lock.
     pub(super) fn start_call(
         self: &Arc<Self>,
-        id: u32,
+        key: AnswerKey,
         target: Client,
         interface_id: u64,
         method_id: u16,
         params: Params,
         redirect: bool,
     ) {
+        let id = key.id;
         let future = match Results::new(self.message(), id) {
             Ok(_) if redirect => Box::pin(std::future::ready(Err(Error::unimplemented(
                 "results sent elsewhere than the caller (level 3)",
@@ -181,31 +185,39 @@ impl Conn {
             Ok(results) => target.call_incoming(interface_id, method_id, params, results),
             Err(e) => Box::pin(std::future::ready(Err(e))) as BoxFuture<_>,
         };
-        let conn = Arc::clone(self);
-        let task = tokio::spawn(async move {
-            let result = future.await;
-            conn.answer(id, result);
-        });
-        let mut st = self.lock();
-        match st.answers.get_mut(&id) {
-            Some(a) if a.returned.is_none() => a.task = Some(task.abort_handle()),
-            Some(_) => {}
-            // Canceled (finished) before it started.
-            None => task.abort(),
-        }
+        let Some(call) = self.start_future(key, future) else {
+            return;
+        };
+        let canceled = {
+            let mut st = self.lock();
+            match st.answers.get_mut(&id) {
+                Some(a) if a.serial == key.serial && a.returned.is_none() => {
+                    a.task = Some(call);
+                    None
+                }
+                Some(a) if a.serial == key.serial => None,
+                // Canceled (finished) before it started; the id may be
+                // another call's by now.
+                _ => self.cancel_future(call),
+            }
+        };
+        drop(canceled);
     }
 
-    /// Sends the return of answer `id`, once its call is done; then
+    /// Sends the return of answer `key`, once its call is done; then
     /// delivers the calls pipelined on it, in order, and resolves the
-    /// capabilities waiting for it.
-    pub(super) fn answer(self: &Arc<Self>, id: u32, result: Result<Results>) {
+    /// capabilities waiting for it. Only that answer: once the peer has
+    /// finished it and had its return, its id may be another call's.
+    pub(super) fn answer(self: &Arc<Self>, key: AnswerKey, result: Result<Results>) {
+        let id = key.id;
         let (msg, caps) = match result {
             Ok(Results { msg, caps }) => (Ok(msg), caps),
             Err(e) => (Err(e), Vec::new()),
         };
-        let returned = {
+        let mut garbage: Garbage = Vec::new();
+        let (returned, finished) = {
             let mut st = self.lock();
-            if st.closed.is_some() || !st.answers.contains_key(&id) {
+            if st.closed.is_some() || st.answers.get(&id).is_none_or(|a| a.serial != key.serial) {
                 return;
             }
             let outcome = match msg {
@@ -232,19 +244,52 @@ impl Conn {
                     Returned::Error(e)
                 }
             };
-            if let Some(a) = st.answers.get_mut(&id) {
-                a.task = None;
-                a.draining = true;
-                a.returned = Some(returned.clone());
-            }
-            returned
+            // Finished by the peer before it returned: with the return
+            // sent, the id is the peer's again, so the answer leaves the
+            // table now (its queued calls are delivered from here).
+            let finished = match st.answers.get(&id).and_then(|a| a.finished_early) {
+                Some(release) => st.answers.remove(&id).map(|a| (a, release)),
+                None => None,
+            };
+            let finished = match finished {
+                Some((answer, release)) => {
+                    if release {
+                        for e in &answer.result_exports {
+                            if let Err(Violation(e)) =
+                                self.release_export(&mut st, *e, 1, &mut garbage)
+                            {
+                                self.fail_later(e);
+                            }
+                        }
+                    }
+                    Some(answer)
+                }
+                None => {
+                    if let Some(a) = st.answers.get_mut(&id) {
+                        a.task = None;
+                        a.draining = true;
+                        a.returned = Some(returned.clone());
+                    }
+                    None
+                }
+            };
+            (returned, finished)
         };
+        drop(garbage);
+        if let Some(answer) = finished {
+            self.deliver_queued(answer.queued, Some(&returned));
+            for (transform, tx) in answer.waiters {
+                let _ = tx.send(Ok(returned.cap_at(&transform)));
+            }
+            drop(caps);
+            return;
+        }
         // Calls queued while the call ran go first, in order; calls that
         // arrive meanwhile queue behind them until the queue is empty.
         let waiters = loop {
             let batch = {
                 let mut st = self.lock();
-                let Some(a) = st.answers.get_mut(&id) else {
+                let Some(a) = st.answers.get_mut(&id).filter(|a| a.serial == key.serial) else {
                     break Vec::new();
                 };
                 if a.queued.is_empty() {
@@ -258,32 +303,7 @@ impl Conn {
         for (transform, tx) in waiters {
             let _ = tx.send(Ok(returned.cap_at(&transform)));
         }
-        self.end_finished_early(id);
         drop(caps);
-    }
-
-    /// Removes answer `id` if the peer finished it before it returned
-    /// (it has returned now), releasing its results' exports if the
-    /// `Finish` asked to.
-    fn end_finished_early(self: &Arc<Self>, id: u32) {
-        let mut garbage: Garbage = Vec::new();
-        {
-            let mut st = self.lock();
-            let Some(release) = st.answers.get(&id).and_then(|a| a.finished_early) else {
-                return;
-            };
-            let Some(answer) = st.answers.remove(&id) else {
-                return;
-            };
-            if release {
-                for e in answer.result_exports {
-                    if let Err(Violation(e)) = self.release_export(&mut st, e, 1, &mut garbage) {
-                        self.fail_later(e);
-                    }
-                }
-            }
-        }
-        drop(garbage);
     }
 
     /// Delivers calls queued on an answer: to the capabilities of its
@@ -299,7 +319,7 @@ impl Conn {
                 None => Client::broken(Error::failed("the call was canceled")),
             };
             self.start_call(
-                q.id,
+                q.key,
                 target,
                 q.interface_id,
                 q.method_id,
@@ -316,7 +336,7 @@ impl Conn {
         st: &mut State,
         mut msg: Message<Arena>,
         caps: &[Client],
-    ) -> Result<(Arc<Payload>, Vec<u32>)> {
+    ) -> Result<(Payload, Vec<u32>)> {
         let exports = {
             let root = msg.root_pointer()?.get_struct(message::STRUCT_SIZE)?;
             let ret = root.into_pointer(0).get_struct(return_::STRUCT_SIZE)?;
@@ -335,10 +355,7 @@ impl Conn {
             Body::Frame(Frame::new(Bytes::from(bytes), self.options.reader))
         };
         self.send(msg);
-        Ok((
-            Arc::new(Payload::new(body, caps.to_vec(), Section::Return)),
-            exports,
-        ))
+        Ok((Payload::new(body, caps.to_vec(), Section::Return), exports))
     }
 
     pub(super) fn handle_return(
@@ -350,7 +367,7 @@ impl Conn {
         // Declared before the lock (see handle_call).
         let mut caps = Vec::new();
         let mut garbage: Garbage = Vec::new();
-        let mut dropped_payload = None;
+        let dropped_payload;
         {
             let mut st = self.lock();
             if st.closed.is_some() {
@@ -369,11 +386,11 @@ impl Conn {
                             caps.push(self.import_cap(&mut st, d)?);
                         }
                     }
-                    Ok(Arc::new(Payload::new(
+                    Ok(Payload::new(
                         Body::Frame(frame.clone()),
                         std::mem::take(&mut caps),
                         Section::Return,
-                    )))
+                    ))
                 }
                 return_::Which::Exception(e) => Err(Error::from_exception(e?)),
                 return_::Which::Canceled => Err(Error::failed("the call was canceled")),
@@ -392,15 +409,11 @@ impl Conn {
             let Some(q) = st.questions.get_mut(id) else {
                 return Ok(());
             };
-            q.returned = true;
-            let tx = q.tx.take();
             if q.finished {
                 st.questions.remove(id);
                 dropped_payload = Some(outcome);
-            } else if let Some(tx) = tx {
-                if let Err(outcome) = tx.send(outcome) {
-                    dropped_payload = Some(outcome);
-                }
+            } else {
+                dropped_payload = q.settle(outcome);
             }
         }
         drop(dropped_payload);
@@ -437,11 +450,8 @@ impl Conn {
             };
             let answer = removed.insert(answer);
             if answer.returned.is_none() {
-                // Canceled: the call's future is dropped, and the return
-                // says so.
-                if let Some(task) = &answer.task {
-                    task.abort();
-                }
+                // Canceled: the call's future is dropped (once the lock is
+                // released), and the return says so.
                 if let Err(e) = self.send_with(|mut root| {
                     let mut ret = root.init_return()?;
                     ret.set_answer_id(id);
@@ -458,6 +468,9 @@ impl Conn {
             }
         }
         if let Some(mut removed) = removed {
+            if let Some(call) = removed.task.take() {
+                drop(self.cancel_future(call));
+            }
             // Calls pipelined on it still get delivered (or fail).
             let queued = std::mem::take(&mut removed.queued);
             self.deliver_queued(queued, removed.returned.as_ref());
@@ -485,7 +498,7 @@ impl Conn {
         }
         let returned = match st.bootstrap.clone() {
             Some(cap) => {
-                let outcome = (|| -> Result<(Arc<Payload>, Vec<u32>)> {
+                let outcome = (|| -> Result<(Payload, Vec<u32>)> {
                     let mut results = Results::new(self.message(), id)?;
                     results.content()?.set_capability(0);
                     self.send_results(&mut st, results.msg, std::slice::from_ref(&cap))
@@ -506,7 +519,7 @@ impl Conn {
                 (Returned::Error(e), Vec::new())
             }
         };
-        let mut answer = Answer::new();
+        let mut answer = Answer::new(st.answer_serial());
         answer.returned = Some(returned.0);
         answer.result_exports = returned.1;
         st.answers.insert(id, answer);
@@ -525,26 +538,21 @@ impl Conn {
             message::Which::Bootstrap(b) => b?.get_question_id(),
             _ => return Ok(()),
         };
-        let mut outcome = None;
+        let mut dropped = None;
         {
             let mut st = self.lock();
             if let Some(q) = st.questions.get_mut(id) {
                 if !q.returned {
-                    q.returned = true;
-                    if let Some(tx) = q.tx.take() {
-                        outcome = Some(tx);
-                    }
+                    let outcome = Err(Error::unimplemented("the peer does not implement the call"));
                     if q.finished {
-                        st.questions.remove(id);
+                        dropped = st.questions.remove(id);
+                    } else {
+                        let _ = q.settle(outcome);
                     }
                 }
             }
         }
-        if let Some(tx) = outcome {
-            let _ = tx.send(Err(Error::unimplemented(
-                "the peer does not implement the call",
-            )));
-        }
+        drop(dropped);
         Ok(())
     }
 

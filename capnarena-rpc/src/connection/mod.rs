@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::task::{Context, Poll, Waker};
 
 use capnarena::serialize::codec::FramedCodec;
 use capnarena::typed::FromStructBuilder;
@@ -22,6 +23,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio_util::codec::FramedRead;
 
+mod calls;
 mod caps;
 mod handlers;
 
@@ -136,10 +138,20 @@ impl<T> IdTable<T> {
     }
 }
 
-/// A call sent and not yet finished.
+/// A call sent and not yet finished. Its response future waits on the
+/// entry itself (no channel): the return stores the outcome here and wakes
+/// the future, which takes it.
 struct Question {
-    /// Where the results go; taken when they arrive.
-    tx: Option<oneshot::Sender<Result<Arc<Payload>>>>,
+    /// The outcome, from its return until the response future takes it.
+    outcome: Option<Result<Payload>>,
+    /// The response future's waker while it waits.
+    waker: Option<Waker>,
+    /// A response future still wants the outcome (false once it has gone,
+    /// and for a bootstrap, whose outcome only pipelining reads).
+    wanted: bool,
+    /// Handles ([`QuestionRef`]) referring to the question: the response
+    /// future, the response, pipelines and pipelined clients.
+    refs: u32,
     /// Exports made for the parameters' capabilities (released when the
     /// return says `releaseParamCaps`).
     param_exports: Vec<u32>,
@@ -148,17 +160,59 @@ struct Question {
     finished: bool,
 }
 
+impl Question {
+    /// A question with one handle referring to it.
+    fn new(wanted: bool) -> Self {
+        Question {
+            outcome: None,
+            waker: None,
+            wanted,
+            refs: 1,
+            param_exports: Vec::new(),
+            returned: false,
+            finished: false,
+        }
+    }
+
+    /// Stores the outcome of the call for the response future, or drops
+    /// it (returned, through `garbage`) when no future wants it.
+    fn settle(&mut self, outcome: Result<Payload>) -> Option<Result<Payload>> {
+        self.returned = true;
+        if !self.wanted {
+            return Some(outcome);
+        }
+        self.outcome = Some(outcome);
+        if let Some(w) = self.waker.take() {
+            w.wake();
+        }
+        None
+    }
+}
+
 /// What an answered call left for pipelined calls to reach.
 #[derive(Clone)]
 enum Returned {
-    Results(Arc<Payload>),
+    Results(Payload),
     Error(Error),
+}
+
+/// An answer, named by its question id and by the serial number of the
+/// call it answers: once the peer has finished a call and had its return,
+/// it may reuse the id for another, which a late step of the first (its
+/// future ending, a call pipelined on it starting) must not touch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct AnswerKey {
+    pub(super) id: u32,
+    pub(super) serial: u64,
 }
 
 /// A call received and not yet finished by the peer.
 struct Answer {
-    /// The task running the call, aborted when the peer cancels it.
-    task: Option<tokio::task::AbortHandle>,
+    /// Which call of the id this is (see [`AnswerKey`]).
+    serial: u64,
+    /// The call's future on the call runner, dropped when the peer
+    /// cancels it.
+    task: Option<calls::CallId>,
     returned: Option<Returned>,
     /// Returned, and the calls queued before are being delivered: new
     /// pipelined calls still queue behind them.
@@ -184,8 +238,9 @@ impl Answer {
         !self.queued.is_empty() || self.waiters.iter().any(|(_, tx)| !tx.is_closed())
     }
 
-    fn new() -> Self {
+    fn new(serial: u64) -> Self {
         Answer {
+            serial,
             task: None,
             returned: None,
             draining: false,
@@ -199,7 +254,8 @@ impl Answer {
 
 /// A call pipelined on an answer not yet returned.
 struct Queued {
-    id: u32,
+    /// The queued call's own answer.
+    key: AnswerKey,
     interface_id: u64,
     method_id: u16,
     params: Params,
@@ -238,12 +294,18 @@ struct State {
     /// Why the connection ended, once it has.
     closed: Option<Error>,
     questions: IdTable<Question>,
+    /// The questions open when the connection ended, each settled (with
+    /// the error, unless it had returned) and kept until its handles go,
+    /// so that an outcome already in is still read.
+    orphans: IdTable<Question>,
     answers: HashMap<u32, Answer>,
     exports: IdTable<Export>,
     /// Local servers' ids to their export ids (one export per server).
     export_ids: HashMap<u64, u32>,
     imports: HashMap<u32, Import>,
     bootstrap: Option<Client>,
+    /// The serial number of the next answer.
+    next_serial: u64,
 }
 
 enum Outgoing {
@@ -264,6 +326,8 @@ pub(crate) struct Conn {
     failure: Mutex<Option<Error>>,
     wake_reader: Notify,
     done: watch::Sender<Option<Result<(), Error>>>,
+    /// The calls being answered, run by the connection's call runner.
+    calls: calls::Calls,
 }
 
 /// Messages the pool keeps for reuse.
@@ -275,16 +339,46 @@ pub(crate) enum Target {
     Answer(u32, Vec<u16>),
 }
 
-/// A question, referred to by the response future, the response and the
-/// pipelined clients; when the last reference goes, `Finish` is sent.
+/// A handle to a question, held by the response future, the response and
+/// the pipelined clients; counted in the question's entry (no allocation
+/// of its own). When the last handle goes, `Finish` is sent.
 pub(crate) struct QuestionRef {
     pub(crate) id: u32,
-    conn: Arc<Conn>,
+    pub(crate) conn: Arc<Conn>,
+}
+
+impl Clone for QuestionRef {
+    fn clone(&self) -> Self {
+        if let Some(q) = self.conn.lock().question(self.id) {
+            q.refs += 1;
+        }
+        QuestionRef {
+            id: self.id,
+            conn: Arc::clone(&self.conn),
+        }
+    }
 }
 
 impl Drop for QuestionRef {
     fn drop(&mut self) {
-        self.conn.finish_question(self.id);
+        self.conn.release_question(self.id);
+    }
+}
+
+impl State {
+    /// A serial number for a new answer.
+    fn answer_serial(&mut self) -> u64 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+
+    /// Question `id`: open, or (once the connection has ended) orphaned.
+    fn question(&mut self, id: u32) -> Option<&mut Question> {
+        if self.closed.is_some() {
+            self.orphans.get_mut(id)
+        } else {
+            self.questions.get_mut(id)
+        }
     }
 }
 
@@ -374,19 +468,31 @@ impl Conn {
         self.wake_reader.notify_one();
     }
 
-    /// Sends a `Finish` for a question no one refers to any more; forgets
-    /// the question once it has returned too.
-    fn finish_question(&self, id: u32) {
+    /// Drops a handle of question `id`; when it was the last, sends a
+    /// `Finish` and forgets the question once it has returned too.
+    fn release_question(&self, id: u32) {
         let mut garbage = None;
         {
             let mut st = self.lock();
+            let Some(q) = st.question(id) else {
+                return;
+            };
+            q.refs = q.refs.saturating_sub(1);
+            if q.refs > 0 {
+                return;
+            }
             if st.closed.is_some() {
+                garbage = st.orphans.remove(id);
+                drop(st);
+                drop(garbage);
                 return;
             }
             let Some(q) = st.questions.get_mut(id) else {
                 return;
             };
             q.finished = true;
+            q.wanted = false;
+            q.waker = None;
             if q.returned {
                 garbage = st.questions.remove(id);
             }
@@ -428,9 +534,48 @@ impl Conn {
         }
     }
 
+    /// The outcome of question `id` for its response future: ready when
+    /// the call has returned (or the connection ended), else `cx`'s waker
+    /// is kept to be woken by the return.
+    pub(crate) fn poll_outcome(&self, id: u32, cx: &mut Context<'_>) -> Poll<Result<Payload>> {
+        let mut st = self.lock();
+        let closed = st.closed.clone();
+        let Some(q) = st.question(id) else {
+            return Poll::Ready(Err(
+                closed.unwrap_or_else(|| Error::failed(format!("question {id} is not open")))
+            ));
+        };
+        if let Some(outcome) = q.outcome.take() {
+            q.wanted = false;
+            return Poll::Ready(outcome);
+        }
+        if q.returned || !q.wanted {
+            return Poll::Ready(Err(Error::failed("response polled after it completed")));
+        }
+        match &mut q.waker {
+            Some(w) if w.will_wake(cx.waker()) => {}
+            slot => *slot = Some(cx.waker().clone()),
+        }
+        Poll::Pending
+    }
+
+    /// The response future of question `id` is gone before its outcome:
+    /// an outcome that comes is dropped.
+    pub(crate) fn unwant(&self, id: u32) {
+        let garbage = {
+            let mut st = self.lock();
+            let Some(q) = st.question(id) else {
+                return;
+            };
+            q.wanted = false;
+            q.waker = None;
+            q.outcome.take()
+        };
+        drop(garbage);
+    }
+
     /// Sends `request` to `target` as a new question.
     pub(crate) fn send_call(self: Arc<Self>, mut request: Request, target: Target) -> Sent {
-        let (tx, rx) = oneshot::channel();
         let caps = std::mem::take(&mut request.caps);
         let mut msg = std::mem::replace(&mut request.msg, Message::new(SingleSegmentArena::new()));
         let mut st = self.lock();
@@ -443,12 +588,7 @@ impl Conn {
                 st.questions.len
             )));
         }
-        let id = st.questions.insert(Question {
-            tx: Some(tx),
-            param_exports: Vec::new(),
-            returned: false,
-            finished: false,
-        });
+        let id = st.questions.insert(Question::new(true));
         let built = (|| -> Result<Vec<u32>> {
             let root = msg.root_pointer()?.get_struct(message::STRUCT_SIZE)?;
             let mut call = root
@@ -483,40 +623,49 @@ impl Conn {
         self.send(msg);
         drop(st);
         drop(caps);
-        let question = Arc::new(QuestionRef {
+        let question = QuestionRef {
             id,
             conn: Arc::clone(&self),
-        });
-        Sent::remote(self, question, rx)
+        };
+        Sent::remote(question)
     }
 
     /// Ends the connection: every question fails with `error`, every
     /// running call is dropped, the tables are emptied. Returns whether
     /// this call ended it (false when it had already ended).
     fn close(&self, error: Error) -> bool {
-        let (questions, answers, exports, bootstrap);
+        let (mut removed, mut dropped) = (Vec::new(), Vec::new());
+        let (answers, exports, bootstrap);
         {
             let mut st = self.lock();
             if st.closed.is_some() {
                 return false;
             }
             st.closed = Some(error.clone());
-            questions = st.questions.drain().collect::<Vec<_>>();
+            // Open questions become orphans, settled with the error
+            // unless they had returned; those no handle refers to go.
+            let mut orphans = std::mem::replace(&mut st.questions, IdTable::new());
+            for id in 0..orphans.slots.len() as u32 {
+                let Some(q) = orphans.get_mut(id) else {
+                    continue;
+                };
+                if q.refs == 0 {
+                    removed.push(orphans.remove(id));
+                } else if !q.returned {
+                    dropped.push(q.settle(Err(error.clone())));
+                }
+            }
+            st.orphans = orphans;
             answers = st.answers.drain().map(|(_, a)| a).collect::<Vec<_>>();
             exports = st.exports.drain().collect::<Vec<_>>();
             st.export_ids.clear();
             st.imports.clear();
             bootstrap = st.bootstrap.take();
         }
-        for q in questions {
-            if let Some(tx) = q.tx {
-                let _ = tx.send(Err(error.clone()));
-            }
-        }
+        drop(removed);
+        drop(dropped);
+        drop(self.close_calls());
         for a in answers {
-            if let Some(t) = &a.task {
-                t.abort();
-            }
             for (_, tx) in a.waiters {
                 let _ = tx.send(Err(error.clone()));
             }
@@ -575,11 +724,13 @@ impl Connection {
             state: Mutex::new(State {
                 closed: None,
                 questions: IdTable::new(),
+                orphans: IdTable::new(),
                 answers: HashMap::new(),
                 exports: IdTable::new(),
                 export_ids: HashMap::new(),
                 imports: HashMap::new(),
                 bootstrap,
+                next_serial: 0,
             }),
             out,
             queued: AtomicUsize::new(0),
@@ -589,9 +740,11 @@ impl Connection {
             failure: Mutex::new(None),
             wake_reader: Notify::new(),
             done: done_tx,
+            calls: calls::Calls::new(),
         });
         tokio::spawn(write_loop(Arc::downgrade(&conn), write, rx));
         tokio::spawn(read_loop(Arc::clone(&conn), read));
+        tokio::spawn(Arc::clone(&conn).run_calls());
         Connection { conn, done }
     }
 
@@ -599,18 +752,13 @@ impl Connection {
     /// (pipelined on the bootstrap question).
     pub fn bootstrap(&self) -> Client {
         let conn = &self.conn;
-        let (tx, rx) = oneshot::channel();
         let id = {
             let mut st = conn.lock();
             if let Some(e) = &st.closed {
                 return Client::broken(e.clone());
             }
-            let id = st.questions.insert(Question {
-                tx: Some(tx),
-                param_exports: Vec::new(),
-                returned: false,
-                finished: false,
-            });
+            // Its outcome is read only by calls pipelined on it.
+            let id = st.questions.insert(Question::new(false));
             if let Err(e) = conn.send_with(|mut root| {
                 root.init_bootstrap()?.set_question_id(id);
                 Ok(())
@@ -620,14 +768,13 @@ impl Connection {
             }
             id
         };
-        drop(rx);
         Client {
             hook: Hook::Answer(Arc::new(AnswerCap {
                 conn: Arc::clone(conn),
-                question: Arc::new(QuestionRef {
+                question: QuestionRef {
                     id,
                     conn: Arc::clone(conn),
-                }),
+                },
                 transform: Vec::new(),
             })),
         }

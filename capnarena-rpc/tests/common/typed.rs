@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use capnarena::typed::Text;
-use capnarena_rpc::{Error, ErrorKind, FromClient, Result};
+use capnarena_rpc::{Error, ErrorKind, Result};
 
 #[path = "../generated/test_capnp.rs"]
 #[rustfmt::skip]
@@ -141,6 +141,28 @@ impl test::Server for TypedTest {
         let value = params.read(|p| Ok(p.get_value()?.to_string()))?;
         let index = results.add_cap(box_::Client::<Text>::from_server(TextBox(value)));
         results.get()?.set_box(index);
+        Ok(results)
+    }
+
+    async fn hold(
+        self: Arc<Self>,
+        params: test::HoldParams,
+        mut results: test::HoldResults,
+    ) -> Result<test::HoldResults> {
+        let (counter, label) = {
+            let root = params.reader()?;
+            let holder = root.get()?.get_holder()?;
+            (
+                holder.get_counter_client(&params)?,
+                holder.get_label()?.to_string(),
+            )
+        };
+        let value = increment(&counter).await?;
+        let (mut r, mut caps) = results.get_with_caps()?;
+        let mut holder = r.init_holder()?;
+        holder.set_label(&format!("{label} {value}"))?;
+        holder.set_box_client(&mut caps, box_::Client::from_server(TextBox(label)));
+        holder.set_counter_client(&mut caps, counter);
         Ok(results)
     }
 
@@ -343,13 +365,43 @@ pub async fn call_all(test: &test::Client) {
     let mut request = test.make_box_request();
     request.get().unwrap().set_value("boxed").unwrap();
     let sent = request.send();
-    let boxed = box_::Client::<Text>::from_client(sent.pipeline.get_box().into_client());
+    // The pipeline's client is of the field's brand, `Box(Text)`.
+    let boxed: box_::Client<Text> = sent.pipeline.get_box();
     let got = boxed.get_request().send().response.await.unwrap();
     assert_eq!(
         got.read(|r| Ok(r.get_value()?.to_string())).unwrap(),
         "boxed"
     );
     drop((got, boxed, sent));
+
+    // Capabilities in the fields of a struct, typed both ways: ours goes
+    // in the parameters' holder, is called once by the server and comes
+    // back as itself in the results' holder, beside a box of the label.
+    let mine = counter::Client::from_server(TypedCounter::new(20));
+    let mut request = test.hold_request();
+    let (mut p, mut caps) = request.get_with_caps().unwrap();
+    let mut holder = p.init_holder().unwrap();
+    holder.set_counter_client(&mut caps, mine.clone());
+    holder.set_label("held").unwrap();
+    let response = request.send().response.await.unwrap();
+    let (back, label, boxed) = {
+        let root = response.reader().unwrap();
+        let holder = root.get().unwrap().get_holder().unwrap();
+        (
+            holder.get_counter_client(&response).unwrap(),
+            holder.get_label().unwrap().to_string(),
+            holder.get_box_client(&root).unwrap(),
+        )
+    };
+    assert_eq!(label, "held 21");
+    assert!(back.client.same_as(&mine.client));
+    assert_eq!(increment(&back).await.unwrap(), 22);
+    let got = boxed.get_request().send().response.await.unwrap();
+    assert_eq!(
+        got.read(|r| Ok(r.get_value()?.to_string())).unwrap(),
+        "held"
+    );
+    drop((got, boxed, back, mine, response));
 
     // A stream: five writes, then the total.
     let sink = test.make_sink_request().send().pipeline.get_sink();

@@ -2732,6 +2732,18 @@ pub mod holder {
         pub fn has_cap(&self) -> bool {
             self.reader.has_pointer(1)
         }
+        /// The capability of `cap` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+        /// # Errors
+        /// The pointer is not a capability, or names none of `caps`.
+        #[inline]
+        pub fn get_cap_client(
+            &self,
+            caps: &impl ::capnarena_rpc::CapTable,
+        ) -> ::capnarena_rpc::Result<super::service::Client> {
+            let index = self.reader.pointer(1).get_capability()?;
+            let client = caps.cap_client(index)?;
+            Ok(::capnarena_rpc::FromClient::from_client(client))
+        }
         /// The `caps` field.
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
@@ -3149,6 +3161,16 @@ pub mod holder {
         #[inline]
         pub fn has_cap(&self) -> bool {
             self.builder.has_pointer(1)
+        }
+        /// Sets `cap` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+        #[inline]
+        pub fn set_cap_client(
+            &mut self,
+            caps: &mut ::capnarena_rpc::Caps<'_>,
+            client: super::service::Client,
+        ) {
+            let index = caps.add(client);
+            self.set_cap(index);
         }
         /// The `caps` field.
         /// Points the field at a copy of `value`.
@@ -5396,7 +5418,7 @@ pub mod store {
     pub type GetResults<Key> = ::capnarena_rpc::TypedResults<get_results::Owned<Key>>;
     /// The methods of `Store`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server<Key: ::capnarena::typed::Owned>: Send + Sync + 'static {
         /// Answers `get` (method @0): fills `results` and hands them back.
         fn get(
@@ -6591,7 +6613,7 @@ pub mod service {
     pub type PingResults = ::capnarena_rpc::TypedResults<ping_results::Owned>;
     /// The methods of `Service`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `call` (method @0): fills `results` and hands them back.
         fn call(

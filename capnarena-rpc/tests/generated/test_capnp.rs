@@ -100,6 +100,19 @@ pub mod test {
             pub fn has_box(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `box` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_box_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::box_::Client<::capnarena::typed::Text>>
+            {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -153,6 +166,16 @@ pub mod test {
             #[inline]
             pub fn has_box(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `box` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_box_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::box_::Client<::capnarena::typed::Text>,
+            ) {
+                let index = caps.add(client);
+                self.set_box(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -653,6 +676,18 @@ pub mod test {
             pub fn has_cap(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `cap` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_cap_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::counter::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -706,6 +741,16 @@ pub mod test {
             #[inline]
             pub fn has_cap(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `cap` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_cap_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::counter::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_cap(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -808,6 +853,18 @@ pub mod test {
             pub fn has_named(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `named` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_named_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::named::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -861,6 +918,16 @@ pub mod test {
             #[inline]
             pub fn has_named(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `named` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_named_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::named::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_named(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -963,6 +1030,18 @@ pub mod test {
             pub fn has_counter(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `counter` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_counter_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::counter::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// The `times` field.
             #[inline]
             pub fn get_times(&self) -> u64 {
@@ -1023,6 +1102,16 @@ pub mod test {
             #[inline]
             pub fn has_counter(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `counter` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_counter_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::counter::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_counter(index);
             }
             /// The `times` field.
             #[inline]
@@ -1660,6 +1749,198 @@ pub mod test {
             }
         }
     }
+    /// The `hold$Params` struct.
+    pub mod hold_params {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xd38e4566460c31ad;
+        /// Reads a `hold$Params`.
+        #[derive(Clone, Copy)]
+        pub struct Reader<'a> {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+        }
+        /// Builds a `hold$Params`.
+        pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned;
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
+        impl ::capnarena::typed::StructOwned for Owned {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A>;
+            #[inline]
+            fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_> {
+                Reader { reader }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A> {
+                Builder { builder }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
+        }
+        impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader { reader }
+            }
+        }
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder { builder }
+            }
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<'a> Reader<'a> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
+            /// The `holder` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_holder(&self) -> ::capnarena::Result<super::super::holder::Reader<'a>> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(0),
+                )
+            }
+            /// Whether the `holder` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_holder(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("holder");
+                    match self.get_holder() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
+            }
+        }
+        impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `holder` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_holder(
+                &mut self,
+                value: super::super::holder::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::set(
+                    self.builder.pointer(0),
+                    value,
+                )
+            }
+            /// The `holder` field.
+            /// Points the field at a new struct, every field at its default.
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_holder(
+                &mut self,
+            ) -> ::capnarena::Result<super::super::holder::Builder<'_, A>> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::init(
+                    self.builder.pointer(0),
+                    0,
+                )
+            }
+            /// The `holder` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_holder(
+                &mut self,
+            ) -> ::capnarena::Result<super::super::holder::Builder<'_, A>> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(0),
+                )
+            }
+            /// Whether the `holder` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_holder(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+    }
     /// The `makeNamed$Params` struct.
     pub mod make_named_params {
         /// Id of the struct.
@@ -1973,6 +2254,18 @@ pub mod test {
             pub fn has_counter(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `counter` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_counter_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::counter::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -2026,6 +2319,16 @@ pub mod test {
             #[inline]
             pub fn has_counter(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `counter` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_counter_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::counter::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_counter(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -2339,6 +2642,198 @@ pub mod test {
             }
         }
     }
+    /// The `hold$Results` struct.
+    pub mod hold_results {
+        /// Id of the struct.
+        pub const TYPE_ID: u64 = 0xe468c8948f47946c;
+        /// Reads a `hold$Results`.
+        #[derive(Clone, Copy)]
+        pub struct Reader<'a> {
+            pub(super) reader: ::capnarena::StructReader<'a>,
+        }
+        /// Builds a `hold$Results`.
+        pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
+            pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+        }
+        /// Names the struct's reader and builder in generic code (lists, roots).
+        pub struct Owned;
+        /// Data words and pointers of the struct.
+        pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 1);
+        impl ::capnarena::typed::StructOwned for Owned {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            type Reader<'a> = Reader<'a>;
+            type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A>;
+            #[inline]
+            fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_> {
+                Reader { reader }
+            }
+            #[inline]
+            fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+                builder: ::capnarena::StructBuilder<'_, A>,
+            ) -> Builder<'_, A> {
+                Builder { builder }
+            }
+            #[inline]
+            fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+                r.reader
+            }
+            fn write_text<'a>(
+                r: &Self::Reader<'a>,
+                v: &mut dyn ::capnarena::typed::TextVisitor<'a>,
+            ) {
+                r.write_text(v)
+            }
+        }
+        impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
+            #[inline]
+            fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+                Reader { reader }
+            }
+        }
+        impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+            for Builder<'a, A>
+        {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+            #[inline]
+            fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+                Builder { builder }
+            }
+        }
+        impl ::core::fmt::Debug for Reader<'_> {
+            /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            }
+        }
+        impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+            /// As the reader's `Debug`, of the struct as built so far.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+            }
+        }
+        impl<'a> Reader<'a> {
+            /// The untyped reader under this one.
+            #[inline]
+            pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+                self.reader
+            }
+            /// Words and capabilities the struct and everything it points to take.
+            /// # Errors
+            /// A pointer under it is malformed, out of bounds or over a limit.
+            pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+                self.reader.total_size()
+            }
+            /// The `holder` field.
+            /// # Errors
+            /// The pointer holds something else, or is out of bounds or over a limit.
+            #[inline]
+            pub fn get_holder(&self) -> ::capnarena::Result<super::super::holder::Reader<'a>> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::read(
+                    self.reader.pointer(0),
+                )
+            }
+            /// Whether the `holder` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_holder(&self) -> bool {
+                self.reader.has_pointer(0)
+            }
+            /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+            pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+                v.begin_struct();
+                if self.reader.has_pointer(0) {
+                    v.field("holder");
+                    match self.get_holder() {
+                        Ok(s) => s.write_text(v),
+                        Err(e) => v.error(e),
+                    }
+                }
+                v.end_struct();
+            }
+        }
+        impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
+            /// A shorter-lived handle to the same struct.
+            #[inline]
+            pub fn reborrow(&mut self) -> Builder<'_, A> {
+                Builder {
+                    builder: self.builder.reborrow(),
+                }
+            }
+            /// The untyped builder under this one.
+            #[inline]
+            pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+            /// The untyped builder under this one, reborrowed.
+            #[inline]
+            pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+                self.builder.reborrow()
+            }
+            /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+            pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+            }
+            /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+            pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+                ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+            }
+            /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+            /// # Errors
+            /// The source is malformed or over a limit, or the arena has no room.
+            #[inline]
+            pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
+                self.builder.copy_from(&value.reader)
+            }
+            /// The `holder` field.
+            /// Points the field at a copy of `value`.
+            /// # Errors
+            /// The source is malformed, or the arena has no room.
+            #[inline]
+            pub fn set_holder(
+                &mut self,
+                value: super::super::holder::Reader<'_>,
+            ) -> ::capnarena::Result<()> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::set(
+                    self.builder.pointer(0),
+                    value,
+                )
+            }
+            /// The `holder` field.
+            /// Points the field at a new struct, every field at its default.
+            /// # Errors
+            /// The arena has no room.
+            #[inline]
+            pub fn init_holder(
+                &mut self,
+            ) -> ::capnarena::Result<super::super::holder::Builder<'_, A>> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::init(
+                    self.builder.pointer(0),
+                    0,
+                )
+            }
+            /// The `holder` field.
+            /// The field's value as a builder (its default, copied in, when unset).
+            /// # Errors
+            /// The pointer holds something else, or the arena has no room.
+            #[inline]
+            pub fn get_holder(
+                &mut self,
+            ) -> ::capnarena::Result<super::super::holder::Builder<'_, A>> {
+                <super::super::holder::Owned as ::capnarena::typed::Owned>::get(
+                    self.builder.pointer(0),
+                )
+            }
+            /// Whether the `holder` field is set (its pointer is not null).
+            #[inline]
+            pub fn has_holder(&self) -> bool {
+                self.builder.has_pointer(0)
+            }
+            /// Runs `f` on a reader of the struct as built so far.
+            #[inline]
+            pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+                self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+    }
     /// The `makeSink$Results` struct.
     pub mod make_sink_results {
         /// Id of the struct.
@@ -2433,6 +2928,18 @@ pub mod test {
             pub fn has_sink(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `sink` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_sink_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::sink::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -2486,6 +2993,16 @@ pub mod test {
             #[inline]
             pub fn has_sink(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `sink` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_sink_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::sink::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_sink(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -2588,6 +3105,18 @@ pub mod test {
             pub fn has_cap(&self) -> bool {
                 self.reader.has_pointer(0)
             }
+            /// The capability of `cap` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+            /// # Errors
+            /// The pointer is not a capability, or names none of `caps`.
+            #[inline]
+            pub fn get_cap_client(
+                &self,
+                caps: &impl ::capnarena_rpc::CapTable,
+            ) -> ::capnarena_rpc::Result<super::super::counter::Client> {
+                let index = self.reader.pointer(0).get_capability()?;
+                let client = caps.cap_client(index)?;
+                Ok(::capnarena_rpc::FromClient::from_client(client))
+            }
             /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
             pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
                 v.begin_struct();
@@ -2641,6 +3170,16 @@ pub mod test {
             #[inline]
             pub fn has_cap(&self) -> bool {
                 self.builder.has_pointer(0)
+            }
+            /// Sets `cap` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+            #[inline]
+            pub fn set_cap_client(
+                &mut self,
+                caps: &mut ::capnarena_rpc::Caps<'_>,
+                client: super::super::counter::Client,
+            ) {
+                let index = caps.add(client);
+                self.set_cap(index);
             }
             /// Runs `f` on a reader of the struct as built so far.
             #[inline]
@@ -2892,6 +3431,13 @@ pub mod test {
         > {
             ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 8))
         }
+        /// A call of `hold` (method @9): build its parameters with `get()`, then `send()` it.
+        pub fn hold_request(
+            &self,
+        ) -> ::capnarena_rpc::TypedRequest<hold_params::Owned, hold_results::Owned, HoldPipeline>
+        {
+            ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 9))
+        }
     }
     /// The results of `echoCap` before they arrive: calls on their capabilities are sent at once (promise pipelining).
     #[derive(Clone)]
@@ -2945,7 +3491,7 @@ pub mod test {
     }
     impl MakeBoxPipeline {
         /// The capability `box` will hold.
-        pub fn get_box(&self) -> super::box_::Client<::capnarena::typed::AnyPointer> {
+        pub fn get_box(&self) -> super::box_::Client<::capnarena::typed::Text> {
             ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
         }
     }
@@ -2961,6 +3507,20 @@ pub mod test {
         /// The capability `sink` will hold.
         pub fn get_sink(&self) -> super::sink::Client {
             ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+        }
+    }
+    /// The results of `hold` before they arrive: calls on their capabilities are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct HoldPipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for HoldPipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            HoldPipeline(pipeline)
+        }
+    }
+    impl HoldPipeline {
+        /// The struct `holder` will hold, to reach its capabilities.
+        pub fn get_holder(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
         }
     }
     /// The parameters of `add`, as a server receives them.
@@ -2999,9 +3559,13 @@ pub mod test {
     pub type MakeSinkParams = ::capnarena_rpc::TypedParams<make_sink_params::Owned>;
     /// The results of `makeSink`, as a server fills them.
     pub type MakeSinkResults = ::capnarena_rpc::TypedResults<make_sink_results::Owned>;
+    /// The parameters of `hold`, as a server receives them.
+    pub type HoldParams = ::capnarena_rpc::TypedParams<hold_params::Owned>;
+    /// The results of `hold`, as a server fills them.
+    pub type HoldResults = ::capnarena_rpc::TypedResults<hold_results::Owned>;
     /// The methods of `Test`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `add` (method @0): fills `results` and hands them back.
         fn add(
@@ -3084,6 +3648,15 @@ pub mod test {
             let _ = (self, params, results);
             ::capnarena_rpc::unimplemented(TYPE_ID, 8)
         }
+        /// Answers `hold` (method @9): fills `results` and hands them back.
+        fn hold(
+            self: ::std::sync::Arc<Self>,
+            params: HoldParams,
+            results: HoldResults,
+        ) -> impl ::capnarena_rpc::ServerFuture<HoldResults> {
+            let _ = (self, params, results);
+            ::capnarena_rpc::unimplemented(TYPE_ID, 9)
+        }
     }
     /// Answers a call to `server` by its interface and method ids: a method of `Test` or of an interface it extends.
     pub fn dispatch<S: Server>(
@@ -3150,7 +3723,404 @@ pub mod test {
                 ::capnarena_rpc::TypedParams::new(params),
                 ::capnarena_rpc::TypedResults::new(results),
             )),
+            9 => ::capnarena_rpc::answer(<S as Server>::hold(
+                server,
+                ::capnarena_rpc::TypedParams::new(params),
+                ::capnarena_rpc::TypedResults::new(results),
+            )),
             _ => ::capnarena_rpc::unknown_method(TYPE_ID, method_id),
+        }
+    }
+}
+/// The `Holder` struct.
+pub mod holder {
+    /// Id of the struct.
+    pub const TYPE_ID: u64 = 0xced1a37b28e16fae;
+    /// Reads a `Holder`.
+    #[derive(Clone, Copy)]
+    pub struct Reader<'a> {
+        pub(super) reader: ::capnarena::StructReader<'a>,
+    }
+    /// Builds a `Holder`.
+    pub struct Builder<'a, A: ::capnarena::Arena + ?Sized> {
+        pub(super) builder: ::capnarena::StructBuilder<'a, A>,
+    }
+    /// Names the struct's reader and builder in generic code (lists, roots).
+    pub struct Owned;
+    /// Data words and pointers of the struct.
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(1, 4);
+    impl ::capnarena::typed::StructOwned for Owned {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        type Reader<'a> = Reader<'a>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A>;
+        #[inline]
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_> {
+            Reader { reader }
+        }
+        #[inline]
+        fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
+            builder: ::capnarena::StructBuilder<'_, A>,
+        ) -> Builder<'_, A> {
+            Builder { builder }
+        }
+        #[inline]
+        fn struct_reader<'a>(r: &Self::Reader<'a>) -> ::capnarena::StructReader<'a> {
+            r.reader
+        }
+        fn write_text<'a>(r: &Self::Reader<'a>, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            r.write_text(v)
+        }
+    }
+    impl<'a> ::capnarena::typed::FromStructReader<'a> for Reader<'a> {
+        #[inline]
+        fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
+            Reader { reader }
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::FromStructBuilder<'a, A>
+        for Builder<'a, A>
+    {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        #[inline]
+        fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
+            Builder { builder }
+        }
+    }
+    /// The union's members, with the value of the one that is set.
+    pub enum Which {
+        /// `none` is set.
+        None,
+        /// `named` is set.
+        Named(::capnarena::Result<u32>),
+    }
+    impl ::core::fmt::Debug for Reader<'_> {
+        /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+        }
+    }
+    impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
+        /// As the reader's `Debug`, of the struct as built so far.
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
+        }
+    }
+    impl<'a> Reader<'a> {
+        /// The untyped reader under this one.
+        #[inline]
+        pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
+            self.reader
+        }
+        /// Words and capabilities the struct and everything it points to take.
+        /// # Errors
+        /// A pointer under it is malformed, out of bounds or over a limit.
+        pub fn total_size(&self) -> ::capnarena::Result<::capnarena::MessageSize> {
+            self.reader.total_size()
+        }
+        /// The `counter` field.
+        /// The capability's index in the message's capability table.
+        /// # Errors
+        /// The pointer is not a capability.
+        #[inline]
+        pub fn get_counter(&self) -> ::capnarena::Result<u32> {
+            self.reader.pointer(0).get_capability()
+        }
+        /// Whether the `counter` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_counter(&self) -> bool {
+            self.reader.has_pointer(0)
+        }
+        /// The capability of `counter` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+        /// # Errors
+        /// The pointer is not a capability, or names none of `caps`.
+        #[inline]
+        pub fn get_counter_client(
+            &self,
+            caps: &impl ::capnarena_rpc::CapTable,
+        ) -> ::capnarena_rpc::Result<super::counter::Client> {
+            let index = self.reader.pointer(0).get_capability()?;
+            let client = caps.cap_client(index)?;
+            Ok(::capnarena_rpc::FromClient::from_client(client))
+        }
+        /// The `label` field.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_label(&self) -> ::capnarena::Result<&'a str> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        }
+        /// The `label` field's bytes as stored (terminator excluded), without the UTF-8 check `get_label` makes.
+        /// # Errors
+        /// The pointer holds something else, or is out of bounds or over a limit.
+        #[inline]
+        pub fn get_label_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
+            self.reader.pointer(1).get_text_bytes()
+        }
+        /// Whether the `label` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_label(&self) -> bool {
+            self.reader.has_pointer(1)
+        }
+        /// The `box` field.
+        /// The capability's index in the message's capability table.
+        /// # Errors
+        /// The pointer is not a capability.
+        #[inline]
+        pub fn get_box(&self) -> ::capnarena::Result<u32> {
+            self.reader.pointer(2).get_capability()
+        }
+        /// Whether the `box` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_box(&self) -> bool {
+            self.reader.has_pointer(2)
+        }
+        /// The capability of `box` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+        /// # Errors
+        /// The pointer is not a capability, or names none of `caps`.
+        #[inline]
+        pub fn get_box_client(
+            &self,
+            caps: &impl ::capnarena_rpc::CapTable,
+        ) -> ::capnarena_rpc::Result<super::box_::Client<::capnarena::typed::Text>> {
+            let index = self.reader.pointer(2).get_capability()?;
+            let client = caps.cap_client(index)?;
+            Ok(::capnarena_rpc::FromClient::from_client(client))
+        }
+        /// The `named` field.
+        /// The capability's index in the message's capability table.
+        /// # Errors
+        /// The pointer is not a capability.
+        #[inline]
+        fn get_named(&self) -> ::capnarena::Result<u32> {
+            self.reader.pointer(3).get_capability()
+        }
+        /// Whether the `named` field is set (its pointer is not null and the member is the union's active one).
+        #[inline]
+        pub fn has_named(&self) -> bool {
+            self.reader.get::<u16>(0) == 1 && self.reader.has_pointer(3)
+        }
+        /// The capability of `named` as a typed client, from `caps`: the capabilities that came with the message this was read from (the `TypedParams` or `TypedResponse`, or its `reader()`).
+        /// # Errors
+        /// The pointer is not a capability, or names none of `caps`, or the union holds another member.
+        #[inline]
+        pub fn get_named_client(
+            &self,
+            caps: &impl ::capnarena_rpc::CapTable,
+        ) -> ::capnarena_rpc::Result<super::named::Client> {
+            if !(self.reader.get::<u16>(0) == 1 && true) {
+                return Err(::capnarena_rpc::Error::failed(
+                    "`named` is not the union member set",
+                ));
+            }
+            let index = self.reader.pointer(3).get_capability()?;
+            let client = caps.cap_client(index)?;
+            Ok(::capnarena_rpc::FromClient::from_client(client))
+        }
+        /// Which member of the union is set, with its value.
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            match self.reader.get::<u16>(0) {
+                0 => Ok(Which::None),
+                1 => Ok(Which::Named(self.get_named())),
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+        /// Feeds the value to `v` as the reference's text format prints it (what `Debug` prints).
+        pub fn write_text(&self, v: &mut dyn ::capnarena::typed::TextVisitor<'a>) {
+            v.begin_struct();
+            let which = self.reader.get::<u16>(0);
+            if self.reader.has_pointer(0) {
+                v.field("counter");
+                v.capability();
+            }
+            if self.reader.has_pointer(1) {
+                v.field("label");
+                if self.reader.has_pointer(1) {
+                    match self.reader.pointer(1).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
+                    }
+                } else {
+                    match self.get_label() {
+                        Ok(t) => v.text(t.as_bytes()),
+                        Err(e) => v.error(e),
+                    }
+                }
+            }
+            if self.reader.has_pointer(2) {
+                v.field("box");
+                v.capability();
+            }
+            if which == 0 {
+                v.field("none");
+                v.void();
+            }
+            if which == 1 {
+                v.field("named");
+                v.capability();
+            }
+            v.end_struct();
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> Builder<'a, A> {
+        /// A shorter-lived handle to the same struct.
+        #[inline]
+        pub fn reborrow(&mut self) -> Builder<'_, A> {
+            Builder {
+                builder: self.builder.reborrow(),
+            }
+        }
+        /// The untyped builder under this one.
+        #[inline]
+        pub fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+        /// The untyped builder under this one, reborrowed.
+        #[inline]
+        pub fn as_struct_builder(&mut self) -> ::capnarena::StructBuilder<'_, A> {
+            self.builder.reborrow()
+        }
+        /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.reader_view())
+        }
+        /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned> {
+            ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
+        }
+        /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
+        /// # Errors
+        /// The source is malformed or over a limit, or the arena has no room.
+        #[inline]
+        pub fn set_from(&mut self, value: Reader<'_>) -> ::capnarena::Result<()> {
+            self.builder.copy_from(&value.reader)
+        }
+        /// The `counter` field.
+        /// Points the field at capability `index` of the message's capability table.
+        #[inline]
+        pub fn set_counter(&mut self, index: u32) {
+            self.builder.pointer(0).set_capability(index);
+        }
+        /// Whether the `counter` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_counter(&self) -> bool {
+            self.builder.has_pointer(0)
+        }
+        /// Sets `counter` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+        #[inline]
+        pub fn set_counter_client(
+            &mut self,
+            caps: &mut ::capnarena_rpc::Caps<'_>,
+            client: super::counter::Client,
+        ) {
+            let index = caps.add(client);
+            self.set_counter(index);
+        }
+        /// The `label` field.
+        /// Points the field at a copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_label(&mut self, value: &str) -> ::capnarena::Result<()> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
+                self.builder.pointer(1),
+                value,
+            )
+        }
+        /// The `label` field.
+        /// Points the field at a new value of `len` elements (bytes for text and data).
+        /// # Errors
+        /// The arena has no room, or `len` is too large to encode.
+        #[inline]
+        pub fn init_label(
+            &mut self,
+            len: u32,
+        ) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::init(
+                self.builder.pointer(1),
+                len,
+            )
+        }
+        /// The `label` field.
+        /// The field's value as a builder (its default, copied in, when unset).
+        /// # Errors
+        /// The pointer holds something else, or the arena has no room.
+        #[inline]
+        pub fn get_label(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
+            <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        }
+        /// Whether the `label` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_label(&self) -> bool {
+            self.builder.has_pointer(1)
+        }
+        /// The `box` field.
+        /// Points the field at capability `index` of the message's capability table.
+        #[inline]
+        pub fn set_box(&mut self, index: u32) {
+            self.builder.pointer(2).set_capability(index);
+        }
+        /// Whether the `box` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_box(&self) -> bool {
+            self.builder.has_pointer(2)
+        }
+        /// Sets `box` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+        #[inline]
+        pub fn set_box_client(
+            &mut self,
+            caps: &mut ::capnarena_rpc::Caps<'_>,
+            client: super::box_::Client<::capnarena::typed::Text>,
+        ) {
+            let index = caps.add(client);
+            self.set_box(index);
+        }
+        /// The `none` field.
+        #[inline]
+        pub fn set_none(&mut self) {
+            self.builder.set::<u16>(0, 0);
+        }
+        /// The `named` field.
+        /// Points the field at capability `index` of the message's capability table.
+        #[inline]
+        pub fn set_named(&mut self, index: u32) {
+            self.builder.set::<u16>(0, 1);
+            self.builder.pointer(3).set_capability(index);
+        }
+        /// Whether the `named` field is set (its pointer is not null and the member is the union's active one).
+        #[inline]
+        pub fn has_named(&self) -> bool {
+            self.builder.get::<u16>(0) == 1 && self.builder.has_pointer(3)
+        }
+        /// Sets `named` to `client`, added to `caps`: the capabilities of the message being built (from `get_with_caps()` of the `TypedRequest` or `TypedResults`).
+        #[inline]
+        pub fn set_named_client(
+            &mut self,
+            caps: &mut ::capnarena_rpc::Caps<'_>,
+            client: super::named::Client,
+        ) {
+            let index = caps.add(client);
+            self.set_named(index);
+        }
+        /// Which member of the union is set, with its value.
+        /// # Errors
+        /// The discriminant names a member the schema does not have.
+        #[inline]
+        pub fn which(&self) -> ::core::result::Result<Which, ::capnarena::typed::NotInSchema> {
+            match self.builder.get::<u16>(0) {
+                0 => Ok(Which::None),
+                1 => Ok(Which::Named(
+                    self.builder.with_reader(|r| r.pointer(3).get_capability()),
+                )),
+                v => Err(::capnarena::typed::NotInSchema(v)),
+            }
+        }
+        /// Runs `f` on a reader of the struct as built so far.
+        #[inline]
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
+            self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
 }
@@ -3484,7 +4454,7 @@ pub mod counter {
     pub type IncrementResults = ::capnarena_rpc::TypedResults<increment_results::Owned>;
     /// The methods of `Counter`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `increment` (method @0): fills `results` and hands them back.
         fn increment(
@@ -3917,7 +4887,7 @@ pub mod named {
     pub type NameResults = ::capnarena_rpc::TypedResults<name_results::Owned>;
     /// The methods of `Named`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: super::counter::Server + Send + Sync + 'static {
         /// Answers `name` (method @0): fills `results` and hands them back.
         fn name(
@@ -4407,7 +5377,7 @@ pub mod box_ {
     pub type GetResults<T> = ::capnarena_rpc::TypedResults<get_results::Owned<T>>;
     /// The methods of `Box`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server<T: ::capnarena::typed::Owned>: Send + Sync + 'static {
         /// Answers `get` (method @0): fills `results` and hands them back.
         fn get(
@@ -4976,7 +5946,7 @@ pub mod sink {
     pub type TotalResults = ::capnarena_rpc::TypedResults<total_results::Owned>;
     /// The methods of `Sink`, for a type to implement and serve through [`Client::from_server`].
     ///
-    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs in a task of its own. A method not implemented answers `unimplemented`.
+    /// Each method is called when its call is dispatched, in the order the calls were sent; the future it returns runs concurrently with the connection's other calls (on its call runner: work that holds a thread for long belongs in a task of its own). A method not implemented answers `unimplemented`.
     pub trait Server: Send + Sync + 'static {
         /// Answers `write` (method @0), a streaming method.
         fn write(

@@ -4,7 +4,7 @@
 //   peer call:  calls the other side's bootstrap Test through every method
 //               and prints "ok <check>" per check; exits 1 on the first
 //               mismatch, printing what it got.
-//   peer call-more: as call, with makeNamed, makeBox and makeSink too.
+//   peer call-more: as call, with makeNamed, makeBox, makeSink and hold too.
 #include <capnp/rpc-twoparty.h>
 #include <kj/async-io.h>
 #include <kj/debug.h>
@@ -128,6 +128,19 @@ class TestImpl final : public Test::Server {
     context.getResults().setSink(kj::heap<SinkImpl>());
     return kj::READY_NOW;
   }
+  kj::Promise<void> hold(HoldContext context) override {
+    auto holder = context.getParams().getHolder();
+    auto counter = holder.getCounter();
+    auto label = kj::heapString(holder.getLabel());
+    return counter.incrementRequest().send().then(
+        [context, counter, label = kj::mv(label)](
+            capnp::Response<Counter::IncrementResults>&& r) mutable {
+          auto out = context.getResults().initHolder();
+          out.setCounter(counter);
+          out.setLabel(kj::str(label, " ", r.getValue()));
+          out.setBox(kj::heap<TextBoxImpl>(kj::heapString(label)));
+        });
+  }
 };
 
 int failures = 0;
@@ -240,6 +253,21 @@ void callMore(Test::Client test, kj::WaitScope& ws) {
     auto box = req.send().getBox();
     auto got = box.getRequest().send().wait(ws);
     check("box get", got.getValue() == "boxed", got.getValue());
+  }
+  {
+    // Capabilities in struct fields, both ways: the server calls the
+    // holder's counter once and returns it, with a box of the label.
+    auto req = test.holdRequest();
+    auto holder = req.initHolder();
+    holder.setCounter(kj::heap<CounterImpl>(20));
+    holder.setLabel("held");
+    auto response = req.send().wait(ws);
+    auto back = response.getHolder();
+    check("hold label", back.getLabel() == "held 21", back.getLabel());
+    auto value = back.getCounter().incrementRequest().send().wait(ws).getValue();
+    check("held counter", value == 22, kj::str(value));
+    auto boxed = back.getBox().getRequest().send().wait(ws);
+    check("held box", boxed.getValue() == "held", boxed.getValue());
   }
   {
     // Streaming: writes, then the total.

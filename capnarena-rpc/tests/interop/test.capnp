@@ -14,6 +14,21 @@ interface Test @0xa1b2c3d4e5f60001 {
   makeNamed @6 (name :Text, start :UInt64) -> (named :Named);
   makeBox @7 (value :Text) -> (box :Box(Text));
   makeSink @8 () -> (sink :Sink);
+  hold @9 (holder :Holder) -> (holder :Holder);
+}
+
+# Capabilities in the fields of a struct: `hold` calls the holder's
+# counter once and returns a holder of that counter, its label with the
+# count, and a box of the label. (The union's capability member is read
+# and set in tests/typed.rs.)
+struct Holder {
+  counter @0 :Counter;
+  label @1 :Text;
+  box @2 :Box(Text);
+  union {
+    none @3 :Void;
+    named @4 :Named;
+  }
 }
 
 interface Counter @0xa1b2c3d4e5f60002 {
