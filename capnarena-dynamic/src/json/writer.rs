@@ -395,39 +395,85 @@ pub(crate) fn push_number(v: f64, out: &mut String) {
         }
         return;
     }
-    let s15 = format_g(v, 15);
-    if s15.parse::<f64>() == Ok(v) {
-        out.push_str(&s15);
+    // The shortest digits that read back as `v` (Rust's `{:e}`). With
+    // at most 15 of them, %.15g writes exactly them: `v` is within half
+    // an ulp (at most 2^-53 of `v`) of them, closer than half a unit of
+    // the 15th digit (at least 5 * 10^-16 of `v`), so rounding `v` to 15
+    // digits gives them. With more, no 15 digits read back, and %.17g's
+    // digits are `v` correctly rounded to 17 (Rust's `{:.16e}`).
+    // Subnormal numbers have fewer bits: there %.15g's digits (`v`
+    // correctly rounded, Rust's `{:.14e}`) are tried as C does.
+    if v < 0.0 {
+        out.push('-');
+    }
+    let (digits, exp) = if v.abs() >= f64::MIN_POSITIVE {
+        split_sci(&format!("{:e}", v.abs()))
     } else {
-        out.push_str(&format_g(v, 17));
+        let fifteen = format!("{:.14e}", v.abs());
+        if fifteen.parse::<f64>() == Ok(v.abs()) {
+            split_sci(&fifteen)
+        } else {
+            (String::new(), 0)
+        }
+    };
+    if !digits.is_empty() && digits.len() <= 15 {
+        push_g(&digits, exp, 15, out);
+    } else {
+        let rounded = format!("{:.16e}", v.abs());
+        let (digits, exp) = split_sci(&rounded);
+        push_g(&digits, exp, 17, out);
     }
 }
 
-/// C's `%.{precision}g` of a finite `v`, with no `+` in the exponent.
-fn format_g(v: f64, precision: usize) -> String {
-    // The exponent C's %e would show at this precision (after rounding).
-    let sci = format!("{:.*e}", precision - 1, v);
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let p = precision as i32;
-    if exp < -4 || exp >= p {
-        // Scientific: trailing zeros (and point) dropped, exponent of at
-        // least two digits.
-        let m = trim_zeros(mantissa);
-        let sign = if exp < 0 { "-" } else { "" };
-        format!("{m}e{sign}{:02}", exp.unsigned_abs())
-    } else {
-        let decimals = (p - 1 - exp) as usize;
-        let fixed = format!("{v:.decimals$}");
-        trim_zeros(&fixed).to_string()
-    }
+/// The digits (no point) and the exponent of Rust's `{:e}` text.
+fn split_sci(s: &str) -> (String, i32) {
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    (digits, exp.parse().unwrap_or(0))
 }
 
-fn trim_zeros(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
+/// C's `%.{precision}g` of the positive number `0.d1d2d3... * 10^(exp+1)`
+/// (its significant `digits`, at most `precision` of them), without the
+/// `+` of a positive exponent: scientific when the exponent is below -4
+/// or at least the precision, fixed otherwise; trailing zeros (and a
+/// trailing point) dropped; an exponent of at least two digits.
+fn push_g(digits: &str, exp: i32, precision: i32, out: &mut String) {
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    if exp < -4 || exp >= precision {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        if exp < 0 {
+            out.push('-');
+        }
+        let e = exp.unsigned_abs();
+        if e < 10 {
+            out.push('0');
+        }
+        out.push_str(&e.to_string());
+    } else if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        out.push_str(digits);
     } else {
-        s
+        // exp + 1 digits before the point.
+        let whole = (exp + 1) as usize;
+        if digits.len() <= whole {
+            out.push_str(digits);
+            for _ in digits.len()..whole {
+                out.push('0');
+            }
+        } else {
+            out.push_str(&digits[..whole]);
+            out.push('.');
+            out.push_str(&digits[whole..]);
+        }
     }
 }
 
@@ -442,7 +488,8 @@ mod tests {
     }
 
     /// Numbers are written as C's `%.15g` (then `%.17g`) writes them,
-    /// as glibc's printf prints these values.
+    /// as glibc's printf prints these values (subnormal, 15 and 17
+    /// digits, both layouts, both ends of the fixed layout's range).
     #[test]
     fn numbers_as_printf_g() {
         let cases: &[(f64, &str)] = &[
@@ -462,6 +509,16 @@ mod tests {
             (4294967295.0, "4294967295"),
             (f64::MAX, "1.7976931348623157e308"),
             (5e-324, "4.94065645841247e-324"),
+            (-2.5e-310, "-2.50000000000002e-310"),
+            (2.5e-308, "2.5e-308"),
+            (1e300, "1e300"),
+            (1.5e-7, "1.5e-07"),
+            (0.5e-4, "5e-05"),
+            (123.456, "123.456"),
+            (1234567890123456.0, "1234567890123456"),
+            (1e16, "1e16"),
+            (0.000123, "0.000123"),
+            (f64::from(0.3f32), "0.30000001192092896"),
         ];
         for (v, want) in cases {
             assert_eq!(num(*v), *want, "{v:e}");
