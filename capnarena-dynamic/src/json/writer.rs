@@ -519,6 +519,9 @@ mod tests {
             (1e16, "1e16"),
             (0.000123, "0.000123"),
             (f64::from(0.3f32), "0.30000001192092896"),
+            // A tie at 17 digits rounds to even, as printf does (the
+            // shortest digits, ...313, would not).
+            (-113.55398559570312, "-113.55398559570312"),
         ];
         for (v, want) in cases {
             assert_eq!(num(*v), *want, "{v:e}");
