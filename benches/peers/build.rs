@@ -5,8 +5,9 @@
 //! `capnarena/telemetry_capnp.rs`; compiled in Rust, no tool needed).
 //! The four schemas of the data-set suite (`schema/rsb/`, see its
 //! `PROVENANCE.md`) go to `rsb/` and `capnarena/rsb/` the same way, the
-//! latter with plain Rust values (`Config::owned_values`, for the
-//! owned-value columns against prost). The
+//! latter with plain Rust values and their serde impls (`Config::serde`,
+//! which implies `owned_values`: the owned-value columns against prost,
+//! and the JSON benchmark's generated path). The
 //! RPC benchmark's `schema/rpc_bench.capnp` gets capnpc's code (for
 //! capnp-rpc) and capnarena's with typed RPC code (`Config::rpc`).
 
@@ -38,7 +39,7 @@ fn main() {
     let mut ours = capnarena_build::Config::new()
         .src_prefix("schema/rsb")
         .out_dir(out.join("capnarena/rsb"))
-        .owned_values(true);
+        .serde(true);
     for f in RSB {
         println!("cargo:rerun-if-changed={f}");
         peer.file(f);

@@ -360,6 +360,37 @@ proptest! {
             }
         }
     }
+
+    /// The serde deserializer (the generated path's reader) reads a
+    /// mutated document as the decoder's parser does: it refuses it
+    /// exactly when the decoder's error is about the text (syntax, UTF-8,
+    /// nesting), with the same error at the same place.
+    #[test]
+    fn serde_reads_text_as_decoder(
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..6)
+    ) {
+        let mut bytes = VALID.as_bytes().to_vec();
+        for (i, b, op) in edits {
+            let at = i.index(bytes.len().max(1));
+            match op {
+                0 if !bytes.is_empty() => bytes[at] = b,
+                1 => bytes.insert(at.min(bytes.len()), b),
+                _ => bytes.truncate(at),
+            }
+        }
+        let limits = JsonLimits::default();
+        let decoded = decode_with(&bytes, &limits);
+        let serde = json::from_slice::<serde::de::IgnoredAny>(&bytes, &limits);
+        let about_text = |e: &json::JsonError| {
+            matches!(e, json::JsonError::Syntax { .. } | json::JsonError::TooDeep { .. })
+        };
+        match (&decoded, &serde) {
+            (Err(d), Err(s)) if about_text(d) => prop_assert_eq!(d.to_string(), s.to_string()),
+            (Err(d), Ok(_)) => prop_assert!(!about_text(d), "{}", d),
+            (_, Err(s)) => prop_assert!(false, "serde refuses what the decoder parses: {}", s),
+            (Ok(()), Ok(_)) => {}
+        }
+    }
 }
 
 /// The document the mutation test starts from decodes.

@@ -10,6 +10,10 @@
 //! - For `AllTypes` and `Log`: a message that decodes encodes (pretty and
 //!   short), both encodings decode to the same message (canonical bytes
 //!   equal), and encoding that again gives the same text.
+//! - The serde deserializer (`json::from_slice`, the generated path's
+//!   reader) reads the text as the decoder's parser does: it refuses it
+//!   exactly when the decoder's error is about the text (syntax, UTF-8,
+//!   nesting), with the same error at the same position.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -53,10 +57,26 @@ fn schemas() -> &'static (LoadedSchema, LoadedSchema) {
     })
 }
 
+/// Whether `e` is about the text itself rather than what it holds.
+fn text_error(e: &json::JsonError) -> bool {
+    matches!(
+        e,
+        json::JsonError::Syntax { .. } | json::JsonError::TooDeep { .. }
+    )
+}
+
 fn decode(root: &StructSchema<'_>, text: &[u8]) -> Option<Message<SingleSegmentArena>> {
     let mut msg = Message::new(SingleSegmentArena::new());
     let b = DynamicStructBuilder::init_root(&mut msg, root.clone()).expect("room for a root");
-    match json::decode(text, b, &JsonLimits::default()) {
+    let decoded = json::decode(text, b, &JsonLimits::default());
+    let serde = json::from_slice::<capnarena::serde::de::IgnoredAny>(text, &JsonLimits::default());
+    match (&decoded, &serde) {
+        (Err(d), Err(s)) if text_error(d) => assert_eq!(d.to_string(), s.to_string()),
+        (Err(d), Ok(_)) => assert!(!text_error(d), "the decoder refuses, serde reads: {d}"),
+        (_, Err(s)) => panic!("serde refuses what the decoder reads as JSON: {s}"),
+        (Ok(()), Ok(_)) => {}
+    }
+    match decoded {
         Ok(()) => Some(msg),
         Err(e) => {
             if let Some(p) = e.position() {

@@ -181,3 +181,68 @@ impl<T> Context<T> for crate::Result<T> {
         })
     }
 }
+
+/// A place not yet known: what a serde error made by `custom` carries
+/// until the deserializer places it (line 0 is no line).
+pub(crate) const NOWHERE: Position = Position {
+    line: 0,
+    column: 0,
+    offset: 0,
+};
+
+/// A field name or list index on the way down to a value.
+pub(crate) enum Step<'a> {
+    Name(&'a str),
+    Index(usize),
+}
+
+impl JsonError {
+    /// `self`, with `step` put before the context (the path from the
+    /// root to the value at fault), for errors that have one.
+    pub(crate) fn within(mut self, step: Step<'_>) -> JsonError {
+        if let JsonError::Encode { context, .. } | JsonError::Value { context, .. } = &mut self {
+            let mut s = match step {
+                Step::Name(n) => n.to_string(),
+                Step::Index(i) => format!("[{i}]"),
+            };
+            if !context.is_empty() && !context.starts_with('[') {
+                s.push('.');
+            }
+            s.push_str(context);
+            *context = s;
+        }
+        self
+    }
+
+    /// `self`, with an empty context named as the root.
+    pub(crate) fn at_root(mut self) -> JsonError {
+        if let JsonError::Encode { context, .. } | JsonError::Value { context, .. } = &mut self {
+            if context.is_empty() {
+                *context = "the root".into();
+            }
+        }
+        self
+    }
+}
+
+/// What a serde `Serialize` impl reports: a value with no JSON form.
+impl serde::ser::Error for JsonError {
+    fn custom<T: core::fmt::Display>(msg: T) -> Self {
+        JsonError::Encode {
+            context: String::new(),
+            message: msg.to_string(),
+        }
+    }
+}
+
+/// What a serde `Deserialize` impl reports: a value that does not fit
+/// (placed at the value by the deserializer).
+impl serde::de::Error for JsonError {
+    fn custom<T: core::fmt::Display>(msg: T) -> Self {
+        JsonError::Value {
+            at: NOWHERE,
+            context: String::new(),
+            message: msg.to_string(),
+        }
+    }
+}

@@ -47,6 +47,19 @@
 //! short ([`JsonOptions::short`], its `--short`); the tool adds a newline
 //! after each message, which [`encode`] does not.
 //!
+//! # Through generated code (serde)
+//! [`to_string`] writes any `serde::Serialize` value, and [`from_str`] /
+//! [`from_slice`] read any `serde::Deserialize` one, in the same text:
+//! with the `Serialize` / `Deserialize` impls that `capnarena-codegen`
+//! writes for owned and borrowed values (its `serde` option), a value
+//! goes to and from the reference's JSON without a schema at run time
+//! and without dynamic values, faster, and byte for byte as [`encode`]
+//! writes the same message (one writer serves both: [`JsonSerializer`]).
+//! [`JsonDeserializer`] reads with the parser and the limits of
+//! [`decode`] (the message-size limit aside: no message is built), and
+//! reads a stream of documents. JSON annotations are the generated
+//! impls' business: today they write the schema's plain names.
+//!
 //! # Untrusted input
 //! [`decode`] reads the text strictly: any error is a [`JsonError`] with
 //! the line and column at fault, never a panic. The input's size and the
@@ -66,17 +79,21 @@
 //! implemented: such a field is encoded as the struct it is.
 
 mod annotations;
+mod de;
 mod decode;
 mod encode;
 mod error;
 mod parser;
+mod ser;
 mod writer;
 
 use capnarena::{Arena, Message, MessageReader, ReaderOptions, SingleSegmentArena, Word};
 
 pub use annotations::{BASE64, DISCRIMINATOR, FLATTEN, HEX, JSON_VALUE, NAME};
+pub use de::{JsonDeserializer, from_slice, from_str};
 pub use encode::MAX_ENCODE_DEPTH;
 pub use error::{JsonError, JsonResult, Position};
+pub use ser::{Compound, JsonSerializer, to_string};
 
 use crate::builder::DynamicStructBuilder;
 use crate::structs::StructSchema;

@@ -11,6 +11,8 @@
 //! error, and `\u` escapes with the hex digits `a`-`f` decode as JSON
 //! says (the reference reads them as 0-5).
 
+use std::borrow::Cow;
+
 use super::error::{JsonError, JsonResult, Position};
 
 /// A JSON value and the byte offset where it starts.
@@ -50,12 +52,7 @@ impl Value {
 pub(crate) fn parse(text: &[u8], max_depth: usize) -> JsonResult<Node> {
     let (node, end) = parse_prefix(text, 0, max_depth).map_err(|(e, _)| e)?;
     if end < text.len() {
-        let p = Parser {
-            text,
-            pos: end,
-            depth: 0,
-            max_depth,
-        };
+        let p = Parser::new(text, end, max_depth);
         return Err(p.error_at(end, "input remains after the JSON value"));
     }
     Ok(node)
@@ -69,12 +66,7 @@ pub(crate) fn parse_prefix(
     start: usize,
     max_depth: usize,
 ) -> Result<(Node, usize), (JsonError, usize)> {
-    let mut p = Parser {
-        text,
-        pos: start,
-        depth: 0,
-        max_depth,
-    };
+    let mut p = Parser::new(text, start, max_depth);
     p.skip_ws();
     match p.value() {
         Ok(node) => {
@@ -95,9 +87,13 @@ pub(crate) fn skip_whitespace(text: &[u8], start: usize) -> usize {
     i
 }
 
-struct Parser<'t> {
-    text: &'t [u8],
-    pos: usize,
+/// The reader of JSON text, a token at a time: what [`parse`] builds its
+/// tree with, and the serde deserializer reads values with.
+pub(crate) struct Parser<'t> {
+    pub(crate) text: &'t [u8],
+    /// The offset of the next byte to read.
+    pub(crate) pos: usize,
+    /// Arrays and objects open now, and the most allowed.
     depth: usize,
     max_depth: usize,
 }
@@ -110,30 +106,40 @@ fn describe(b: Option<u8>) -> String {
     }
 }
 
-impl Parser<'_> {
-    fn error_at(&self, offset: usize, message: impl Into<String>) -> JsonError {
+impl<'t> Parser<'t> {
+    /// A parser of `text` from byte `start`.
+    pub(crate) fn new(text: &'t [u8], start: usize, max_depth: usize) -> Self {
+        Parser {
+            text,
+            pos: start,
+            depth: 0,
+            max_depth,
+        }
+    }
+
+    pub(crate) fn error_at(&self, offset: usize, message: impl Into<String>) -> JsonError {
         JsonError::Syntax {
             at: Position::of(self.text, offset),
             message: message.into(),
         }
     }
 
-    fn unexpected(&self, expected: &str) -> JsonError {
+    pub(crate) fn unexpected(&self, expected: &str) -> JsonError {
         let found = describe(self.peek());
         self.error_at(self.pos, format!("expected {expected}, found {found}"))
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.text.get(self.pos).copied()
     }
 
-    fn skip_ws(&mut self) {
+    pub(crate) fn skip_ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
         }
     }
 
-    fn expect(&mut self, b: u8, what: &str) -> JsonResult<()> {
+    pub(crate) fn expect(&mut self, b: u8, what: &str) -> JsonResult<()> {
         if self.peek() == Some(b) {
             self.pos += 1;
             Ok(())
@@ -158,10 +164,16 @@ impl Parser<'_> {
     }
 
     fn literal(&mut self, word: &[u8], value: Value) -> JsonResult<Value> {
+        self.word(word)?;
+        Ok(value)
+    }
+
+    /// Reads the literal `word` (`null`, `true`, `false`).
+    pub(crate) fn word(&mut self, word: &[u8]) -> JsonResult<()> {
         let end = self.pos + word.len();
         if self.text.get(self.pos..end) == Some(word) {
             self.pos = end;
-            return Ok(value);
+            return Ok(());
         }
         // Point at the first byte that differs.
         let same = word
@@ -173,7 +185,7 @@ impl Parser<'_> {
         Err(self.unexpected(&format!("{:?}", String::from_utf8_lossy(word))))
     }
 
-    fn enter(&mut self) -> JsonResult<()> {
+    pub(crate) fn enter(&mut self) -> JsonResult<()> {
         self.depth += 1;
         if self.depth > self.max_depth {
             return Err(JsonError::TooDeep {
@@ -182,6 +194,11 @@ impl Parser<'_> {
             });
         }
         Ok(())
+    }
+
+    /// Closes the array or object [`Parser::enter`] opened.
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
     }
 
     fn array(&mut self) -> JsonResult<Value> {
@@ -208,7 +225,7 @@ impl Parser<'_> {
                 }
             }
         }
-        self.depth -= 1;
+        self.leave();
         Ok(Value::Array(items))
     }
 
@@ -245,7 +262,7 @@ impl Parser<'_> {
                 }
             }
         }
-        self.depth -= 1;
+        self.leave();
         Ok(Value::Object(members))
     }
 
@@ -256,6 +273,22 @@ impl Parser<'_> {
     }
 
     fn number(&mut self) -> JsonResult<f64> {
+        let (start, _) = self.number_span()?;
+        self.number_value(start)
+    }
+
+    /// The value of the number from `start` to the current position
+    /// (a span [`Parser::number_span`] read).
+    pub(crate) fn number_value(&self, start: usize) -> JsonResult<f64> {
+        // The slice is ASCII by construction.
+        let s = core::str::from_utf8(&self.text[start..self.pos]).unwrap_or("");
+        s.parse::<f64>()
+            .map_err(|_| self.error_at(start, format!("{s:?} is not a number")))
+    }
+
+    /// Reads past a number's text: returns where it starts and whether
+    /// it is an integer (no fraction, no exponent).
+    pub(crate) fn number_span(&mut self) -> JsonResult<(usize, bool)> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -265,21 +298,21 @@ impl Parser<'_> {
             Some(b'1'..=b'9') => self.digits(),
             _ => return Err(self.unexpected("a digit")),
         }
+        let mut integer = true;
         if self.peek() == Some(b'.') {
+            integer = false;
             self.pos += 1;
             self.digits();
         }
         if let Some(b'e' | b'E') = self.peek() {
+            integer = false;
             self.pos += 1;
             if let Some(b'+' | b'-') = self.peek() {
                 self.pos += 1;
             }
             self.digits();
         }
-        // The slice is ASCII by construction.
-        let s = core::str::from_utf8(&self.text[start..self.pos]).unwrap_or("");
-        s.parse::<f64>()
-            .map_err(|_| self.error_at(start, format!("{s:?} is not a number")))
+        Ok((start, integer))
     }
 
     fn hex4(&mut self) -> JsonResult<u32> {
@@ -298,6 +331,12 @@ impl Parser<'_> {
     }
 
     fn string(&mut self) -> JsonResult<String> {
+        self.string_cow().map(Cow::into_owned)
+    }
+
+    /// Reads the string at the current position (at its `"`): borrowed
+    /// from the text when it has no escapes.
+    pub(crate) fn string_cow(&mut self) -> JsonResult<Cow<'t, str>> {
         let open = self.pos;
         self.pos += 1; // '"'
         let mut out: Vec<u8> = Vec::new();
@@ -309,9 +348,17 @@ impl Parser<'_> {
                 }
                 self.pos += 1;
             }
-            let raw = &self.text[run..self.pos];
-            if let Err(e) = core::str::from_utf8(raw) {
-                return Err(self.error_at(run + e.valid_up_to(), "the string is not UTF-8"));
+            let raw: &'t [u8] = &self.text[run..self.pos];
+            let raw_str = match core::str::from_utf8(raw) {
+                Ok(s) => s,
+                Err(e) => {
+                    return Err(self.error_at(run + e.valid_up_to(), "the string is not UTF-8"));
+                }
+            };
+            if run == open + 1 && self.peek() == Some(b'"') {
+                // No escapes: the text itself.
+                self.pos += 1;
+                return Ok(Cow::Borrowed(raw_str));
             }
             out.extend_from_slice(raw);
             match self.peek() {
@@ -384,6 +431,7 @@ impl Parser<'_> {
         // The input was checked to be UTF-8 and escapes add whole
         // characters.
         String::from_utf8(out)
+            .map(Cow::Owned)
             .map_err(|e| self.error_at(open, format!("the string is not UTF-8: {e}")))
     }
 }

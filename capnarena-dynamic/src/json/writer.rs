@@ -24,158 +24,316 @@ pub(crate) enum Out {
 
 /// The text of `value`.
 pub(crate) fn write(value: &Out, pretty: bool) -> String {
-    if pretty {
-        let mut multiline = false;
-        pretty_value(value, 0, &mut multiline, false)
-    } else {
-        let mut out = String::new();
-        short_value(value, &mut out);
-        out
-    }
+    let mut w = JsonWriter::new(pretty);
+    w.value(value);
+    w.finish()
 }
 
-fn short_value(value: &Out, out: &mut String) {
-    match value {
-        Out::Null => out.push_str("null"),
-        Out::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Out::Number(n) => push_number(*n, out),
-        Out::String(s) => push_string(s, out),
-        Out::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+impl JsonWriter {
+    /// Writes `value` (a whole tree) as the next value.
+    fn value(&mut self, value: &Out) {
+        match value {
+            Out::Null => self.null(),
+            Out::Bool(b) => self.bool(*b),
+            Out::Number(n) => self.number(*n),
+            Out::String(s) => self.string(s),
+            Out::Array(items) => {
+                self.begin(Open::Array);
+                for item in items {
+                    self.value(item);
                 }
-                short_value(item, out);
+                self.end();
             }
-            out.push(']');
-        }
-        Out::Object(members) => {
-            out.push('{');
-            for (i, (name, item)) in members.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+            Out::Object(members) => {
+                self.begin(Open::Object);
+                for (name, item) in members {
+                    self.key(name);
+                    self.value(item);
                 }
-                push_string(name, out);
-                out.push(':');
-                short_value(item, out);
+                self.end();
             }
-            out.push('}');
-        }
-        Out::Call(function, params) => {
-            out.push_str(function);
-            out.push('(');
-            for (i, item) in params.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+            Out::Call(function, params) => {
+                self.begin(Open::Call(function));
+                for item in params {
+                    self.value(item);
                 }
-                short_value(item, out);
+                self.end();
             }
-            out.push(')');
         }
     }
 }
 
-fn pretty_value(value: &Out, indent: usize, multiline: &mut bool, has_prefix: bool) -> String {
-    match value {
-        Out::Array(items) => {
-            let sub = indent + usize::from(items.len() > 1);
-            let mut child_multiline = false;
-            let parts: Vec<String> = items
-                .iter()
-                .map(|v| pretty_value(v, sub, &mut child_multiline, false))
-                .collect();
-            let mut out = String::from("[");
-            join(
-                parts,
-                child_multiline,
-                indent,
-                multiline,
-                has_prefix,
-                &mut out,
-            );
-            out.push(']');
-            out
-        }
-        Out::Object(members) => {
-            let sub = indent + usize::from(members.len() > 1);
-            let mut child_multiline = false;
-            let parts: Vec<String> = members
-                .iter()
-                .map(|(name, v)| {
-                    let mut s = String::new();
-                    push_string(name, &mut s);
-                    s.push_str(": ");
-                    s.push_str(&pretty_value(v, sub, &mut child_multiline, true));
-                    s
-                })
-                .collect();
-            let mut out = String::from("{");
-            join(
-                parts,
-                child_multiline,
-                indent,
-                multiline,
-                has_prefix,
-                &mut out,
-            );
-            out.push('}');
-            out
-        }
-        Out::Call(function, params) => {
-            let sub = indent + usize::from(params.len() > 1);
-            let mut child_multiline = false;
-            let parts: Vec<String> = params
-                .iter()
-                .map(|v| pretty_value(v, sub, &mut child_multiline, false))
-                .collect();
-            let mut out = function.clone();
-            out.push('(');
-            join(parts, child_multiline, indent, multiline, true, &mut out);
-            out.push(')');
-            out
-        }
-        other => {
-            let mut out = String::new();
-            short_value(other, &mut out);
-            out
-        }
-    }
+/// What [`JsonWriter::begin`] opens.
+#[derive(Clone, Copy)]
+pub(crate) enum Open<'a> {
+    Array,
+    Object,
+    /// `function(params...)`.
+    Call(&'a str),
 }
 
-fn join(
-    parts: Vec<String>,
-    child_multiline: bool,
-    indent: usize,
-    multiline: &mut bool,
+/// The one writer of JSON text, fed a value at a time (scalars, and the
+/// start and end of arrays, objects and calls): what [`write`] drives
+/// over a tree and the serde serializer drives over a Rust value.
+///
+/// Short text goes straight to the output. Pretty text needs each
+/// element's text before its container's layout is known, so an open
+/// container keeps its elements' text (one buffer, reused across
+/// containers at the same depth) and lays it out when it ends. Each
+/// container's text is laid out as if at indentation zero, and its
+/// container shifts every line break in it by one level when it has more
+/// than one element (which it learns only at its end): the same text as
+/// laying out at the final depth. (An element's length decides the layout
+/// only when it has no line break: one that has a line break is a
+/// multi-line container or holds one, and so is longer than 50 bytes at
+/// any indentation.)
+pub(crate) struct JsonWriter {
+    pretty: bool,
+    out: String,
+    /// Short: whether the next value or key needs a `,` before it.
+    need_comma: bool,
+    /// Short: the closing bracket of each open container.
+    closers: Vec<u8>,
+    /// Pretty: the open containers, `frames[..depth]` (the rest are kept
+    /// for their buffers).
+    frames: Vec<Frame>,
+    depth: usize,
+}
+
+#[derive(Default)]
+struct Frame {
+    /// `[`, `{` or `function(`.
+    head: String,
+    close: char,
+    /// Whether a multi-line layout starts on a new line (the value of an
+    /// object member; a call always).
     has_prefix: bool,
-    out: &mut String,
-) {
-    let longest = parts.iter().map(String::len).max().unwrap_or(0);
-    if parts.len() > 1 && (child_multiline || longest > 50) {
-        *multiline = true;
-        let space = " ".repeat((indent + 1) * 2);
-        if has_prefix {
-            out.push('\n');
-            out.push_str(&space);
+    /// The elements' text (an object's elements are `"name": value`).
+    buf: String,
+    /// Where each element ends in `buf`, and whether it has a line break.
+    parts: Vec<(usize, bool)>,
+    /// Whether an element was laid out over several lines.
+    child_multiline: bool,
+    /// An object whose last key waits for its value.
+    after_key: bool,
+}
+
+impl JsonWriter {
+    pub(crate) fn new(pretty: bool) -> Self {
+        JsonWriter {
+            pretty,
+            out: String::new(),
+            need_comma: false,
+            closers: Vec::new(),
+            frames: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// The text written (the containers begun must all have ended).
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
+
+    /// Containers open now.
+    pub(crate) fn depth(&self) -> usize {
+        if self.pretty {
+            self.depth
         } else {
-            out.push(' ');
+            self.closers.len()
         }
-        for (i, p) in parts.iter().enumerate() {
-            if i > 0 {
-                out.push_str(",\n");
-                out.push_str(&space);
+    }
+
+    /// Where the next scalar's text goes; in short text, with the comma
+    /// before it.
+    fn scalar_target(&mut self) -> &mut String {
+        if self.pretty {
+            match self.depth {
+                0 => &mut self.out,
+                d => &mut self.frames[d - 1].buf,
             }
-            out.push_str(p);
-        }
-        out.push(' ');
-    } else {
-        for (i, p) in parts.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
+        } else {
+            if self.need_comma {
+                self.out.push(',');
             }
-            out.push_str(p);
+            &mut self.out
         }
+    }
+
+    /// A value of the open container (or the whole text) is complete.
+    fn value_done(&mut self, has_newline: bool) {
+        if self.pretty {
+            if let Some(f) = self.depth.checked_sub(1).map(|d| &mut self.frames[d]) {
+                f.parts.push((f.buf.len(), has_newline));
+                f.after_key = false;
+            }
+        } else {
+            self.need_comma = true;
+        }
+    }
+
+    pub(crate) fn null(&mut self) {
+        self.scalar_target().push_str("null");
+        self.value_done(false);
+    }
+
+    pub(crate) fn bool(&mut self, b: bool) {
+        self.scalar_target()
+            .push_str(if b { "true" } else { "false" });
+        self.value_done(false);
+    }
+
+    /// A finite number (see [`push_number`]).
+    pub(crate) fn number(&mut self, v: f64) {
+        push_number(v, self.scalar_target());
+        self.value_done(false);
+    }
+
+    /// An integer, in decimal.
+    pub(crate) fn integer(&mut self, v: impl core::fmt::Display) {
+        use core::fmt::Write as _;
+        // Writing to a String cannot fail.
+        let _ = write!(self.scalar_target(), "{v}");
+        self.value_done(false);
+    }
+
+    pub(crate) fn string(&mut self, s: &str) {
+        push_string(s, self.scalar_target());
+        self.value_done(false);
+    }
+
+    /// The name of the next member of the open object.
+    pub(crate) fn key(&mut self, name: &str) {
+        if self.pretty {
+            if let Some(f) = self.depth.checked_sub(1).map(|d| &mut self.frames[d]) {
+                push_string(name, &mut f.buf);
+                f.buf.push_str(": ");
+                f.after_key = true;
+            }
+        } else {
+            if self.need_comma {
+                self.out.push(',');
+            }
+            push_string(name, &mut self.out);
+            self.out.push(':');
+            self.need_comma = false;
+        }
+    }
+
+    /// Opens an array, object or call as the next value.
+    pub(crate) fn begin(&mut self, open: Open<'_>) {
+        let (head, close) = match open {
+            Open::Array => ("[", ']'),
+            Open::Object => ("{", '}'),
+            Open::Call(function) => (function, ')'),
+        };
+        if !self.pretty {
+            let out = self.scalar_target();
+            out.push_str(head);
+            if let Open::Call(_) = open {
+                out.push('(');
+            }
+            self.closers.push(close as u8);
+            self.need_comma = false;
+            return;
+        }
+        let member = self
+            .depth
+            .checked_sub(1)
+            .is_some_and(|d| self.frames[d].after_key);
+        if self.frames.len() == self.depth {
+            self.frames.push(Frame::default());
+        }
+        let f = &mut self.frames[self.depth];
+        f.head.clear();
+        f.head.push_str(head);
+        if let Open::Call(_) = open {
+            f.head.push('(');
+        }
+        f.close = close;
+        f.has_prefix = member || matches!(open, Open::Call(_));
+        f.buf.clear();
+        f.parts.clear();
+        f.child_multiline = false;
+        f.after_key = false;
+        self.depth += 1;
+    }
+
+    /// Closes the innermost open container.
+    pub(crate) fn end(&mut self) {
+        if !self.pretty {
+            if let Some(close) = self.closers.pop() {
+                self.out.push(char::from(close));
+            }
+            self.need_comma = true;
+            return;
+        }
+        let Some(d) = self.depth.checked_sub(1) else {
+            return;
+        };
+        let (outer, inner) = self.frames.split_at_mut(d);
+        let frame = &inner[0];
+        let has_newline = match outer.last_mut() {
+            Some(parent) => {
+                let (multiline, has_newline) = frame.lay_out(&mut parent.buf);
+                parent.child_multiline |= multiline;
+                has_newline
+            }
+            None => frame.lay_out(&mut self.out).1,
+        };
+        self.depth = d;
+        self.value_done(has_newline);
+    }
+}
+
+impl Frame {
+    /// Appends the container's text to `dst`, at indentation zero;
+    /// returns whether it went over several lines and whether it has a
+    /// line break.
+    fn lay_out(&self, dst: &mut String) -> (bool, bool) {
+        let mut longest = 0;
+        let mut any_newline = false;
+        let mut prev = 0;
+        for &(end, newline) in &self.parts {
+            longest = longest.max(end - prev);
+            any_newline |= newline;
+            prev = end;
+        }
+        let n = self.parts.len();
+        let multiline = n > 1 && (self.child_multiline || longest > 50);
+        // Elements sit one level deeper when there are several.
+        let shift = n > 1;
+        dst.push_str(&self.head);
+        if multiline {
+            dst.push_str(if self.has_prefix { "\n  " } else { " " });
+        }
+        let mut prev = 0;
+        for (i, &(end, newline)) in self.parts.iter().enumerate() {
+            if i > 0 {
+                dst.push_str(if multiline { ",\n  " } else { ", " });
+            }
+            let part = &self.buf[prev..end];
+            if newline && shift {
+                // Only layout puts line breaks in the text (strings
+                // escape theirs).
+                let mut lines = part.split('\n');
+                if let Some(first) = lines.next() {
+                    dst.push_str(first);
+                }
+                for line in lines {
+                    dst.push_str("\n  ");
+                    dst.push_str(line);
+                }
+            } else {
+                dst.push_str(part);
+            }
+            prev = end;
+        }
+        if multiline {
+            dst.push(' ');
+        }
+        dst.push(self.close);
+        (multiline, multiline || any_newline)
     }
 }
 
@@ -226,39 +384,96 @@ pub(crate) fn push_number(v: f64, out: &mut String) {
         out.push_str(if v > 0.0 { "inf" } else { "-inf" });
         return;
     }
-    let s15 = format_g(v, 15);
-    if s15.parse::<f64>() == Ok(v) {
-        out.push_str(&s15);
+    // An integer below 10^15 is its digits (as %.15g writes it).
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        if v == 0.0 && v.is_sign_negative() {
+            out.push_str("-0");
+        } else {
+            use core::fmt::Write as _;
+            // Exact: |v| < 2^53; writing to a String cannot fail.
+            let _ = write!(out, "{}", v as i64);
+        }
+        return;
+    }
+    // The shortest digits that read back as `v` (Rust's `{:e}`). With
+    // at most 15 of them, %.15g writes exactly them: `v` is within half
+    // an ulp (at most 2^-53 of `v`) of them, closer than half a unit of
+    // the 15th digit (at least 5 * 10^-16 of `v`), so rounding `v` to 15
+    // digits gives them. With more, no 15 digits read back, and %.17g's
+    // digits are `v` correctly rounded to 17 (Rust's `{:.16e}`).
+    // Subnormal numbers have fewer bits: there %.15g's digits (`v`
+    // correctly rounded, Rust's `{:.14e}`) are tried as C does.
+    if v < 0.0 {
+        out.push('-');
+    }
+    let (digits, exp) = if v.abs() >= f64::MIN_POSITIVE {
+        split_sci(&format!("{:e}", v.abs()))
     } else {
-        out.push_str(&format_g(v, 17));
+        let fifteen = format!("{:.14e}", v.abs());
+        if fifteen.parse::<f64>() == Ok(v.abs()) {
+            split_sci(&fifteen)
+        } else {
+            (String::new(), 0)
+        }
+    };
+    if !digits.is_empty() && digits.len() <= 15 {
+        push_g(&digits, exp, 15, out);
+    } else {
+        let rounded = format!("{:.16e}", v.abs());
+        let (digits, exp) = split_sci(&rounded);
+        push_g(&digits, exp, 17, out);
     }
 }
 
-/// C's `%.{precision}g` of a finite `v`, with no `+` in the exponent.
-fn format_g(v: f64, precision: usize) -> String {
-    // The exponent C's %e would show at this precision (after rounding).
-    let sci = format!("{:.*e}", precision - 1, v);
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let p = precision as i32;
-    if exp < -4 || exp >= p {
-        // Scientific: trailing zeros (and point) dropped, exponent of at
-        // least two digits.
-        let m = trim_zeros(mantissa);
-        let sign = if exp < 0 { "-" } else { "" };
-        format!("{m}e{sign}{:02}", exp.unsigned_abs())
-    } else {
-        let decimals = (p - 1 - exp) as usize;
-        let fixed = format!("{v:.decimals$}");
-        trim_zeros(&fixed).to_string()
-    }
+/// The digits (no point) and the exponent of Rust's `{:e}` text.
+fn split_sci(s: &str) -> (String, i32) {
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    (digits, exp.parse().unwrap_or(0))
 }
 
-fn trim_zeros(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
+/// C's `%.{precision}g` of the positive number `0.d1d2d3... * 10^(exp+1)`
+/// (its significant `digits`, at most `precision` of them), without the
+/// `+` of a positive exponent: scientific when the exponent is below -4
+/// or at least the precision, fixed otherwise; trailing zeros (and a
+/// trailing point) dropped; an exponent of at least two digits.
+fn push_g(digits: &str, exp: i32, precision: i32, out: &mut String) {
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    if exp < -4 || exp >= precision {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        if exp < 0 {
+            out.push('-');
+        }
+        let e = exp.unsigned_abs();
+        if e < 10 {
+            out.push('0');
+        }
+        out.push_str(&e.to_string());
+    } else if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        out.push_str(digits);
     } else {
-        s
+        // exp + 1 digits before the point.
+        let whole = (exp + 1) as usize;
+        if digits.len() <= whole {
+            out.push_str(digits);
+            for _ in digits.len()..whole {
+                out.push('0');
+            }
+        } else {
+            out.push_str(&digits[..whole]);
+            out.push('.');
+            out.push_str(&digits[whole..]);
+        }
     }
 }
 
@@ -273,7 +488,8 @@ mod tests {
     }
 
     /// Numbers are written as C's `%.15g` (then `%.17g`) writes them,
-    /// as glibc's printf prints these values.
+    /// as glibc's printf prints these values (subnormal, 15 and 17
+    /// digits, both layouts, both ends of the fixed layout's range).
     #[test]
     fn numbers_as_printf_g() {
         let cases: &[(f64, &str)] = &[
@@ -293,6 +509,19 @@ mod tests {
             (4294967295.0, "4294967295"),
             (f64::MAX, "1.7976931348623157e308"),
             (5e-324, "4.94065645841247e-324"),
+            (-2.5e-310, "-2.50000000000002e-310"),
+            (2.5e-308, "2.5e-308"),
+            (1e300, "1e300"),
+            (1.5e-7, "1.5e-07"),
+            (0.5e-4, "5e-05"),
+            (123.456, "123.456"),
+            (1234567890123456.0, "1234567890123456"),
+            (1e16, "1e16"),
+            (0.000123, "0.000123"),
+            (f64::from(0.3f32), "0.30000001192092896"),
+            // A tie at 17 digits rounds to even, as printf does (the
+            // shortest digits, ...313, would not).
+            (-113.55398559570312, "-113.55398559570312"),
         ];
         for (v, want) in cases {
             assert_eq!(num(*v), *want, "{v:e}");
