@@ -257,9 +257,13 @@ fn alloc_with_landing_pad<A: Arena + ?Sized>(
             requested: u64::from(words) + 1,
             available: 0,
         }))?;
+    // Hinted at the newest segment, where the reference allocates what
+    // does not fit beside its pointer (the pointer's own segment lacks the
+    // room: the arena said so).
+    let newest = SegmentId(arena.segment_count().saturating_sub(1));
     let (SegmentId(s), raw) = match fill {
-        Fill::Zeroed => arena.allocate(with_pad, SegmentId(segment))?,
-        Fill::Overwritten => arena.allocate_overwritten(with_pad, SegmentId(segment))?,
+        Fill::Zeroed => arena.allocate(with_pad, newest)?,
+        Fill::Overwritten => arena.allocate_overwritten(with_pad, newest)?,
     };
     if s == segment {
         // The arena had room after all (its room was wrong): a near
