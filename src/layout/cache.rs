@@ -33,9 +33,10 @@
 //!   call the arena while it lives.
 //! - An address is kept only from words an arena call has just returned,
 //!   at three places: [`KeptArena::look_up_and`] here, and the allocation
-//!   of a struct (`alloc_object` and `keep_far` in `builder/allocation.rs`),
-//!   whose [`Cached`] goes straight into [`KeptArena::with_kept`] with the
-//!   arena it came from. Words inside the arena value (which move with
+//!   of a struct (`alloc_object`, `alloc_with_landing_pad` and `keep_far`
+//!   in `builder/allocation.rs`, each from the last words the arena
+//!   returned), whose [`Cached`] goes straight into [`KeptArena::with_kept`]
+//!   with the arena it came from. Words inside the arena value (which move with
 //!   every move of it) are never kept ([`Owner`]).
 //!
 //! Debug builds also check both rules: a kept address is adopted only by a

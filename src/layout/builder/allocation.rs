@@ -233,6 +233,11 @@ fn keep_far<A: Arena + ?Sized>(
 /// every object whose pointer is in it takes this path (out of line and
 /// cold, it cost a multi-segment build of the benches' large address book
 /// 14% more instructions).
+///
+/// The far pointer is written before the object's segment is looked up, so
+/// that the object's words, looked up last, are kept for its builder with
+/// no further call into the arena. The pointer's old word is put back when
+/// the arena's words turn out not to hold the allocation.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn alloc_with_landing_pad<A: Arena + ?Sized>(
@@ -252,35 +257,91 @@ fn alloc_with_landing_pad<A: Arena + ?Sized>(
             requested: u64::from(words) + 1,
             available: 0,
         }))?;
-    let (s, pad, seg) = alloc_in(arena, with_pad, segment, fill)?;
-    let o = pad + 1;
-    let start = o as usize;
-    if let Some(object) = seg.get_mut(start..start + words as usize) {
-        fill_object(object);
-    }
+    // Hinted at the newest segment, where the reference allocates what
+    // does not fit beside its pointer (the pointer's own segment lacks the
+    // room: the arena said so).
+    let newest = SegmentId(arena.segment_count().saturating_sub(1));
+    let (SegmentId(s), raw) = match fill {
+        Fill::Zeroed => arena.allocate(with_pad, newest)?,
+        Fill::Overwritten => arena.allocate_overwritten(with_pad, newest)?,
+    };
     if s == segment {
-        // The arena had room after all: a near pointer, and the pad word
-        // (which may hold anything when overwritten was asked for) zeroed.
+        // The arena had room after all (its room was wrong): a near
+        // pointer, and the pad word (which may hold anything when
+        // overwritten was asked for) zeroed; nothing kept.
+        let (s, pad, seg) = checked_place(arena, s, raw, with_pad)?;
+        let o = pad + 1;
+        let start = o as usize;
+        if let Some(object) = seg.get_mut(start..start + words as usize) {
+            fill_object(object);
+        }
         if let Some(w) = seg.get_mut(pad as usize) {
             *w = Word::ZERO;
         }
         if let Some(slot) = seg.get_mut(pos as usize) {
             *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
         }
-        // Rare (an arena whose room was wrong): nothing kept.
         return Ok((s, o, Cached::empty()));
     }
-    // The pad points at the object right after it: offset 0.
-    if let Some(w) = seg.get_mut(pad as usize) {
-        *w = Word::from_u64(make(0));
-    }
-    write_word(
+    // The pad's offset as builders see segment `s`, checked as
+    // `checked_place` checks it (so that it fits a far pointer) before the
+    // pointer is written; the segment's length is checked after.
+    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
+    let pad = match raw.checked_sub(header) {
+        Some(pad) if u64::from(pad) + u64::from(with_pad) <= MAX_SEGMENT_WORDS + 1 => pad,
+        _ => return Err(placement_error(arena, s, raw, with_pad)),
+    };
+    let old = replace_word(
         arena,
         segment,
         pos,
         pointer::encode_far(false, u64::from(pad), s),
     );
-    Ok((s, o, keep_far(arena, s, o, keep_words, owner)))
+    let seg = match checked_place(arena, s, raw, with_pad) {
+        Ok((_, _, seg)) => seg,
+        Err(e) => {
+            if let Some(old) = old {
+                write_word(arena, segment, pos, old);
+            }
+            return Err(e);
+        }
+    };
+    let o = pad + 1;
+    let start = o as usize;
+    if let Some(object) = seg.get_mut(start..start + words as usize) {
+        fill_object(object);
+    }
+    // The pad points at the object right after it: offset 0.
+    if let Some(w) = seg.get_mut(pad as usize) {
+        *w = Word::from_u64(make(0));
+    }
+    let kept = match seg.get_mut(start..start + usize::from(keep_words)) {
+        Some(object) if keep_words > 0 => Cached::keep(Word::slice_as_bytes_mut(object), owner),
+        _ => Cached::empty(),
+    };
+    Ok((s, o, kept))
+}
+
+/// Replaces the word at (`segment`, `pos`) with `w`, returning the word it
+/// held (`None`, and nothing written, when the arena no longer has it).
+#[inline(always)]
+fn replace_word<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32, w: u64) -> Option<u64> {
+    BuilderSegments::get_mut(arena, segment)
+        .get_mut(pos as usize)
+        .map(|slot| core::mem::replace(slot, Word::from_u64(w)).to_u64())
+}
+
+/// The error for `len` words at raw offset `o` of segment `s` that the
+/// arena handed out but that fail [`checked_place`]'s checks.
+#[cold]
+#[inline(never)]
+fn placement_error<A: Arena + ?Sized>(arena: &mut A, s: u32, o: u32, len: u32) -> Error {
+    match checked_place(arena, s, o, len) {
+        Err(e) => e,
+        // Not reached by the caller's checks (an offset past the encodable
+        // ones); should the arena's answer change, the same error.
+        Ok(_) => alloc_error(s, o, len, 0),
+    }
 }
 
 /// Points the pointer at (`segment`, `pos`) at the object at (`s`, `o`) in

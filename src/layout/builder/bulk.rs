@@ -126,6 +126,7 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
     ///
     /// # Errors
     /// Too long to encode, or the arena has no room.
+    #[inline]
     pub fn set_primitive_list<T: Primitive>(self, values: &[T]) -> Result<()> {
         let size = match T::BYTES {
             1 => ElementSize::Byte,
@@ -149,6 +150,7 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
     ///
     /// # Errors
     /// Too long to encode, or the arena has no room.
+    #[inline]
     pub fn set_bool_list(self, values: &[bool]) -> Result<()> {
         let len = u32::try_from(values.len()).map_err(|_| too_large(values.len() as u64, 1))?;
         self.init_list_with(ElementSize::Bit, len, Fill::Zeroed, |words| {

@@ -287,3 +287,58 @@ fn a_far_struct_is_written_without_calling_the_arena() {
     assert_eq!(child.get::<u32>(2), 7);
     assert!(child.get_bool(127));
 }
+
+/// A far pointer is written before the words of its object's segment are
+/// checked (so that the object's words, looked up last, stay kept): when
+/// the arena's `segment` then turns out not to hold the allocation, the
+/// allocation is the arena-contract error and the pointer slot holds its
+/// old word again, not a far pointer to words nobody can read.
+#[test]
+fn a_far_allocation_outside_its_segment_leaves_the_slot_as_it_was() {
+    use crate::arena::{AllocError, MultiSegmentArena};
+    use crate::error::Error;
+    /// Reads of any segment but 0 report it empty.
+    struct ShortReads(MultiSegmentArena);
+    impl Arena for ShortReads {
+        fn segment_count(&self) -> u32 {
+            self.0.segment_count()
+        }
+        fn segment(&self, id: SegmentId) -> &[Word] {
+            if id.0 == 0 { self.0.segment(id) } else { &[] }
+        }
+        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+            self.0.segment_mut(id)
+        }
+        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+            self.0.allocate(len, hint)
+        }
+        fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+            self.0.allocate_in(len, id)
+        }
+        fn room(&self, id: SegmentId) -> Option<u32> {
+            self.0.room(id)
+        }
+        fn reset(&mut self) {
+            self.0.reset()
+        }
+    }
+    // Segment 0: the reserved word, the root pointer and the root's one
+    // pointer, full; the child goes to segment 1 behind a far pointer.
+    let mut msg = Message::new(ShortReads(
+        MultiSegmentArena::new().with_first_segment_words(3),
+    ));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    root.pointer(0).set_capability(5);
+    let err = root.init_struct(0, StructSize::new(1, 0)).err();
+    assert!(
+        matches!(err, Some(Error::ArenaContract { segment: 1, .. })),
+        "{err:?}"
+    );
+    assert_eq!(
+        msg.segment_count(),
+        2,
+        "the child was allocated in segment 1"
+    );
+    let capability = crate::layout::pointer::encode_capability(5);
+    assert_eq!(words(&msg, 0)[1], capability, "the slot as it was");
+}
