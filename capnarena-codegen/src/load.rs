@@ -187,7 +187,71 @@ fn load_field(f: field::Reader<'_>, node: u64) -> Result<Field> {
     })
 }
 
-fn load_node(n: node::Reader<'_>) -> Result<Node> {
+/// Adds `id` to `out` unless it is there.
+fn add_ref(id: u64, out: &mut Vec<u64>) {
+    if !out.contains(&id) {
+        out.push(id);
+    }
+}
+
+/// Adds to `out` the struct, enum and interface nodes `t` names, its
+/// brand's bindings included (once each).
+fn type_refs(t: &Type, out: &mut Vec<u64>) {
+    match t {
+        Type::List(inner) => type_refs(inner, out),
+        Type::Enum(id) | Type::Interface(id) => add_ref(*id, out),
+        Type::Struct(id, brand) => {
+            add_ref(*id, out);
+            brand_refs(brand, out);
+        }
+        _ => {}
+    }
+}
+
+/// [`type_refs`] of every type `brand` binds.
+fn brand_refs(brand: &Brand, out: &mut Vec<u64>) {
+    for (_, bindings) in &brand.0 {
+        for t in bindings.iter().flatten().flatten() {
+            type_refs(t, out);
+        }
+    }
+}
+
+/// The nodes interface `i` (node `id`) names: its methods' parameter and
+/// result structs and its superclasses, with the types their brands bind.
+fn interface_refs(i: node::interface::Reader<'_>, id: u64, out: &mut Vec<u64>) -> Result<()> {
+    for m in i.get_methods()? {
+        for (node, brand) in [
+            (m.get_param_struct_type(), m.get_param_brand()?),
+            (m.get_result_struct_type(), m.get_result_brand()?),
+        ] {
+            add_ref(node, out);
+            brand_refs(&load_brand(brand, id, 0)?, out);
+        }
+    }
+    for s in i.get_superclasses()? {
+        add_ref(s.get_id(), out);
+        brand_refs(&load_brand(s.get_brand()?, id, 0)?, out);
+    }
+    Ok(())
+}
+
+/// The bytes of a one-segment message whose root is a copy of node `n`.
+fn encode_node(n: node::Reader<'_>) -> Result<Vec<u8>> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.root_pointer()?.set_struct(&n.as_struct_reader())?;
+    Ok(msg
+        .segment(0)
+        .map(|seg| {
+            seg.words()
+                .iter()
+                .flat_map(|w| w.to_u64().to_le_bytes())
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+fn load_node(n: node::Reader<'_>, encode: bool) -> Result<Node> {
     let id = n.get_id();
     let nested = n
         .get_nested_nodes()?
@@ -255,17 +319,35 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
             node::Which::Interface(i) => i.get_superclasses()?.iter().map(|s| s.get_id()).collect(),
             _ => Vec::new(),
         },
+        refs: {
+            let mut refs = Vec::new();
+            match (&kind, n.which()?) {
+                (NodeKind::Struct(s), _) => {
+                    for f in &s.fields {
+                        if let FieldKind::Slot { ty, .. } = &f.kind {
+                            type_refs(ty, &mut refs);
+                        }
+                    }
+                }
+                (_, node::Which::Interface(i)) => interface_refs(i, id, &mut refs)?,
+                _ => {}
+            }
+            refs.retain(|r| *r != id);
+            refs
+        },
+        encoded: if encode { Some(encode_node(n)?) } else { None },
         kind,
         doc: None,
     })
 }
 
-/// Reads a request into the model.
-pub fn load(request: &MessageReader<'_>) -> Result<Schema> {
+/// Reads a request into the model; with `encode`, each node's bytes too
+/// (`Options::schema_nodes`).
+pub fn load(request: &MessageReader<'_>, encode: bool) -> Result<Schema> {
     let root = request.get_root::<code_generator_request::Reader<'_>>()?;
     let mut schema = Schema::default();
     for n in root.get_nodes()? {
-        let node = load_node(n)?;
+        let node = load_node(n, encode)?;
         schema.nodes.insert(node.id, node);
     }
     for info in root.get_source_info()? {
