@@ -194,46 +194,80 @@ fn add_ref(id: u64, out: &mut Vec<u64>) {
     }
 }
 
-/// Adds to `out` the struct, enum and interface nodes `t` names, its
-/// brand's bindings included (once each).
-fn type_refs(t: &Type, out: &mut Vec<u64>) {
-    match t {
-        Type::List(inner) => type_refs(inner, out),
-        Type::Enum(id) | Type::Interface(id) => add_ref(*id, out),
-        Type::Struct(id, brand) => {
-            add_ref(*id, out);
-            brand_refs(brand, out);
+/// Adds to `out` the struct, enum and interface nodes `t` names, with the
+/// types its brand binds (an interface's too, which the model does not
+/// keep), `depth` levels down in a type of node `node` (bounded as
+/// [`load_type`] is).
+fn type_refs(t: type_::Reader<'_>, node: u64, depth: u32, out: &mut Vec<u64>) -> Result<()> {
+    use type_::Which as W;
+    if depth > MAX_TYPE_DEPTH {
+        return Err(Error::Limit {
+            what: "levels of nesting in a type",
+            node,
+            found: u64::from(depth),
+            limit: u64::from(MAX_TYPE_DEPTH),
+        });
+    }
+    match t.which()? {
+        W::List(l) => type_refs(l.get_element_type()?, node, depth + 1, out)?,
+        W::Enum(e) => add_ref(e.get_type_id(), out),
+        W::Struct(s) => {
+            add_ref(s.get_type_id(), out);
+            brand_refs(s.get_brand()?, node, depth, out)?;
+        }
+        W::Interface(i) => {
+            add_ref(i.get_type_id(), out);
+            brand_refs(i.get_brand()?, node, depth, out)?;
         }
         _ => {}
     }
+    Ok(())
 }
 
-/// [`type_refs`] of every type `brand` binds.
-fn brand_refs(brand: &Brand, out: &mut Vec<u64>) {
-    for (_, bindings) in &brand.0 {
-        for t in bindings.iter().flatten().flatten() {
-            type_refs(t, out);
+/// [`type_refs`] of every type `brand` binds, a level further down.
+fn brand_refs(b: brand::Reader<'_>, node: u64, depth: u32, out: &mut Vec<u64>) -> Result<()> {
+    for scope in b.get_scopes()? {
+        if let brand::scope::Which::Bind(list) = scope.which()? {
+            for binding in list? {
+                if let brand::binding::Which::Type(t) = binding.which()? {
+                    type_refs(t?, node, depth + 1, out)?;
+                }
+            }
         }
-    }
-}
-
-/// The nodes interface `i` (node `id`) names: its methods' parameter and
-/// result structs and its superclasses, with the types their brands bind.
-fn interface_refs(i: node::interface::Reader<'_>, id: u64, out: &mut Vec<u64>) -> Result<()> {
-    for m in i.get_methods()? {
-        for (node, brand) in [
-            (m.get_param_struct_type(), m.get_param_brand()?),
-            (m.get_result_struct_type(), m.get_result_brand()?),
-        ] {
-            add_ref(node, out);
-            brand_refs(&load_brand(brand, id, 0)?, out);
-        }
-    }
-    for s in i.get_superclasses()? {
-        add_ref(s.get_id(), out);
-        brand_refs(&load_brand(s.get_brand()?, id, 0)?, out);
     }
     Ok(())
+}
+
+/// The struct, enum and interface nodes node `n` names: its fields'
+/// types, its methods' parameter and result structs, its superclasses,
+/// with the types their brands bind; each once, not itself.
+fn node_refs(n: node::Reader<'_>) -> Result<Vec<u64>> {
+    let id = n.get_id();
+    let mut out = Vec::new();
+    match n.which()? {
+        node::Which::Struct(s) => {
+            for f in s.get_fields()? {
+                if let field::Which::Slot(slot) = f.which()? {
+                    type_refs(slot.get_type()?, id, 0, &mut out)?;
+                }
+            }
+        }
+        node::Which::Interface(i) => {
+            for m in i.get_methods()? {
+                add_ref(m.get_param_struct_type(), &mut out);
+                brand_refs(m.get_param_brand()?, id, 0, &mut out)?;
+                add_ref(m.get_result_struct_type(), &mut out);
+                brand_refs(m.get_result_brand()?, id, 0, &mut out)?;
+            }
+            for s in i.get_superclasses()? {
+                add_ref(s.get_id(), &mut out);
+                brand_refs(s.get_brand()?, id, 0, &mut out)?;
+            }
+        }
+        _ => {}
+    }
+    out.retain(|r| *r != id);
+    Ok(out)
 }
 
 /// The bytes of a one-segment message whose root is a copy of node `n`.
@@ -319,22 +353,7 @@ fn load_node(n: node::Reader<'_>, encode: bool) -> Result<Node> {
             node::Which::Interface(i) => i.get_superclasses()?.iter().map(|s| s.get_id()).collect(),
             _ => Vec::new(),
         },
-        refs: {
-            let mut refs = Vec::new();
-            match (&kind, n.which()?) {
-                (NodeKind::Struct(s), _) => {
-                    for f in &s.fields {
-                        if let FieldKind::Slot { ty, .. } = &f.kind {
-                            type_refs(ty, &mut refs);
-                        }
-                    }
-                }
-                (_, node::Which::Interface(i)) => interface_refs(i, id, &mut refs)?,
-                _ => {}
-            }
-            refs.retain(|r| *r != id);
-            refs
-        },
+        refs: if encode { node_refs(n)? } else { Vec::new() },
         encoded: if encode { Some(encode_node(n)?) } else { None },
         kind,
         doc: None,

@@ -155,8 +155,9 @@ pub struct Node {
     /// With `Options::schema_nodes`: the node as a one-segment message
     /// whose root points to it, in bytes.
     pub encoded: Option<Vec<u8>>,
-    /// The struct, enum and interface nodes the node's own types name
-    /// (fields, methods and their brands, superclasses), each once.
+    /// With `Options::schema_nodes`: the struct, enum and interface nodes
+    /// the node's own types name (fields, methods, superclasses, and the
+    /// types their brands bind), each once.
     pub refs: Vec<u64>,
 }
 

@@ -53,27 +53,38 @@ impl Generator<'_> {
             if id == node.id || own.contains(&id) {
                 continue;
             }
-            let dep = self.schema_node_fn(id, file, depth)?;
+            let dep = format!(
+                "<{} as HasSchema>::schema_node",
+                self.schema_type(id, file, depth)?
+            );
             if !deps.contains(&dep) {
                 deps.push(dep);
             }
         }
-        let node_type = format!("{rt}::typed::SchemaNode");
         out.open_impl(&format!("{impl_head} {rt}::typed::HasSchema for {ty}"));
-        out.open_fn(&format!("fn schema_node() -> &'static {node_type}"));
+        out.open_fn(&format!(
+            "fn schema_node() -> &'static {rt}::typed::SchemaNode"
+        ));
+        // Short names, so the statics' types stay on a line at any depth
+        // (the paths of the dependencies start at `super::`, never at a
+        // name these could shadow).
+        if !deps.is_empty() {
+            out.line(&format!("use {rt}::typed::HasSchema;"));
+        }
+        out.line(&format!("use {rt}::typed::SchemaNode;"));
         out.assign(
             "static NODES: &[&[u8]]",
             &format!("&[{}]", nodes.join(", ")),
             ";",
         );
         out.assign(
-            &format!("static DEPENDENCIES: &[fn() -> &'static {node_type}]"),
+            "static DEPENDENCIES: &[fn() -> &'static SchemaNode]",
             &format!("&[{}]", deps.join(", ")),
             ";",
         );
         out.assign(
-            &format!("static NODE: {node_type}"),
-            &format!("{node_type}::new({:#x}, NODES, DEPENDENCIES)", node.id),
+            "static NODE: SchemaNode",
+            &format!("SchemaNode::new({:#x}, NODES, DEPENDENCIES)", node.id),
             ";",
         );
         out.line("&NODE");
@@ -99,24 +110,18 @@ impl Generator<'_> {
         Ok(ids)
     }
 
-    /// The `schema_node` function of node `id`'s generated type, named
+    /// The generated type of node `id` that implements `HasSchema`, named
     /// from `depth` modules below file `file`'s module.
-    fn schema_node_fn(&self, id: u64, file: u64, depth: usize) -> Result<String, Error> {
+    fn schema_type(&self, id: u64, file: u64, depth: usize) -> Result<String, Error> {
         let path = self.path_to(id, file, depth)?;
-        let ty = match &self.node(id)?.kind {
-            NodeKind::Enum(_) => path,
-            NodeKind::Struct(s) if !s.is_group => format!("{path}::Owned"),
-            NodeKind::Interface(_) => format!("{path}::Owned"),
-            _ => {
-                return Err(Error::Unsupported {
-                    what: format!("a schema node naming node {id:#x}, which has no type"),
-                });
-            }
-        };
-        Ok(format!(
-            "<{ty} as {}::typed::HasSchema>::schema_node",
-            self.runtime
-        ))
+        match &self.node(id)?.kind {
+            NodeKind::Enum(_) => Ok(path),
+            NodeKind::Struct(s) if !s.is_group => Ok(format!("{path}::Owned")),
+            NodeKind::Interface(_) => Ok(format!("{path}::Owned")),
+            _ => Err(Error::Unsupported {
+                what: format!("a schema node naming node {id:#x}, which has no type"),
+            }),
+        }
     }
 
     /// An interface's `Owned` marker and its `HasSchema` impl, in the
@@ -145,7 +150,11 @@ impl Generator<'_> {
                 if matches!(&child.kind, NodeKind::Struct(s) if !s.is_group)
                     || matches!(child.kind, NodeKind::Enum(_) | NodeKind::Interface(_))
                 {
-                    fns.push(self.schema_node_fn(child.id, file.id, 0)?);
+                    fns.push(format!(
+                        "<{} as {}::typed::HasSchema>::schema_node",
+                        self.schema_type(child.id, file.id, 0)?,
+                        self.runtime
+                    ));
                 }
             }
             stack.extend(children.into_iter().rev());
