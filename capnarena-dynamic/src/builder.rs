@@ -238,11 +238,11 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
     /// generated with schema nodes), checked by node id.
     ///
     /// # Errors
-    /// [`Error::WrongStruct`], naming both ids, when `T` is generated from
+    /// [`Error::WrongType`], naming both ids, when `T` is generated from
     /// another struct than the value's; [`Error::StructSize`] when `T`'s
     /// size is not the schema's.
     pub fn downcast<T: StructOwned + HasSchema>(self) -> Result<T::Builder<'a, A>> {
-        check_type::<T>(&self.schema)?;
+        check_type::<T>(self.schema.id())?;
         check_size(&self.schema, T::STRUCT_SIZE)?;
         Ok(<T::Builder<'a, A> as FromStructBuilder<'a, A>>::from_struct_builder(self.builder))
     }

@@ -195,15 +195,13 @@ pub enum Error {
         /// Pointers of the value (or of the generated type).
         pointers: u16,
     },
-    /// A generated type was asked for a value of another struct (a
-    /// `downcast` or `from_typed` to the wrong type).
-    #[error(
-        "the value is of struct {schema:#018x}; the generated type is of struct {generated:#018x}"
-    )]
-    WrongStruct {
-        /// The struct the value is read or built by.
+    /// A generated type was asked for a value of another struct or enum
+    /// (a `downcast` to the wrong type).
+    #[error("the value is of node {schema:#018x}; the generated type is of node {generated:#018x}")]
+    WrongType {
+        /// The struct or enum the value is read or built by.
         schema: u64,
-        /// The struct the generated type was generated from.
+        /// The struct or enum the generated type was generated from.
         generated: u64,
     },
     /// A schema node compiled into the program (`typed::SchemaNode`) is

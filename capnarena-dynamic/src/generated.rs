@@ -135,16 +135,12 @@ impl<'s> Schema<'s> {
     }
 }
 
-/// `Ok` when the struct read or built by `schema` is the one `T` was
-/// generated from (same node id), [`Error::WrongStruct`] naming both
-/// otherwise.
-pub(crate) fn check_type<T: HasSchema>(schema: &StructSchema<'_>) -> Result<()> {
+/// `Ok` when node `schema` (a value's struct or enum) is the one `T` was
+/// generated from, [`Error::WrongType`] naming both otherwise.
+pub(crate) fn check_type<T: HasSchema>(schema: u64) -> Result<()> {
     let generated = T::schema_node().id();
-    if schema.id() != generated {
-        return Err(Error::WrongStruct {
-            schema: schema.id(),
-            generated,
-        });
+    if schema != generated {
+        return Err(Error::WrongType { schema, generated });
     }
     Ok(())
 }

@@ -79,7 +79,7 @@
 //! [`DynamicStructBuilder::from_typed`]) and back
 //! ([`DynamicStructReader::downcast`], [`DynamicStructBuilder::downcast`]),
 //! checked by node id: a value of another struct is
-//! [`Error::WrongStruct`], naming both.
+//! [`Error::WrongType`], naming both.
 //!
 //! [capnarena]: https://docs.rs/capnarena
 

@@ -2,7 +2,7 @@
 //! time, through the same runtime calls the generated readers make (so
 //! limits, defaults and errors are the same).
 
-use capnarena::typed::{FromStructReader, HasSchema, StructOwned};
+use capnarena::typed::{Enum, FromStructReader, HasSchema, StructOwned};
 use capnarena::{ListReader, MessageReader, PointerReader, Primitive, StructReader};
 
 use crate::error::{Error, Result};
@@ -253,14 +253,25 @@ impl<'a> DynamicEnum<'a> {
         self.enumerant().map(|e| e.name())
     }
 
-    /// The value as a generated enum.
+    /// A value of generated enum `E` (generated with schema nodes), of
+    /// the enum `E` was generated from, which `schema` must hold.
     ///
     /// # Errors
-    /// The generated enum does not list the value.
-    pub fn downcast<E: capnarena::typed::Enum>(
-        &self,
-    ) -> core::result::Result<E, capnarena::typed::NotInSchema> {
-        E::try_from(self.value)
+    /// [`Error::MissingNode`] when `schema` does not hold `E`'s enum.
+    pub fn from_typed<E: Enum + HasSchema>(schema: &'a Schema<'a>, value: E) -> Result<Self> {
+        Ok(DynamicEnum::new(value.into(), schema.enum_for::<E>()?))
+    }
+
+    /// The value as generated enum `E` (generated with schema nodes),
+    /// checked by node id.
+    ///
+    /// # Errors
+    /// [`Error::WrongType`], naming both ids, when `E` is generated from
+    /// another enum; the runtime's `NotInSchema` ([`Error::Wire`]) when
+    /// `E` does not list the value.
+    pub fn downcast<E: Enum + HasSchema>(&self) -> Result<E> {
+        check_type::<E>(self.schema.id())?;
+        Ok(E::try_from(self.value)?)
     }
 }
 
@@ -315,11 +326,11 @@ impl<'a> DynamicStructReader<'a> {
     /// generated with schema nodes), checked by node id.
     ///
     /// # Errors
-    /// [`Error::WrongStruct`], naming both ids, when `T` is generated from
+    /// [`Error::WrongType`], naming both ids, when `T` is generated from
     /// another struct than the value's; [`Error::StructSize`] when `T`'s
     /// size is not the schema's.
     pub fn downcast<T: StructOwned + HasSchema>(&self) -> Result<T::Reader<'a>> {
-        check_type::<T>(&self.schema)?;
+        check_type::<T>(self.schema.id())?;
         check_size(&self.schema, T::STRUCT_SIZE)?;
         Ok(<T::Reader<'a> as FromStructReader<'a>>::from_struct_reader(
             self.reader,

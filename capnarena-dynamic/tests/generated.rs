@@ -165,3 +165,50 @@ fn bad_schema_nodes_are_errors() {
         "{err}"
     );
 }
+
+/// A generated enum converts to a dynamic enum (`from_typed`) and back
+/// (`downcast`), checked by node id: a value of another enum is an error
+/// naming both ids, one the generated enum does not list a `NotInSchema`.
+#[test]
+fn enums_convert_by_node_id() {
+    use capnarena_dynamic::DynamicEnum;
+    let loaded = LoadedSchema::of::<Color>().unwrap();
+    let schema = loaded.schema();
+    let d = DynamicEnum::from_typed(&schema, Color::Blue).unwrap();
+    assert_eq!((d.value(), d.name()), (2, Some("blue")));
+    assert_eq!(d.downcast::<Color>().unwrap(), Color::Blue);
+    let unknown = DynamicEnum::new(7, schema.enum_for::<Color>().unwrap());
+    assert!(
+        matches!(
+            unknown.downcast::<Color>(),
+            Err(Error::Wire(capnarena::Error::NotInSchema { value: 7 }))
+        ),
+        "{:?}",
+        unknown.downcast::<Color>().err()
+    );
+    // Another enum, of another schema.
+    let other = LoadedSchema::compile(
+        &capnarena_compiler::Compiler::new()
+            .source(
+                "/other.capnp",
+                "@0xd3bd7ff1e1ed8b6a; enum Shade { light @0; dark @1; }",
+            )
+            .file("/other.capnp"),
+    )
+    .unwrap();
+    let other_schema = other.schema();
+    let shade = other_schema.find_enum("other.capnp:Shade").unwrap();
+    let err = DynamicEnum::new(1, shade).downcast::<Color>().unwrap_err();
+    assert!(
+        matches!(err, Error::WrongType { schema, generated }
+            if schema == shade.id() && generated == Color::TYPE_ID),
+        "{err}"
+    );
+    // A schema without the enum.
+    let points = LoadedSchema::of::<point::Owned>().unwrap();
+    let err = DynamicEnum::from_typed(&points.schema(), Color::Red).unwrap_err();
+    assert!(
+        matches!(err, Error::MissingNode { id } if id == Color::TYPE_ID),
+        "{err}"
+    );
+}

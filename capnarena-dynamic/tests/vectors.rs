@@ -865,7 +865,7 @@ fn conversion_with_generated_types() {
             assert!(
                 matches!(
                     err,
-                    capnarena_dynamic::Error::WrongStruct { schema, generated }
+                    capnarena_dynamic::Error::WrongType { schema, generated }
                         if schema == all_types::TYPE_ID && generated == point::TYPE_ID
                 ),
                 "{err}"
@@ -888,7 +888,7 @@ fn conversion_with_generated_types() {
         assert!(
             matches!(
                 err,
-                capnarena_dynamic::Error::WrongStruct { schema, generated }
+                capnarena_dynamic::Error::WrongType { schema, generated }
                     if schema == all_types::TYPE_ID && generated == labeled::TYPE_ID
             ),
             "{err}"

@@ -204,7 +204,7 @@ fn vectors_types_convert_by_node_id() {
     );
     let err = d.downcast::<point::Owned>().unwrap_err();
     assert!(
-        matches!(err, Error::WrongStruct { schema, generated }
+        matches!(err, Error::WrongType { schema, generated }
             if schema == all_types::TYPE_ID && generated == point::TYPE_ID),
         "{err}"
     );
