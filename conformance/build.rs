@@ -65,6 +65,23 @@ fn vectors(manifest: &Path, out: &Path) -> io::Result<()> {
         .map_err(|e| io::Error::other(format!("tests/vectors/all_types.capnp: {e}")))
 }
 
+/// Generates the RPC interop schema (`capnarena-rpc/tests/interop/test.capnp`,
+/// with a `-> stream` method and no import of stream.capnp) with schema
+/// nodes into `OUT_DIR/streaming/test_capnp.rs`, which `src/lib.rs`
+/// includes: its interface's schema node carries StreamResult's node
+/// itself (tests/schema_nodes.rs).
+fn streaming(manifest: &Path, out: &Path) -> io::Result<()> {
+    let dir = manifest.join("../capnarena-rpc/tests/interop");
+    println!("cargo:rerun-if-changed=../capnarena-rpc/tests/interop/test.capnp");
+    capnarena_build::Config::new()
+        .src_prefix(&dir)
+        .file(dir.join("test.capnp"))
+        .out_dir(out.join("streaming"))
+        .schema_nodes(true)
+        .compile()
+        .map_err(|e| io::Error::other(format!("capnarena-rpc/tests/interop/test.capnp: {e}")))
+}
+
 /// The requested file's ID and the other file nodes of a request.
 fn files_of(request: &[u8]) -> Result<(u64, Vec<(u64, String)>), capnarena::Error> {
     let words = capnarena::words_from_bytes(request)?;
@@ -89,6 +106,7 @@ fn main() -> io::Result<()> {
     println!("cargo:rerun-if-changed=corpus");
     println!("cargo:rerun-if-changed=src/corpus.rs");
     vectors(&manifest, &out)?;
+    streaming(&manifest, &out)?;
 
     let excluded: HashMap<&str, &str> = NOT_YET_COMPILING.iter().copied().collect();
     let mut units = Vec::new();

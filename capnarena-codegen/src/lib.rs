@@ -202,7 +202,11 @@ impl Options {
     /// `SCHEMA_NODES`, every struct, enum and interface of the file.
     ///
     /// Every file the generated code imports must be generated with the
-    /// option too (their nodes are named by path). Annotation
+    /// option too (their nodes are named by path); the one node named
+    /// without an import, `StreamResult` of `/capnp/stream.capnp` (the
+    /// result of `-> stream` methods), is written into the interface's
+    /// schema node unless its file is generated here or placed by
+    /// [`Options::module_path`]. Annotation
     /// declarations are not included: a loaded schema holds each
     /// annotation's id and value, but reads the value typed only with the
     /// declaration's node. Off by default: it adds each node's bytes to the

@@ -209,3 +209,43 @@ fn vectors_types_convert_by_node_id() {
         "{err}"
     );
 }
+
+/// A `-> stream` method's result struct, StreamResult of
+/// `/capnp/stream.capnp`, is loaded with the interface although the
+/// schema does not import its file (the compiler adds it) and no module
+/// of it is generated: the interface's schema node carries its node. The
+/// schema equals the compiler's nodes.
+#[test]
+fn stream_result_comes_with_its_interface() {
+    use capnarena_conformance::streaming_capnp;
+    let generated =
+        LoadedSchema::from_generated(streaming_capnp::SCHEMA_NODES.iter().map(|n| n())).unwrap();
+    let schema = generated.schema();
+    assert_eq!(
+        schema
+            .struct_schema(0x995f9a3377c0b16e)
+            .unwrap()
+            .display_name(),
+        "capnp/stream.capnp:StreamResult"
+    );
+    let ids: BTreeSet<u64> = schema.node_ids().collect();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../capnarena-rpc/tests/interop");
+    let request = capnarena_compiler::Compiler::new()
+        .src_prefix(&dir)
+        .file(dir.join("test.capnp"))
+        .compile()
+        .unwrap();
+    let words = capnarena::words_from_bytes(&request).unwrap();
+    let reader = MessageReader::from_words(&words, ReaderOptions::new()).unwrap();
+    let root: code_generator_request::Reader<'_> = reader.get_root().unwrap();
+    assert!(declared(root).is_subset(&ids));
+    let mut nodes: Vec<node::Reader<'_>> = root
+        .get_nodes()
+        .unwrap()
+        .iter()
+        .filter(|n| ids.contains(&n.get_id()))
+        .collect();
+    nodes.sort_by_key(|n| n.get_id());
+    assert_eq!(nodes.len(), ids.len());
+    assert!(generated == LoadedSchema::from_nodes(nodes).unwrap());
+}

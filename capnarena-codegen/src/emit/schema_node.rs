@@ -14,6 +14,11 @@ pub(super) const FILE_LIST: &str = "SCHEMA_NODES";
 /// Names the option adds to every scope module's namespace.
 pub(super) const RESERVED: &[&str] = &[FILE_LIST];
 
+/// `StreamResult` of `/capnp/stream.capnp`: the result struct of every
+/// `-> stream` method, which the compiler names without the schema
+/// importing its file (so the user may not generate it).
+const STREAM_RESULT: u64 = 0x995f9a3377c0b16e;
+
 impl Generator<'_> {
     /// The `HasSchema` impl of `ty` (with the impl's generics in
     /// `impl_head`, `impl` if none) for node `node`, written at `depth`
@@ -49,14 +54,25 @@ impl Generator<'_> {
         }
         let own: Vec<u64> = self.group_ids(node)?;
         let mut deps = Vec::new();
+        // StreamResult's node, when written here rather than named.
+        let mut stream_result = None;
         for id in refs {
             if id == node.id || own.contains(&id) {
                 continue;
             }
-            let dep = format!(
-                "<{} as HasSchema>::schema_node",
-                self.schema_type(id, file, depth)?
-            );
+            let dep = if id == STREAM_RESULT && !self.has_module(id) {
+                let n = self.node(id)?;
+                let bytes = n.encoded.as_ref().ok_or(Error::Unsupported {
+                    what: format!("the schema node of {id:#x}: not encoded"),
+                })?;
+                stream_result = Some(byte_string(bytes));
+                "stream_result".to_string()
+            } else {
+                format!(
+                    "<{} as HasSchema>::schema_node",
+                    self.schema_type(id, file, depth)?
+                )
+            };
             if !deps.contains(&dep) {
                 deps.push(dep);
             }
@@ -72,6 +88,18 @@ impl Generator<'_> {
             out.line(&format!("use {rt}::typed::HasSchema;"));
         }
         out.line(&format!("use {rt}::typed::SchemaNode;"));
+        if let Some(bytes) = stream_result {
+            out.docs("`StreamResult` (`/capnp/stream.capnp`), whose file is not generated here.");
+            out.open_fn("fn stream_result() -> &'static SchemaNode");
+            out.assign("static NODES: &[&[u8]]", &format!("&[{bytes}]"), ";");
+            out.assign(
+                "static NODE: SchemaNode",
+                &format!("SchemaNode::new({STREAM_RESULT:#x}, NODES, &[])"),
+                ";",
+            );
+            out.line("&NODE");
+            out.close();
+        }
         out.assign(
             "static NODES: &[&[u8]]",
             &format!("&[{}]", nodes.join(", ")),
@@ -91,6 +119,25 @@ impl Generator<'_> {
         out.close();
         out.close();
         Ok(())
+    }
+
+    /// Whether node `id`'s file has a generated module that code here can
+    /// name: it is requested, or placed by `module_path` or
+    /// `$Rust.parentModule`.
+    fn has_module(&self, id: u64) -> bool {
+        let Some(place) = self.places.get(&id) else {
+            return false;
+        };
+        self.schema.requested.iter().any(|f| f.id == place.file)
+            || self
+                .file_names
+                .get(&place.file)
+                .is_some_and(|name| self.options.module_paths.contains_key(name))
+            || self
+                .schema
+                .nodes
+                .get(&place.file)
+                .is_some_and(|n| n.parent_module.is_some())
     }
 
     /// The ids of the groups under struct `node`, at any depth.
