@@ -5,7 +5,9 @@
 //! all the generated code compiles together, clippy-clean.
 //!
 //! A file importing another refers to the other's module through
-//! `Config::module_path`, found by file ID in the requests.
+//! `Config::module_path`, found by file ID in the requests. Every file is
+//! generated with owned values and schema nodes; `corpus.rs` also lists
+//! each file's `SCHEMA_NODES` (tests/schema_nodes.rs).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -43,6 +45,7 @@ fn config(project: &corpus::Project, corpus_dir: &Path) -> capnarena_build::Conf
     c.import_path(corpus_dir.join(corpus::STANDARD))
         .no_standard_import()
         .owned_values(true)
+        .schema_nodes(true)
 }
 
 /// Generates the wire-compatibility vectors' schema
@@ -57,8 +60,26 @@ fn vectors(manifest: &Path, out: &Path) -> io::Result<()> {
         .file(dir.join("all_types.capnp"))
         .out_dir(out.join("vectors"))
         .serde(true)
+        .schema_nodes(true)
         .compile()
         .map_err(|e| io::Error::other(format!("tests/vectors/all_types.capnp: {e}")))
+}
+
+/// Generates the RPC interop schema (`capnarena-rpc/tests/interop/test.capnp`,
+/// with a `-> stream` method and no import of stream.capnp) with schema
+/// nodes into `OUT_DIR/streaming/test_capnp.rs`, which `src/lib.rs`
+/// includes: its interface's schema node carries StreamResult's node
+/// itself (tests/schema_nodes.rs).
+fn streaming(manifest: &Path, out: &Path) -> io::Result<()> {
+    let dir = manifest.join("../capnarena-rpc/tests/interop");
+    println!("cargo:rerun-if-changed=../capnarena-rpc/tests/interop/test.capnp");
+    capnarena_build::Config::new()
+        .src_prefix(&dir)
+        .file(dir.join("test.capnp"))
+        .out_dir(out.join("streaming"))
+        .schema_nodes(true)
+        .compile()
+        .map_err(|e| io::Error::other(format!("capnarena-rpc/tests/interop/test.capnp: {e}")))
 }
 
 /// The requested file's ID and the other file nodes of a request.
@@ -85,6 +106,7 @@ fn main() -> io::Result<()> {
     println!("cargo:rerun-if-changed=corpus");
     println!("cargo:rerun-if-changed=src/corpus.rs");
     vectors(&manifest, &out)?;
+    streaming(&manifest, &out)?;
 
     let excluded: HashMap<&str, &str> = NOT_YET_COMPILING.iter().copied().collect();
     let mut units = Vec::new();
@@ -168,6 +190,7 @@ fn main() -> io::Result<()> {
 
     let mut mods = String::new();
     let mut generated = Vec::new();
+    let mut schema_nodes = Vec::new();
     let mut failures = Vec::new();
     for (pi, project) in corpus::PROJECTS.iter().enumerate() {
         let _ = writeln!(
@@ -216,6 +239,11 @@ fn main() -> io::Result<()> {
                 unit.module,
                 file.display().to_string()
             );
+            schema_nodes.push(format!(
+                "({key:?}, {}::{}::SCHEMA_NODES)",
+                project.module(),
+                unit.module
+            ));
             generated.push(key);
         }
         mods.push_str("}\n");
@@ -231,6 +259,11 @@ fn main() -> io::Result<()> {
     let _ = writeln!(
         mods,
         "/// Every corpus file whose generated code is in this crate.\npub const GENERATED: &[&str] = &{generated:?};"
+    );
+    let _ = writeln!(
+        mods,
+        "/// A generated file module's `SCHEMA_NODES`.\npub type FileSchemaNodes = &'static [fn() -> &'static capnarena::typed::SchemaNode];\n/// The schema nodes of every struct, enum and interface of each corpus file\n/// whose generated code is in this crate (its module's `SCHEMA_NODES`).\npub const SCHEMA_NODES: &[(&str, FileSchemaNodes)] = &[{}];",
+        schema_nodes.join(", ")
     );
     let _ = writeln!(
         mods,

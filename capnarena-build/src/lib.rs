@@ -294,6 +294,15 @@ impl Config {
         self
     }
 
+    /// Also compile each struct's, enum's and interface's schema node into
+    /// the generated code, for loading run-time schemas from the generated
+    /// types (`capnarena-dynamic`; see
+    /// [`capnarena_codegen::Options::schema_nodes`]). Off by default.
+    pub fn schema_nodes(mut self, on: bool) -> Self {
+        self.codegen = self.codegen.schema_nodes(on);
+        self
+    }
+
     /// The `capnp compile -o-` arguments for this configuration.
     fn capnp_args(&self) -> Vec<String> {
         let mut args = vec!["compile".to_string(), "-o-".to_string()];

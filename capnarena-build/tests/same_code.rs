@@ -14,8 +14,9 @@ fn root() -> PathBuf {
 /// (generated file name, checked-in path).
 type Output = (&'static str, &'static str);
 
-/// (src prefix, schema files, checked-in outputs), paths from the root.
-const TARGETS: &[(&str, &[&str], &[Output])] = &[
+/// (src prefix, schema files, checked-in outputs, generated with schema
+/// nodes), paths from the root.
+const TARGETS: &[(&str, &[&str], &[Output], bool)] = &[
     (
         "tests/schemas",
         &[
@@ -26,16 +27,19 @@ const TARGETS: &[(&str, &[&str], &[Output])] = &[
             ("codegen_capnp.rs", "tests/generated/codegen_capnp.rs"),
             ("imported_capnp.rs", "tests/generated/imported_capnp.rs"),
         ],
+        false,
     ),
     (
         "tests/vectors",
         &["tests/vectors/all_types.capnp"],
         &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
+        true,
     ),
     (
         "tests/schemas",
         &["tests/schemas/nonutf8.capnp"],
         &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
+        false,
     ),
     (
         "examples/addressbook/schema",
@@ -44,16 +48,18 @@ const TARGETS: &[(&str, &[&str], &[Output])] = &[
             "addressbook_capnp.rs",
             "examples/generated/addressbook_capnp.rs",
         )],
+        false,
     ),
 ];
 
-fn check(prefix: &Path, files: &[PathBuf], outputs: &[(&str, PathBuf)]) {
+fn check(prefix: &Path, files: &[PathBuf], outputs: &[(&str, PathBuf)], schema_nodes: bool) {
     let mut c = capnarena_compiler::Compiler::new().src_prefix(prefix);
     for f in files {
         c = c.file(f);
     }
     let request = c.compile().unwrap_or_else(|d| panic!("{files:?}: {d}"));
-    let generated = capnarena_codegen::generate(&request, &capnarena_codegen::Options::default())
+    let options = capnarena_codegen::Options::default().schema_nodes(schema_nodes);
+    let generated = capnarena_codegen::generate(&request, &options)
         .unwrap_or_else(|e| panic!("{files:?}: {e}"));
     assert_eq!(generated.len(), outputs.len(), "{files:?}");
     for (name, path) in outputs {
@@ -72,11 +78,11 @@ fn check(prefix: &Path, files: &[PathBuf], outputs: &[(&str, PathBuf)]) {
 #[test]
 fn builtin_compiler_generates_the_checked_in_code() {
     let root = root();
-    for (prefix, files, outputs) in TARGETS {
+    for (prefix, files, outputs, schema_nodes) in TARGETS {
         let files: Vec<PathBuf> = files.iter().map(|f| root.join(f)).collect();
         let outputs: Vec<(&str, PathBuf)> =
             outputs.iter().map(|(n, p)| (*n, root.join(p))).collect();
-        check(&root.join(prefix), &files, &outputs);
+        check(&root.join(prefix), &files, &outputs, *schema_nodes);
     }
 }
 
@@ -103,5 +109,6 @@ fn builtin_compiler_regenerates_the_bootstrap_bindings() {
             "schema_capnp.rs",
             root().join("capnarena-codegen/src/schema_capnp.rs"),
         )],
+        false,
     );
 }

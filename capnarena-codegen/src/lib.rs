@@ -128,6 +128,7 @@ pub struct Options {
     rpc_path: Option<String>,
     pub(crate) owned_values: bool,
     pub(crate) serde: bool,
+    pub(crate) schema_nodes: bool,
 }
 
 impl Default for Options {
@@ -138,6 +139,7 @@ impl Default for Options {
             rpc_path: None,
             owned_values: false,
             serde: false,
+            schema_nodes: false,
         }
     }
 }
@@ -185,6 +187,36 @@ impl Options {
         if on {
             self.owned_values = true;
         }
+        self
+    }
+
+    /// Also compiles each struct's, enum's and interface's schema node into
+    /// the generated code, as `capnarena-dynamic` loads it at run time: the
+    /// node as the CodeGeneratorRequest holds it (with the nodes of a
+    /// struct's groups), in a `static` [`typed::SchemaNode`] that also
+    /// names the nodes of the types it uses, handed out through
+    /// [`typed::HasSchema`] by a struct's `Owned`, an enum, and an
+    /// interface's `Owned` (a marker type this option adds to the
+    /// interface's module). Generated builders also implement
+    /// [`typed::IntoStructBuilder`], and each file's module gets
+    /// `SCHEMA_NODES`, every struct, enum and interface of the file.
+    ///
+    /// Every file the generated code imports must be generated with the
+    /// option too (their nodes are named by path); the one node named
+    /// without an import, `StreamResult` of `/capnp/stream.capnp` (the
+    /// result of `-> stream` methods), is written into the interface's
+    /// schema node unless its file is generated here or placed by
+    /// [`Options::module_path`]. Annotation
+    /// declarations are not included: a loaded schema holds each
+    /// annotation's id and value, but reads the value typed only with the
+    /// declaration's node. Off by default: it adds each node's bytes to the
+    /// program.
+    ///
+    /// [`typed::SchemaNode`]: capnarena::typed::SchemaNode
+    /// [`typed::HasSchema`]: capnarena::typed::HasSchema
+    /// [`typed::IntoStructBuilder`]: capnarena::typed::IntoStructBuilder
+    pub fn schema_nodes(mut self, on: bool) -> Self {
+        self.schema_nodes = on;
         self
     }
 
@@ -328,7 +360,7 @@ impl From<capnarena::typed::NotInSchema> for Error {
 pub fn generate(request: &[u8], options: &Options) -> Result<Vec<GeneratedFile>, Error> {
     let words = capnarena::words_from_bytes(request)?;
     let reader = capnarena::MessageReader::from_words(&words, limits::reader_options(&words))?;
-    let schema = load::load(&reader)?;
+    let schema = load::load(&reader, options.schema_nodes)?;
     limits::check(&schema)?;
     emit::Generator::new(&schema, options)?.files()
 }

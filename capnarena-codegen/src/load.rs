@@ -189,7 +189,105 @@ fn load_field(f: field::Reader<'_>, node: u64) -> Result<Field> {
     })
 }
 
-fn load_node(n: node::Reader<'_>) -> Result<Node> {
+/// Adds `id` to `out` unless it is there.
+fn add_ref(id: u64, out: &mut Vec<u64>) {
+    if !out.contains(&id) {
+        out.push(id);
+    }
+}
+
+/// Adds to `out` the struct, enum and interface nodes `t` names, with the
+/// types its brand binds (an interface's too, which the model does not
+/// keep), `depth` levels down in a type of node `node` (bounded as
+/// [`load_type`] is).
+fn type_refs(t: type_::Reader<'_>, node: u64, depth: u32, out: &mut Vec<u64>) -> Result<()> {
+    use type_::Which as W;
+    if depth > MAX_TYPE_DEPTH {
+        return Err(Error::Limit {
+            what: "levels of nesting in a type",
+            node,
+            found: u64::from(depth),
+            limit: u64::from(MAX_TYPE_DEPTH),
+        });
+    }
+    match t.which()? {
+        W::List(l) => type_refs(l.get_element_type()?, node, depth + 1, out)?,
+        W::Enum(e) => add_ref(e.get_type_id(), out),
+        W::Struct(s) => {
+            add_ref(s.get_type_id(), out);
+            brand_refs(s.get_brand()?, node, depth, out)?;
+        }
+        W::Interface(i) => {
+            add_ref(i.get_type_id(), out);
+            brand_refs(i.get_brand()?, node, depth, out)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// [`type_refs`] of every type `brand` binds, a level further down.
+fn brand_refs(b: brand::Reader<'_>, node: u64, depth: u32, out: &mut Vec<u64>) -> Result<()> {
+    for scope in b.get_scopes()? {
+        if let brand::scope::Which::Bind(list) = scope.which()? {
+            for binding in list? {
+                if let brand::binding::Which::Type(t) = binding.which()? {
+                    type_refs(t?, node, depth + 1, out)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The struct, enum and interface nodes node `n` names: its fields'
+/// types, its methods' parameter and result structs, its superclasses,
+/// with the types their brands bind; each once, not itself.
+fn node_refs(n: node::Reader<'_>) -> Result<Vec<u64>> {
+    let id = n.get_id();
+    let mut out = Vec::new();
+    match n.which()? {
+        node::Which::Struct(s) => {
+            for f in s.get_fields()? {
+                if let field::Which::Slot(slot) = f.which()? {
+                    type_refs(slot.get_type()?, id, 0, &mut out)?;
+                }
+            }
+        }
+        node::Which::Interface(i) => {
+            for m in i.get_methods()? {
+                add_ref(m.get_param_struct_type(), &mut out);
+                brand_refs(m.get_param_brand()?, id, 0, &mut out)?;
+                add_ref(m.get_result_struct_type(), &mut out);
+                brand_refs(m.get_result_brand()?, id, 0, &mut out)?;
+            }
+            for s in i.get_superclasses()? {
+                add_ref(s.get_id(), &mut out);
+                brand_refs(s.get_brand()?, id, 0, &mut out)?;
+            }
+        }
+        _ => {}
+    }
+    out.retain(|r| *r != id);
+    Ok(out)
+}
+
+/// The bytes of a one-segment message whose root is a copy of node `n`.
+fn encode_node(n: node::Reader<'_>) -> Result<Vec<u8>> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.root_pointer()?.set_struct(&n.as_struct_reader())?;
+    Ok(msg
+        .segment(0)
+        .map(|seg| {
+            seg.words()
+                .iter()
+                .flat_map(|w| w.to_u64().to_le_bytes())
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+fn load_node(n: node::Reader<'_>, encode: bool) -> Result<Node> {
     let id = n.get_id();
     let nested = n
         .get_nested_nodes()?
@@ -257,17 +355,20 @@ fn load_node(n: node::Reader<'_>) -> Result<Node> {
             node::Which::Interface(i) => i.get_superclasses()?.iter().map(|s| s.get_id()).collect(),
             _ => Vec::new(),
         },
+        refs: if encode { node_refs(n)? } else { Vec::new() },
+        encoded: if encode { Some(encode_node(n)?) } else { None },
         kind,
         doc: None,
     })
 }
 
-/// Reads a request into the model.
-pub fn load(request: &MessageReader<'_>) -> Result<Schema> {
+/// Reads a request into the model; with `encode`, each node's bytes too
+/// (`Options::schema_nodes`).
+pub fn load(request: &MessageReader<'_>, encode: bool) -> Result<Schema> {
     let root = request.get_root::<code_generator_request::Reader<'_>>()?;
     let mut schema = Schema::default();
     for n in root.get_nodes()? {
-        let node = load_node(n)?;
+        let node = load_node(n, encode)?;
         schema.nodes.insert(node.id, node);
     }
     for info in root.get_source_info()? {

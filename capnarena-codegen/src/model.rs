@@ -153,6 +153,13 @@ pub struct Node {
     pub superclasses: Vec<u64>,
     pub kind: NodeKind,
     pub doc: Option<String>,
+    /// With `Options::schema_nodes`: the node as a one-segment message
+    /// whose root points to it, in bytes.
+    pub encoded: Option<Vec<u8>>,
+    /// With `Options::schema_nodes`: the struct, enum and interface nodes
+    /// the node's own types name (fields, methods, superclasses, and the
+    /// types their brands bind), each once.
+    pub refs: Vec<u64>,
 }
 
 impl Field {

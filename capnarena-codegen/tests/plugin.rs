@@ -1,7 +1,9 @@
 //! The `capnpc-capnarena` plugin's options from the environment:
 //! `CAPNARENA_OWNED_VALUES=1` writes what `Options::owned_values(true)`
-//! generates, `0` or unset what the defaults generate, and any other value
-//! fails with a message naming it (nothing written).
+//! generates and `CAPNARENA_SCHEMA_NODES=1` what
+//! `Options::schema_nodes(true)` does, `0` or unset what the defaults
+//! generate, and any other value fails with a message naming it (nothing
+//! written).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -11,10 +13,10 @@ fn request() -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Runs the plugin on `request` in a fresh directory with
-/// `CAPNARENA_OWNED_VALUES` set to `owned` (unset for `None`); its output
-/// and the directory.
-fn run(request: &[u8], owned: Option<&str>, tag: &str) -> (Output, PathBuf) {
+/// Runs the plugin on `request` in a fresh directory with `var` set to
+/// `owned` (unset for `None`) and the other option variables unset; its
+/// output and the directory.
+fn run(request: &[u8], var: &str, owned: Option<&str>, tag: &str) -> (Output, PathBuf) {
     use std::io::Write;
     let dir = std::env::temp_dir().join(format!("capnarena-plugin-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -23,11 +25,12 @@ fn run(request: &[u8], owned: Option<&str>, tag: &str) -> (Output, PathBuf) {
     cmd.current_dir(&dir)
         .env_remove("CAPNARENA_RPC")
         .env_remove("CAPNARENA_OWNED_VALUES")
+        .env_remove("CAPNARENA_SCHEMA_NODES")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(v) = owned {
-        cmd.env("CAPNARENA_OWNED_VALUES", v);
+        cmd.env(var, v);
     }
     let mut child = cmd.spawn().expect("running capnpc-capnarena");
     child
@@ -60,13 +63,16 @@ fn written(dir: &Path) -> Vec<(String, String)> {
     files
 }
 
-/// `1` gives the owned-values output, `0` and unset the default output;
-/// the two differ (the first has `Value`s).
-#[test]
-fn owned_values_from_the_environment() {
+/// `var` set to `1` gives what `set(options, true)` generates, `0` and
+/// unset the default output; the two differ (the first has `marker`).
+fn flag_from_the_environment(
+    var: &str,
+    set: fn(capnarena_codegen::Options, bool) -> capnarena_codegen::Options,
+    marker: &str,
+) {
     let request = request();
-    let expect = |owned: bool| {
-        let options = capnarena_codegen::Options::default().owned_values(owned);
+    let expect = |on: bool| {
+        let options = set(capnarena_codegen::Options::default(), on);
         let mut files: Vec<_> = capnarena_codegen::generate(&request, &options)
             .expect("generate")
             .into_iter()
@@ -77,33 +83,55 @@ fn owned_values_from_the_environment() {
     };
     let (with, without) = (expect(true), expect(false));
     assert_ne!(with, without);
-    assert!(with.iter().any(|(_, c)| c.contains("pub struct Value")));
-    for (owned, tag, want) in [
+    assert!(with.iter().any(|(_, c)| c.contains(marker)));
+    assert!(!without.iter().any(|(_, c)| c.contains(marker)));
+    for (value, tag, want) in [
         (Some("1"), "on", &with),
         (Some("0"), "off", &without),
         (None, "unset", &without),
     ] {
-        let (out, dir) = run(&request, owned, tag);
+        let (out, dir) = run(&request, var, value, &format!("{var}-{tag}"));
         assert!(
             out.status.success(),
-            "{owned:?}: {}",
+            "{value:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(&written(&dir), want, "CAPNARENA_OWNED_VALUES={owned:?}");
+        assert_eq!(&written(&dir), want, "{var}={value:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
+/// `CAPNARENA_OWNED_VALUES`: `1` gives the owned-values output (with
+/// `Value`s), `0` and unset the default output.
+#[test]
+fn owned_values_from_the_environment() {
+    flag_from_the_environment(
+        "CAPNARENA_OWNED_VALUES",
+        capnarena_codegen::Options::owned_values,
+        "pub struct Value",
+    );
+}
+
+/// `CAPNARENA_SCHEMA_NODES`: `1` gives the output with schema nodes (and
+/// `SCHEMA_NODES`), `0` and unset the default output.
+#[test]
+fn schema_nodes_from_the_environment() {
+    flag_from_the_environment(
+        "CAPNARENA_SCHEMA_NODES",
+        capnarena_codegen::Options::schema_nodes,
+        "pub const SCHEMA_NODES",
+    );
+}
+
 /// A value other than `0` or `1` is an error naming it, and writes nothing.
 #[test]
-fn owned_values_rejects_other_values() {
-    let (out, dir) = run(&request(), Some("yes"), "bad");
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("CAPNARENA_OWNED_VALUES is \"yes\""),
-        "{stderr}"
-    );
-    assert!(written(&dir).is_empty());
-    let _ = std::fs::remove_dir_all(&dir);
+fn option_variables_reject_other_values() {
+    for var in ["CAPNARENA_OWNED_VALUES", "CAPNARENA_SCHEMA_NODES"] {
+        let (out, dir) = run(&request(), var, Some("yes"), &format!("{var}-bad"));
+        assert!(!out.status.success());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("{var} is \"yes\"")), "{stderr}");
+        assert!(written(&dir).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

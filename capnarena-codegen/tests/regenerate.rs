@@ -29,6 +29,8 @@ struct Target {
     outputs: &'static [(&'static str, &'static str)],
     /// Generated with typed RPC code (`Options::rpc`).
     rpc: bool,
+    /// Generated with schema nodes (`Options::schema_nodes`).
+    schema_nodes: bool,
 }
 
 const TARGETS: &[Target] = &[
@@ -40,6 +42,7 @@ const TARGETS: &[Target] = &[
         ],
         outputs: &[("schema_capnp.rs", "capnarena-codegen/src/schema_capnp.rs")],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "codegen.bin",
@@ -53,6 +56,7 @@ const TARGETS: &[Target] = &[
             ("imported_capnp.rs", "tests/generated/imported_capnp.rs"),
         ],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "evolution.bin",
@@ -77,6 +81,7 @@ const TARGETS: &[Target] = &[
             ),
         ],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "all_types.bin",
@@ -86,24 +91,29 @@ const TARGETS: &[Target] = &[
         ],
         outputs: &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
         rpc: false,
+        // The dynamic layer's tests load the schema from the generated types.
+        schema_nodes: true,
     },
     Target {
         request: "generics.bin",
         args: &["--src-prefix=tests/schemas", "tests/schemas/generics.capnp"],
         outputs: &[("generics_capnp.rs", "tests/generated/generics_capnp.rs")],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "names.bin",
         args: &["--src-prefix=tests/schemas", "tests/schemas/names.capnp"],
         outputs: &[("names_capnp.rs", "tests/generated/names_capnp.rs")],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "nonutf8.bin",
         args: &["--src-prefix=tests/schemas", "tests/schemas/nonutf8.capnp"],
         outputs: &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "renamed.bin",
@@ -120,6 +130,7 @@ const TARGETS: &[Target] = &[
             ),
         ],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "addressbook.bin",
@@ -132,6 +143,7 @@ const TARGETS: &[Target] = &[
             "examples/generated/addressbook_capnp.rs",
         )],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "rpc.bin",
@@ -148,6 +160,7 @@ const TARGETS: &[Target] = &[
             ),
         ],
         rpc: false,
+        schema_nodes: false,
     },
     Target {
         request: "rpc_test.bin",
@@ -160,6 +173,7 @@ const TARGETS: &[Target] = &[
             "capnarena-rpc/tests/generated/test_capnp.rs",
         )],
         rpc: true,
+        schema_nodes: false,
     },
     Target {
         request: "codegen.bin",
@@ -179,6 +193,7 @@ const TARGETS: &[Target] = &[
             ),
         ],
         rpc: true,
+        schema_nodes: false,
     },
     Target {
         request: "names.bin",
@@ -188,6 +203,7 @@ const TARGETS: &[Target] = &[
             "capnarena-rpc/tests/generated/names_capnp.rs",
         )],
         rpc: true,
+        schema_nodes: false,
     },
     Target {
         request: "calculator.bin",
@@ -200,6 +216,7 @@ const TARGETS: &[Target] = &[
             "capnarena-rpc/examples/generated/calculator_capnp.rs",
         )],
         rpc: true,
+        schema_nodes: false,
     },
 ];
 
@@ -293,7 +310,9 @@ fn root() -> PathBuf {
 
 /// Checks that `request` generates exactly the checked-in files of `t`.
 fn check(t: &Target, request: &[u8], source: &str) {
-    let options = capnarena_codegen::Options::default().rpc(t.rpc);
+    let options = capnarena_codegen::Options::default()
+        .rpc(t.rpc)
+        .schema_nodes(t.schema_nodes);
     let files = capnarena_codegen::generate(request, &options)
         .unwrap_or_else(|e| panic!("{}: generation failed ({source}): {e}", t.request));
     assert_eq!(

@@ -1,8 +1,8 @@
 //! The generator writes its code already formatted: `rustfmt --check
 //! --edition 2024` (default settings) finds nothing to change in what it
 //! generates for the checked-in requests (the runtime's test schemas, the
-//! example, schema.capnp, the golden fixtures), with and without typed RPC
-//! code.
+//! example, schema.capnp, the golden fixtures), with the default options
+//! and with typed RPC code and schema nodes.
 //!
 //! Needs `rustfmt` on PATH. Without it the test prints a SKIP line, and
 //! fails under `CAPNARENA_REQUIRE_PEER=1`.
@@ -55,13 +55,16 @@ fn generated_code_is_rustfmt_clean() {
     let dir = std::env::temp_dir().join(format!("capnarena-rustfmt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let mut files = Vec::new();
-    // Each request with and without typed RPC code.
+    // Each request with the defaults, and with typed RPC code and schema
+    // nodes.
     for (request, rpc) in requests()
         .into_iter()
         .flat_map(|r| [(r.clone(), false), (r, true)])
     {
         let bytes = std::fs::read(&request).expect("request");
-        let options = capnarena_codegen::Options::default().rpc(rpc);
+        let options = capnarena_codegen::Options::default()
+            .rpc(rpc)
+            .schema_nodes(rpc);
         let generated = capnarena_codegen::generate(&bytes, &options)
             .unwrap_or_else(|e| panic!("{}: {e}", request.display()));
         for file in generated {

@@ -4,10 +4,11 @@
 //! checked before it reaches the runtime, whose builders panic on a
 //! schema error in their caller.
 
-use capnarena::typed::{FromStructBuilder, StructOwned, TextBuilder};
+use capnarena::typed::{FromStructBuilder, HasSchema, IntoStructBuilder, StructOwned, TextBuilder};
 use capnarena::{Arena, ElementSize, Message, PointerBuilder, Primitive, StructBuilder};
 
 use crate::error::{Error, Result};
+use crate::generated::check_type;
 use crate::list_builder::DynamicListBuilder;
 use crate::model::RawValue;
 use crate::schema::Schema;
@@ -213,11 +214,35 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
         DynamicStructBuilder::new(schema, builder)
     }
 
-    /// The value as the generated builder of `T`.
+    /// A generated builder as a dynamic one, built by the struct `T` was
+    /// generated from, which `schema` must hold (load it with
+    /// [`LoadedSchema::of`](crate::LoadedSchema::of)). `T` is the
+    /// struct's `Owned`, generated with schema nodes.
     ///
     /// # Errors
-    /// [`Error::StructSize`] when `T`'s size is not the schema's.
-    pub fn downcast<T: StructOwned>(self) -> Result<T::Builder<'a, A>> {
+    /// [`Error::MissingNode`] when `schema` does not hold `T`'s struct;
+    /// [`Error::StructSize`] when its size is not `T`'s.
+    pub fn from_typed<T: StructOwned + HasSchema>(
+        schema: &'a Schema<'a>,
+        builder: T::Builder<'a, A>,
+    ) -> Result<Self>
+    where
+        T::Builder<'a, A>: IntoStructBuilder<'a, A>,
+    {
+        let schema = schema.struct_for::<T>()?;
+        check_size(&schema, T::STRUCT_SIZE)?;
+        DynamicStructBuilder::new(schema, builder.into_struct_builder())
+    }
+
+    /// The value as the generated builder of `T` (a struct's `Owned`,
+    /// generated with schema nodes), checked by node id.
+    ///
+    /// # Errors
+    /// [`Error::WrongType`], naming both ids, when `T` is generated from
+    /// another struct than the value's; [`Error::StructSize`] when `T`'s
+    /// size is not the schema's.
+    pub fn downcast<T: StructOwned + HasSchema>(self) -> Result<T::Builder<'a, A>> {
+        check_type::<T>(self.schema.id())?;
         check_size(&self.schema, T::STRUCT_SIZE)?;
         Ok(<T::Builder<'a, A> as FromStructBuilder<'a, A>>::from_struct_builder(self.builder))
     }

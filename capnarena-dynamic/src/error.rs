@@ -195,6 +195,24 @@ pub enum Error {
         /// Pointers of the value (or of the generated type).
         pointers: u16,
     },
+    /// A generated type was asked for a value of another struct or enum
+    /// (a `downcast` to the wrong type).
+    #[error("the value is of node {schema:#018x}; the generated type is of node {generated:#018x}")]
+    WrongType {
+        /// The struct or enum the value is read or built by.
+        schema: u64,
+        /// The struct or enum the generated type was generated from.
+        generated: u64,
+    },
+    /// A schema node compiled into the program (`typed::SchemaNode`) is
+    /// not what its id says.
+    #[error("generated schema node {id:#018x}: {problem}")]
+    BadSchemaNode {
+        /// The node's id.
+        id: u64,
+        /// What is wrong.
+        problem: String,
+    },
     /// The list holds elements of another size than its type needs.
     #[error("a list of {expected:?} elements was needed; the list holds {found:?} elements")]
     ListElementSize {

@@ -45,7 +45,12 @@
 //! the request's bytes ([`LoadedSchema::from_request_bytes`], what `capnp
 //! compile -o-` writes), from its reader ([`LoadedSchema::from_request`]),
 //! or from `.capnp` files through the pure-Rust compiler
-//! ([`LoadedSchema::compile`], feature `compiler`, on by default). Its
+//! ([`LoadedSchema::compile`], feature `compiler`, on by default); or
+//! from generated code, when it was generated with schema nodes
+//! (`capnarena-codegen`'s `Options::schema_nodes`):
+//! [`LoadedSchema::of::<foo::Owned>()`](LoadedSchema::of) loads the
+//! struct and every type it names, [`LoadedSchema::from_generated`] the
+//! types of a file (`foo_capnp::SCHEMA_NODES`). Its
 //! [`Schema`] view finds nodes by id and by display name and hands out
 //! [`StructSchema`] (fields in ordinal and declaration order, union and
 //! groups, sizes), [`EnumSchema`], [`InterfaceSchema`] (methods and their
@@ -69,10 +74,12 @@
 //! the same limits and errors, and builds to the same bytes (the tests
 //! compare both on every test vector). Values come as [`DynamicValue`]
 //! (reading) and [`DynamicValueBuilder`] (building). A generated reader or
-//! builder converts to and from its dynamic form
-//! ([`DynamicStructReader::from_typed`], [`DynamicStructReader::downcast`],
-//! [`DynamicStructBuilder::downcast`]); the check is on the struct's size,
-//! as generated types do not yet carry their schema node.
+//! builder (generated with schema nodes) converts to its dynamic form
+//! ([`DynamicStructReader::from_typed`],
+//! [`DynamicStructBuilder::from_typed`]) and back
+//! ([`DynamicStructReader::downcast`], [`DynamicStructBuilder::downcast`]),
+//! checked by node id: a value of another struct is
+//! [`Error::WrongType`], naming both.
 //!
 //! [capnarena]: https://docs.rs/capnarena
 
@@ -80,6 +87,7 @@
 
 mod builder;
 mod error;
+mod generated;
 mod list_builder;
 mod load;
 mod model;

@@ -43,23 +43,32 @@ pub(crate) fn reader_options(words: usize) -> ReaderOptions {
 
 /// Loads the request whose root is `request`.
 pub(crate) fn load(request: code_generator_request::Reader<'_>) -> Result<Store> {
-    let mut loader = Loader { values: Vec::new() };
-    let mut nodes = HashMap::new();
-    let mut names = HashMap::new();
-    for n in request.get_nodes()? {
-        let node = loader.node(n)?;
-        names.insert(node.display_name.clone(), node.id);
-        let id = node.id;
-        if nodes.insert(id, node).is_some() {
-            return Err(Error::DuplicateNode { id });
-        }
-    }
     let mut files = Vec::new();
     for f in request.get_requested_files()? {
         files.push((
             f.get_id(),
             String::from_utf8_lossy(f.get_filename_bytes()?).into_owned(),
         ));
+    }
+    load_nodes(request.get_nodes()?, files)
+}
+
+/// Loads `nodes`, in their order (the stored values follow it), with the
+/// requested files `files`.
+pub(crate) fn load_nodes<'r>(
+    nodes_in: impl IntoIterator<Item = node::Reader<'r>>,
+    files: Vec<(u64, String)>,
+) -> Result<Store> {
+    let mut loader = Loader { values: Vec::new() };
+    let mut nodes = HashMap::new();
+    let mut names = HashMap::new();
+    for n in nodes_in {
+        let node = loader.node(n)?;
+        names.insert(node.display_name.clone(), node.id);
+        let id = node.id;
+        if nodes.insert(id, node).is_some() {
+            return Err(Error::DuplicateNode { id });
+        }
     }
     let values = store_values(&loader.values)?;
     let store = Store {

@@ -80,6 +80,24 @@ impl LoadedSchema {
         LoadedSchema::from_request_bytes(&request)
     }
 
+    /// Loads the nodes `nodes` (structs, enums, interfaces, ... as a
+    /// CodeGeneratorRequest holds them), in their order, with no
+    /// requested files: what [`from_generated`](Self::from_generated)
+    /// does with generated code's nodes, and a way to load part of a
+    /// request. Two loads of the same nodes in the same order compare
+    /// equal.
+    ///
+    /// # Errors
+    /// As [`from_request_bytes`](Self::from_request_bytes); a node that
+    /// names a node not among `nodes` is [`Error::MissingNode`].
+    pub fn from_nodes<'r>(
+        nodes: impl IntoIterator<Item = capnarena_codegen::schema_capnp::node::Reader<'r>>,
+    ) -> Result<LoadedSchema> {
+        let store = load::load_nodes(nodes, Vec::new())?;
+        load::values_reader(&store.values)?;
+        Ok(LoadedSchema { store })
+    }
+
     /// The view every lookup goes through.
     pub fn schema(&self) -> Schema<'_> {
         Schema {

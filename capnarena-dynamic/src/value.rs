@@ -2,10 +2,11 @@
 //! time, through the same runtime calls the generated readers make (so
 //! limits, defaults and errors are the same).
 
-use capnarena::typed::{FromStructReader, StructOwned};
+use capnarena::typed::{Enum, FromStructReader, HasSchema, StructOwned};
 use capnarena::{ListReader, MessageReader, PointerReader, Primitive, StructReader};
 
 use crate::error::{Error, Result};
+use crate::generated::check_type;
 use crate::model::RawValue;
 use crate::nodes::{EnumSchema, Enumerant};
 use crate::schema::Schema;
@@ -252,14 +253,25 @@ impl<'a> DynamicEnum<'a> {
         self.enumerant().map(|e| e.name())
     }
 
-    /// The value as a generated enum.
+    /// A value of generated enum `E` (generated with schema nodes), of
+    /// the enum `E` was generated from, which `schema` must hold.
     ///
     /// # Errors
-    /// The generated enum does not list the value.
-    pub fn downcast<E: capnarena::typed::Enum>(
-        &self,
-    ) -> core::result::Result<E, capnarena::typed::NotInSchema> {
-        E::try_from(self.value)
+    /// [`Error::MissingNode`] when `schema` does not hold `E`'s enum.
+    pub fn from_typed<E: Enum + HasSchema>(schema: &'a Schema<'a>, value: E) -> Result<Self> {
+        Ok(DynamicEnum::new(value.into(), schema.enum_for::<E>()?))
+    }
+
+    /// The value as generated enum `E` (generated with schema nodes),
+    /// checked by node id.
+    ///
+    /// # Errors
+    /// [`Error::WrongType`], naming both ids, when `E` is generated from
+    /// another enum; the runtime's `NotInSchema` ([`Error::Wire`]) when
+    /// `E` does not list the value.
+    pub fn downcast<E: Enum + HasSchema>(&self) -> Result<E> {
+        check_type::<E>(self.schema.id())?;
+        Ok(E::try_from(self.value)?)
     }
 }
 
@@ -291,24 +303,34 @@ impl<'a> DynamicStructReader<'a> {
         Ok(DynamicStructReader::new(schema, message.root()?))
     }
 
-    /// A generated reader, read by `schema`.
+    /// A generated reader as a dynamic one, read by the struct `T` was
+    /// generated from, which `schema` must hold (load it with
+    /// [`LoadedSchema::of`](crate::LoadedSchema::of)). `T` is the
+    /// struct's `Owned`, generated with schema nodes
+    /// (`capnarena-codegen`'s `schema_nodes` option).
     ///
     /// # Errors
-    /// [`Error::StructSize`] when the generated type's size is not the
-    /// schema's (another struct, or another version of it).
-    pub fn from_typed<T: StructOwned>(
-        schema: StructSchema<'a>,
+    /// [`Error::MissingNode`] when `schema` does not hold `T`'s struct;
+    /// [`Error::StructSize`] when its size is not `T`'s (another version
+    /// of the struct under the same id).
+    pub fn from_typed<T: StructOwned + HasSchema>(
+        schema: &'a Schema<'a>,
         reader: T::Reader<'a>,
     ) -> Result<Self> {
+        let schema = schema.struct_for::<T>()?;
         check_size(&schema, T::STRUCT_SIZE)?;
         Ok(DynamicStructReader::new(schema, T::struct_reader(&reader)))
     }
 
-    /// The value as the generated reader of `T`.
+    /// The value as the generated reader of `T` (a struct's `Owned`,
+    /// generated with schema nodes), checked by node id.
     ///
     /// # Errors
-    /// [`Error::StructSize`] when `T`'s size is not the schema's.
-    pub fn downcast<T: StructOwned>(&self) -> Result<T::Reader<'a>> {
+    /// [`Error::WrongType`], naming both ids, when `T` is generated from
+    /// another struct than the value's; [`Error::StructSize`] when `T`'s
+    /// size is not the schema's.
+    pub fn downcast<T: StructOwned + HasSchema>(&self) -> Result<T::Reader<'a>> {
+        check_type::<T>(self.schema.id())?;
         check_size(&self.schema, T::STRUCT_SIZE)?;
         Ok(<T::Reader<'a> as FromStructReader<'a>>::from_struct_reader(
             self.reader,

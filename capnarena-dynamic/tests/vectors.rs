@@ -26,7 +26,7 @@ mod all_types_capnp;
 use all_types_capnp::{all_types, entry, labeled, log, point};
 use capnarena::{Arena, Message, MessageReader, SingleSegmentArena, StructReader};
 use capnarena_dynamic::{
-    DynamicListReader, DynamicStructBuilder, DynamicStructReader, DynamicValue,
+    DynamicListReader, DynamicStructBuilder, DynamicStructReader, DynamicValue, LoadedSchema,
 };
 use common::*;
 
@@ -394,59 +394,84 @@ fn cmp_log(g: log::Reader<'_>, d: &DynamicStructReader<'_>, n: &mut Visited) {
 }
 
 /// Compares the root of `reader` dynamically and generated; what was
-/// visited.
+/// visited. With `via_typed`, the dynamic reader is made from the
+/// generated one ([`DynamicStructReader::from_typed`]) and `schema` is the
+/// one loaded from the generated types; otherwise it reads the root by the
+/// compiled schema's struct of that name.
 fn compare(
     schema: &capnarena_dynamic::Schema<'_>,
     name: &str,
     reader: &MessageReader<'_>,
+    via_typed: bool,
 ) -> Visited {
     let mut n = Visited::default();
-    let root = schema
-        .find_struct(&format!("all_types.capnp:{}", root_type(name)))
-        .unwrap();
-    let d = DynamicStructReader::root(reader, root).unwrap();
     if name == "log" {
-        cmp_log(reader.get_root().unwrap(), &d, &mut n);
+        let g: log::Reader<'_> = reader.get_root().unwrap();
+        let d = if via_typed {
+            DynamicStructReader::from_typed::<log::Owned>(schema, g).unwrap()
+        } else {
+            let root = schema.find_struct("all_types.capnp:Log").unwrap();
+            DynamicStructReader::root(reader, root).unwrap()
+        };
+        cmp_log(g, &d, &mut n);
     } else {
-        cmp_all_types(reader.get_root().unwrap(), &d, &mut n);
+        let g: all_types::Reader<'_> = reader.get_root().unwrap();
+        let d = if via_typed {
+            DynamicStructReader::from_typed::<all_types::Owned>(schema, g).unwrap()
+        } else {
+            let root = schema.find_struct("all_types.capnp:AllTypes").unwrap();
+            DynamicStructReader::root(reader, root).unwrap()
+        };
+        cmp_all_types(g, &d, &mut n);
     }
     n
 }
 
 /// Every vector, in every framing, reads the same dynamically as through
-/// the generated readers, every field and element visited.
+/// the generated readers, every field and element visited: by the schema
+/// compiled from all_types.capnp, and by the schema loaded from the
+/// generated types, the dynamic reader made from the generated one
+/// (`from_typed`); both visit the same fields and elements.
 #[test]
 fn dynamic_reader_agrees_with_generated_on_every_vector() {
-    let loaded = all_types();
-    let schema = loaded.schema();
-    let mut total = Visited::default();
-    for name in VECTORS {
-        let mut counts = Vec::new();
-        for framing in FRAMED {
-            let words = words(&vector(&format!("{name}.{framing}")));
-            let n = compare(&schema, name, &framed(&words));
-            counts.push((n.fields, n.elements));
-            total.fields += n.fields;
-            total.elements += n.elements;
+    let compiled = all_types();
+    let generated =
+        LoadedSchema::from_generated(all_types_capnp::SCHEMA_NODES.iter().map(|node| node()))
+            .unwrap();
+    let mut totals = Vec::new();
+    for (loaded, via_typed) in [(&compiled, false), (&generated, true)] {
+        let schema = loaded.schema();
+        let mut total = Visited::default();
+        for name in VECTORS {
+            let mut counts = Vec::new();
+            for framing in FRAMED {
+                let words = words(&vector(&format!("{name}.{framing}")));
+                let n = compare(&schema, name, &framed(&words), via_typed);
+                counts.push((n.fields, n.elements));
+                total.fields += n.fields;
+                total.elements += n.elements;
+            }
+            // One segment, no table: the flat and canonical files.
+            for framing in ["flat", "canonical"] {
+                let words = words(&vector(&format!("{name}.{framing}")));
+                let segments = [&words[..]];
+                let reader = MessageReader::from_segments(&segments, options()).unwrap();
+                let n = compare(&schema, name, &reader, via_typed);
+                counts.push((n.fields, n.elements));
+            }
+            // The same message visits the same fields in every framing.
+            assert!(
+                counts.windows(2).all(|w| w[0] == w[1]),
+                "{name}: {counts:?}"
+            );
+            assert!(counts[0].0 > 0, "{name}: no field visited");
         }
-        // One segment, no table: the flat and canonical files.
-        for framing in ["flat", "canonical"] {
-            let words = words(&vector(&format!("{name}.{framing}")));
-            let segments = [&words[..]];
-            let reader = MessageReader::from_segments(&segments, options()).unwrap();
-            let n = compare(&schema, name, &reader);
-            counts.push((n.fields, n.elements));
-        }
-        // The same message visits the same fields in every framing.
-        assert!(
-            counts.windows(2).all(|w| w[0] == w[1]),
-            "{name}: {counts:?}"
-        );
-        assert!(counts[0].0 > 0, "{name}: no field visited");
+        // Every vector message has fields; the full and lists ones elements.
+        println!("visited in the framed files (from_typed: {via_typed}): {total:?}");
+        assert!(total.elements > 1000, "{total:?}");
+        totals.push((total.fields, total.elements));
     }
-    // Every vector message has fields; the full and lists ones elements.
-    println!("visited in the framed files: {total:?}");
-    assert!(total.elements > 1000, "{total:?}");
+    assert_eq!(totals[0], totals[1]);
 }
 
 // ---------------------------------------------------------------------------
@@ -796,51 +821,95 @@ fn dynamic_builder_writes_generated_bytes_on_every_vector() {
     }
 }
 
-/// A dynamic builder's `with_reader` and `downcast` see what it built, and
-/// a generated reader converts to a dynamic one and back.
+/// A dynamic builder's `with_reader` and `downcast` see what it built; a
+/// generated reader and builder convert to dynamic ones (`from_typed`)
+/// and back (`downcast`), by the schema compiled from the file or loaded
+/// from the generated types alike; a downcast to another struct's type is
+/// an error naming both ids, and `from_typed` by a schema without the
+/// type's struct an error naming it.
 #[test]
 fn conversion_with_generated_types() {
-    let loaded = all_types();
-    let schema = loaded.schema();
-    let all = schema.find_struct("all_types.capnp:AllTypes").unwrap();
-    let mut msg = Message::new(SingleSegmentArena::new());
-    {
-        let mut b = DynamicStructBuilder::init_root(&mut msg, all.clone()).unwrap();
-        b.set_by_name("int32Field", DynamicValue::Int32(-5))
-            .unwrap();
-        b.with_reader(|r| {
-            assert!(matches!(
-                r.get_by_name("int32Field"),
-                Ok(DynamicValue::Int32(-5))
-            ))
-        });
-        let mut g = b.downcast::<all_types::Owned>().unwrap();
-        g.set_uint8_field(9);
+    let compiled = all_types();
+    let generated = LoadedSchema::of::<all_types::Owned>().unwrap();
+    for loaded in [&compiled, &generated] {
+        let schema = loaded.schema();
+        let all = schema.struct_for::<all_types::Owned>().unwrap();
+        assert_eq!(all.id(), all_types::TYPE_ID);
+        let mut msg = Message::new(SingleSegmentArena::new());
+        {
+            let mut b = DynamicStructBuilder::init_root(&mut msg, all.clone()).unwrap();
+            b.set_by_name("int32Field", DynamicValue::Int32(-5))
+                .unwrap();
+            b.with_reader(|r| {
+                assert!(matches!(
+                    r.get_by_name("int32Field"),
+                    Ok(DynamicValue::Int32(-5))
+                ))
+            });
+            let mut g = b.downcast::<all_types::Owned>().unwrap();
+            g.set_uint8_field(9);
+            // Back to a dynamic builder, which sees both values.
+            let mut d = DynamicStructBuilder::from_typed::<all_types::Owned>(&schema, g).unwrap();
+            d.set_by_name("uint16Field", DynamicValue::UInt16(700))
+                .unwrap();
+            d.with_reader(|r| {
+                assert!(matches!(
+                    r.get_by_name("uint8Field"),
+                    Ok(DynamicValue::UInt8(9))
+                ))
+            });
+            // A builder downcast to another struct's type.
+            let Err(err) = d.downcast::<point::Owned>() else {
+                panic!("a downcast to another struct's type succeeded")
+            };
+            assert!(
+                matches!(
+                    err,
+                    capnarena_dynamic::Error::WrongType { schema, generated }
+                        if schema == all_types::TYPE_ID && generated == point::TYPE_ID
+                ),
+                "{err}"
+            );
+        }
+        let reader = msg.reader();
+        let g: all_types::Reader<'_> = reader.get_root().unwrap();
+        assert_eq!(g.get_uint16_field(), 700);
+        let d = DynamicStructReader::from_typed::<all_types::Owned>(&schema, g).unwrap();
+        assert!(matches!(
+            d.get_by_name("uint8Field"),
+            Ok(DynamicValue::UInt8(9))
+        ));
+        assert_eq!(
+            d.downcast::<all_types::Owned>().unwrap().get_int32_field(),
+            -5
+        );
+        // A generated type of another struct is refused, naming both ids.
+        let err = d.downcast::<labeled::Owned>().unwrap_err();
+        assert!(
+            matches!(
+                err,
+                capnarena_dynamic::Error::WrongType { schema, generated }
+                    if schema == all_types::TYPE_ID && generated == labeled::TYPE_ID
+            ),
+            "{err}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("{:#018x}", all_types::TYPE_ID))
+                && text.contains(&format!("{:#018x}", labeled::TYPE_ID)),
+            "{text}"
+        );
     }
-    let reader = msg.reader();
-    let g: all_types::Reader<'_> = reader.get_root().unwrap();
-    let d = DynamicStructReader::from_typed::<all_types::Owned>(all.clone(), g).unwrap();
-    assert!(matches!(
-        d.get_by_name("uint8Field"),
-        Ok(DynamicValue::UInt8(9))
-    ));
-    assert_eq!(
-        d.downcast::<all_types::Owned>().unwrap().get_int32_field(),
-        -5
-    );
-    // A generated type of another size is refused, with both sizes.
-    let err = d.downcast::<point::Owned>().unwrap_err();
+    // The schema of Point alone does not hold AllTypes.
+    let points = LoadedSchema::of::<point::Owned>().unwrap();
+    let schema = points.schema();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.init_root::<all_types::Builder<'_, _>>().unwrap();
+    let r = msg.reader();
+    let g: all_types::Reader<'_> = r.get_root().unwrap();
+    let err = DynamicStructReader::from_typed::<all_types::Owned>(&schema, g).unwrap_err();
     assert!(
-        matches!(
-            err,
-            capnarena_dynamic::Error::StructSize {
-                expected_data: 7,
-                expected_pointers: 24,
-                data: 1,
-                pointers: 0,
-                ..
-            }
-        ),
+        matches!(err, capnarena_dynamic::Error::MissingNode { id } if id == all_types::TYPE_ID),
         "{err}"
     );
 }

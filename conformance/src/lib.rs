@@ -12,3 +12,10 @@ include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 pub mod all_types_capnp {
     include!(concat!(env!("OUT_DIR"), "/vectors/all_types_capnp.rs"));
 }
+
+/// The RPC interop schema (`capnarena-rpc/tests/interop/test.capnp`), whose
+/// `-> stream` method names StreamResult of a file it does not import,
+/// generated with schema nodes.
+pub mod streaming_capnp {
+    include!(concat!(env!("OUT_DIR"), "/streaming/test_capnp.rs"));
+}

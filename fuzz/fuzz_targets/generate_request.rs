@@ -15,7 +15,9 @@
 //!
 //! The first byte's low bit also turns on typed RPC code
 //! (`Options::rpc`), so that its paths (superclasses, method structs,
-//! pipelines) see the same inputs.
+//! pipelines) see the same inputs, and its next bit schema nodes
+//! (`Options::schema_nodes`: each node copied, the types it names
+//! followed through brands).
 #![no_main]
 
 use capnarena_codegen::{Options, generate};
@@ -23,7 +25,10 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let request = data.to_vec();
-    let options = Options::default().rpc(data.first().is_some_and(|b| b & 1 == 1));
+    let first = data.first().copied().unwrap_or(0);
+    let options = Options::default()
+        .rpc(first & 1 == 1)
+        .schema_nodes(first & 2 == 2);
     let result = std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || generate(&request, &options))

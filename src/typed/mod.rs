@@ -10,6 +10,7 @@
 //! [`TypedReader`]) can name the struct's reader and builder.
 
 mod list;
+mod schema_node;
 mod text_builder;
 mod typed_builder;
 #[cfg(feature = "alloc")]
@@ -24,6 +25,7 @@ pub use list::{
     StructListReader, TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder,
     VoidListReader,
 };
+pub use schema_node::{HasSchema, IntoStructBuilder, SchemaNode};
 pub use text_builder::TextBuilder;
 pub use typed_builder::TypedBuilder;
 pub use view::{FromView, ReaderView};

@@ -6,7 +6,9 @@
 //! Options come from the environment: `CAPNARENA_RPC=1` adds typed RPC
 //! code (`CAPNARENA_RPC=PATH` names the RPC crate `PATH`), and
 //! `CAPNARENA_OWNED_VALUES=1` adds each struct's plain Rust values
-//! (`foo::Value`, `foo::ValueRef<'a>`; `0` or unset leaves them out).
+//! (`foo::Value`, `foo::ValueRef<'a>`; `0` or unset leaves them out), and
+//! `CAPNARENA_SCHEMA_NODES=1` each node's schema (`Options::schema_nodes`;
+//! `0` or unset leaves it out).
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -23,16 +25,22 @@ fn main() -> ExitCode {
         Ok(path) if !path.is_empty() => options = options.rpc_path(path),
         _ => {}
     }
-    match std::env::var("CAPNARENA_OWNED_VALUES").as_deref() {
-        Ok("1") => options = options.owned_values(true),
-        Ok("0" | "") | Err(std::env::VarError::NotPresent) => {}
-        Ok(other) => {
-            eprintln!("capnpc-capnarena: CAPNARENA_OWNED_VALUES is {other:?}: expected 1 or 0");
-            return ExitCode::FAILURE;
-        }
-        Err(std::env::VarError::NotUnicode(v)) => {
-            eprintln!("capnpc-capnarena: CAPNARENA_OWNED_VALUES is {v:?}: expected 1 or 0");
-            return ExitCode::FAILURE;
+    for (name, set) in [
+        (
+            "CAPNARENA_OWNED_VALUES",
+            capnarena_codegen::Options::owned_values as fn(_, bool) -> _,
+        ),
+        (
+            "CAPNARENA_SCHEMA_NODES",
+            capnarena_codegen::Options::schema_nodes,
+        ),
+    ] {
+        match flag(name) {
+            Ok(on) => options = set(options, on),
+            Err(e) => {
+                eprintln!("capnpc-capnarena: {e}");
+                return ExitCode::FAILURE;
+            }
         }
     }
     let files = match capnarena_codegen::generate(&request, &options) {
@@ -49,4 +57,16 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The on/off option in environment variable `name`: `1` on, `0`, empty
+/// or unset off.
+fn flag(name: &str) -> Result<bool, String> {
+    match std::env::var(name) {
+        Ok(v) if v == "1" => Ok(true),
+        Ok(v) if v == "0" || v.is_empty() => Ok(false),
+        Err(std::env::VarError::NotPresent) => Ok(false),
+        Ok(other) => Err(format!("{name} is {other:?}: expected 1 or 0")),
+        Err(std::env::VarError::NotUnicode(v)) => Err(format!("{name} is {v:?}: expected 1 or 0")),
+    }
 }

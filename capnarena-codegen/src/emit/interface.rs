@@ -26,6 +26,9 @@ impl Generator<'_> {
         out.open(&format!("pub mod {name}"));
         out.docs("Id of the interface.");
         out.line(&format!("pub const TYPE_ID: u64 = {:#x};", node.id));
+        if self.options.schema_nodes {
+            self.interface_schema(out, node, file, depth + 1)?;
+        }
         self.scope_items(out, node, file, depth + 1)?;
         if let NodeKind::Interface(methods) = &node.kind {
             self.rpc_items(out, node, methods, file, depth + 1)?;

@@ -124,6 +124,8 @@ impl Group {
         let width = self.inner_flat().len();
         let limit = match self.kind {
             Kind::Call => CALL_WIDTH,
+            // rustfmt lays a one-element array out by the line width alone.
+            Kind::Array if self.items.len() == 1 => usize::MAX,
             Kind::Array => ARRAY_WIDTH,
             Kind::StructLiteral => STRUCT_LITERAL_WIDTH,
             Kind::Parentheses | Kind::Generic | Kind::QualifiedSelf => usize::MAX,
@@ -848,6 +850,51 @@ mod tests {
             writer.text(),
             "pub const LONG: &'static [&'static str] = &[\n    \"alphabetical\",\n    \"beta\",\n    \"gamma\",\n    \"delta\",\n    \"epsilon\",\n    \"zeta\",\n    \"eta\",\n    \"theta\",\n];\n",
             "an element over 10 columns puts every element on a line of its own"
+        );
+    }
+
+    /// A one-element array is not held to `array_width` (60 columns): it
+    /// stays on one line wherever the line fits, here on the line after
+    /// the `=` (rustfmt's output for the same code).
+    #[test]
+    fn one_element_array_is_laid_out_by_the_line_width() {
+        let mut writer = Writer::new(3);
+        writer.assign(
+            "static DEPENDENCIES: &[fn() -> &'static ::capnarena::typed::SchemaNode]",
+            "&[<super::point::Owned as ::capnarena::typed::HasSchema>::schema_node]",
+            ";",
+        );
+        assert_eq!(
+            writer.text(),
+            "            static DEPENDENCIES: &[fn() -> &'static ::capnarena::typed::SchemaNode] =\n                &[<super::point::Owned as ::capnarena::typed::HasSchema>::schema_node];\n"
+        );
+        // On the next line it must leave a column free: at 100 columns
+        // there, rustfmt opens the array on the `=` line instead.
+        let mut writer = Writer::new(4);
+        writer.assign(
+            "static DEPENDENCIES: &[fn() -> &'static ::capnarena::typed::SchemaNode]",
+            "&[<super::super::counter::Owned as ::capnarena::typed::HasSchema>::schema_node]",
+            ";",
+        );
+        assert_eq!(
+            writer.text(),
+            "                static DEPENDENCIES: &[fn() -> &'static ::capnarena::typed::SchemaNode] = &[\n                    <super::super::counter::Owned as ::capnarena::typed::HasSchema>::schema_node,\n                ];\n"
+        );
+    }
+
+    /// A call on the line after the `=` may end at the last column (unlike
+    /// an array, above): rustfmt keeps this 100-column line whole.
+    #[test]
+    fn call_after_assignment_may_end_at_the_last_column() {
+        let mut writer = Writer::new(3);
+        writer.assign(
+            "let client",
+            "::capnarena_rpc::Client::from_dispatch(server, dispatch::<Client_, Server_, S_, S>)",
+            ";",
+        );
+        assert_eq!(
+            writer.text(),
+            "            let client =\n                ::capnarena_rpc::Client::from_dispatch(server, dispatch::<Client_, Server_, S_, S>);\n"
         );
     }
 

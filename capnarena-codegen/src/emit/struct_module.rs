@@ -113,6 +113,9 @@ impl Generator<'_> {
         self.handle_types(out, node, &generics);
         if !s.is_group {
             self.owned_impls(out, s, &generics);
+            if self.options.schema_nodes {
+                self.schema_impls(out, node, &generics, file, inner)?;
+            }
         }
 
         // Fields in code order.
@@ -302,6 +305,39 @@ impl Generator<'_> {
         );
         out.close();
         self.wrap_impls(out, generics);
+    }
+
+    /// With the `schema_nodes` option: `HasSchema` of `Owned`, and
+    /// `IntoStructBuilder` of the builder.
+    fn schema_impls(
+        &self,
+        out: &mut Writer,
+        node: &Node,
+        generics: &Generics,
+        file: u64,
+        depth: usize,
+    ) -> Result<(), Error> {
+        let runtime = &self.runtime;
+        let (list, bounds) = (&generics.list, &generics.bounds);
+        self.has_schema_impl(
+            out,
+            node,
+            &impl_generics(bounds),
+            &owned_use(generics),
+            file,
+            depth,
+        )?;
+        out.open_impl(&format!(
+            "impl<'a, A: {runtime}::Arena + ?Sized{bounds}> {runtime}::typed::IntoStructBuilder<'a, A> for Builder<'a, A{list}>"
+        ));
+        short_fn(
+            out,
+            true,
+            &format!("fn into_struct_builder(self) -> {runtime}::StructBuilder<'a, A>"),
+            "self.builder",
+        );
+        out.close();
+        Ok(())
     }
 
     /// `FromStructReader` and `FromStructBuilder`: how untyped handles

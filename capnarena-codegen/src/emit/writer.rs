@@ -111,7 +111,10 @@ impl Writer {
         let inner = indent + INDENT;
         let next_line = layout(right, mode, inner, inner, end.len());
         let same_fits = fits(&same_line, column, end.len());
-        let next_fits = fits(&next_line, inner, end.len());
+        // An array on one line after the `=` keeps a column free (rustfmt's
+        // shape for it there); a call may end at the last column.
+        let bracketed = !next_line.contains('\n') && next_line.ends_with(']');
+        let next_fits = fits(&next_line, inner, end.len() + usize::from(bracketed));
         let use_next = match (same_fits, next_fits) {
             (true, true) => prefer_next_line(&same_line, &next_line),
             (false, true) => true,
