@@ -1523,6 +1523,10 @@ pub struct StructElements<'a> {
     step: usize,
     /// Index of the next element from the front.
     front: u32,
+    /// Bit offset in the segment of the next front element's pointer
+    /// section: advanced by a step per element, so that an element's
+    /// pointer section costs an add, not a multiplication.
+    front_ptr_bit: u64,
     /// One past the index of the next element from the back.
     back: u32,
 }
@@ -1546,24 +1550,25 @@ impl<'a> ListReader<'a> {
             rest,
             step,
             front: 0,
+            front_ptr_bit: self.start_bit + u64::from(self.data_bits),
             back: self.len,
         }
     }
 }
 
 impl<'a> StructElements<'a> {
-    /// The struct over element `index`, whose bytes are `elem`.
+    /// The struct over the element whose bytes are `elem` and whose
+    /// pointer section starts at bit `ptr_bit` of the segment.
     #[inline(always)]
-    fn element(&self, index: u32, elem: &'a [u8]) -> StructReader<'a> {
+    fn element(&self, ptr_bit: u64, elem: &'a [u8]) -> StructReader<'a> {
         let l = &self.list;
         let data_bytes = (l.data_bits / 8) as usize;
-        let bit = l.start_bit + u64::from(index) * l.step_bits;
         StructReader {
             ctx: l.ctx,
             seg: l.seg,
             segment: l.segment,
             data: elem.get(..data_bytes).unwrap_or(&[]),
-            ptr: ((bit + u64::from(l.data_bits)) / 64) as u32,
+            ptr: (ptr_bit / 64) as u32,
             ptrs: l.ptrs,
             nesting: l.nesting,
         }
@@ -1585,9 +1590,12 @@ impl<'a> Iterator for StructElements<'a> {
         if self.step != 0 {
             let (elem, rest) = self.rest.split_at_checked(self.step)?;
             self.rest = rest;
-            let i = self.front;
             self.front += 1;
-            return Some(self.element(i, elem));
+            let ptr_bit = self.front_ptr_bit;
+            // At most 2^29 elements of 2^23 bits each past a start below
+            // 2^38: no overflow.
+            self.front_ptr_bit += self.list.step_bits;
+            return Some(self.element(ptr_bit, elem));
         }
         if self.front == self.back {
             return None;
@@ -1610,7 +1618,9 @@ impl DoubleEndedIterator for StructElements<'_> {
             let (rest, elem) = self.rest.split_at_checked(at)?;
             self.rest = rest;
             self.back -= 1;
-            return Some(self.element(self.back, elem));
+            let l = &self.list;
+            let ptr_bit = l.start_bit + u64::from(self.back) * l.step_bits + u64::from(l.data_bits);
+            return Some(self.element(ptr_bit, elem));
         }
         if self.front == self.back {
             return None;
