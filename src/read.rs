@@ -381,8 +381,8 @@ fn framed_store<'a>(
 
 /// [`bytes_store`] into `out`, out of line (for the reason given at
 /// [`framed_store`]); `out` is left as it was on an error. `options` by
-/// value, in registers, so that the caller does not store them for it on
-/// every open.
+/// value: the caller's copy for the call is then made on this path only
+/// (taken by reference, they were stored on every open).
 #[inline(never)]
 fn bytes_store_into<'a>(
     bytes: &'a [u8],
