@@ -1,6 +1,8 @@
 //! Reading framed messages: [`MessageReader`] and [`ReaderOptions`].
 
 #[cfg(feature = "alloc")]
+use alloc::boxed::Box;
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
@@ -141,7 +143,9 @@ impl<'a> MessageReader<'a> {
     /// A reader over a message of the one segment `words`.
     #[inline(always)]
     pub(crate) fn from_single_segment(words: &'a [Word], options: &ReaderOptions) -> Self {
-        Self::from_store(SegStore::One(words), options)
+        MessageReader {
+            ctx: ReadContext::one(words, options.core()),
+        }
     }
 
     /// A reader over `count` segments, segment `i` being `segment(i)`
@@ -218,7 +222,7 @@ impl<'a> MessageReader<'a> {
         // where the caller keeps it, and this path writes only the fields
         // a one-segment reader has.
         if let Some((seg, rest)) = one_segment(words, &options) {
-            return Ok((Self::from_store(SegStore::One(seg), &options), rest));
+            return Ok((Self::from_single_segment(seg, &options), rest));
         }
         let (store, rest) = framed_store(words, &options)?;
         Ok((Self::from_store(store.into(), &options), rest))
@@ -237,10 +241,19 @@ impl<'a> MessageReader<'a> {
     pub fn from_bytes(bytes: &'a [u8], options: ReaderOptions) -> Result<Self> {
         if let Some(words) = Word::try_slice_from_bytes(bytes) {
             if let Some((seg, [])) = one_segment(words, &options) {
-                return Ok(Self::from_store(SegStore::One(seg), &options));
+                return Ok(Self::from_single_segment(seg, &options));
             }
         }
-        let store = bytes_store(bytes, &options)?;
+        // The store comes back through its own slot, apart from the error:
+        // a `Result` of both, returned in one slot that LLVM then reuses
+        // for the reader, has the error's byte layout, and the one-segment
+        // path's stores into that slot were split to match it.
+        let mut store = FramedStore::Table {
+            body: &[],
+            ends: [0; INLINE_SEGMENTS - 1],
+            count: 0,
+        };
+        bytes_store_into(bytes, options, &mut store)?;
         Ok(Self::from_store(store.into(), &options))
     }
 
@@ -366,10 +379,23 @@ fn framed_store<'a>(
     Ok((store, rest))
 }
 
-/// The segments of the framed message that fills `bytes`: the general
-/// path under [`MessageReader::from_bytes`], with every error (out of
-/// line, for the reason given at [`framed_store`]).
+/// [`bytes_store`] into `out`, out of line (for the reason given at
+/// [`framed_store`]); `out` is left as it was on an error. `options` by
+/// value: the caller's copy for the call is then made on this path only
+/// (taken by reference, they were stored on every open).
 #[inline(never)]
+fn bytes_store_into<'a>(
+    bytes: &'a [u8],
+    options: ReaderOptions,
+    out: &mut FramedStore<'a>,
+) -> Result<()> {
+    *out = bytes_store(bytes, &options)?;
+    Ok(())
+}
+
+/// The segments of the framed message that fills `bytes`: the general
+/// path under [`MessageReader::from_bytes`], with every error.
+#[inline]
 fn bytes_store<'a>(bytes: &'a [u8], options: &ReaderOptions) -> Result<FramedStore<'a>> {
     let whole = bytes.len() / 8 * 8;
     let words = Word::try_slice_from_bytes(&bytes[..whole]).ok_or(Error::Unaligned {
@@ -422,7 +448,7 @@ pub(crate) enum FramedStore<'a> {
         count: u32,
     },
     #[cfg(feature = "alloc")]
-    Heap(Vec<&'a [Word]>),
+    Heap(Box<[&'a [Word]]>),
 }
 
 impl<'a> From<FramedStore<'a>> for SegStore<'a> {
@@ -431,7 +457,7 @@ impl<'a> From<FramedStore<'a>> for SegStore<'a> {
         match f {
             FramedStore::Table { body, ends, count } => SegStore::Framed { body, ends, count },
             #[cfg(feature = "alloc")]
-            FramedStore::Heap(segs) => SegStore::Heap { segs, built: false },
+            FramedStore::Heap(segs) => SegStore::Heap(segs),
         }
     }
 }
@@ -487,14 +513,14 @@ trait HeldSegments<'a> {
 impl<'a> HeldSegments<'a> for FramedStore<'a> {
     #[cfg(feature = "alloc")]
     fn on_heap(segs: Vec<&'a [Word]>) -> Self {
-        FramedStore::Heap(segs)
+        FramedStore::Heap(segs.into_boxed_slice())
     }
 }
 
 impl<'a> HeldSegments<'a> for SegStore<'a> {
     #[cfg(feature = "alloc")]
     fn on_heap(segs: Vec<&'a [Word]>) -> Self {
-        SegStore::Heap { segs, built: false }
+        SegStore::Heap(segs.into_boxed_slice())
     }
 }
 

@@ -2,7 +2,7 @@
 //! pointer bounds-checked and every read charged to the traversal limit.
 
 #[cfg(feature = "alloc")]
-use alloc::vec::Vec;
+use alloc::boxed::Box;
 
 use super::pointer::{self, ElementSize, KIND_FAR, KIND_LIST, KIND_OTHER, KIND_STRUCT, StructSize};
 use super::primitive::{Primitive, load};
@@ -30,13 +30,12 @@ pub const INLINE_SEGMENTS: usize = 8;
 /// made ([`SegStore::snapshot`]), never through the arena itself, which
 /// need not be `Sync`.
 pub enum SegStore<'a> {
-    /// One segment (most framed messages): set up with two stores.
-    One(&'a [Word]),
+    /// One segment (most framed messages), held as the context's first
+    /// segment: nothing more to store.
+    One,
     /// Up to [`INLINE_SEGMENTS`] segments of a framed message read in
     /// place: the words after the segment table, and where each segment
-    /// but the last ends in them (the last ends with `body`). Smaller than
-    /// an inline table of slices, so a reader that may hold it is built in
-    /// a few stores where the caller keeps it.
+    /// but the last ends in them (the last ends with `body`).
     Framed {
         body: &'a [Word],
         ends: [u64; INLINE_SEGMENTS - 1],
@@ -50,15 +49,50 @@ pub enum SegStore<'a> {
         segs: [&'a [Word]; INLINE_SEGMENTS],
     },
     #[cfg(feature = "alloc")]
-    Heap {
-        segs: Vec<&'a [Word]>,
-        /// As in `Inline`.
-        built: bool,
-    },
+    Heap(Box<[&'a [Word]]>),
+    /// As `Heap`, for a message under construction (see `Inline`'s
+    /// `built`): a variant of its own, so that the framed open, which makes
+    /// `Heap` stores, stores no flag.
+    #[cfg(feature = "alloc")]
+    BuiltHeap(Box<[&'a [Word]]>),
     Slices(&'a [&'a [Word]]),
 }
 
 impl<'a> SegStore<'a> {
+    /// Segments held.
+    fn count(&self) -> u32 {
+        match self {
+            SegStore::One => 1,
+            SegStore::Framed { count, .. } => *count,
+            SegStore::Inline { len, .. } => *len,
+            #[cfg(feature = "alloc")]
+            SegStore::Heap(segs) | SegStore::BuiltHeap(segs) => segs.len() as u32,
+            SegStore::Slices(s) => s.len() as u32,
+        }
+    }
+
+    /// Segment `id`'s words, `first` being the context's segment 0 (the
+    /// one segment of [`SegStore::One`]).
+    #[inline]
+    fn segment(&self, first: &'a [Word], id: u32) -> Option<&'a [Word]> {
+        match self {
+            SegStore::One => (id == 0).then_some(first),
+            SegStore::Framed { body, ends, count } => {
+                (id < *count).then(|| framed_segment(body, ends, *count, id))
+            }
+            SegStore::Inline { len, segs, .. } => {
+                if id < *len {
+                    segs.get(id as usize).copied()
+                } else {
+                    None
+                }
+            }
+            #[cfg(feature = "alloc")]
+            SegStore::Heap(segs) | SegStore::BuiltHeap(segs) => segs.get(id as usize).copied(),
+            SegStore::Slices(s) => s.get(id as usize).copied(),
+        }
+    }
+
     /// The segments `source` hands out now (its segment count asked once),
     /// marked as a message under construction. Up to [`INLINE_SEGMENTS`]
     /// segments are held inline; more take one allocation. Without the
@@ -75,10 +109,7 @@ impl<'a> SegStore<'a> {
     pub(crate) fn snapshot_of(count: u32, seg: impl Fn(u32) -> &'a [Word]) -> Self {
         #[cfg(feature = "alloc")]
         if count as usize > INLINE_SEGMENTS {
-            return SegStore::Heap {
-                segs: (0..count).map(seg).collect(),
-                built: true,
-            };
+            return SegStore::BuiltHeap((0..count).map(seg).collect());
         }
         // Without `alloc`, past INLINE_SEGMENTS the rest read as missing.
         let mut segs: [&'a [Word]; INLINE_SEGMENTS] = [&[]; INLINE_SEGMENTS];
@@ -122,6 +153,10 @@ pub(crate) struct ReaderOptionsCore {
 /// The segments of a message being read, and what reading it has cost so
 /// far. Every reader handle borrows one.
 pub struct ReadContext<'a> {
+    /// Segment 0's words, whatever the store (empty when the message has
+    /// no segment 0): the root is read from here without going through
+    /// the store's variants, and a one-segment message needs nothing else.
+    first: &'a [Word],
     store: SegStore<'a>,
     remaining: Budget,
     limits: ReaderOptionsCore,
@@ -187,7 +222,12 @@ pub struct StaticContext(ReadContext<'static>);
 impl StaticContext {
     /// A context over `segments` (a message's segments, without a table).
     pub const fn new(segments: &'static [&'static [Word]]) -> Self {
+        let first: &'static [Word] = match segments {
+            [first, ..] => first,
+            [] => &[],
+        };
         StaticContext(ReadContext {
+            first,
             store: SegStore::Slices(segments),
             remaining: Budget::new(u64::MAX),
             limits: ReaderOptionsCore {
@@ -207,10 +247,25 @@ impl StaticContext {
 }
 
 impl<'a> ReadContext<'a> {
+    /// A context over the segments `store` holds (`store` is not
+    /// [`SegStore::One`]: see [`one`](Self::one)).
     #[inline(always)]
     pub(crate) fn new(store: SegStore<'a>, limits: ReaderOptionsCore) -> Self {
         ReadContext {
+            first: store.segment(&[], 0).unwrap_or(&[]),
             store,
+            remaining: Budget::new(limits.traversal_limit_words),
+            limits,
+        }
+    }
+
+    /// A context over a message of the one segment `seg`: four stores
+    /// (the segment, the store's tag, the budget and the limits).
+    #[inline(always)]
+    pub(crate) fn one(seg: &'a [Word], limits: ReaderOptionsCore) -> Self {
+        ReadContext {
+            first: seg,
+            store: SegStore::One,
             remaining: Budget::new(limits.traversal_limit_words),
             limits,
         }
@@ -234,42 +289,20 @@ impl<'a> ReadContext<'a> {
                 segs,
             } => built(&segs[..(*len as usize).min(INLINE_SEGMENTS)]),
             #[cfg(feature = "alloc")]
-            SegStore::Heap { segs, built: true } => built(segs),
+            SegStore::BuiltHeap(segs) => built(segs),
             _ => u64::MAX,
         }
     }
 
     /// Segments in the message.
     pub fn segment_count(&self) -> u32 {
-        match &self.store {
-            SegStore::One(_) => 1,
-            SegStore::Framed { count, .. } => *count,
-            SegStore::Inline { len, .. } => *len,
-            #[cfg(feature = "alloc")]
-            SegStore::Heap { segs, .. } => segs.len() as u32,
-            SegStore::Slices(s) => s.len() as u32,
-        }
+        self.store.count()
     }
 
     /// Segment `id`'s words.
     #[inline]
     pub fn segment(&self, id: u32) -> Option<&'a [Word]> {
-        match &self.store {
-            SegStore::One(seg) => (id == 0).then_some(*seg),
-            SegStore::Framed { body, ends, count } => {
-                (id < *count).then(|| framed_segment(body, ends, *count, id))
-            }
-            SegStore::Inline { len, segs, .. } => {
-                if id < *len {
-                    segs.get(id as usize).copied()
-                } else {
-                    None
-                }
-            }
-            #[cfg(feature = "alloc")]
-            SegStore::Heap { segs, .. } => segs.get(id as usize).copied(),
-            SegStore::Slices(s) => s.get(id as usize).copied(),
-        }
+        self.store.segment(self.first, id)
     }
 
     /// Words of traversal budget left.
@@ -336,12 +369,11 @@ impl<'a> ReadContext<'a> {
     /// [`PointerReader::get_struct`]).
     #[inline(always)]
     pub(crate) fn root_struct(&'a self) -> Result<StructReader<'a>> {
-        match self.segment(0) {
-            Some(first) if !first.is_empty() => {
-                PointerReader::at(self, first, 0, 0, self.limits.nesting_limit).get_struct()
-            }
-            _ => Err(self.no_root()),
+        let first = self.first;
+        if first.is_empty() {
+            return Err(self.no_root());
         }
+        PointerReader::at(self, first, 0, 0, self.limits.nesting_limit).get_struct()
     }
 
     /// The root through the general resolution, as it was read before
@@ -449,16 +481,17 @@ impl<'a> ReadContext<'a> {
     /// The root pointer: word 0 of segment 0.
     #[inline]
     pub(crate) fn root(&'a self) -> Result<PointerReader<'a>> {
-        match self.segment(0) {
-            Some(seg) if !seg.is_empty() => Ok(PointerReader::at(
-                self,
-                seg,
-                0,
-                0,
-                self.limits.nesting_limit,
-            )),
-            _ => Err(self.no_root()),
+        let first = self.first;
+        if first.is_empty() {
+            return Err(self.no_root());
         }
+        Ok(PointerReader::at(
+            self,
+            first,
+            0,
+            0,
+            self.limits.nesting_limit,
+        ))
     }
 }
 
@@ -1490,6 +1523,10 @@ pub struct StructElements<'a> {
     step: usize,
     /// Index of the next element from the front.
     front: u32,
+    /// Bit offset in the segment of the next front element's pointer
+    /// section: advanced by a step per element, so that an element's
+    /// pointer section costs an add, not a multiplication.
+    front_ptr_bit: u64,
     /// One past the index of the next element from the back.
     back: u32,
 }
@@ -1513,24 +1550,25 @@ impl<'a> ListReader<'a> {
             rest,
             step,
             front: 0,
+            front_ptr_bit: self.start_bit + u64::from(self.data_bits),
             back: self.len,
         }
     }
 }
 
 impl<'a> StructElements<'a> {
-    /// The struct over element `index`, whose bytes are `elem`.
+    /// The struct over the element whose bytes are `elem` and whose
+    /// pointer section starts at bit `ptr_bit` of the segment.
     #[inline(always)]
-    fn element(&self, index: u32, elem: &'a [u8]) -> StructReader<'a> {
+    fn element(&self, ptr_bit: u64, elem: &'a [u8]) -> StructReader<'a> {
         let l = &self.list;
         let data_bytes = (l.data_bits / 8) as usize;
-        let bit = l.start_bit + u64::from(index) * l.step_bits;
         StructReader {
             ctx: l.ctx,
             seg: l.seg,
             segment: l.segment,
             data: elem.get(..data_bytes).unwrap_or(&[]),
-            ptr: ((bit + u64::from(l.data_bits)) / 64) as u32,
+            ptr: (ptr_bit / 64) as u32,
             ptrs: l.ptrs,
             nesting: l.nesting,
         }
@@ -1552,9 +1590,12 @@ impl<'a> Iterator for StructElements<'a> {
         if self.step != 0 {
             let (elem, rest) = self.rest.split_at_checked(self.step)?;
             self.rest = rest;
-            let i = self.front;
             self.front += 1;
-            return Some(self.element(i, elem));
+            let ptr_bit = self.front_ptr_bit;
+            // At most 2^29 elements of 2^23 bits each past a start below
+            // 2^38: no overflow.
+            self.front_ptr_bit += self.list.step_bits;
+            return Some(self.element(ptr_bit, elem));
         }
         if self.front == self.back {
             return None;
@@ -1577,7 +1618,9 @@ impl DoubleEndedIterator for StructElements<'_> {
             let (rest, elem) = self.rest.split_at_checked(at)?;
             self.rest = rest;
             self.back -= 1;
-            return Some(self.element(self.back, elem));
+            let l = &self.list;
+            let ptr_bit = l.start_bit + u64::from(self.back) * l.step_bits + u64::from(l.data_bits);
+            return Some(self.element(ptr_bit, elem));
         }
         if self.front == self.back {
             return None;
@@ -1782,7 +1825,7 @@ mod tests {
                     for n in sample(&NESTINGS) {
                         for store in [0, 1] {
                             let make = || match store {
-                                0 => ReadContext::new(SegStore::One(&seg), core(t, n)),
+                                0 => ReadContext::one(&seg, core(t, n)),
                                 _ => ReadContext::new(SegStore::Slices(&two), core(t, n)),
                             };
                             let (fast, general) = (make(), make());
@@ -1815,8 +1858,8 @@ mod tests {
                 seg[pos as usize] = Word::from_u64(w);
                 for t in sample(&TRAVERSALS) {
                     for n in sample(&NESTINGS) {
-                        let fast = ReadContext::new(SegStore::One(&seg), core(t, 64));
-                        let general = ReadContext::new(SegStore::One(&seg), core(t, 64));
+                        let fast = ReadContext::one(&seg, core(t, 64));
+                        let general = ReadContext::one(&seg, core(t, 64));
                         let a = PointerReader::at(&fast, &seg, 0, pos, n).get_struct();
                         let b = PointerReader::at(&general, &seg, 0, pos, n).get_struct_general();
                         let ctx = format!("pointer {w:#x} at {pos}, limits {t}/{n}");
@@ -1840,6 +1883,7 @@ mod tests {
     fn framed_store_finds_each_segment_by_its_end() {
         let body: Vec<Word> = (0..10u64).map(Word::from_u64).collect();
         // Three segments of 2, 0 and 8 words.
+        // Three segments of 2, 0 and 8 words.
         let ctx = ReadContext::new(
             SegStore::Framed {
                 body: &body,
@@ -1853,5 +1897,47 @@ mod tests {
         assert_eq!(ctx.segment(1), Some(&body[2..2]));
         assert_eq!(ctx.segment(2), Some(&body[2..]));
         assert_eq!(ctx.segment(3), None);
+    }
+
+    /// The context keeps segment 0 apart from its store (the root is read
+    /// from there): for every kind of store, it is the store's segment 0,
+    /// the root read from it is the one written there, and a store with
+    /// no segment gives the missing-segment error, not a root.
+    #[test]
+    fn root_comes_from_segment_zero_of_every_store() {
+        let a: Vec<Word> = [struct_ptr(0, 1, 0), 42].map(Word::from_u64).to_vec();
+        let b = alloc::vec![Word::from_u64(7); 3];
+        let both: Vec<Word> = a.iter().chain(&b).copied().collect();
+        let two = [&a[..], &b[..]];
+        let stores = [
+            SegStore::Slices(&two),
+            SegStore::snapshot_of(2, |id| two[id as usize]),
+            SegStore::Framed {
+                body: &both,
+                ends: [2, 0, 0, 0, 0, 0, 0],
+                count: 2,
+            },
+            SegStore::Heap(two.to_vec().into_boxed_slice()),
+            SegStore::BuiltHeap(two.to_vec().into_boxed_slice()),
+        ];
+        for (i, store) in stores.into_iter().enumerate() {
+            let ctx = ReadContext::new(store, core(100, 64));
+            assert_eq!(ctx.segment(0), Some(&a[..]), "store {i}");
+            assert_eq!(ctx.segment(1), Some(&b[..]), "store {i}");
+            let root = ctx.root_struct().expect("a root");
+            assert_eq!(root.get::<u64>(0), 42, "store {i}");
+        }
+        let one = ReadContext::one(&a, core(100, 64));
+        assert_eq!(one.segment(0), Some(&a[..]));
+        assert_eq!(one.segment(1), None);
+        assert_eq!(one.root_struct().expect("a root").get::<u64>(0), 42);
+        let none = ReadContext::new(SegStore::Slices(&[]), core(100, 64));
+        assert!(matches!(
+            none.root_struct(),
+            Err(Error::MissingSegment {
+                segment: 0,
+                count: 0
+            })
+        ));
     }
 }
