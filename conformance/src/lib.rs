@@ -12,3 +12,23 @@ include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 pub mod all_types_capnp {
     include!(concat!(env!("OUT_DIR"), "/vectors/all_types_capnp.rs"));
 }
+
+/// `tests/schemas/owned_cycles.capnp` and `owned_cycles_b.capnp` (which
+/// import each other), generated with owned values: structs holding
+/// structs inline, boxed on cycles.
+pub mod owned_cycles {
+    /// `owned_cycles.capnp`.
+    pub mod owned_cycles_capnp {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/owned_cycles/owned_cycles_capnp.rs"
+        ));
+    }
+    /// `owned_cycles_b.capnp`.
+    pub mod owned_cycles_b_capnp {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/owned_cycles/owned_cycles_b_capnp.rs"
+        ));
+    }
+}

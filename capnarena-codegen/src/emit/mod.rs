@@ -13,7 +13,8 @@
 //!   [`union`] (a union's `Which` and `which()`);
 //! - [`text_format`]: each struct's `write_text`, what `Debug` prints;
 //! - [`owned`]: with the `owned_values` option, each struct's plain Rust
-//!   values (`Value`, `ValueRef<'a>`) and their conversions;
+//!   values (`Value`, `ValueRef<'a>`) and their conversions, with
+//!   [`owned_boxing`] (which struct fields are boxed);
 //! - [`enum_item`], [`constant`] and [`interface`] for the other nodes;
 //! - [`types`]: how a schema type is spelled in Rust;
 //! - [`doc`]: schema doc comments as doc comments;
@@ -37,6 +38,7 @@ mod interface;
 mod layout;
 mod list_field;
 mod owned;
+mod owned_boxing;
 mod pointer_field;
 mod rpc;
 mod rpc_client;
@@ -80,6 +82,8 @@ pub(crate) struct Generator<'s> {
     /// The method stems of the fields of the struct being generated, by
     /// schema name (see `names::field_methods`).
     stems: std::cell::RefCell<HashMap<String, FieldMethods>>,
+    /// Which struct fields of plain values are boxed (`owned_boxing`).
+    boxing: std::cell::RefCell<owned_boxing::BoxingCache>,
 }
 
 impl<'s> Generator<'s> {
@@ -93,6 +97,7 @@ impl<'s> Generator<'s> {
             runtime: options.runtime_path.clone(),
             params: std::cell::RefCell::new(Vec::new()),
             stems: std::cell::RefCell::new(HashMap::new()),
+            boxing: std::cell::RefCell::default(),
         };
         for node in schema.nodes.values() {
             if matches!(node.kind, NodeKind::File) {
