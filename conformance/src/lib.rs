@@ -32,3 +32,12 @@ pub mod owned_cycles {
         ));
     }
 }
+
+/// `tests/schemas/json_annotated.capnp`, generated with owned values and
+/// serde impls that follow its `/capnp/compat/json.capnp` annotations.
+pub mod json_annotated_capnp {
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/json_annotated/json_annotated_capnp.rs"
+    ));
+}

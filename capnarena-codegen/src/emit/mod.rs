@@ -331,7 +331,7 @@ impl<'s> Generator<'s> {
                     self.enum_value_impls(out, &name);
                 }
                 if self.options.serde {
-                    self.enum_serde(out, &name);
+                    self.enum_serde(out, &name, enumerants);
                 }
                 Ok(())
             }
