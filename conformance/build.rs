@@ -82,6 +82,41 @@ fn streaming(manifest: &Path, out: &Path) -> io::Result<()> {
         .map_err(|e| io::Error::other(format!("capnarena-rpc/tests/interop/test.capnp: {e}")))
 }
 
+/// Generates `tests/schemas/owned_cycles.capnp` and the file it imports
+/// (which imports it back), with owned values and their serde impls,
+/// into `OUT_DIR/owned_cycles/`, which `src/lib.rs` includes
+/// (tests/owned_boxing.rs).
+fn owned_cycles(manifest: &Path, out: &Path) -> io::Result<()> {
+    let dir = manifest.join("../tests/schemas");
+    let files = ["owned_cycles.capnp", "owned_cycles_b.capnp"];
+    for file in files {
+        println!("cargo:rerun-if-changed=../tests/schemas/{file}");
+    }
+    capnarena_build::Config::new()
+        .src_prefix(&dir)
+        .files(files.map(|f| dir.join(f)))
+        .out_dir(out.join("owned_cycles"))
+        .serde(true)
+        .compile()
+        .map_err(|e| io::Error::other(format!("tests/schemas/owned_cycles.capnp: {e}")))
+}
+
+/// Generates `tests/schemas/json_annotated.capnp` (the
+/// `/capnp/compat/json.capnp` annotations) with owned values and their
+/// serde impls into `OUT_DIR/json_annotated/`, which `src/lib.rs`
+/// includes (tests/owned_json.rs).
+fn json_annotated(manifest: &Path, out: &Path) -> io::Result<()> {
+    let dir = manifest.join("../tests/schemas");
+    println!("cargo:rerun-if-changed=../tests/schemas/json_annotated.capnp");
+    capnarena_build::Config::new()
+        .src_prefix(&dir)
+        .file(dir.join("json_annotated.capnp"))
+        .out_dir(out.join("json_annotated"))
+        .serde(true)
+        .compile()
+        .map_err(|e| io::Error::other(format!("tests/schemas/json_annotated.capnp: {e}")))
+}
+
 /// The requested file's ID and the other file nodes of a request.
 fn files_of(request: &[u8]) -> Result<(u64, Vec<(u64, String)>), capnarena::Error> {
     let words = capnarena::words_from_bytes(request)?;
@@ -107,6 +142,8 @@ fn main() -> io::Result<()> {
     println!("cargo:rerun-if-changed=src/corpus.rs");
     vectors(&manifest, &out)?;
     streaming(&manifest, &out)?;
+    owned_cycles(&manifest, &out)?;
+    json_annotated(&manifest, &out)?;
 
     let excluded: HashMap<&str, &str> = NOT_YET_COMPILING.iter().copied().collect();
     let mut units = Vec::new();

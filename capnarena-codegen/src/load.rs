@@ -24,6 +24,72 @@ pub const RUST_PARENT_MODULE: u64 = 0xabee386cd1450364;
 /// changes nothing: an any-pointer reader already tells null from set).
 pub const RUST_OPTION: u64 = 0xabfef22c4ee1964e;
 
+/// `$Json.name` (`/capnp/compat/json.capnp`).
+pub const JSON_NAME: u64 = 0xfa5b1fd61c2e7c3d;
+/// `$Json.flatten`.
+pub const JSON_FLATTEN: u64 = 0x82d3e852af0336bf;
+/// `$Json.discriminator`.
+pub const JSON_DISCRIMINATOR: u64 = 0xcfa794e8d19a0162;
+/// `$Json.base64`.
+pub const JSON_BASE64: u64 = 0xd7d879450a253e4b;
+/// `$Json.hex`.
+pub const JSON_HEX: u64 = 0xf061e22f0ae5c7b5;
+
+/// Text field `index` of the struct annotation value `p` (`None`: null).
+fn struct_text(p: &PointerReader<'_>, index: usize) -> Result<Option<String>> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    let field = p.get_struct()?.pointer(index);
+    if field.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(field.get_text()?.to_string()))
+}
+
+/// `$Json.discriminator` among `list`.
+fn json_discriminator(
+    list: capnarena::typed::StructListReader<'_, annotation::Owned>,
+) -> Result<Option<JsonDiscriminator>> {
+    for a in list {
+        if a.get_id() == JSON_DISCRIMINATOR {
+            if let value::Which::Struct(p) = a.get_value()?.which()? {
+                return Ok(Some(JsonDiscriminator {
+                    name: struct_text(&p, 0)?,
+                    value_name: struct_text(&p, 1)?,
+                }));
+            }
+            return Ok(Some(JsonDiscriminator::default()));
+        }
+    }
+    Ok(None)
+}
+
+/// A field's `/capnp/compat/json.capnp` annotations.
+fn json_field(
+    list: capnarena::typed::StructListReader<'_, annotation::Owned>,
+) -> Result<JsonField> {
+    let mut json = JsonField {
+        name: text_annotation(list, JSON_NAME)?,
+        discriminator: json_discriminator(list)?,
+        ..JsonField::default()
+    };
+    for a in list {
+        match a.get_id() {
+            JSON_FLATTEN => {
+                json.flatten = Some(match a.get_value()?.which()? {
+                    value::Which::Struct(p) => struct_text(&p, 0)?.unwrap_or_default(),
+                    _ => String::new(),
+                });
+            }
+            JSON_BASE64 => json.data = JsonData::Base64,
+            JSON_HEX => json.data = JsonData::Hex,
+            _ => {}
+        }
+    }
+    Ok(json)
+}
+
 /// The text value of the annotation `id` among `list`, if present.
 fn text_annotation(
     list: capnarena::typed::StructListReader<'_, annotation::Owned>,
@@ -183,6 +249,7 @@ fn load_field(f: field::Reader<'_>, node: u64) -> Result<Field> {
             .iter()
             .any(|a| a.get_id() == RUST_OPTION),
         code_order: f.get_code_order(),
+        json: json_field(f.get_annotations()?)?,
         discriminant: (discriminant != field::NO_DISCRIMINANT).then_some(discriminant),
         kind,
         doc: None,
@@ -315,6 +382,7 @@ fn load_node(n: node::Reader<'_>, encode: bool) -> Result<Node> {
                     Ok(Enumerant {
                         name: e.get_name()?.to_string(),
                         rust_name: text_annotation(e.get_annotations()?, RUST_NAME)?,
+                        json_name: text_annotation(e.get_annotations()?, JSON_NAME)?,
                         doc: None,
                     })
                 })
@@ -357,6 +425,7 @@ fn load_node(n: node::Reader<'_>, encode: bool) -> Result<Node> {
         },
         refs: if encode { node_refs(n)? } else { Vec::new() },
         encoded: if encode { Some(encode_node(n)?) } else { None },
+        json_discriminator: json_discriminator(n.get_annotations()?)?,
         kind,
         doc: None,
     })

@@ -83,10 +83,47 @@ pub struct Field {
     /// `$Rust.option`: the getters return `Option`.
     pub option: bool,
     pub code_order: u16,
+    /// Its `/capnp/compat/json.capnp` annotations.
+    pub json: JsonField,
     /// `None` when the field is not a member of its struct's union.
     pub discriminant: Option<u16>,
     pub kind: FieldKind,
     pub doc: Option<String>,
+}
+
+/// A field's (or group's, or named union's) annotations of
+/// `/capnp/compat/json.capnp`, which the serde impls follow.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JsonField {
+    /// `$Json.name`.
+    pub name: Option<String>,
+    /// `$Json.flatten`: its prefix.
+    pub flatten: Option<String>,
+    /// `$Json.discriminator` (on a union given as a group field).
+    pub discriminator: Option<JsonDiscriminator>,
+    /// `$Json.base64` or `$Json.hex`.
+    pub data: JsonData,
+}
+
+/// `$Json.discriminator`'s options.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JsonDiscriminator {
+    /// `name`: the tag's member name.
+    pub name: Option<String>,
+    /// `valueName`: the member the value goes under.
+    pub value_name: Option<String>,
+}
+
+/// How a `Data` field is written in JSON.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JsonData {
+    /// An array of byte values.
+    #[default]
+    Array,
+    /// `$Json.base64`.
+    Base64,
+    /// `$Json.hex`.
+    Hex,
 }
 
 #[derive(Clone, Debug)]
@@ -116,6 +153,8 @@ pub struct Enumerant {
     pub name: String,
     /// `$Rust.name`.
     pub rust_name: Option<String>,
+    /// `$Json.name`.
+    pub json_name: Option<String>,
     pub doc: Option<String>,
 }
 
@@ -151,6 +190,8 @@ pub struct Node {
     pub parameters: Vec<String>,
     /// An interface's direct superclasses (`extends`), by id.
     pub superclasses: Vec<u64>,
+    /// A struct's `$Json.discriminator` (for its unnamed union).
+    pub json_discriminator: Option<JsonDiscriminator>,
     pub kind: NodeKind,
     pub doc: Option<String>,
     /// With `Options::schema_nodes`: the node as a one-segment message

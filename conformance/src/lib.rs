@@ -19,3 +19,32 @@ pub mod all_types_capnp {
 pub mod streaming_capnp {
     include!(concat!(env!("OUT_DIR"), "/streaming/test_capnp.rs"));
 }
+
+/// `tests/schemas/owned_cycles.capnp` and `owned_cycles_b.capnp` (which
+/// import each other), generated with owned values: structs holding
+/// structs inline, boxed on cycles.
+pub mod owned_cycles {
+    /// `owned_cycles.capnp`.
+    pub mod owned_cycles_capnp {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/owned_cycles/owned_cycles_capnp.rs"
+        ));
+    }
+    /// `owned_cycles_b.capnp`.
+    pub mod owned_cycles_b_capnp {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/owned_cycles/owned_cycles_b_capnp.rs"
+        ));
+    }
+}
+
+/// `tests/schemas/json_annotated.capnp`, generated with owned values and
+/// serde impls that follow its `/capnp/compat/json.capnp` annotations.
+pub mod json_annotated_capnp {
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/json_annotated/json_annotated_capnp.rs"
+    ));
+}

@@ -30,16 +30,13 @@ fn point() -> impl Strategy<Value = point::Value> {
 }
 
 fn labeled() -> impl Strategy<Value = labeled::Value> {
-    (
-        text(),
-        proptest::option::of(point().prop_map(Box::new)),
-        any::<f64>(),
-    )
-        .prop_map(|(label, point, weight)| labeled::Value {
+    (text(), proptest::option::of(point()), any::<f64>()).prop_map(|(label, point, weight)| {
+        labeled::Value {
             label,
             point,
             weight,
-        })
+        }
+    })
 }
 
 /// An any pointer holding a text, a struct or a list, copied into an
@@ -68,7 +65,7 @@ fn choice() -> impl Strategy<Value = all_types::choice::Value> {
         Just(WhichValue::None),
         any::<u32>().prop_map(WhichValue::Count),
         text().prop_map(WhichValue::Name),
-        proptest::option::of(point().prop_map(Box::new)).prop_map(WhichValue::Point),
+        proptest::option::of(point()).prop_map(WhichValue::Point),
     ]
     .prop_map(|union| Value { union })
 }

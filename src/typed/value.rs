@@ -8,14 +8,17 @@
 //! so a value read from a message and written back gives the same message.
 //! Text is `String` (or `&'a str`), data `Vec<u8>` (or `&'a [u8]`), a list
 //! a `Vec` of its elements (elements that are pointers are `Option`s too,
-//! for the same reason), a struct a `Box` of its value, and any pointer or
+//! for the same reason), a struct its value (held inline, read and written
+//! by [`read_struct_pointer`] and [`write_struct_pointer`]) or a `Box` of
+//! it (where the generator must break a cycle), and any pointer or
 //! capability an [`AnyValue`].
 //!
 //! Reading goes through the message's reader, so its limits (traversal,
 //! nesting) bound what a value can cost: besides the words each read
 //! charges, every decoded list element and boxed struct is charged its
 //! size in memory (in words, beyond what its read charged) against the
-//! same traversal budget, so the heap a decode takes stays within eight
+//! same traversal budget (a struct held inline lives in the memory of the
+//! value holding it, charged there), so the heap a decode takes stays within eight
 //! bytes per word of the traversal limit (text, data and any-pointer
 //! copies are no larger than the words their reads charge) and a small
 //! message of many empty structs fails with
@@ -198,6 +201,32 @@ impl<'a, V: ReadStruct<'a>> ReadPointer<'a> for Box<V> {
             .charge_decode(1, core::mem::size_of::<V>() as u64, charged)?;
         V::read_struct(r).map(Box::new)
     }
+}
+
+/// The value of the struct `p` points to (`p` is not null), held inline
+/// in the value that reads it (what a generated struct value's
+/// [`ReadPointer`] calls). Nothing is charged beyond the read: the
+/// value's memory is part of its holder's, which was charged (or is on
+/// the stack).
+///
+/// # Errors
+/// As [`ReadPointer::read_pointer`].
+#[inline]
+pub fn read_struct_pointer<'a, V: ReadStruct<'a>>(p: PointerReader<'a>) -> Result<V> {
+    V::read_struct(p.get_struct()?)
+}
+
+/// Points `p` at a new struct holding `value` (what a generated struct
+/// value's [`WritePointer`] calls).
+///
+/// # Errors
+/// As [`WritePointer::write_pointer`].
+#[inline]
+pub fn write_struct_pointer<V: StructValue, A: Arena + ?Sized>(
+    value: &V,
+    p: PointerBuilder<'_, A>,
+) -> Result<()> {
+    value.write_struct(p.init_struct(V::STRUCT_SIZE)?)
 }
 
 /// Charges the memory of a `Vec` of `list`'s elements as `T`s (see the

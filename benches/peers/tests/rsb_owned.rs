@@ -44,7 +44,7 @@ fn log_from_value(v: &log_capnp::logs::Value) -> log::Logs {
 }
 
 fn mesh_from_value(v: &mesh_capnp::mesh::Value) -> mesh::Mesh {
-    let p = |v: &Option<Box<mesh_capnp::vector3::Value>>| {
+    let p = |v: &Option<mesh_capnp::vector3::Value>| {
         v.as_ref().map(|v| mesh::Vector3 {
             x: v.x,
             y: v.y,
@@ -129,7 +129,7 @@ fn players_from_value(v: &minecraft_savedata_capnp::players::Value) -> minecraft
                     score: p.score,
                     dimension: text(&p.dimension),
                     selected_item_slot: p.selected_item_slot,
-                    selected_item: p.selected_item.as_deref().map(item),
+                    selected_item: p.selected_item.as_ref().map(item),
                     spawn_dimension: match &p.spawn_dimension.union {
                         sd::WhichValue::None => None,
                         sd::WhichValue::Some(s) => Some(text(s)),
@@ -177,7 +177,7 @@ fn players_from_value(v: &minecraft_savedata_capnp::players::Value) -> minecraft
                                 x2: s.uuid.x2,
                                 x3: s.uuid.x3,
                             }),
-                            entity: s.entity.as_deref().map(entity),
+                            entity: s.entity.as_ref().map(entity),
                         }),
                     },
                     shoulder_entity_left: match &p.shoulder_entity_left.union {

@@ -13,7 +13,8 @@
 //!   [`union`] (a union's `Which` and `which()`);
 //! - [`text_format`]: each struct's `write_text`, what `Debug` prints;
 //! - [`owned`]: with the `owned_values` option, each struct's plain Rust
-//!   values (`Value`, `ValueRef<'a>`) and their conversions;
+//!   values (`Value`, `ValueRef<'a>`) and their conversions, with
+//!   [`owned_boxing`] (which struct fields are boxed);
 //! - [`schema_node`]: with the `schema_nodes` option, each node's
 //!   encoded schema and the `HasSchema` impls that hand it out;
 //! - [`enum_item`], [`constant`] and [`interface`] for the other nodes;
@@ -39,6 +40,7 @@ mod interface;
 mod layout;
 mod list_field;
 mod owned;
+mod owned_boxing;
 mod pointer_field;
 mod rpc;
 mod rpc_client;
@@ -84,6 +86,8 @@ pub(crate) struct Generator<'s> {
     /// The method stems of the fields of the struct being generated, by
     /// schema name (see `names::field_methods`).
     stems: std::cell::RefCell<HashMap<String, FieldMethods>>,
+    /// Which struct fields of plain values are boxed (`owned_boxing`).
+    boxing: std::cell::RefCell<owned_boxing::BoxingCache>,
 }
 
 impl<'s> Generator<'s> {
@@ -97,6 +101,7 @@ impl<'s> Generator<'s> {
             runtime: options.runtime_path.clone(),
             params: std::cell::RefCell::new(Vec::new()),
             stems: std::cell::RefCell::new(HashMap::new()),
+            boxing: std::cell::RefCell::default(),
         };
         for node in schema.nodes.values() {
             if matches!(node.kind, NodeKind::File) {
@@ -339,7 +344,7 @@ impl<'s> Generator<'s> {
                     self.enum_value_impls(out, &name);
                 }
                 if self.options.serde {
-                    self.enum_serde(out, &name);
+                    self.enum_serde(out, &name, enumerants);
                 }
                 if self.options.schema_nodes {
                     self.has_schema_impl(out, node, "impl", &name, file, depth)?;

@@ -8,7 +8,10 @@
 //! The values stand on the runtime's `typed::value` traits: a pointer
 //! field is an `Option` (`None`: a null pointer) read and written by
 //! `read_optional` / `write_optional`, so a value read from a message
-//! and written back gives the same objects. Generic parameters are
+//! and written back gives the same objects. A struct field's value is
+//! held inline (`Option<foo::Value>`) unless the field is on a cycle of
+//! values containing values, or the value is large (`owned_boxing`):
+//! then it is boxed. Generic parameters are
 //! erased: a field of a parameter's type is an `AnyValue`, and a generic
 //! struct's value has no type parameters.
 
@@ -54,6 +57,8 @@ impl Flavor {
 
 /// The struct being written: what every part needs.
 pub(super) struct ValueContext<'a> {
+    /// The struct's (or group's) node id.
+    pub(super) id: u64,
     pub(super) s: &'a StructNode,
     /// Non-union fields in code order.
     pub(super) plain: Vec<&'a Field>,
@@ -80,7 +85,7 @@ impl Generator<'_> {
         file: u64,
         generics: &Generics,
     ) -> Result<(), Error> {
-        let mut context = self.value_context(s, file, depth, generics);
+        let mut context = self.value_context(node.id, s, file, depth, generics);
         self.value_type(out, node, &context)?;
         if self.struct_borrows(node.id, &mut HashSet::new()) {
             context.flavor = Flavor::Borrowed;
@@ -98,6 +103,7 @@ impl Generator<'_> {
 
     fn value_context<'a>(
         &self,
+        id: u64,
         s: &'a StructNode,
         file: u64,
         depth: usize,
@@ -125,6 +131,7 @@ impl Generator<'_> {
             union_field.push('_');
         }
         ValueContext {
+            id,
             s,
             plain,
             members: members.into_iter().zip(names).collect(),
@@ -245,6 +252,9 @@ impl Generator<'_> {
             types.push(self.field_value_ty(f, c)?);
         }
         allow_complex(out, &types);
+        // Members hold struct values inline (as prost's `oneof`s do):
+        // sizes differ by design.
+        out.line("#[allow(clippy::large_enum_variant)]");
         out.open(&format!("pub enum {}", c.flavor.which()));
         for ((f, name), ty) in c.members.iter().zip(&types) {
             let fallback = format!("`{}` is set.", f.name);
@@ -268,7 +278,17 @@ impl Generator<'_> {
             )),
             FieldKind::Slot { ty, .. } => {
                 let ty = self.resolve(ty);
-                if ty.is_pointer() {
+                let inline = match ty {
+                    Type::Struct(id, _) if !self.struct_field_boxed(c.id, id) => Some(id),
+                    _ => None,
+                };
+                if let Some(id) = inline {
+                    Ok(format!(
+                        "::core::option::Option<{}::{}>",
+                        self.path_to(id, c.file, c.depth)?,
+                        c.flavor.value()
+                    ))
+                } else if ty.is_pointer() {
                     Ok(format!(
                         "::core::option::Option<{}>",
                         self.pointer_value_ty(&ty, c)?
@@ -290,7 +310,7 @@ impl Generator<'_> {
         })
     }
 
-    /// The Rust type of a non-null pointer's value.
+    /// The Rust type of a non-null pointer's value (a struct boxed).
     fn pointer_value_ty(&self, ty: &Type, c: &ValueContext<'_>) -> Result<String, Error> {
         let borrowed = c.flavor == Flavor::Borrowed;
         Ok(match ty {
@@ -596,7 +616,8 @@ impl Generator<'_> {
         Ok(())
     }
 
-    /// `StructValue` and list elements (structs only), `TryFrom<Reader>`,
+    /// `StructValue`, list elements and pointers (structs only),
+    /// `TryFrom<Reader>`,
     /// and `build` / `build_root`.
     fn value_conversions(&self, out: &mut Writer, c: &ValueContext<'_>) {
         let rt = &self.runtime;
@@ -632,6 +653,26 @@ impl Generator<'_> {
                     "fn write_list<A: {rt}::Arena + ?Sized>(items: &[Self], p: {rt}::PointerBuilder<'_, A>) -> {rt}::Result<()>"
                 ),
                 &format!("{rt}::typed::value::write_struct_list(items, p)"),
+            );
+            out.close();
+            out.open_impl(&format!(
+                "impl<'a> {rt}::typed::value::ReadPointer<'a> for {read_ty}"
+            ));
+            short_fn(
+                out,
+                false,
+                &format!("fn read_pointer(p: {rt}::PointerReader<'a>) -> {rt}::Result<Self>"),
+                &format!("{rt}::typed::value::read_struct_pointer(p)"),
+            );
+            out.close();
+            out.open_impl(&format!("impl {rt}::typed::value::WritePointer for {ty}"));
+            short_fn(
+                out,
+                false,
+                &format!(
+                    "fn write_pointer<A: {rt}::Arena + ?Sized>(&self, p: {rt}::PointerBuilder<'_, A>) -> {rt}::Result<()>"
+                ),
+                &format!("{rt}::typed::value::write_struct_pointer(self, p)"),
             );
             out.close();
         }

@@ -62,12 +62,17 @@ pub trait StructFields: Default {
     const FIELDS: &'static [&'static str];
 
     /// Reads the value of field `index` (of [`StructFields::FIELDS`]) from
-    /// `map` into `self`.
+    /// `map` into `self`; `seen` is the generated code's record of what
+    /// the keys so far said (a `$Json.discriminator` union's tag and
+    /// value), zero before the first key.
     ///
     /// # Errors
-    /// As [`DeserializeValue::deserialize_value`].
+    /// As [`DeserializeValue::deserialize_value`]; a union's tag given
+    /// twice or naming another member than a value given, or a union
+    /// value under `valueName` before its tag.
     fn set_field<'de, A: MapAccess<'de>>(
         &mut self,
+        seen: &mut u64,
         index: usize,
         map: &mut A,
     ) -> Result<(), A::Error>;
@@ -104,6 +109,199 @@ impl<T: SerializeValue + Default> Serialize for OrDefault<'_, T> {
 #[inline]
 pub fn next<'de, T: DeserializeValue<'de>, A: MapAccess<'de>>(map: &mut A) -> Result<T, A::Error> {
     map.next_value_seed(Seed(PhantomData))
+}
+
+/// The next map value, a `$Json.discriminator` union's tag: the index of
+/// the member it names among `tags`.
+///
+/// # Errors
+/// The deserializer's, or the value is not a string naming a member.
+pub fn next_tag<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    tags: &'static [&'static str],
+) -> Result<usize, A::Error> {
+    map.next_value_seed(Tag(tags))
+}
+
+struct Tag(&'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for Tag {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for Tag {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a union member's name, one of {:?}", self.0)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
+        self.0.iter().position(|t| *t == v).ok_or_else(|| {
+            E::custom(format_args!(
+                "the union's tag {v:?} names no member (it has {:?})",
+                self.0
+            ))
+        })
+    }
+}
+
+/// A `Data` field with `$Json.base64`: written as one standard base64
+/// string (`=` padded).
+pub struct Base64<'a>(pub &'a [u8]);
+
+/// A `Data` field with `$Json.hex`: written as one lower-case hex string.
+pub struct Hex<'a>(pub &'a [u8]);
+
+const BASE64_DIGITS: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+impl fmt::Display for Base64<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for chunk in self.0.chunks(3) {
+            let mut n = 0u32;
+            for (i, b) in chunk.iter().enumerate() {
+                n |= u32::from(*b) << (16 - 8 * i);
+            }
+            for i in 0..4 {
+                let c = if i <= chunk.len() {
+                    BASE64_DIGITS[((n >> (18 - 6 * i)) & 63) as usize]
+                } else {
+                    b'='
+                };
+                fmt::Write::write_char(f, char::from(c))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Base64<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for Hex<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Which text form of bytes a [`next_bytes`] reads.
+#[derive(Clone, Copy)]
+pub enum BytesForm {
+    /// Standard base64 (`$Json.base64`), `=` padding optional.
+    Base64,
+    /// Hex digits of either case (`$Json.hex`).
+    Hex,
+}
+
+/// The next map value, bytes as a `$Json.base64` or `$Json.hex` string.
+///
+/// # Errors
+/// The deserializer's, or the string is not that encoding (the error
+/// names the character and its position).
+pub fn next_bytes<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    form: BytesForm,
+) -> Result<Vec<u8>, A::Error> {
+    map.next_value_seed(form)
+}
+
+impl<'de> DeserializeSeed<'de> for BytesForm {
+    type Value = Vec<u8>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<u8>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for BytesForm {
+    type Value = Vec<u8>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BytesForm::Base64 => "a base64 string",
+            BytesForm::Hex => "a hex string",
+        })
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<u8>, E> {
+        match self {
+            BytesForm::Base64 => from_base64(v),
+            BytesForm::Hex => from_hex(v),
+        }
+    }
+}
+
+fn from_hex<E: de::Error>(v: &str) -> Result<Vec<u8>, E> {
+    let b = v.as_bytes();
+    if b.len() % 2 != 0 {
+        return Err(E::custom(format_args!("hex of odd length {}", b.len())));
+    }
+    let digit = |i: usize| {
+        char::from(b[i]).to_digit(16).ok_or_else(|| {
+            E::custom(format_args!(
+                "character {} of the hex is {:?}",
+                i + 1,
+                char::from(b[i])
+            ))
+        })
+    };
+    let mut out = Vec::with_capacity(b.len() / 2);
+    for i in (0..b.len()).step_by(2) {
+        // Two hex digits: at most 255.
+        out.push((digit(i)? * 16 + digit(i + 1)?) as u8);
+    }
+    Ok(out)
+}
+
+fn from_base64<E: de::Error>(v: &str) -> Result<Vec<u8>, E> {
+    let b = v.as_bytes();
+    let body = b
+        .strip_suffix(b"==")
+        .or_else(|| b.strip_suffix(b"="))
+        .unwrap_or(b);
+    if (body.len() != b.len() && b.len() % 4 != 0) || body.len() % 4 == 1 {
+        return Err(E::custom(format_args!(
+            "base64 of {} characters ({} before padding) does not end on a byte",
+            b.len(),
+            body.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for (i, c) in body.iter().enumerate() {
+        let d = BASE64_DIGITS.iter().position(|x| x == c).ok_or_else(|| {
+            E::custom(format_args!(
+                "character {} of the base64 is {:?}",
+                i + 1,
+                char::from(*c)
+            ))
+        })?;
+        // d < 64; acc keeps fewer than 14 bits between bytes.
+        acc = (acc << 6) | d as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    if acc != 0 {
+        return Err(E::custom(
+            "the base64's last character has bits set past the data",
+        ));
+    }
+    Ok(out)
 }
 
 /// Skips the next map value (a key no field has).
@@ -147,9 +345,10 @@ impl<'de, V: StructFields> Visitor<'de> for StructVisitor<V> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V, A::Error> {
         let mut value = V::default();
+        let mut seen = 0;
         while let Some(key) = map.next_key_seed(FieldIndex(V::FIELDS))? {
             match key {
-                Some(index) => value.set_field(index, &mut map)?,
+                Some(index) => value.set_field(&mut seen, index, &mut map)?,
                 None => skip(&mut map)?,
             }
         }
@@ -531,8 +730,21 @@ impl<'de> DeserializeValue<'de> for AnyValue {
 /// # Errors
 /// The serializer's.
 pub fn serialize_enum<E: Enum, S: Serializer>(e: E, s: S) -> Result<S::Ok, S::Error> {
+    serialize_enum_named(e, E::NAMES, s)
+}
+
+/// Serializes enum value `e` as its name among `names` (the enumerants'
+/// `$Json.name`s, or their own), its number when `names` has none.
+///
+/// # Errors
+/// The serializer's.
+pub fn serialize_enum_named<E: Enum, S: Serializer>(
+    e: E,
+    names: &'static [&'static str],
+    s: S,
+) -> Result<S::Ok, S::Error> {
     let v: u16 = e.into();
-    match E::NAMES.get(usize::from(v)) {
+    match names.get(usize::from(v)) {
         Some(name) => s.serialize_str(name),
         None => s.serialize_u16(v),
     }
@@ -543,10 +755,22 @@ pub fn serialize_enum<E: Enum, S: Serializer>(e: E, s: S) -> Result<S::Ok, S::Er
 /// # Errors
 /// The deserializer's, or no enumerant has that name or number.
 pub fn deserialize_enum<'de, E: Enum, D: Deserializer<'de>>(d: D) -> Result<E, D::Error> {
-    d.deserialize_any(EnumVisitor(PhantomData))
+    deserialize_enum_named(E::NAMES, d)
 }
 
-struct EnumVisitor<E>(PhantomData<E>);
+/// Deserializes an enum value from its name among `names` (as
+/// [`serialize_enum_named`] writes it) or its number.
+///
+/// # Errors
+/// The deserializer's, or no enumerant has that name or number.
+pub fn deserialize_enum_named<'de, E: Enum, D: Deserializer<'de>>(
+    names: &'static [&'static str],
+    d: D,
+) -> Result<E, D::Error> {
+    d.deserialize_any(EnumVisitor(names, PhantomData))
+}
+
+struct EnumVisitor<E>(&'static [&'static str], PhantomData<E>);
 
 impl<E: Enum> Visitor<'_> for EnumVisitor<E> {
     type Value = E;
@@ -555,10 +779,10 @@ impl<E: Enum> Visitor<'_> for EnumVisitor<E> {
         f.write_str("an enumerant's name")
     }
     fn visit_str<Er: de::Error>(self, v: &str) -> Result<E, Er> {
-        let index = E::NAMES.iter().position(|n| *n == v).ok_or_else(|| {
+        let index = self.0.iter().position(|n| *n == v).ok_or_else(|| {
             Er::custom(format_args!(
                 "{v:?} is not an enumerant (the enum has {:?})",
-                E::NAMES
+                self.0
             ))
         })?;
         // NAMES has at most 65,536 entries, one per u16 value.
