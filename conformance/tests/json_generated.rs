@@ -8,9 +8,7 @@
 //! the three texts are byte-identical, and the reference's JSON read
 //! through the generated path builds the message the vector holds.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use capnarena::typed::value::ReadStruct;
 use capnarena::{
@@ -57,28 +55,8 @@ fn reference_json(capnp: &Path, root: &str, short: bool, bytes: &[u8]) -> String
         args.push("--short");
     }
     args.extend(["binary:json", "all_types.capnp", root]);
-    let mut child = Command::new(capnp)
-        .current_dir(vectors_dir())
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running capnp");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = bytes.to_vec();
-    let feeder = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("capnp output");
-    feeder
-        .join()
-        .expect("stdin thread")
-        .expect("writing to capnp");
-    assert!(
-        out.status.success(),
-        "capnp convert failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("capnp's JSON is UTF-8");
+    let out = peer::run(capnp, &vectors_dir(), &args, bytes).unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8(out).expect("capnp's JSON is UTF-8");
     text.strip_suffix('\n').unwrap_or(&text).to_string()
 }
 

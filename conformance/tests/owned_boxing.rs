@@ -8,9 +8,7 @@
 
 use std::any::type_name_of_val;
 use std::fmt::Debug;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use capnarena::typed::value::{ReadStruct, StructValue};
 use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructReader, Word};
@@ -85,24 +83,10 @@ fn boxed_exactly_on_cycles_and_large_values() {
 /// `capnp convert text:canonical owned_cycles.capnp ROOT` of `text`.
 fn reference_canonical(capnp: &Path, root: &str, text: &str) -> Vec<Word> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/schemas");
-    let mut child = Command::new(capnp)
-        .current_dir(dir)
-        .args(["convert", "text:canonical", "owned_cycles.capnp", root])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running capnp");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    stdin.write_all(text.as_bytes()).expect("writing to capnp");
-    drop(stdin);
-    let out = child.wait_with_output().expect("capnp output");
-    assert!(
-        out.status.success(),
-        "capnp convert {root} {text}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    words_from_bytes(&out.stdout).expect("whole words")
+    let args = ["convert", "text:canonical", "owned_cycles.capnp", root];
+    let out = peer::run(capnp, &dir, &args, text.as_bytes())
+        .unwrap_or_else(|e| panic!("{root} {text}: {e}"));
+    words_from_bytes(&out).expect("whole words")
 }
 
 /// The canonical words of struct `root`.

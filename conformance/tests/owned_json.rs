@@ -7,9 +7,7 @@
 //! borrowed, and the reference's JSON deserializes to the value read from
 //! the message.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use capnarena::typed::value::ReadStruct;
 use capnarena::{MessageReader, ReaderOptions};
@@ -21,24 +19,8 @@ mod peer;
 /// Runs `capnp convert FORMATS json_annotated.capnp ROOT` on `input`.
 fn convert(capnp: &Path, formats: &str, root: &str, input: &[u8]) -> Vec<u8> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/schemas");
-    let mut child = Command::new(capnp)
-        .current_dir(dir)
-        .args(["convert", "--short", formats, "json_annotated.capnp", root])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running capnp");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    stdin.write_all(input).expect("writing to capnp");
-    drop(stdin);
-    let out = child.wait_with_output().expect("capnp output");
-    assert!(
-        out.status.success(),
-        "capnp convert {formats} {root}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    let args = ["convert", "--short", formats, "json_annotated.capnp", root];
+    peer::run(capnp, &dir, &args, input).unwrap_or_else(|e| panic!("{root}: {e}"))
 }
 
 /// Messages of `Event` in the reference's text format: every annotated
@@ -141,17 +123,7 @@ fn annotated_json_errors() {
 
 /// `capnp compile -o-` of `file` (in `dir`): the request.
 fn request(capnp: &Path, dir: &Path, file: &str) -> Vec<u8> {
-    let out = Command::new(capnp)
-        .current_dir(dir)
-        .args(["compile", "-o-", file])
-        .output()
-        .expect("running capnp");
-    assert!(
-        out.status.success(),
-        "capnp compile {file}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    peer::run(capnp, dir, &["compile", "-o-", file], &[]).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// Annotations the serde impls cannot follow make generation fail with

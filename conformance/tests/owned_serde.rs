@@ -11,9 +11,7 @@
 //! `3.1415926535897931`). Such numbers must still be the same double;
 //! everything else must be byte-identical.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use capnarena::typed::value::ReadStruct;
 use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, words_from_bytes};
@@ -36,28 +34,9 @@ fn vector(name: &str) -> Vec<u8> {
 /// `capnp convert --short binary:json all_types.capnp ROOT` of `bytes`,
 /// without its trailing line break.
 fn reference_json(capnp: &Path, root: &str, bytes: &[u8]) -> String {
-    let mut child = Command::new(capnp)
-        .current_dir(vectors_dir())
-        .args(["convert", "--short", "binary:json", "all_types.capnp", root])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running capnp");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = bytes.to_vec();
-    let feeder = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("capnp output");
-    feeder
-        .join()
-        .expect("stdin thread")
-        .expect("writing to capnp");
-    assert!(
-        out.status.success(),
-        "capnp convert failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("capnp's JSON is UTF-8");
+    let args = ["convert", "--short", "binary:json", "all_types.capnp", root];
+    let out = peer::run(capnp, &vectors_dir(), &args, bytes).unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8(out).expect("capnp's JSON is UTF-8");
     text.trim_end_matches('\n').to_string()
 }
 

@@ -42,6 +42,38 @@ pub fn root_type(name: &str) -> &'static str {
     if name == "log" { "Log" } else { "AllTypes" }
 }
 
+/// Runs `capnp ARGS` in `dir` with `input` on stdin (fed from another
+/// thread, so a large output cannot deadlock): its stdout, or its exit
+/// status and stderr when it fails.
+pub fn run(capnp: &Path, dir: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
+    let mut child = Command::new(capnp)
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("running {}: {e}", capnp.display()))?;
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let owned = input.to_vec();
+    let feeder = std::thread::spawn(move || stdin.write_all(&owned));
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    feeder
+        .join()
+        .expect("stdin thread")
+        .map_err(|e| format!("writing to capnp: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!(
+            "capnp {} failed ({}): {}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
 /// `capnp convert FORMAT:text all_types.capnp ROOT` (run in tests/vectors)
 /// with `bytes` on stdin, where FORMAT is `binary` or `packed`: its stdout,
 /// or the first exception lines of its stderr when it fails.
@@ -51,42 +83,21 @@ pub fn reference_text(
     root: &str,
     bytes: &[u8],
 ) -> Result<String, String> {
-    let mut child = Command::new(capnp)
-        .current_dir(vectors_dir())
-        .args([
-            "convert",
-            &format!("{format}:text"),
-            "all_types.capnp",
-            root,
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("running {}: {e}", capnp.display()))?;
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    // Feed stdin from another thread so a large output cannot deadlock.
-    let input = bytes.to_vec();
-    let feeder = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    feeder
-        .join()
-        .expect("stdin thread")
-        .map_err(|e| format!("writing to capnp: {e}"))?;
-    if out.status.success() {
-        String::from_utf8(out.stdout).map_err(|e| format!("capnp output is not UTF-8: {e}"))
-    } else {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let first: Vec<&str> = err
-            .lines()
-            .filter(|l| l.contains("Exception description") || l.contains("error"))
-            .take(2)
-            .collect();
-        Err(format!(
-            "capnp failed ({}): {}",
-            out.status,
-            first.join(" | ")
-        ))
+    let formats = format!("{format}:text");
+    let args = ["convert", formats.as_str(), "all_types.capnp", root];
+    match run(capnp, &vectors_dir(), &args, bytes) {
+        Ok(stdout) => {
+            String::from_utf8(stdout).map_err(|e| format!("capnp output is not UTF-8: {e}"))
+        }
+        Err(err) => {
+            let mut lines = err.lines();
+            let status = lines.next().unwrap_or_default();
+            let first: Vec<&str> = lines
+                .filter(|l| l.contains("Exception description") || l.contains("error"))
+                .take(2)
+                .collect();
+            Err(format!("{status} {}", first.join(" | ")))
+        }
     }
 }
 
