@@ -129,12 +129,9 @@ fn pointer_words(p: &PointerReader<'_>) -> Result<Option<Vec<u64>>> {
         .map(|seg| seg.words().iter().map(|w| w.to_u64()).collect()))
 }
 
-/// The type `t`, `depth` levels down in a type of node `node` (0 for a
-/// field's or constant's own type): refused past [`MAX_TYPE_DEPTH`] before
-/// going down another level, so the recursion here, and in generating code
-/// for the type, stays shallow.
-fn load_type(t: type_::Reader<'_>, node: u64, depth: u32) -> Result<Type> {
-    use type_::Which as W;
+/// Refuses a type `depth` levels down in a type of node `node` when that
+/// is past [`MAX_TYPE_DEPTH`].
+fn type_depth(node: u64, depth: u32) -> Result<()> {
     if depth > MAX_TYPE_DEPTH {
         return Err(Error::Limit {
             what: "levels of nesting in a type",
@@ -143,6 +140,16 @@ fn load_type(t: type_::Reader<'_>, node: u64, depth: u32) -> Result<Type> {
             limit: u64::from(MAX_TYPE_DEPTH),
         });
     }
+    Ok(())
+}
+
+/// The type `t`, `depth` levels down in a type of node `node` (0 for a
+/// field's or constant's own type): refused past [`MAX_TYPE_DEPTH`] before
+/// going down another level, so the recursion here, and in generating code
+/// for the type, stays shallow.
+fn load_type(t: type_::Reader<'_>, node: u64, depth: u32) -> Result<Type> {
+    use type_::Which as W;
+    type_depth(node, depth)?;
     Ok(match t.which()? {
         W::Void => Type::Void,
         W::Bool => Type::Bool,
@@ -269,14 +276,7 @@ fn add_ref(id: u64, out: &mut Vec<u64>) {
 /// [`load_type`] is).
 fn type_refs(t: type_::Reader<'_>, node: u64, depth: u32, out: &mut Vec<u64>) -> Result<()> {
     use type_::Which as W;
-    if depth > MAX_TYPE_DEPTH {
-        return Err(Error::Limit {
-            what: "levels of nesting in a type",
-            node,
-            found: u64::from(depth),
-            limit: u64::from(MAX_TYPE_DEPTH),
-        });
-    }
+    type_depth(node, depth)?;
     match t.which()? {
         W::List(l) => type_refs(l.get_element_type()?, node, depth + 1, out)?,
         W::Enum(e) => add_ref(e.get_type_id(), out),
