@@ -382,7 +382,10 @@ fn run_encode(imports: &ImportOptions, m: &ArgMatches) -> Result<(), Failure> {
 /// converts stdin to stdout.
 fn run(from: Format, to: Format, job: Job<'_>) -> Result<(), Failure> {
     let loaded = match job.schema {
-        Some(file) => Some(schema::load(file, job.imports).map_err(Failure::Usage)?),
+        Some(file) => Some(
+            schema::load(file, job.imports, job.root_type.map(String::as_str))
+                .map_err(Failure::Usage)?,
+        ),
         None => None,
     };
     let schema = loaded.as_ref().map(|l| l.schema());
@@ -445,7 +448,16 @@ fn run_eval(imports: &ImportOptions, m: &ArgMatches) -> Result<(), Failure> {
     };
     to = deprecated_format(m, to);
     let parts = eval::parse_name(name).map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
-    let loaded = schema::load(file, imports).map_err(Failure::Usage)?;
+    // The declaration the name's leading identifiers reach (the rest
+    // are members of the constant).
+    let mut declared = Vec::new();
+    for p in &parts {
+        declared.push(p.name.as_str());
+        if !p.subscripts.is_empty() {
+            break;
+        }
+    }
+    let loaded = schema::load(file, imports, Some(&declared.join("."))).map_err(Failure::Usage)?;
     let schema = loaded.schema();
     let file_id = schema::file_id(&schema).map_err(Failure::Usage)?;
     let segments = [&eval::EMPTY[..]];

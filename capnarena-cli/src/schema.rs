@@ -13,13 +13,24 @@ pub struct ImportOptions {
     pub no_standard_import: bool,
 }
 
-/// Compiles `file` (and what it imports) and loads it.
+/// Compiles `file` (and what it imports) and loads it: with `only`, as
+/// the reference loads a schema for a type or constant it is given, only
+/// the declaration that name reaches and what it depends on (see
+/// [`Compiler::declaration`]), so that errors elsewhere in the file or in
+/// files only other declarations import do not stop the command.
 ///
 /// # Errors
 /// The compiler's diagnostics, one `file:line:col: error: message` line
 /// each, or the loader's error.
-pub fn load(file: &str, imports: &ImportOptions) -> Result<LoadedSchema, String> {
+pub fn load(
+    file: &str,
+    imports: &ImportOptions,
+    only: Option<&str>,
+) -> Result<LoadedSchema, String> {
     let mut compiler = Compiler::new();
+    if let Some(name) = only {
+        compiler = compiler.declaration(name);
+    }
     for dir in &imports.import_paths {
         compiler = compiler.import_path(dir);
     }

@@ -99,6 +99,7 @@ pub struct Compiler {
     files: Vec<PathBuf>,
     cwd: Option<PathBuf>,
     sources: HashMap<PathBuf, Vec<u8>>,
+    only: Option<String>,
 }
 
 /// The standard import directories `capnp` searches after `-I` ones.
@@ -140,6 +141,21 @@ impl Compiler {
     /// working directory).
     pub fn working_dir(mut self, dir: impl AsRef<Path>) -> Compiler {
         self.cwd = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Compiles only declaration `name` (a `.`-separated path such as
+    /// `Outer.Inner`; where only a leading part names declarations, the
+    /// declaration that part names) of each requested file and what it
+    /// depends on, as `capnp convert`, `decode` and `eval` load the type
+    /// or constant they are given: the request holds the file's node, the
+    /// declaration, the scopes it is nested in and every node it depends
+    /// on, transitively. Errors in declarations it does not reach, and in
+    /// files only those import, are not reported (the reference never
+    /// compiles them). When no leading part of `name` is declared, the
+    /// request holds the file's node alone.
+    pub fn declaration(mut self, name: impl Into<String>) -> Compiler {
+        self.only = Some(name.into());
         self
     }
 
@@ -316,24 +332,44 @@ impl Compiler {
         let load_errors = std::mem::take(&mut loader.errors);
         let read = std::mem::take(&mut loader.read_paths);
         let cx = compile::Compilation::new(&files);
-        let out = cx.request(&requested);
+        let out = cx.request(&requested, self.only.as_deref());
         let renamed = cx.renamed_files();
-        if renamed.is_empty() {
-            let (request, warnings) =
-                finish(&files, &cx, out, &requested, general, load_errors, &spelled);
+        let reached = cx.reached_files();
+        let unreached = reached.contains(&false);
+        if renamed.is_empty() && !(unreached && cx.had_id_collision()) {
+            let (request, warnings) = finish(
+                &files,
+                &cx,
+                out,
+                &requested,
+                general,
+                load_errors,
+                &reached,
+                &spelled,
+            );
             return (request, warnings, read);
         }
-        // A file reached by two paths takes the name of the path the
-        // compile resolved first, as in the reference (whose loader is
-        // lazy): name it so and compile again.
+        // Compile again, knowing what the first compile reached (as the
+        // reference, whose loader is lazy, would know): a file reached by
+        // two paths takes the name of the path resolved first, and the
+        // reached files' nodes take their ids before those of files no
+        // compiled import names.
         drop(cx);
         for (i, name) in renamed {
             files[i].name = name;
         }
-        let cx = compile::Compilation::new(&files);
-        let out = cx.request(&requested);
-        let (request, warnings) =
-            finish(&files, &cx, out, &requested, general, load_errors, &spelled);
+        let cx = compile::Compilation::with_reached(&files, reached.clone());
+        let out = cx.request(&requested, self.only.as_deref());
+        let (request, warnings) = finish(
+            &files,
+            &cx,
+            out,
+            &requested,
+            general,
+            load_errors,
+            &reached,
+            &spelled,
+        );
         (request, warnings, read)
     }
 }
@@ -397,6 +433,7 @@ fn finish(
     requested: &[(usize, String)],
     general: Vec<Diagnostic>,
     load_errors: Vec<files::FileError>,
+    reached: &[bool],
     spelled: &Spelled,
 ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
     let warnings: Vec<Diagnostic> = cx
@@ -411,7 +448,12 @@ fn finish(
         })
         .into_iter()
         .collect();
-    let mut errors = load_errors;
+    // A file no compiled import names is one the reference never loads:
+    // its parse errors are not the compile's.
+    let mut errors: Vec<files::FileError> = load_errors
+        .into_iter()
+        .filter(|(fi, _, _)| reached.get(*fi).copied().unwrap_or(true))
+        .collect();
     errors.extend(cx.take_errors());
     let mut diags = general;
     let mut seen = std::collections::HashSet::new();

@@ -293,3 +293,83 @@ fn file_reached_by_two_paths() {
     let theirs = String::from_utf8_lossy(&out.stderr);
     assert!(theirs.contains(ours.as_str()), "{theirs}");
 }
+
+/// A file that only an uncompiled declaration's import names is one the
+/// reference never loads: its parse errors and an id it shares with a
+/// reached file are no errors, and the reached file keeps its id whatever
+/// the order of the imports (regression: every file imports reach was
+/// loaded and checked, so `capnarena compile` failed where `capnp
+/// compile` succeeds). Two files that are both reached still collide.
+#[test]
+fn files_no_compiled_import_names_are_not_checked() {
+    let Some(capnp) = tool() else { return };
+    let dir = std::env::temp_dir().join(format!("capnarena-unreached-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("inc/x")).expect("mkdir");
+    let lib = "@0xd0a1b2c3d4e5f601;\nstruct S { a @0 :UInt8; }\n";
+    for (file, text) in [
+        ("lib.capnp", lib),
+        ("inc/x/lib.capnp", lib),
+        (
+            "syn.capnp",
+            "@0xd0a1b2c3d4e5f60a;\nstruct B { x @0 :UInt8\n",
+        ),
+        // Its struct uses lib.capnp, but nothing uses its struct.
+        (
+            "two.capnp",
+            "@0xd0a1b2c3d4e5f602;\nusing L = import \"lib.capnp\";\nstruct T { s @0 :L.S; }\n",
+        ),
+        (
+            "syn_user.capnp",
+            "@0xd0a1b2c3d4e5f60b;\nusing N = import \"syn.capnp\";\nstruct U { m @0 :UInt8; }\n",
+        ),
+        (
+            "after.capnp",
+            "@0xd0a1b2c3d4e5f603;\nusing M = import \"/x/lib.capnp\";\nusing N = import \"two.capnp\";\nstruct U { m @0 :M.S; }\n",
+        ),
+        (
+            "before.capnp",
+            "@0xd0a1b2c3d4e5f60d;\nusing N = import \"two.capnp\";\nusing M = import \"/x/lib.capnp\";\nstruct U { m @0 :M.S; }\n",
+        ),
+        (
+            "deep.capnp",
+            "@0xd0a1b2c3d4e5f60c;\nusing N = import \"syn_user.capnp\";\nstruct U { m @0 :UInt8; }\n",
+        ),
+        (
+            "both.capnp",
+            "@0xd0a1b2c3d4e5f604;\nusing L = import \"lib.capnp\";\nusing M = import \"/x/lib.capnp\";\nstruct T { s @0 :L.S; m @1 :M.S; }\n",
+        ),
+    ] {
+        std::fs::write(dir.join(file), text).expect("write");
+    }
+    for file in ["after.capnp", "before.capnp", "deep.capnp"] {
+        same_request(&dir, &["--no-standard-import", "-Iinc", file]);
+    }
+    let status = Command::new(&capnp)
+        .current_dir(&dir)
+        .args([
+            "compile",
+            "-o-",
+            "--no-standard-import",
+            "-Iinc",
+            "both.capnp",
+        ])
+        .output()
+        .expect("run capnp")
+        .status;
+    assert!(!status.success(), "the reference accepts both.capnp");
+    let errors = Compiler::new()
+        .working_dir(&dir)
+        .no_standard_import()
+        .import_path("inc")
+        .file("both.capnp")
+        .compile()
+        .expect_err("two reached files share an id");
+    assert!(
+        errors
+            .to_string()
+            .contains("Duplicate ID @0xd0a1b2c3d4e5f601."),
+        "{errors}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

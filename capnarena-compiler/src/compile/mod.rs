@@ -124,6 +124,11 @@ pub struct Compilation<'a> {
     second_path: RefCell<Option<(String, String)>>,
     /// Per enum id, its enumerants' ordinals by name.
     enumerants: RefCell<HashMap<u64, HashMap<String, u16>>>,
+    /// Per file, whether an earlier compile of the same files resolved
+    /// it (see [`Compilation::with_reached`]); empty: not known.
+    reached: Vec<bool>,
+    /// Whether a node asked for an id another node had taken.
+    id_collision: bool,
 }
 
 /// The display prefix length the reference computes: after the last '.',
@@ -190,6 +195,17 @@ impl<'a> Compilation<'a> {
     /// Builds the node table of every loaded file (ids, display names,
     /// nested scopes), reporting duplicate ids.
     pub fn new(files: &'a [SourceFile]) -> Compilation<'a> {
+        Compilation::with_reached(files, Vec::new())
+    }
+
+    /// As [`new`](Self::new), knowing from an earlier compile of the same
+    /// files which of them the compile resolves (`reached`, per file: a
+    /// requested file, or one an import that was compiled names). The
+    /// reference loads an imported file only when a compiled import names
+    /// it, so the ids of files it never loads cannot collide with anything:
+    /// the reached files' nodes take their ids first, and a collision with
+    /// an unreached file is no error.
+    pub fn with_reached(files: &'a [SourceFile], reached: Vec<bool>) -> Compilation<'a> {
         let mut cx = Compilation {
             files,
             nodes: Vec::new(),
@@ -208,6 +224,8 @@ impl<'a> Compilation<'a> {
             first_names: RefCell::new(vec![None; files.len()]),
             second_path: RefCell::new(None),
             enumerants: RefCell::new(HashMap::new()),
+            reached,
+            id_collision: false,
         };
         cx.add_files();
         cx

@@ -37,6 +37,13 @@ const DEPENDENCIES: u32 = 1 << 15;
 /// What `capnp compile` asks for a requested file: the file, everything
 /// in it, everything that depends on, and the parents of those.
 const EAGER_ROOT: u32 = NODE | CHILDREN | DEPENDENCIES | (PARENTS * DEPENDENCIES);
+/// Dependencies with the same eagerness, however deep: what loading one
+/// declaration's schema at run time reaches, as `capnp convert` and
+/// `capnp eval` load the type they are given.
+const CLOSURE: u32 = 1 << 31;
+/// One declaration with its scopes and everything it depends on,
+/// transitively (the scopes themselves only as nodes).
+const DECLARATION: u32 = NODE | PARENTS | CLOSURE;
 
 /// Calls `f` with each node id type `t` names, in the reference's order:
 /// the type's own, then those its brand binds (recursing once per level
@@ -173,6 +180,23 @@ impl<'a> Compilation<'a> {
             .collect()
     }
 
+    /// Per file, whether this compile resolved it: a requested file, or
+    /// one named by an import the compile compiled. Only these files
+    /// would the reference load.
+    pub fn reached_files(&self) -> Vec<bool> {
+        self.first_names
+            .borrow()
+            .iter()
+            .map(Option::is_some)
+            .collect()
+    }
+
+    /// Whether a node asked for an id another node had taken (an error,
+    /// or a collision with a file the compile does not reach).
+    pub fn had_id_collision(&self) -> bool {
+        self.id_collision
+    }
+
     /// The first file resolved through two different paths: (the second
     /// path's name, the first's).
     pub fn second_path(&self) -> Option<(String, String)> {
@@ -181,8 +205,18 @@ impl<'a> Compilation<'a> {
 
     /// Compiles the requested files (by index, each with the name it was
     /// given) and returns the request's nodes and source info in the
-    /// reference's order.
-    pub fn request(&self, requested: &[(usize, String)]) -> (Vec<Node>, Vec<SourceInfo>) {
+    /// reference's order: each file whole, as `capnp compile` does, or,
+    /// with `only` (a `.`-separated name), lazily as `capnp convert` loads
+    /// a schema: each requested file's node, then the declaration the
+    /// longest leading part of the name names in it, with its scopes and
+    /// its dependencies, transitively. Declarations nothing named reaches
+    /// are not compiled, nor the files only they import. A name that is
+    /// not declared adds nothing (the caller's lookup reports it).
+    pub fn request(
+        &self,
+        requested: &[(usize, String)],
+        only: Option<&str>,
+    ) -> (Vec<Node>, Vec<SourceInfo>) {
         let mut ord = LoadOrder {
             map_order: Vec::new(),
             state: HashMap::new(),
@@ -195,13 +229,25 @@ impl<'a> Compilation<'a> {
             self.note_file_path(fi, name);
             let mut seen: HashMap<NodeIndex, u32> = HashMap::new();
             let mut infos: Vec<SourceInfo> = Vec::new();
-            self.traverse(
-                self.file_roots[fi],
-                EAGER_ROOT,
-                &mut seen,
-                &mut ord,
-                &mut infos,
-            );
+            let root = self.file_roots[fi];
+            match only {
+                None => self.traverse(root, EAGER_ROOT, &mut seen, &mut ord, &mut infos),
+                Some(path) => {
+                    self.traverse(root, NODE, &mut seen, &mut ord, &mut infos);
+                    // As far as the path names declarations: `capnp eval`
+                    // names members of a constant after it.
+                    let mut at = root;
+                    for part in path.split('.') {
+                        match self.nodes[at].members.get(part) {
+                            Some(&n) => at = n,
+                            None => break,
+                        }
+                    }
+                    if at != root {
+                        self.traverse(at, DECLARATION, &mut seen, &mut ord, &mut infos);
+                    }
+                }
+            }
             for si in infos {
                 ord.source_info_order.insert(si.id);
                 ord.source_info_by_id.entry(si.id).or_insert(si);
@@ -278,7 +324,10 @@ impl<'a> Compilation<'a> {
             }
             if e & PARENTS != 0 {
                 if let Some(p) = self.nodes[idx].parent {
-                    stack.push(Step::Visit(p, e));
+                    // A declaration's scopes are loaded as nodes, not with
+                    // what they depend on.
+                    let pe = if e & CLOSURE != 0 { NODE | PARENTS } else { e };
+                    stack.push(Step::Visit(p, pe));
                 }
             }
             if let Some(tr) = self.translate(idx) {
@@ -290,7 +339,11 @@ impl<'a> Compilation<'a> {
                 }
                 stack.push(Step::Infos(tr.clone()));
                 if e / DEPENDENCIES != 0 {
-                    let ne = (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES);
+                    let ne = if e & CLOSURE != 0 {
+                        e
+                    } else {
+                        (e & !(DEPENDENCIES - 1)) | (e / DEPENDENCIES)
+                    };
                     deps.clear();
                     self.node_deps(&tr.node, &mut deps);
                     for a in &tr.extra_nodes {

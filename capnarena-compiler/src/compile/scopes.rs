@@ -200,7 +200,17 @@ impl<'a> Compilation<'a> {
     /// placeholder id (and, when the id was declared, an error).
     pub(super) fn add_files(&mut self) {
         let mut placeholder = FIRST_PLACEHOLDER_ID;
-        for (fi, f) in self.files.iter().enumerate() {
+        let n = self.files.len();
+        // Files known to be reached first (all files, in load order, when
+        // that is not known), then the others.
+        let reached = |fi: usize| self.reached.get(fi).copied().unwrap_or(true);
+        let order: Vec<usize> = (0..n)
+            .filter(|&fi| reached(fi))
+            .chain((0..n).filter(|&fi| !reached(fi)))
+            .collect();
+        self.file_roots = vec![NodeIndex(usize::MAX); n];
+        for fi in order {
+            let f = &self.files[fi];
             let id = match &f.ast.id {
                 DeclId::Uid(u) => u.value,
                 _ => ids::child_id(0, ""),
@@ -214,7 +224,7 @@ impl<'a> Compilation<'a> {
                 NodeKindTag::File,
                 &mut placeholder,
             );
-            self.file_roots.push(root);
+            self.file_roots[fi] = root;
             self.add_nested_nodes(root, &mut placeholder);
         }
     }
@@ -236,9 +246,16 @@ impl<'a> Compilation<'a> {
         let idx = NodeIndex(self.nodes.len());
         loop {
             if let Some(&other) = self.index_by_id.get(&id) {
+                self.id_collision = true;
                 // Real ids have the top bit set; a placeholder taken twice
-                // is no error of the schema's.
-                if id & (1 << 63) != 0 {
+                // is no error of the schema's. Nor is a collision with a
+                // file the compile never resolves (the reference would
+                // not load it).
+                let first_file = self.nodes[other].file;
+                let both_reached = [file, first_file]
+                    .iter()
+                    .all(|&f| self.reached.get(f).copied().unwrap_or(true));
+                if id & (1 << 63) != 0 && both_reached {
                     let span = node_span(decl);
                     self.error(file, span, format!("Duplicate ID @0x{id:x}."));
                     let first = &self.nodes[other];
