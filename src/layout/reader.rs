@@ -1538,24 +1538,23 @@ impl<'a> ListReader<'a> {
     /// The elements read as structs, in order.
     #[inline]
     pub fn struct_elements(&self) -> StructElements<'a> {
-        let whole = self.step_bits % 8 == 0 && self.step_bits > 0 && self.size != ElementSize::Bit;
         // `step_bits <= 2^23`: the byte step fits a `u32`, and a product
-        // of two `u32`s cannot overflow a 64-bit `usize`, so LLVM folds
-        // `chunks_exact`'s division and remainder by the step away (and
-        // its test of a zero step, with the `max`).
-        let step = ((self.step_bits / 8) as u32).max(1) as usize;
+        // of two `u32`s cannot overflow a 64-bit `usize` (so LLVM can fold
+        // `chunks_exact`'s division by the step away).
+        let step = (self.step_bits / 8) as u32;
+        let whole = self.step_bits % 8 == 0 && step > 0 && self.size != ElementSize::Bit;
         let from = (self.start_bit / 8) as usize;
+        let len = self.len as usize * step as usize;
         // The list's words were checked when it was read, so the slice is
         // there.
-        let bytes = if whole {
-            Word::slice_as_bytes(self.seg).get(from..from + self.len as usize * step)
-        } else {
-            None
+        let bytes = Word::slice_as_bytes(self.seg).get(from..from + len);
+        let (bytes, step, whole) = match bytes {
+            Some(b) if whole => (b, step as usize, true),
+            _ => (&[][..], 1, false),
         };
-        let whole = bytes.is_some();
         StructElements {
             list: *self,
-            chunks: bytes.unwrap_or(&[]).chunks_exact(step).zip(0..self.len),
+            chunks: bytes.chunks_exact(step).zip(0..self.len),
             empty: if whole { 0..0 } else { 0..self.len },
             whole,
             first_ptr_bit: self.start_bit + u64::from(self.data_bits),
