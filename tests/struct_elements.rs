@@ -146,3 +146,223 @@ fn struct_list_elements_hold_what_was_built() {
         }
     });
 }
+
+// ------------------------------------- edge cases through generated code
+
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "generated/evolution_v1_capnp.rs"]
+mod evolution_v1_capnp;
+#[allow(dead_code)]
+#[rustfmt::skip]
+#[path = "generated/evolution_v3_capnp.rs"]
+mod evolution_v3_capnp;
+
+mod common;
+
+use capnarena::{Arena, Error, Word};
+use evolution_v1_capnp as v1;
+use evolution_v3_capnp as v3;
+
+/// Builds a version-1 root (`tests/schemas/evolution_v1.capnp`) with `n`
+/// items (`id` = 10 * i, `name` = "item i"), `n` bytes (3 * i) and `n`
+/// names ("name i") in `msg`.
+fn build_v1<A: Arena>(msg: &mut Message<A>, n: u32) {
+    let mut root = msg.init_root::<v1::root::Builder<_>>().unwrap();
+    let mut items = root.init_items(n).unwrap();
+    for i in 0..n {
+        let mut item = items.get(i);
+        item.set_id(10 * i);
+        item.set_name(&format!("item {i}")).unwrap();
+    }
+    let mut bytes = root.init_bytes(n).unwrap();
+    for i in 0..n {
+        bytes.set(i, (3 * i) as u8);
+    }
+    let mut names = root.init_names(n).unwrap();
+    for i in 0..n {
+        names.set(i, &format!("name {i}")).unwrap();
+    }
+}
+
+/// A list whose elements are smaller than the reader's struct (written by
+/// an older schema, or a list of bytes or texts read as a list of structs)
+/// reads each element's own fields, and every field past the element as
+/// zero (or empty), from the front, from the back and through adapters.
+#[test]
+fn elements_smaller_than_the_schema_read_the_rest_as_zero() {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    build_v1(&mut msg, 7);
+    let reader = msg.reader();
+    let root = reader.get_root::<v3::root::Reader>().unwrap();
+
+    let items = root.get_items().unwrap();
+    let check = |i: u32, item: v3::item::Reader<'_>| {
+        assert_eq!(item.get_id(), 10 * i, "item {i}");
+        assert_eq!(item.get_name().unwrap(), format!("item {i}"), "item {i}");
+        assert_eq!(item.get_weight(), 0.0, "item {i} weight");
+        assert_eq!(item.get_tags().unwrap().len(), 0, "item {i} tags");
+        assert!(!item.get_flag(), "item {i} flag");
+        assert_eq!(item.get_note().unwrap(), "", "item {i} note");
+        assert_eq!(item.get_score(), 0, "item {i} score");
+    };
+    for (i, item) in (0..).zip(items.iter()) {
+        check(i, item);
+    }
+    for (i, item) in (0..7).rev().zip(items.iter().rev()) {
+        check(i, item);
+    }
+    let ids: u32 = items.iter().map(|item| item.get_id()).sum();
+    assert_eq!(ids, 10 * (0..7).sum::<u32>());
+
+    // A list of bytes read as a list of structs whose first field is a byte.
+    let small: Vec<_> = root
+        .get_bytes()
+        .unwrap()
+        .iter()
+        .map(|s| (s.get_value(), s.get_extra(), s.get_more()))
+        .collect();
+    let want: Vec<_> = (0..7u8).map(|i| (3 * i, 0, 0)).collect();
+    assert_eq!(small, want);
+
+    // A list of texts read as a list of structs whose first field is a text.
+    for (i, named) in (0..).zip(root.get_names().unwrap().iter()) {
+        assert_eq!(named.get_name().unwrap(), format!("name {i}"));
+        assert_eq!(named.get_rank(), 0);
+        assert_eq!(named.get_alias().unwrap(), "");
+    }
+}
+
+/// A struct list that claims more words than its segment holds, or whose
+/// tag's elements do not fit the words the pointer gives, is refused when
+/// the list is read (with the numbers that explain it), so its iterator is
+/// never made.
+#[test]
+fn a_struct_list_past_its_segment_is_an_error() {
+    // Word 0: root struct pointer, offset 0, no data, 3 pointers (item,
+    // items, bytes). Word 1: null (`item`). Word 2: list pointer (`items`),
+    // offset 1 (to word 4), inline composite, `words` words. Word 3: null.
+    // Word 4: tag, `count` elements of 1 data word and 1 pointer. Words
+    // 5-8: four words of elements.
+    let words = |words: u64, count: u64| -> Vec<Word> {
+        [
+            0x0003_0000_0000_0000,
+            0,
+            (words << 35) | (7 << 32) | (1 << 2) | 1,
+            0,
+            (1 << 48) | (1 << 32) | (count << 2),
+            1,
+            0,
+            2,
+            0,
+        ]
+        .map(Word::from_u64)
+        .to_vec()
+    };
+    let read = |w: &[Word]| -> capnarena::Result<u32> {
+        let segments = [w];
+        let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+        let root = reader.get_root::<v3::root::Reader>()?;
+        Ok(root.get_items()?.iter().map(|i| i.get_id()).sum())
+    };
+    // The list as laid out: two elements of two words, ids 1 and 2.
+    assert_eq!(read(&words(4, 2)).unwrap(), 3);
+    // Five words claimed, four there.
+    let err = read(&words(5, 2)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::OutOfBounds {
+                len: 6,
+                segment_len: 9,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // Three elements of two words do not fit four words.
+    let err = read(&words(4, 3)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::BadCompositeTag {
+                elements: 3,
+                element_words: 2,
+                list_words: 4,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+/// A struct list reached through a far pointer, whose elements' pointers
+/// are far pointers too (every object in a segment of its own), iterates
+/// in its own segment: each element's fields and pointers read back what
+/// was built, from both ends.
+#[test]
+fn a_struct_list_behind_a_far_pointer_iterates_in_its_segment() {
+    let mut msg = Message::new(common::OneWordArena::default());
+    {
+        let mut root = msg.init_root::<v3::root::Builder<_>>().unwrap();
+        let mut items = root.init_items(5).unwrap();
+        for i in 0..5 {
+            let mut item = items.get(i);
+            item.set_id(i + 1);
+            item.set_score(-(i64::from(i)));
+            item.set_name(&format!("far {i}")).unwrap();
+        }
+    }
+    let mut framed = Vec::new();
+    msg.append_to(&mut framed);
+    let words = aligned(&framed);
+    let reader = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
+    assert!(
+        reader.segment_count() > 3,
+        "every object in its own segment"
+    );
+    let items = reader
+        .get_root::<v3::root::Reader>()
+        .unwrap()
+        .get_items()
+        .unwrap();
+    let got: Vec<_> = items
+        .iter()
+        .map(|i| (i.get_id(), i.get_score(), i.get_name().unwrap().to_owned()))
+        .collect();
+    let want: Vec<_> = (0..5u32)
+        .map(|i| (i + 1, -i64::from(i), format!("far {i}")))
+        .collect();
+    assert_eq!(got, want);
+    let mut back: Vec<_> = items.iter().rev().map(|i| i.get_id()).collect();
+    back.reverse();
+    assert_eq!(back, [1, 2, 3, 4, 5]);
+}
+
+/// Lists whose elements take no space (a struct list of zero-sized
+/// structs, a list of voids) read as structs yield one empty struct per
+/// element, every field zero or empty, and report their length.
+#[test]
+fn zero_sized_elements_read_as_empty_structs() {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    {
+        let mut root = msg.init_root_struct(StructSize::new(2, 7)).unwrap();
+        root.init_struct_list(1, 4, StructSize::new(0, 0)).unwrap();
+        root.init_list(2, ElementSize::Void, 6).unwrap();
+    }
+    let reader = msg.reader();
+    let root = reader.get_root::<v3::root::Reader>().unwrap();
+    let items = root.get_items().unwrap();
+    assert_eq!((items.len(), items.iter().len()), (4, 4));
+    for item in items.iter().chain(items.iter().rev()) {
+        assert_eq!((item.get_id(), item.get_score()), (0, 0));
+        assert_eq!(item.get_name().unwrap(), "");
+    }
+    let small = root.get_bytes().unwrap();
+    assert_eq!(small.iter().len(), 6);
+    assert!(
+        small
+            .iter()
+            .all(|s| (s.get_value(), s.get_more()) == (0, 0))
+    );
+}

@@ -8,6 +8,9 @@ use super::pointer::{self, ElementSize, KIND_FAR, KIND_LIST, KIND_OTHER, KIND_ST
 use super::primitive::{Primitive, load};
 use crate::error::{Error, PointerKind, Result};
 use crate::word::Word;
+use core::iter::Zip;
+use core::ops::Range;
+use core::slice::ChunksExact;
 
 /// Anything that can hand out a message's segments by number.
 ///
@@ -1507,62 +1510,67 @@ impl<'a> ListReader<'a> {
 /// front), each as [`ListReader::get_struct`] reads it.
 ///
 /// The list's words were bounds-checked when the list was read, so when
-/// its elements are whole bytes the iterator cuts the next element off the
-/// bytes still to go (one length check, which also ends the loop) and an
-/// element costs no bounds check of its own; the field reads on it check
-/// their offsets against the data section's length, which is the same for
-/// every element, so that check leaves the loop.
+/// its elements are whole bytes the iterator cuts them out of those bytes
+/// with `chunks_exact`, paired with their indices: element `i` is the
+/// list's bytes from `i` steps on, with no bounds check of its own, and the
+/// loop is counted by index, so LLVM knows its trip count (and may unroll
+/// it). The field reads on an element check their offsets against the data
+/// section's length, which is the same for every element, so that check
+/// leaves the loop.
 #[derive(Clone)]
 pub struct StructElements<'a> {
     list: ListReader<'a>,
-    /// The bytes of the elements not yet yielded, when they are whole
-    /// bytes; empty otherwise.
-    rest: &'a [u8],
-    /// Bytes per element; 0 for a list whose elements are not whole bytes
-    /// (bits, or zero-sized), which yields empty structs.
-    step: usize,
-    /// Index of the next element from the front.
-    front: u32,
-    /// Bit offset in the segment of the next front element's pointer
-    /// section: advanced by a step per element, so that an element's
-    /// pointer section costs an add, not a multiplication.
-    front_ptr_bit: u64,
-    /// One past the index of the next element from the back.
-    back: u32,
+    /// The elements' bytes, one chunk each, with their indices, when they
+    /// are whole bytes; empty otherwise.
+    chunks: Zip<ChunksExact<'a, u8>, Range<u32>>,
+    /// The indices of the elements not yet yielded, when they are not
+    /// whole bytes (bits, or zero-sized): those yield empty structs.
+    empty: Range<u32>,
+    /// Whether the elements are whole bytes (`chunks` is used, not
+    /// `empty`). The same on every call, so LLVM splits the loop into one
+    /// per mode.
+    whole: bool,
+    /// Bit offset in the segment of element 0's pointer section.
+    first_ptr_bit: u64,
 }
 
 impl<'a> ListReader<'a> {
     /// The elements read as structs, in order.
     #[inline]
     pub fn struct_elements(&self) -> StructElements<'a> {
-        let step = (self.step_bits / 8) as usize;
+        // `step_bits <= 2^23`: the byte step fits a `u32`, and a product
+        // of two `u32`s cannot overflow a 64-bit `usize` (so LLVM can fold
+        // `chunks_exact`'s division by the step away).
+        let step = (self.step_bits / 8) as u32;
         let whole = self.step_bits % 8 == 0 && step > 0 && self.size != ElementSize::Bit;
         let from = (self.start_bit / 8) as usize;
-        // `len < 2^29` and `step <= 2^19` bytes: no overflow. The list's
-        // words were checked when it was read, so the slice is there.
-        let bytes = Word::slice_as_bytes(self.seg).get(from..from + self.len as usize * step);
-        let (rest, step) = match bytes {
-            Some(b) if whole => (b, step),
-            _ => (&[][..], 0),
+        let len = self.len as usize * step as usize;
+        // The list's words were checked when it was read, so the slice is
+        // there.
+        let bytes = Word::slice_as_bytes(self.seg).get(from..from + len);
+        let (bytes, step, whole) = match bytes {
+            Some(b) if whole => (b, step as usize, true),
+            _ => (&[][..], 1, false),
         };
         StructElements {
             list: *self,
-            rest,
-            step,
-            front: 0,
-            front_ptr_bit: self.start_bit + u64::from(self.data_bits),
-            back: self.len,
+            chunks: bytes.chunks_exact(step).zip(0..self.len),
+            empty: if whole { 0..0 } else { 0..self.len },
+            whole,
+            first_ptr_bit: self.start_bit + u64::from(self.data_bits),
         }
     }
 }
 
 impl<'a> StructElements<'a> {
-    /// The struct over the element whose bytes are `elem` and whose
-    /// pointer section starts at bit `ptr_bit` of the segment.
+    /// The struct over element `index`, whose bytes are `elem`.
     #[inline(always)]
-    fn element(&self, ptr_bit: u64, elem: &'a [u8]) -> StructReader<'a> {
+    fn element(&self, index: u32, elem: &'a [u8]) -> StructReader<'a> {
         let l = &self.list;
         let data_bytes = (l.data_bits / 8) as usize;
+        // At most 2^29 elements of 2^23 bits each past a start below
+        // 2^38: no overflow.
+        let ptr_bit = self.first_ptr_bit + u64::from(index) * l.step_bits;
         StructReader {
             ctx: l.ctx,
             seg: l.seg,
@@ -1585,47 +1593,31 @@ impl<'a> Iterator for StructElements<'a> {
     type Item = StructReader<'a>;
     #[inline]
     fn next(&mut self) -> Option<StructReader<'a>> {
-        // `step` is the same on every call, so LLVM splits the loop into
-        // one per mode; in the bytes mode the length check ends the loop.
-        if self.step != 0 {
-            let (elem, rest) = self.rest.split_at_checked(self.step)?;
-            self.rest = rest;
-            self.front += 1;
-            let ptr_bit = self.front_ptr_bit;
-            // At most 2^29 elements of 2^23 bits each past a start below
-            // 2^38: no overflow.
-            self.front_ptr_bit += self.list.step_bits;
-            return Some(self.element(ptr_bit, elem));
+        if self.whole {
+            let (elem, index) = self.chunks.next()?;
+            return Some(self.element(index, elem));
         }
-        if self.front == self.back {
-            return None;
-        }
-        self.front += 1;
+        self.empty.next()?;
         Some(self.empty_element())
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = (self.back - self.front) as usize;
-        (n, Some(n))
+        if self.whole {
+            self.chunks.size_hint()
+        } else {
+            self.empty.size_hint()
+        }
     }
 }
 
 impl DoubleEndedIterator for StructElements<'_> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
-        if self.step != 0 {
-            let at = self.rest.len().checked_sub(self.step)?;
-            let (rest, elem) = self.rest.split_at_checked(at)?;
-            self.rest = rest;
-            self.back -= 1;
-            let l = &self.list;
-            let ptr_bit = l.start_bit + u64::from(self.back) * l.step_bits + u64::from(l.data_bits);
-            return Some(self.element(ptr_bit, elem));
+        if self.whole {
+            let (elem, index) = self.chunks.next_back()?;
+            return Some(self.element(index, elem));
         }
-        if self.front == self.back {
-            return None;
-        }
-        self.back -= 1;
+        self.empty.next_back()?;
         Some(self.empty_element())
     }
 }
