@@ -101,20 +101,25 @@ fn owned_cycles(manifest: &Path, out: &Path) -> io::Result<()> {
         .map_err(|e| io::Error::other(format!("tests/schemas/owned_cycles.capnp: {e}")))
 }
 
-/// Generates `tests/schemas/json_annotated.capnp` (the
-/// `/capnp/compat/json.capnp` annotations) with owned values and their
-/// serde impls into `OUT_DIR/json_annotated/`, which `src/lib.rs`
-/// includes (tests/owned_json.rs).
+/// Generates `tests/schemas/json_annotated.capnp` and
+/// `tests/schemas/json_flatten.capnp` (the `/capnp/compat/json.capnp`
+/// annotations, `$Json.flatten` in the second) with owned values and
+/// their serde impls into `OUT_DIR/json_annotated/` and
+/// `OUT_DIR/json_flatten/`, which `src/lib.rs` includes
+/// (tests/owned_json.rs).
 fn json_annotated(manifest: &Path, out: &Path) -> io::Result<()> {
     let dir = manifest.join("../tests/schemas");
-    println!("cargo:rerun-if-changed=../tests/schemas/json_annotated.capnp");
-    capnarena_build::Config::new()
-        .src_prefix(&dir)
-        .file(dir.join("json_annotated.capnp"))
-        .out_dir(out.join("json_annotated"))
-        .serde(true)
-        .compile()
-        .map_err(|e| io::Error::other(format!("tests/schemas/json_annotated.capnp: {e}")))
+    for name in ["json_annotated", "json_flatten"] {
+        println!("cargo:rerun-if-changed=../tests/schemas/{name}.capnp");
+        capnarena_build::Config::new()
+            .src_prefix(&dir)
+            .file(dir.join(format!("{name}.capnp")))
+            .out_dir(out.join(name))
+            .serde(true)
+            .compile()
+            .map_err(|e| io::Error::other(format!("tests/schemas/{name}.capnp: {e}")))?;
+    }
+    Ok(())
 }
 
 /// The requested file's ID and the other file nodes of a request.

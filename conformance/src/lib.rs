@@ -48,3 +48,13 @@ pub mod json_annotated_capnp {
         "/json_annotated/json_annotated_capnp.rs"
     ));
 }
+
+/// `tests/schemas/json_flatten.capnp`, generated with owned values and
+/// serde impls that follow its `/capnp/compat/json.capnp` annotations,
+/// `$Json.flatten` included.
+pub mod json_flatten_capnp {
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/json_flatten/json_flatten_capnp.rs"
+    ));
+}

@@ -61,59 +61,84 @@ fn annotated_json_matches_reference() {
     }
 }
 
-/// Keys in any order: a union's members before its tag, and the tag
-/// before the `valueName` member (the order the reference writes), read
-/// as the values they name.
+/// Keys in any order read as the reference reads them (`capnp convert
+/// json:binary`): a `valueName` value before its tag is read once the tag
+/// is (it was refused), a member given before its tag is reset by the tag
+/// (it was kept), a tag naming another member than one given before it
+/// wins (it was refused), a tag naming no member is ignored (it was
+/// refused), and a value given twice around its tag keeps the one given
+/// first (read last, as the reference retries it).
 #[test]
 fn annotated_json_reads_in_any_order() {
-    let event: event::Value = serde_json::from_str(
+    let shapes = [
+        r#"{"data": 1.5, "kind": "circle"}"#,
+        r#"{"data": 1.5, "kind": "circle", "data": 2.5}"#,
+        r#"{"kind": "blob", "data": "0AfF"}"#,
+        r#"{"kind": "nothing", "data": null}"#,
+        r#"{"data": {"ex": 3}, "kind": "square"}"#,
+        r#"{"kind": "triangle", "data": 1}"#,
+    ];
+    let events = [
         r#"{"message": "hi", "t": "message", "payload": {"payloadType": "bytes"}, "level": "LOW"}"#,
-    )
-    .unwrap();
-    assert!(matches!(&event.union, event::WhichValue::Note(Some(m)) if m == "hi"));
-    assert_eq!(event.level, Level::Low);
-    assert!(matches!(
-        &event.payload.union,
-        event::payload::WhichValue::Bytes(None)
-    ));
-    let shape: shape::Value = serde_json::from_str(r#"{"kind": "blob", "data": "0AfF"}"#).unwrap();
-    assert!(matches!(&shape.union, shape::WhichValue::Blob(Some(b)) if b == &[0x0a, 0xff]));
-    let shape: shape::Value = serde_json::from_str(r#"{"kind": "nothing", "data": null}"#).unwrap();
-    assert!(matches!(shape.union, shape::WhichValue::Nothing));
+        r#"{"message": "x", "t": "idle"}"#,
+        r#"{"t": "idle", "message": "x"}"#,
+        r#"{"key": {"ex": 1}, "t": "click", "click": {"x": 2}}"#,
+    ];
+    let expect = |root: &str, json: &str| -> Option<Vec<u8>> {
+        let capnp = peer::peer()?;
+        Some(convert(&capnp, "json:binary", root, json.as_bytes()))
+    };
+    for json in shapes {
+        let read: shape::Value =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        if let Some(bytes) = expect("Shape", json) {
+            let reader = MessageReader::from_bytes(&bytes, ReaderOptions::default()).unwrap();
+            let want = shape::Value::read_struct(reader.root().unwrap()).unwrap();
+            assert_eq!(read, want, "{json}");
+        }
+    }
+    let read: shape::Value = serde_json::from_str(shapes[0]).unwrap();
+    assert!(matches!(read.union, shape::WhichValue::Circle(v) if v == 1.5));
+    for json in events {
+        let read: event::Value =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        if let Some(bytes) = expect("Event", json) {
+            let reader = MessageReader::from_bytes(&bytes, ReaderOptions::default()).unwrap();
+            let want = event::Value::read_struct(reader.root().unwrap()).unwrap();
+            assert_eq!(read, want, "{json}");
+        }
+    }
+    let read: event::Value = serde_json::from_str(events[0]).unwrap();
+    assert!(matches!(&read.union, event::WhichValue::Note(None)));
+    assert_eq!(read.level, Level::Low);
 }
 
-/// Input the annotations make wrong is an error naming what is wrong:
-/// a tag naming no member, a tag given twice, a member's value beside a
-/// tag naming another, a `valueName` value before its tag, bad base64 and
-/// bad hex.
+/// Input the reference refuses is an error naming what is wrong: a tag
+/// given twice, a tag that is not a string, bad base64 and bad hex, an
+/// unknown enumerant.
 #[test]
 fn annotated_json_errors() {
     let cases: &[(&str, &str)] = &[
-        (r#"{"kind": "triangle"}"#, "names no member"),
         (r#"{"kind": "circle", "kind": "circle"}"#, "given twice"),
-        (
-            r#"{"data": 1.5, "kind": "circle"}"#,
-            "before the union's tag",
-        ),
+        (r#"{"kind": 3}"#, "a string naming a union member"),
         (
             r#"{"kind": "blob", "data": "0g"}"#,
             "character 2 of the hex",
         ),
-        (r#"{"kind": "blob", "data": "abc"}"#, "hex of odd length 3"),
+        (r#"{"data": "abc", "kind": "blob"}"#, "hex of odd length 3"),
     ];
     for (json, expected) in cases {
         let e = serde_json::from_str::<shape::Value>(json).unwrap_err();
         assert!(e.to_string().contains(expected), "{json}: {e}");
     }
     let events: &[(&str, &str)] = &[
-        (
-            r#"{"message": "x", "t": "idle"}"#,
-            "another member was given",
-        ),
-        (r#"{"t": "idle", "message": "x"}"#, "its tag names another"),
         (r#"{"raw": "AQ="}"#, "does not end on a byte"),
         (r#"{"raw": "A*"}"#, "character 2 of the base64"),
         (r#"{"level": "high"}"#, "is not an enumerant"),
+        (
+            r#"{"payload": {"payloadType": "none", "payloadType": "text"}}"#,
+            "given twice",
+        ),
     ];
     for (json, expected) in events {
         let e = serde_json::from_str::<event::Value>(json).unwrap_err();
@@ -126,35 +151,83 @@ fn request(capnp: &Path, dir: &Path, file: &str) -> Vec<u8> {
     peer::run(capnp, dir, &["compile", "-o-", file], &[]).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
-/// Annotations the serde impls cannot follow make generation fail with
-/// an error naming the field, rather than write another JSON form:
-/// `$Json.flatten` (not supported yet; capnarena-dynamic's annotated
-/// schema) and `$Json.base64` on a field that is not `Data` (which the
-/// reference refuses too).
+/// `$Json.flatten` generates (capnarena-dynamic's annotated schema, which
+/// was refused), and annotations the reference refuses make generation
+/// fail with an error naming the field: `$Json.base64` on a field that
+/// is not `Data`, two flattened members with one JSON name (and a
+/// flattened member named as a field), flattening a field that is not a
+/// struct, and a flattening cycle; flattening deeper than the
+/// generator's limit is an `Error::Limit`.
 #[test]
-fn unfollowed_annotations_are_generation_errors() {
+fn refused_annotations_are_generation_errors() {
     let Some(capnp) = peer::peer() else { return };
     let options = capnarena_codegen::Options::default().serde(true);
     let dynamic = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../capnarena-dynamic/tests/json");
     let flattened = request(&capnp, &dynamic, "annotations.capnp");
-    let e = capnarena_codegen::generate(&flattened, &options).unwrap_err();
-    let text = e.to_string();
-    assert!(
-        text.contains("$Json.flatten") && text.contains("annotations.capnp:Event.inner"),
-        "{text}"
-    );
+    capnarena_codegen::generate(&flattened, &options).expect("$Json.flatten generates");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("owned_json");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("bad.capnp"),
-        "@0xe2a7b61a3e9f8c11;\nusing Json = import \"/capnp/compat/json.capnp\";\nstruct S { t @0 :Text $Json.base64; }\n",
-    )
-    .unwrap();
-    let bad = request(&capnp, &dir, "bad.capnp");
-    let e = capnarena_codegen::generate(&bad, &options).unwrap_err();
-    let text = e.to_string();
-    assert!(
-        text.contains("bad.capnp:S.t") && text.contains("only Data"),
-        "{text}"
+    let cases = [
+        (
+            "struct S { t @0 :Text $Json.base64; }",
+            "bad.capnp:S.t",
+            "only Data",
+        ),
+        (
+            "struct S { a @0 :A $Json.flatten(); b @1 :A $Json.flatten(); }\nstruct A { x @0 :Int32; }",
+            "bad.capnp:S.b",
+            "not mutually exclusive",
+        ),
+        (
+            "struct S { x @0 :Int32; a @1 :A $Json.flatten(); }\nstruct A { x @0 :Int32; }",
+            "bad.capnp:S.a",
+            "not mutually exclusive",
+        ),
+        (
+            "struct S { g :group $Json.flatten(prefix = \"p\") { x @0 :Int32; } px @1 :Int32; }",
+            "bad.capnp:S.px",
+            "two members are named \"px\"",
+        ),
+        (
+            "struct S { t @0 :Text $Json.flatten(); }",
+            "bad.capnp:S.t",
+            "only struct types can be flattened",
+        ),
+        (
+            "struct S { c @0 :C $Json.flatten(); }\nstruct C { s @0 :S $Json.flatten(); }",
+            "bad.capnp:C.s",
+            "cyclic JSON flattening",
+        ),
+    ];
+    // A chain of 70 structs, each flattening the next: over the 64 levels
+    // the generator allows.
+    let mut chain = String::new();
+    for i in 0..70 {
+        chain.push_str(&format!(
+            "struct S{i} {{ x @0 :Int32; n @1 :S{} $Json.flatten(prefix = \"n\"); }}\n",
+            i + 1
+        ));
+    }
+    chain.push_str("struct S70 { x @0 :Int32; }");
+    let deep = (
+        chain.as_str(),
+        "levels of JSON flattening",
+        "the limit of 64",
     );
+    for (schema, field, message) in cases.into_iter().chain([deep]) {
+        std::fs::write(
+            dir.join("bad.capnp"),
+            format!(
+                "@0xe2a7b61a3e9f8c11;\nusing Json = import \"/capnp/compat/json.capnp\";\n{schema}\n"
+            ),
+        )
+        .unwrap();
+        let bad = request(&capnp, &dir, "bad.capnp");
+        let e = capnarena_codegen::generate(&bad, &options).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains(field) && text.contains(message),
+            "{schema}: {text}"
+        );
+    }
 }

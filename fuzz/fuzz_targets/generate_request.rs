@@ -17,7 +17,9 @@
 //! (`Options::rpc`), so that its paths (superclasses, method structs,
 //! pipelines) see the same inputs, and its next bit schema nodes
 //! (`Options::schema_nodes`: each node copied, the types it names
-//! followed through brands).
+//! followed through brands), and its third bit the serde impls
+//! (`Options::serde`: the `/capnp/compat/json.capnp` annotations,
+//! flattening expanded).
 #![no_main]
 
 use capnarena_codegen::{Options, generate};
@@ -28,7 +30,8 @@ fuzz_target!(|data: &[u8]| {
     let first = data.first().copied().unwrap_or(0);
     let options = Options::default()
         .rpc(first & 1 == 1)
-        .schema_nodes(first & 2 == 2);
+        .schema_nodes(first & 2 == 2)
+        .serde(first & 4 == 4);
     let result = std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || generate(&request, &options))

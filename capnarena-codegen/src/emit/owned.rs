@@ -101,7 +101,7 @@ impl Generator<'_> {
         Ok(())
     }
 
-    fn value_context<'a>(
+    pub(super) fn value_context<'a>(
         &self,
         id: u64,
         s: &'a StructNode,

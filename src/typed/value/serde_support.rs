@@ -14,7 +14,11 @@
 //!
 //! Deserializing accepts those forms, and is lenient beyond them:
 //! integers as strings or numbers alike, enums as names or numbers,
-//! unknown fields skipped. Any pointers and
+//! unknown fields skipped. Keys are taken in any order, as the
+//! reference's codec takes them: a value whose meaning waits for a
+//! union's tag (`$Json.discriminator`'s `valueName`, a member of a
+//! flattened union member) is kept, as the input gave it, and read once
+//! the object's other keys are. Any pointers and
 //! capabilities have no JSON form: serializing or deserializing one is an
 //! error.
 
@@ -24,7 +28,10 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::value::{MapDeserializer, SeqDeserializer};
+use serde::de::{
+    self, DeserializeSeed, IgnoredAny, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+};
 use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -54,28 +61,62 @@ pub trait DeserializeValue<'de>: Sized {
 
 /// A struct value read field by field from a map (what generated code
 /// implements for `Value`).
+///
+/// The keys are those the reference's JSON codec reads: the fields'
+/// names, and with `$Json.flatten` the names of the members of flattened
+/// structs and groups (prefixed) in the same object. A key whose meaning
+/// depends on a union's tag (a `valueName` value, a member of a
+/// flattened union member) is not [`StructFields::ready`] until that tag
+/// has been read; [`deserialize_struct`] keeps such values and reads them
+/// after the object's other keys, as the reference does.
 pub trait StructFields: Default {
     /// The struct's name.
     const NAME: &'static str;
-    /// The JSON names of its fields and union members; a key's index in
-    /// this list is what [`StructFields::set_field`] gets.
+    /// The JSON names of its members (flattened ones included); a key's
+    /// index in this list is what [`StructFields::set_field`] gets.
     const FIELDS: &'static [&'static str];
+    /// How many unions the object may give a tag of (its own and those of
+    /// flattened structs and groups): the length of `seen`.
+    const UNIONS: usize = 0;
 
-    /// Reads the value of field `index` (of [`StructFields::FIELDS`]) from
-    /// `map` into `self`; `seen` is the generated code's record of what
-    /// the keys so far said (a `$Json.discriminator` union's tag and
-    /// value), zero before the first key.
+    /// Whether member `index` (of [`StructFields::FIELDS`]) can be read
+    /// now: `false` while the tag of the union it belongs to has not been
+    /// read (`seen`, one entry per union).
+    fn ready(&self, seen: &[bool], index: usize) -> bool {
+        let _ = (seen, index);
+        true
+    }
+
+    /// Reads member `index` (of [`StructFields::FIELDS`]) from `d` into
+    /// `self`; `seen` records which unions' tags were read (one entry per
+    /// union, `false` before the first key).
     ///
     /// # Errors
     /// As [`DeserializeValue::deserialize_value`]; a union's tag given
-    /// twice or naming another member than a value given, or a union
-    /// value under `valueName` before its tag.
-    fn set_field<'de, A: MapAccess<'de>>(
+    /// twice, or a member of a flattened union member while the active
+    /// member is not flattened.
+    fn set_field<'de, D: Deserializer<'de>>(
         &mut self,
-        seen: &mut u64,
+        seen: &mut [bool],
         index: usize,
-        map: &mut A,
-    ) -> Result<(), A::Error>;
+        d: D,
+    ) -> Result<(), D::Error>;
+}
+
+/// Whether union `slot`'s tag was read (`false` past `seen`'s end).
+#[inline]
+pub fn tag_seen(seen: &[bool], slot: usize) -> bool {
+    seen.get(slot).copied().unwrap_or(false)
+}
+
+/// Records that union `slot`'s tag was read; `false` when it already
+/// was (the reference refuses a tag given twice).
+#[inline]
+pub fn first_tag(seen: &mut [bool], slot: usize) -> bool {
+    match seen.get_mut(slot) {
+        Some(s) => !core::mem::replace(s, true),
+        None => true,
+    }
 }
 
 /// A value serialized by its [`SerializeValue`] rules.
@@ -102,48 +143,36 @@ impl<T: SerializeValue + Default> Serialize for OrDefault<'_, T> {
     }
 }
 
-/// The next map value, deserialized by its [`DeserializeValue`] rules.
+/// A member's value, deserialized by its [`DeserializeValue`] rules.
 ///
 /// # Errors
 /// As [`DeserializeValue::deserialize_value`].
 #[inline]
-pub fn next<'de, T: DeserializeValue<'de>, A: MapAccess<'de>>(map: &mut A) -> Result<T, A::Error> {
-    map.next_value_seed(Seed(PhantomData))
+pub fn next<'de, T: DeserializeValue<'de>, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+    T::deserialize_value(d)
 }
 
-/// The next map value, a `$Json.discriminator` union's tag: the index of
-/// the member it names among `tags`.
+/// A `$Json.discriminator` union's tag: the index of the member it names
+/// among `tags`, `None` when it names none (which the reference ignores).
 ///
 /// # Errors
-/// The deserializer's, or the value is not a string naming a member.
-pub fn next_tag<'de, A: MapAccess<'de>>(
-    map: &mut A,
+/// The deserializer's, or the value is not a string.
+pub fn next_tag<'de, D: Deserializer<'de>>(
+    d: D,
     tags: &'static [&'static str],
-) -> Result<usize, A::Error> {
-    map.next_value_seed(Tag(tags))
+) -> Result<Option<usize>, D::Error> {
+    d.deserialize_str(Tag(tags))
 }
 
 struct Tag(&'static [&'static str]);
 
-impl<'de> DeserializeSeed<'de> for Tag {
-    type Value = usize;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
 impl Visitor<'_> for Tag {
-    type Value = usize;
+    type Value = Option<usize>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a union member's name, one of {:?}", self.0)
+        write!(f, "a string naming a union member, one of {:?}", self.0)
     }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<usize, E> {
-        self.0.iter().position(|t| *t == v).ok_or_else(|| {
-            E::custom(format_args!(
-                "the union's tag {v:?} names no member (it has {:?})",
-                self.0
-            ))
-        })
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|t| *t == v))
     }
 }
 
@@ -207,23 +236,13 @@ pub enum BytesForm {
     Hex,
 }
 
-/// The next map value, bytes as a `$Json.base64` or `$Json.hex` string.
+/// Bytes as a `$Json.base64` or `$Json.hex` string.
 ///
 /// # Errors
 /// The deserializer's, or the string is not that encoding (the error
 /// names the character and its position).
-pub fn next_bytes<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    form: BytesForm,
-) -> Result<Vec<u8>, A::Error> {
-    map.next_value_seed(form)
-}
-
-impl<'de> DeserializeSeed<'de> for BytesForm {
-    type Value = Vec<u8>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<u8>, D::Error> {
-        d.deserialize_str(self)
-    }
+pub fn next_bytes<'de, D: Deserializer<'de>>(d: D, form: BytesForm) -> Result<Vec<u8>, D::Error> {
+    d.deserialize_str(form)
 }
 
 impl Visitor<'_> for BytesForm {
@@ -304,12 +323,12 @@ fn from_base64<E: de::Error>(v: &str) -> Result<Vec<u8>, E> {
     Ok(out)
 }
 
-/// Skips the next map value (a key no field has).
+/// Skips a value (of a key no member has, or a `Void` member's).
 ///
 /// # Errors
 /// The deserializer's.
-pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
-    map.next_value::<IgnoredAny>().map(|_| ())
+pub fn skip<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+    IgnoredAny::deserialize(d).map(|_| ())
 }
 
 /// Deserializes a struct value `V` from a map of its fields; a field
@@ -345,14 +364,229 @@ impl<'de, V: StructFields> Visitor<'de> for StructVisitor<V> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V, A::Error> {
         let mut value = V::default();
-        let mut seen = 0;
+        let mut small = [false; 8];
+        let mut large = Vec::new();
+        let seen: &mut [bool] = match small.get_mut(..V::UNIONS) {
+            Some(s) => s,
+            None => {
+                large.resize(V::UNIONS, false);
+                &mut large
+            }
+        };
+        // Values whose union's tag has not come yet, in the order given:
+        // kept as read (a copy of that part of the input).
+        let mut waiting: Vec<(usize, Content<'de>)> = Vec::new();
         while let Some(key) = map.next_key_seed(FieldIndex(V::FIELDS))? {
             match key {
-                Some(index) => value.set_field(&mut seen, index, &mut map)?,
-                None => skip(&mut map)?,
+                Some(index) if value.ready(seen, index) => map.next_value_seed(Member {
+                    value: &mut value,
+                    seen: &mut *seen,
+                    index,
+                })?,
+                Some(index) => waiting.push((index, map.next_value_seed(ContentSeed(0))?)),
+                None => map.next_value::<IgnoredAny>().map(|_| ())?,
             }
         }
+        // As the reference: the waiting values are read once the object's
+        // other keys are, again while that reads some; the reference
+        // drops what is left (a value whose tag never came).
+        while !waiting.is_empty() {
+            let before = waiting.len();
+            let mut again = Vec::new();
+            for (index, content) in waiting {
+                if value.ready(seen, index) {
+                    value.set_field(seen, index, ContentDeserializer::<A::Error>::new(content))?;
+                } else {
+                    again.push((index, content));
+                }
+            }
+            if again.len() == before {
+                break;
+            }
+            waiting = again;
+        }
         Ok(value)
+    }
+}
+
+/// A member's value read into a struct (a seed, so the value goes
+/// straight from the map into its field).
+struct Member<'v, 's, V> {
+    value: &'v mut V,
+    seen: &'s mut [bool],
+    index: usize,
+}
+
+impl<'de, V: StructFields> DeserializeSeed<'de> for Member<'_, '_, V> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.value.set_field(self.seen, self.index, d)
+    }
+}
+
+/// Levels of arrays and objects a kept value may have (the JSON reader's
+/// own limit is normally lower): a guard for the stack.
+const MAX_KEPT_DEPTH: usize = 1024;
+
+/// A value kept to be read later (a union member's value before its
+/// tag): what a self-describing input gave, as it gave it.
+#[derive(Debug)]
+enum Content<'de> {
+    Unit,
+    Bool(bool),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+    Str(&'de str),
+    String(String),
+    Bytes(Vec<u8>),
+    Seq(Vec<Content<'de>>),
+    Map(Vec<(Content<'de>, Content<'de>)>),
+    Some(Box<Content<'de>>),
+}
+
+/// Reads a [`Content`] `.0` levels deep.
+struct ContentSeed(usize);
+
+impl<'de> DeserializeSeed<'de> for ContentSeed {
+    type Value = Content<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Content<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl ContentSeed {
+    fn deeper<E: de::Error>(&self) -> Result<ContentSeed, E> {
+        if self.0 >= MAX_KEPT_DEPTH {
+            return Err(E::custom(format_args!(
+                "a value kept until its union's tag nests over {MAX_KEPT_DEPTH} levels"
+            )));
+        }
+        Ok(ContentSeed(self.0 + 1))
+    }
+}
+
+impl<'de> Visitor<'de> for ContentSeed {
+    type Value = Content<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Content<'de>, E> {
+        Ok(Content::Unit)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Content<'de>, E> {
+        Ok(Content::Unit)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Content<'de>, D::Error> {
+        let inner = self.deeper()?.deserialize(d)?;
+        Ok(Content::Some(Box::new(inner)))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Content<'de>, E> {
+        Ok(Content::Bool(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Content<'de>, E> {
+        Ok(Content::U64(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Content<'de>, E> {
+        Ok(Content::I64(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Content<'de>, E> {
+        Ok(Content::F64(v))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Content<'de>, E> {
+        Ok(Content::Str(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Content<'de>, E> {
+        Ok(Content::String(v.into()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Content<'de>, E> {
+        Ok(Content::String(v))
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Content<'de>, E> {
+        Ok(Content::Bytes(v.into()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'de>, A::Error> {
+        let deeper = self.deeper()?;
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(ContentSeed(deeper.0))? {
+            items.push(item);
+        }
+        Ok(Content::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'de>, A::Error> {
+        let deeper = self.deeper()?;
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key_seed(ContentSeed(deeper.0))? {
+            let value = map.next_value_seed(ContentSeed(deeper.0))?;
+            entries.push((key, value));
+        }
+        Ok(Content::Map(entries))
+    }
+}
+
+/// A kept [`Content`] read again, as the input it came from.
+struct ContentDeserializer<'de, E> {
+    content: Content<'de>,
+    error: PhantomData<E>,
+}
+
+impl<'de, E> ContentDeserializer<'de, E> {
+    fn new(content: Content<'de>) -> Self {
+        ContentDeserializer {
+            content,
+            error: PhantomData,
+        }
+    }
+}
+
+impl<'de, E: de::Error> IntoDeserializer<'de, E> for Content<'de> {
+    type Deserializer = ContentDeserializer<'de, E>;
+    fn into_deserializer(self) -> ContentDeserializer<'de, E> {
+        ContentDeserializer::new(self)
+    }
+}
+
+impl<'de, E: de::Error> Deserializer<'de> for ContentDeserializer<'de, E> {
+    type Error = E;
+
+    fn deserialize_any<Vi: Visitor<'de>>(self, visitor: Vi) -> Result<Vi::Value, E> {
+        match self.content {
+            Content::Unit => visitor.visit_unit(),
+            Content::Bool(v) => visitor.visit_bool(v),
+            Content::U64(v) => visitor.visit_u64(v),
+            Content::I64(v) => visitor.visit_i64(v),
+            Content::F64(v) => visitor.visit_f64(v),
+            Content::Str(v) => visitor.visit_borrowed_str(v),
+            Content::String(v) => visitor.visit_string(v),
+            Content::Bytes(v) => visitor.visit_byte_buf(v),
+            Content::Seq(items) => {
+                let mut seq = SeqDeserializer::new(items.into_iter());
+                let out = visitor.visit_seq(&mut seq)?;
+                seq.end()?;
+                Ok(out)
+            }
+            Content::Map(entries) => {
+                let mut map = MapDeserializer::new(entries.into_iter());
+                let out = visitor.visit_map(&mut map)?;
+                map.end()?;
+                Ok(out)
+            }
+            Content::Some(inner) => visitor.visit_some(ContentDeserializer::<E>::new(*inner)),
+        }
+    }
+
+    fn deserialize_option<Vi: Visitor<'de>>(self, visitor: Vi) -> Result<Vi::Value, E> {
+        match self.content {
+            Content::Unit => visitor.visit_none(),
+            Content::Some(inner) => visitor.visit_some(ContentDeserializer::<E>::new(*inner)),
+            content => visitor.visit_some(ContentDeserializer::<E>::new(content)),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }
 
