@@ -86,6 +86,23 @@ fn checked_place<A: Arena + ?Sized>(
     Err(alloc_error(s, o, len, avail))
 }
 
+/// [`checked_place`] on the words of segment `s` the arena returned with
+/// the allocation ([`Arena::allocate_in_mut`]), with no further call.
+#[inline(always)]
+fn placed_in(seg: &mut [Word], s: u32, o: u32, len: u32) -> Result<(u32, &mut [Word])> {
+    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
+    let avail = (seg.len() as u64).saturating_sub(u64::from(header));
+    if o >= header {
+        let rel = o - header;
+        let end = u64::from(rel) + u64::from(len);
+        if end <= avail && end <= MAX_SEGMENT_WORDS + 1 {
+            let words = seg.get_mut(header as usize..).unwrap_or(&mut []);
+            return Ok((rel, words));
+        }
+    }
+    Err(alloc_error(s, o, len, avail))
+}
+
 /// The error for an allocation at raw offset `o` of segment `s` that
 /// [`alloc`] rejected; `avail` is the segment's length as builders see it.
 #[cold]
@@ -139,7 +156,9 @@ pub(crate) fn init_root_slot<A: Arena + ?Sized>(arena: &mut A) -> Result<()> {
 /// Allocates `words` words for an object referred to by the pointer at
 /// (`segment`, `pos`) and writes that pointer, as the reference lays it out:
 /// near when the object fits in the pointer's segment (asked first of
-/// [`Arena::allocate_in`], the fast path of an arena of several segments);
+/// [`Arena::allocate_in_mut`], which hands back that segment's words with
+/// the allocation: the object and the pointer are written into them with
+/// no further lookup, and the built-in arenas answer it inline);
 /// otherwise (when the arena reports that segment's [`room`](Arena::room))
 /// the object and its landing pad in one allocation elsewhere, behind a
 /// single far pointer. An arena that does neither gets the object from
@@ -166,27 +185,40 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
     fill_object: impl FnOnce(&mut [Word]),
 ) -> Result<(u32, u32, Cached)> {
     let owner = Owner::of(arena);
-    let (s, o, seg) = match arena.allocate_in(words, SegmentId(segment)) {
-        Some(o) => checked_place(arena, segment, o, words)?,
-        None => {
-            if arena
-                .room(SegmentId(segment))
-                .is_some_and(|room| room < words)
-            {
-                return alloc_with_landing_pad(
-                    arena,
-                    segment,
-                    pos,
-                    words,
-                    fill,
-                    keep_words,
-                    make,
-                    fill_object,
-                );
-            }
-            alloc_in(arena, words, segment, fill)?
+    if let Some((raw, seg)) = arena.allocate_in_mut(words, SegmentId(segment), fill == Fill::Zeroed)
+    {
+        // Near: the object, and the pointer to it, in the words the arena
+        // returned with the allocation.
+        let (o, seg) = placed_in(seg, segment, raw, words)?;
+        let start = o as usize;
+        if let Some(object) = seg.get_mut(start..start + words as usize) {
+            fill_object(object);
         }
-    };
+        if let Some(slot) = seg.get_mut(pos as usize) {
+            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+        }
+        let kept = match seg.get_mut(start..start + usize::from(keep_words)) {
+            Some(object) if keep_words > 0 => Cached::keep(Word::slice_as_bytes_mut(object), owner),
+            _ => Cached::empty(),
+        };
+        return Ok((segment, o, kept));
+    }
+    if arena
+        .room(SegmentId(segment))
+        .is_some_and(|room| room < words)
+    {
+        return alloc_with_landing_pad(
+            arena,
+            segment,
+            pos,
+            words,
+            fill,
+            keep_words,
+            make,
+            fill_object,
+        );
+    }
+    let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
     let start = o as usize;
     if let Some(object) = seg.get_mut(start..start + words as usize) {
         fill_object(object);
@@ -195,9 +227,11 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
         if let Some(slot) = seg.get_mut(pos as usize) {
             *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
         }
+        // `keep_words` is a constant where this is inlined: objects that
+        // keep nothing (texts, lists) skip the lookup entirely.
         let kept = match seg.get_mut(start..start + usize::from(keep_words)) {
-            Some(object) => Cached::keep(Word::slice_as_bytes_mut(object), owner),
-            None => Cached::empty(),
+            Some(object) if keep_words > 0 => Cached::keep(Word::slice_as_bytes_mut(object), owner),
+            _ => Cached::empty(),
         };
         return Ok((s, o, kept));
     }
