@@ -86,23 +86,6 @@ fn checked_place<A: Arena + ?Sized>(
     Err(alloc_error(s, o, len, avail))
 }
 
-/// [`checked_place`] on the words of segment `s` the arena returned with
-/// the allocation ([`Arena::allocate_in_mut`]), with no further call.
-#[inline(always)]
-fn placed_in(seg: &mut [Word], s: u32, o: u32, len: u32) -> Result<(u32, &mut [Word])> {
-    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
-    let avail = (seg.len() as u64).saturating_sub(u64::from(header));
-    if o >= header {
-        let rel = o - header;
-        let end = u64::from(rel) + u64::from(len);
-        if end <= avail && end <= MAX_SEGMENT_WORDS + 1 {
-            let words = seg.get_mut(header as usize..).unwrap_or(&mut []);
-            return Ok((rel, words));
-        }
-    }
-    Err(alloc_error(s, o, len, avail))
-}
-
 /// The error for an allocation at raw offset `o` of segment `s` that
 /// [`alloc`] rejected; `avail` is the segment's length as builders see it.
 #[cold]
@@ -188,13 +171,21 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
     if let Some((raw, seg)) = arena.allocate_in_mut(words, SegmentId(segment), fill == Fill::Zeroed)
     {
         // Near: the object, and the pointer to it, in the words the arena
-        // returned with the allocation.
-        let (o, seg) = placed_in(seg, segment, raw, words)?;
-        let start = o as usize;
+        // returned with the allocation, indexed by the arena's offsets
+        // (segment 0's reserved word included) so that nothing is cut.
+        let header = if segment == 0 { HEADER_WORDS as u32 } else { 0 };
+        let end = u64::from(raw) + u64::from(words);
+        if raw < header || end > seg.len() as u64 || end - u64::from(header) > MAX_SEGMENT_WORDS + 1
+        {
+            let avail = (seg.len() as u64).saturating_sub(u64::from(header));
+            return Err(alloc_error(segment, raw, words, avail));
+        }
+        let o = raw - header;
+        let start = raw as usize;
         if let Some(object) = seg.get_mut(start..start + words as usize) {
             fill_object(object);
         }
-        if let Some(slot) = seg.get_mut(pos as usize) {
+        if let Some(slot) = seg.get_mut(pos as usize + header as usize) {
             *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
         }
         let kept = match seg.get_mut(start..start + usize::from(keep_words)) {

@@ -150,17 +150,23 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             make,
             |object| {
                 let dst = Word::slice_as_bytes_mut(object);
-                let n = bytes.len().min(dst.len());
                 // The zeros after the bytes: the last word zeroed whole (the
-                // bytes may overwrite its front); the words before it are
-                // all bytes, unless `count` is more than a word past them.
+                // bytes may overwrite its front). With at most one zero
+                // after the bytes (a text's terminator: `count - len` is a
+                // constant where this is inlined) every zero lies in that
+                // word; with more, the words before it from the bytes' end
+                // are zeroed too.
                 if let Some((rest, last)) = dst.split_last_chunk_mut::<8>() {
                     *last = [0; 8];
-                    if n < rest.len() {
-                        rest[n..].fill(0);
+                    if count > bytes.len() as u64 + 1 {
+                        if let Some(between) = rest.get_mut(bytes.len()..) {
+                            between.fill(0);
+                        }
                     }
                 }
-                copy_bytes(&mut dst[..n], &bytes[..n]);
+                if let Some(front) = dst.get_mut(..bytes.len()) {
+                    copy_bytes(front, bytes);
+                }
             },
         )?;
         Ok(())
