@@ -190,9 +190,16 @@ pub(in crate::layout) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     } else if n >= 4 {
         dst[..4].copy_from_slice(&src[..4]);
         dst[n - 4..].copy_from_slice(&src[n - 4..]);
-    } else {
-        for (d, s) in dst.iter_mut().zip(src) {
+    } else if let ([d0, .., dn], [s0, .., sn]) = (&mut *dst, src) {
+        // 2 or 3 bytes: the first, the last and the middle one (which is
+        // one of the others for 2), with no loop for LLVM to make a call.
+        *d0 = *s0;
+        *dn = *sn;
+        let mid = n / 2;
+        if let (Some(d), Some(s)) = (dst.get_mut(mid), src.get(mid)) {
             *d = *s;
         }
+    } else if let ([d], [s]) = (dst, src) {
+        *d = *s;
     }
 }

@@ -511,3 +511,20 @@ fn text_list_items_that_change_between_passes_are_an_error() {
         "the list's words are zero"
     );
 }
+
+/// `copy_bytes` (fixed-size moves for short copies) copies exactly the
+/// source's bytes for every length up to past its largest special case,
+/// and leaves the bytes after them alone.
+#[test]
+fn copy_bytes_copies_every_length_exactly() {
+    let src: ::alloc::vec::Vec<u8> = (1..=40).collect();
+    for n in 0..=40 {
+        let mut dst = [0xEEu8; 48];
+        super::copy_bytes(&mut dst[..n], &src[..n]);
+        assert_eq!(&dst[..n], &src[..n], "{n} bytes");
+        assert!(
+            dst[n..].iter().all(|&b| b == 0xEE),
+            "{n} bytes: past the end"
+        );
+    }
+}
