@@ -350,6 +350,16 @@ pub enum Error {
         /// Bytes of the piece refused.
         pushed: u64,
     },
+    /// The items of a list made in one allocation changed between the pass
+    /// that sized it and the pass that wrote it (an iterator whose clone
+    /// yields other items, or more or fewer than its `len`); the list's
+    /// words are left zero.
+    ItemsChanged {
+        /// Items the list was sized for.
+        items: u64,
+        /// Words the list was sized for (pointers and blobs).
+        words: u64,
+    },
     /// A text is not valid UTF-8.
     Utf8 {
         /// Bytes of valid UTF-8 before the error.
@@ -560,6 +570,12 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "text of {len} bytes has {pos} pushed; {pushed} more do not fit"
+                )
+            }
+            Error::ItemsChanged { items, words } => {
+                write!(
+                    f,
+                    "list items changed after the list was sized ({items} items in {words} words)"
                 )
             }
             Error::Utf8 { valid_up_to } => {

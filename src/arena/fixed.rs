@@ -109,6 +109,35 @@ impl Arena for FixedArena<'_> {
     }
 
     #[inline]
+    fn allocate_in_mut(
+        &mut self,
+        len: u32,
+        id: SegmentId,
+        zeroed: bool,
+    ) -> Option<(u32, &mut [Word])> {
+        // The one segment; no room is `None`, and `allocate` reports it.
+        if id.0 != 0 {
+            return None;
+        }
+        let start = self.used;
+        let end = start.checked_add(len as usize)?;
+        if end > self.buf.len() || end > u32::MAX as usize {
+            return None;
+        }
+        self.used = end;
+        let clean = self.clean_end;
+        self.clean_end = clean.max(end);
+        let words = self.buf.get_mut(..end)?;
+        if zeroed && end > clean {
+            if let Some(w) = words.get_mut(clean.max(start)..) {
+                zero_words(w);
+            }
+        }
+        // `segment_mut(0)` after the allocation.
+        Some((start as u32, words))
+    }
+
+    #[inline]
     fn reset(&mut self) {
         if self.used == 0 {
             // Nothing handed out since the last reset.

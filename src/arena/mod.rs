@@ -168,6 +168,34 @@ pub trait Arena {
         None
     }
 
+    /// [`allocate_in`](Arena::allocate_in), also returning segment `id`'s
+    /// allocated words after the allocation, as
+    /// [`segment_mut`](Arena::segment_mut) would: the message writes the
+    /// new object, and the pointer to it, into them without asking again.
+    /// `zeroed` is `false` when the caller overwrites every one of the new
+    /// words before anything reads them (as for
+    /// [`allocate_overwritten`](Arena::allocate_overwritten)).
+    ///
+    /// The default calls `allocate_in`, then returns `segment_mut`'s words
+    /// cut to the length `segment` reports (so that what a reader sees
+    /// holds every word written). An override must return the same words
+    /// those two would; the message checks that the allocation lies
+    /// inside them, as it checks every answer.
+    #[inline]
+    fn allocate_in_mut(
+        &mut self,
+        len: u32,
+        id: SegmentId,
+        zeroed: bool,
+    ) -> Option<(u32, &mut [Word])> {
+        let _ = zeroed;
+        let o = self.allocate_in(len, id)?;
+        let read_len = self.segment(id).len();
+        let words = self.segment_mut(id);
+        let n = read_len.min(words.len());
+        Some((o, words.get_mut(..n).unwrap_or(&mut [])))
+    }
+
     /// How many words [`allocate`](Arena::allocate) would still place in
     /// segment `id` itself, one after the other, or `None` when the arena
     /// does not say (the default).
@@ -225,6 +253,15 @@ impl<A: Arena + ?Sized> Arena for &mut A {
         (**self).allocate_in(len, id)
     }
     #[inline]
+    fn allocate_in_mut(
+        &mut self,
+        len: u32,
+        id: SegmentId,
+        zeroed: bool,
+    ) -> Option<(u32, &mut [Word])> {
+        (**self).allocate_in_mut(len, id, zeroed)
+    }
+    #[inline]
     fn room(&self, id: SegmentId) -> Option<u32> {
         (**self).room(id)
     }
@@ -263,6 +300,15 @@ impl<A: Arena + ?Sized> Arena for alloc::boxed::Box<A> {
     #[inline]
     fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
         (**self).allocate_in(len, id)
+    }
+    #[inline]
+    fn allocate_in_mut(
+        &mut self,
+        len: u32,
+        id: SegmentId,
+        zeroed: bool,
+    ) -> Option<(u32, &mut [Word])> {
+        (**self).allocate_in_mut(len, id, zeroed)
     }
     #[inline]
     fn room(&self, id: SegmentId) -> Option<u32> {

@@ -191,6 +191,17 @@ impl MultiSegmentArena {
         }
     }
 
+    /// The allocated words of segment `index` (`segment_mut`'s answer);
+    /// `None` for a segment that does not exist.
+    #[inline(always)]
+    fn segment_mut_used(&mut self, index: usize) -> Option<&mut [Word]> {
+        let s = match index {
+            0 => &mut self.first,
+            i => self.rest.get_mut(i - 1)?,
+        };
+        s.words.get_mut(..s.used)
+    }
+
     fn new_segment_words(&self, len: u32) -> u64 {
         let len = u64::from(len);
         let words = if self.active == 0 {
@@ -359,6 +370,19 @@ impl Arena for MultiSegmentArena {
             return None;
         }
         self.allocate_in_slow(n, i)
+    }
+
+    #[inline]
+    fn allocate_in_mut(
+        &mut self,
+        len: u32,
+        id: SegmentId,
+        zeroed: bool,
+    ) -> Option<(u32, &mut [Word])> {
+        // Words are always zeroed here (`allocate_in` zeroes them).
+        let _ = zeroed;
+        let o = self.allocate_in(len, id)?;
+        self.segment_mut_used(id.0 as usize).map(|w| (o, w))
     }
 
     /// The words left in segment `id`'s capacity (0 for a segment not in

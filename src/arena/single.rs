@@ -168,6 +168,31 @@ impl Arena for SingleSegmentArena {
     }
 
     #[inline]
+    fn allocate_in_mut(
+        &mut self,
+        len: u32,
+        id: SegmentId,
+        zeroed: bool,
+    ) -> Option<(u32, &mut [Word])> {
+        // The one segment; an error (the limit, or no memory) is `None`,
+        // and `allocate` reports it.
+        if id.0 != 0 {
+            return None;
+        }
+        let start = self.used;
+        let end = start + len as usize;
+        if end > self.words.len() {
+            self.grow(end, len).ok()?;
+        }
+        self.used = end;
+        if zeroed && end > self.clean && start < self.dirty {
+            self.zero_ahead(start);
+        }
+        // `segment_mut(0)` after the allocation (`grow` makes `end` fit).
+        Some((start as u32, self.words.get_mut(..end)?))
+    }
+
+    #[inline]
     fn reset(&mut self) {
         let dirty = self.dirty.max(self.used);
         if dirty <= EAGER_RESET_WORDS {

@@ -60,13 +60,18 @@ use crate::word::Word;
 /// or nothing.
 ///
 /// Invariant, upheld by [`KeptArena`] (the only code that makes or uses
-/// one): when it holds `(p, len)`, `p` is the start of `len` bytes of a
+/// one): when its length is not 0, its pointer `p` is the start of that
+/// many (`len`) bytes of a
 /// `&mut [Word]` the arena returned from `segment_mut`; no call into the
 /// arena has been made since; and the bytes do not lie inside the arena
 /// value itself (only the arena's own memory is moved by a move of the
 /// `&mut A` that the builder holds, and such words are not kept).
 pub(crate) struct Cached {
-    at: Cell<Option<(NonNull<u8>, usize)>>,
+    /// The kept bytes' start (dangling when nothing is kept) and length
+    /// (0 when nothing is kept: one test of an index against it serves
+    /// both).
+    ptr: Cell<NonNull<u8>>,
+    len: Cell<usize>,
     /// The [`KeptArena`]'s count of ways taken to the arena when the
     /// address was kept (debug builds): it is used only at the same count.
     #[cfg(debug_assertions)]
@@ -110,7 +115,8 @@ impl Cached {
     #[inline(always)]
     pub(crate) const fn empty() -> Self {
         Cached {
-            at: Cell::new(None),
+            ptr: Cell::new(NonNull::dangling()),
+            len: Cell::new(0),
             #[cfg(debug_assertions)]
             kept_at: Cell::new(0),
             #[cfg(debug_assertions)]
@@ -124,16 +130,17 @@ impl Cached {
     /// anything else calls it.
     #[inline(always)]
     pub(crate) fn keep(bytes: &mut [u8], owner: Owner) -> Self {
-        let at = if owner.holds(bytes) {
-            None
+        let (ptr, len) = if owner.holds(bytes) {
+            (NonNull::dangling(), 0)
         } else {
             let len = bytes.len();
             // Derived last, from the slice itself: nothing uses the slice
             // after this.
-            Some((NonNull::from(bytes).cast::<u8>(), len))
+            (NonNull::from(bytes).cast::<u8>(), len)
         };
         Cached {
-            at: Cell::new(at),
+            ptr: Cell::new(ptr),
+            len: Cell::new(len),
             #[cfg(debug_assertions)]
             kept_at: Cell::new(0),
             #[cfg(debug_assertions)]
@@ -144,14 +151,15 @@ impl Cached {
     /// Forgets what is kept: the arena is about to be called.
     #[inline(always)]
     fn forget(&self) {
-        self.at.set(None);
+        self.len.set(0);
     }
 
     /// Moves what is kept out, leaving nothing.
     #[inline(always)]
     fn take(&self) -> Self {
         Cached {
-            at: Cell::new(self.at.take()),
+            ptr: Cell::new(self.ptr.get()),
+            len: Cell::new(self.len.replace(0)),
             #[cfg(debug_assertions)]
             kept_at: self.kept_at.clone(),
             #[cfg(debug_assertions)]
@@ -159,15 +167,16 @@ impl Cached {
         }
     }
 
-    /// The kept bytes, when something is kept; `calls` is the arena
-    /// handle's count now (debug builds), which must be the count when
-    /// the bytes were kept.
+    /// The kept bytes' start and length (0 when nothing is kept: the
+    /// start is then dangling, and no index is below the length); `calls`
+    /// is the arena handle's count now (debug builds), which must be the
+    /// count when the bytes were kept.
     #[inline(always)]
-    fn get(&self, #[cfg(debug_assertions)] calls: u32) -> Option<(NonNull<u8>, usize)> {
-        let at = self.at.get();
+    fn get(&self, #[cfg(debug_assertions)] calls: u32) -> (NonNull<u8>, usize) {
+        let at = (self.ptr.get(), self.len.get());
         #[cfg(debug_assertions)]
         debug_assert!(
-            at.is_none() || self.kept_at.get() == calls,
+            at.1 == 0 || self.kept_at.get() == calls,
             "a kept data section used after a call into the arena \
              (kept at call {}, now at call {calls})",
             self.kept_at.get()
@@ -213,7 +222,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     pub(crate) fn with_kept(arena: &'a mut A, kept: Cached) -> Self {
         #[cfg(debug_assertions)]
         debug_assert!(
-            kept.at.get().is_none() || kept.owner == Owner::of(&*arena).start,
+            kept.len.get() == 0 || kept.owner == Owner::of(&*arena).start,
             "a data section kept from another arena"
         );
         KeptArena {
@@ -270,7 +279,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     /// The kept data section, checked (debug builds) against the count of
     /// ways taken to the arena.
     #[inline(always)]
-    fn kept(&self) -> Option<(NonNull<u8>, usize)> {
+    fn kept(&self) -> (NonNull<u8>, usize) {
         self.words.get(
             #[cfg(debug_assertions)]
             self.calls.get(),
@@ -282,15 +291,15 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     /// does not fit.
     #[inline(always)]
     pub(crate) fn write<T: Primitive>(&self, index: usize, value: T) -> bool {
-        let Some((p, len)) = self.kept() else {
-            return false;
-        };
+        // Nothing kept is a length of 0: one test serves both.
+        let (p, len) = self.kept();
         if index >= len / T::BYTES {
             return false;
         }
         let bytes = value.to_bits().to_le_bytes();
         // SAFETY: by `Cached`'s invariant (upheld by this type: see the
-        // module docs) `p` starts `len` bytes that the arena handed out as
+        // module docs) `p` starts `len` bytes (`len` is not 0: the index is
+        // below `len / T::BYTES`) that the arena handed out as
         // `&mut` and has not been asked for (or able to move or free) since,
         // and `index * T::BYTES + T::BYTES <= len` (checked above), so the
         // destination is inside them; `bytes` is a local array of
@@ -312,7 +321,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     /// section; `None` when nothing is kept or out of range.
     #[inline(always)]
     pub(crate) fn read<T: Primitive>(&self, index: usize) -> Option<T> {
-        let (p, len) = self.kept()?;
+        let (p, len) = self.kept();
         if index >= len / T::BYTES {
             return None;
         }

@@ -139,7 +139,9 @@ pub(crate) fn init_root_slot<A: Arena + ?Sized>(arena: &mut A) -> Result<()> {
 /// Allocates `words` words for an object referred to by the pointer at
 /// (`segment`, `pos`) and writes that pointer, as the reference lays it out:
 /// near when the object fits in the pointer's segment (asked first of
-/// [`Arena::allocate_in`], the fast path of an arena of several segments);
+/// [`Arena::allocate_in_mut`], which hands back that segment's words with
+/// the allocation: the object and the pointer are written into them with
+/// no further lookup, and the built-in arenas answer it inline);
 /// otherwise (when the arena reports that segment's [`room`](Arena::room))
 /// the object and its landing pad in one allocation elsewhere, behind a
 /// single far pointer. An arena that does neither gets the object from
@@ -166,27 +168,48 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
     fill_object: impl FnOnce(&mut [Word]),
 ) -> Result<(u32, u32, Cached)> {
     let owner = Owner::of(arena);
-    let (s, o, seg) = match arena.allocate_in(words, SegmentId(segment)) {
-        Some(o) => checked_place(arena, segment, o, words)?,
-        None => {
-            if arena
-                .room(SegmentId(segment))
-                .is_some_and(|room| room < words)
-            {
-                return alloc_with_landing_pad(
-                    arena,
-                    segment,
-                    pos,
-                    words,
-                    fill,
-                    keep_words,
-                    make,
-                    fill_object,
-                );
-            }
-            alloc_in(arena, words, segment, fill)?
+    if let Some((raw, seg)) = arena.allocate_in_mut(words, SegmentId(segment), fill == Fill::Zeroed)
+    {
+        // Near: the object, and the pointer to it, in the words the arena
+        // returned with the allocation, indexed by the arena's offsets
+        // (segment 0's reserved word included) so that nothing is cut.
+        let header = if segment == 0 { HEADER_WORDS as u32 } else { 0 };
+        let end = u64::from(raw) + u64::from(words);
+        if raw < header || end > seg.len() as u64 || end - u64::from(header) > MAX_SEGMENT_WORDS + 1
+        {
+            let avail = (seg.len() as u64).saturating_sub(u64::from(header));
+            return Err(alloc_error(segment, raw, words, avail));
         }
-    };
+        let o = raw - header;
+        let start = raw as usize;
+        if let Some(object) = seg.get_mut(start..start + words as usize) {
+            fill_object(object);
+        }
+        if let Some(slot) = seg.get_mut(pos as usize + header as usize) {
+            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+        }
+        let kept = match seg.get_mut(start..start + usize::from(keep_words)) {
+            Some(object) if keep_words > 0 => Cached::keep(Word::slice_as_bytes_mut(object), owner),
+            _ => Cached::empty(),
+        };
+        return Ok((segment, o, kept));
+    }
+    if arena
+        .room(SegmentId(segment))
+        .is_some_and(|room| room < words)
+    {
+        return alloc_with_landing_pad(
+            arena,
+            segment,
+            pos,
+            words,
+            fill,
+            keep_words,
+            make,
+            fill_object,
+        );
+    }
+    let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
     let start = o as usize;
     if let Some(object) = seg.get_mut(start..start + words as usize) {
         fill_object(object);
@@ -195,9 +218,11 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
         if let Some(slot) = seg.get_mut(pos as usize) {
             *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
         }
+        // `keep_words` is a constant where this is inlined: objects that
+        // keep nothing (texts, lists) skip the lookup entirely.
         let kept = match seg.get_mut(start..start + usize::from(keep_words)) {
-            Some(object) => Cached::keep(Word::slice_as_bytes_mut(object), owner),
-            None => Cached::empty(),
+            Some(object) if keep_words > 0 => Cached::keep(Word::slice_as_bytes_mut(object), owner),
+            _ => Cached::empty(),
         };
         return Ok((s, o, kept));
     }

@@ -150,17 +150,23 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             make,
             |object| {
                 let dst = Word::slice_as_bytes_mut(object);
-                let n = bytes.len().min(dst.len());
                 // The zeros after the bytes: the last word zeroed whole (the
-                // bytes may overwrite its front); the words before it are
-                // all bytes, unless `count` is more than a word past them.
+                // bytes may overwrite its front). With at most one zero
+                // after the bytes (a text's terminator: `count - len` is a
+                // constant where this is inlined) every zero lies in that
+                // word; with more, the words before it from the bytes' end
+                // are zeroed too.
                 if let Some((rest, last)) = dst.split_last_chunk_mut::<8>() {
                     *last = [0; 8];
-                    if n < rest.len() {
-                        rest[n..].fill(0);
+                    if count > bytes.len() as u64 + 1 {
+                        if let Some(between) = rest.get_mut(bytes.len()..) {
+                            between.fill(0);
+                        }
                     }
                 }
-                copy_bytes(&mut dst[..n], &bytes[..n]);
+                if let Some(front) = dst.get_mut(..bytes.len()) {
+                    copy_bytes(front, bytes);
+                }
             },
         )?;
         Ok(())
@@ -184,9 +190,16 @@ pub(in crate::layout) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     } else if n >= 4 {
         dst[..4].copy_from_slice(&src[..4]);
         dst[n - 4..].copy_from_slice(&src[n - 4..]);
-    } else {
-        for (d, s) in dst.iter_mut().zip(src) {
+    } else if let ([d0, .., dn], [s0, .., sn]) = (&mut *dst, src) {
+        // 2 or 3 bytes: the first, the last and the middle one (which is
+        // one of the others for 2), with no loop for LLVM to make a call.
+        *d0 = *s0;
+        *dn = *sn;
+        let mid = n / 2;
+        if let (Some(d), Some(s)) = (dst.get_mut(mid), src.get(mid)) {
             *d = *s;
         }
+    } else if let ([d], [s]) = (dst, src) {
+        *d = *s;
     }
 }

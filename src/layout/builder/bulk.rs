@@ -2,7 +2,7 @@
 //! and lists of primitives, bools, text and data made from their values in
 //! one allocation.
 
-use super::{BuilderSegments, Fill, ListBuilder, PointerBuilder, alloc_object, too_large};
+use super::{Fill, ListBuilder, PointerBuilder, alloc_object, too_large};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::layout::pointer;
@@ -216,8 +216,11 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
             return Ok(());
         }
         let make = |off| pointer::encode_list(off, ElementSize::Pointer, u64::from(count));
-        // Every word is written below: pointers, bytes, zero padding.
-        let (s, o, _) = alloc_object(
+        // Every word is written as the words are handed out (no second
+        // lookup): pointers, then each blob's last word zeroed (its padding
+        // and terminator) and its bytes copied over the front.
+        let mut mismatch = false;
+        alloc_object(
             self.arena,
             self.segment,
             self.pos,
@@ -225,32 +228,74 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
             Fill::Overwritten,
             0,
             make,
-            |_| {},
+            |region| {
+                mismatch = !fill_blob_list(region, count as usize, items, terminator);
+            },
         )?;
-        let seg = BuilderSegments::get_mut(self.arena, s);
-        let region =
-            seg.get_mut(o as usize..o as usize + total as usize)
-                .ok_or(Error::ArenaContract {
-                    what: "allocated words lie outside the segment the arena reports",
-                    segment: s,
-                    offset: u64::from(o),
-                    len: total,
-                })?;
-        let (ptrs, blobs) = region.split_at_mut(count as usize);
-        let blob_bytes = Word::slice_as_bytes_mut(blobs);
-        let mut at = 0usize; // word offset of the next blob in `blobs`
-        for (i, b) in items.enumerate() {
-            let bytes = b.len() as u64 + terminator;
-            let words = bytes.div_ceil(8) as usize;
-            // From pointer i (word i) to blob (word count + at); an empty
-            // Data blob is a list of 0 bytes there, as `set_data(&[])`.
-            let off = (count as usize - i - 1 + at) as i64;
-            ptrs[i] = Word::from_u64(pointer::encode_list(off, ElementSize::Byte, bytes));
-            let dst = &mut blob_bytes[at * 8..(at + words) * 8];
-            dst[..b.len()].copy_from_slice(b);
-            dst[b.len()..].fill(0);
-            at += words;
+        if mismatch {
+            // `items` yielded other blobs the second time (a `Clone` that
+            // does not clone): the list's words are zeroed, not left as
+            // they were handed out.
+            return Err(Error::ItemsChanged {
+                items: u64::from(count),
+                words: total,
+            });
         }
         Ok(())
     }
+}
+
+/// Writes a list of `count` blob pointers and the blobs after them into
+/// `region` (exactly the pointers' and blobs' words, as counted from
+/// `items`), each blob followed by `terminator` zero bytes and zero
+/// padding to its last word. `false`, and `region` all zero, when `items`
+/// does not fit `region` exactly (an iterator whose clone yields other
+/// items than the first pass counted).
+#[inline(always)]
+fn fill_blob_list<'s>(
+    region: &mut [Word],
+    count: usize,
+    items: impl Iterator<Item = &'s [u8]>,
+    terminator: u64,
+) -> bool {
+    let Some((ptrs, blobs)) = region.split_at_mut_checked(count) else {
+        crate::arena::zero_words(region);
+        return false;
+    };
+    let mut rest = Word::slice_as_bytes_mut(blobs);
+    let mut at = 0usize; // word offset of the next blob in `blobs`
+    let mut ptrs = ptrs.iter_mut();
+    let mut i = 0usize;
+    for b in items {
+        let bytes = b.len() as u64 + terminator;
+        let words = bytes.div_ceil(8) as usize;
+        let (Some(ptr), Some((dst, tail))) = (
+            ptrs.next(),
+            core::mem::take(&mut rest).split_at_mut_checked(words * 8),
+        ) else {
+            crate::arena::zero_words(region);
+            return false;
+        };
+        // From pointer i (word i) to blob (word count + at); an empty
+        // Data blob is a list of 0 bytes there, as `set_data(&[])`.
+        let off = (count - i - 1 + at) as i64;
+        *ptr = Word::from_u64(pointer::encode_list(off, ElementSize::Byte, bytes));
+        // The padding and terminator lie in the last word (`words` rounds
+        // the bytes and a terminator of at most one byte up to a word):
+        // that word is zeroed, then the bytes copied over its front.
+        if let Some((_, last)) = dst.split_last_chunk_mut::<8>() {
+            *last = [0; 8];
+        }
+        if let Some(front) = dst.get_mut(..b.len()) {
+            super::copy_bytes(front, b);
+        }
+        rest = tail;
+        at += words;
+        i += 1;
+    }
+    if i != count || !rest.is_empty() {
+        crate::arena::zero_words(region);
+        return false;
+    }
+    true
 }

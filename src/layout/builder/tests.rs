@@ -342,3 +342,189 @@ fn a_far_allocation_outside_its_segment_leaves_the_slot_as_it_was() {
     let capability = crate::layout::pointer::encode_capability(5);
     assert_eq!(words(&msg, 0)[1], capability, "the slot as it was");
 }
+
+/// A fixed arena over dirty memory (every word all ones): `set_text`'s
+/// words are handed out without zeroing, so the text's padding and NUL
+/// must be written by the setter. A text that ends exactly at the arena's
+/// last word fits; one word less is an allocation error naming the
+/// numbers, with the slot left null.
+#[test]
+fn text_at_the_end_of_a_fixed_arena_over_dirty_memory() {
+    // Reserved word, root pointer, the root's one pointer, "1234567\0".
+    let mut buf = [Word::from_u64(u64::MAX); 4];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    root.set_text(0, "1234567").unwrap();
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+            0x0000_0042_0000_0001, // list, offset 0, bytes, 8 elements
+            u64::from_le_bytes(*b"1234567\0"),
+        ]
+    );
+    let mut buf = [Word::from_u64(u64::MAX); 4];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let err = root.set_text(0, "12345678").err();
+    assert!(
+        matches!(
+            err,
+            Some(crate::Error::Alloc(crate::arena::AllocError {
+                requested: 2,
+                available: 1
+            }))
+        ),
+        "{err:?}"
+    );
+    assert!(!root.has_pointer(0), "the slot is still null");
+}
+
+/// Empty text is one word holding the NUL (zeroed over dirty memory);
+/// empty data takes no words and points at the segment's end.
+#[test]
+fn empty_text_and_data_over_dirty_memory() {
+    let mut buf = [Word::from_u64(u64::MAX); 8];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 2)).unwrap();
+    root.set_text(0, "").unwrap();
+    root.set_data(1, b"").unwrap();
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0002_0000_0000_0000, // root: 0 data, 2 pointers
+            0x0000_000a_0000_0005, // list, offset 1, bytes, 1 element
+            0x0000_0002_0000_0005, // list, offset 1 (the end), bytes, 0 elements
+            0,                     // "\0"
+        ]
+    );
+    let reader = msg.reader();
+    let r = reader.root().unwrap();
+    assert_eq!(r.get_text(0).unwrap(), "");
+    assert_eq!(r.get_data(1).unwrap(), b"");
+}
+
+/// A text that does not fit in its pointer's full segment goes to the
+/// next one with its landing pad in front of it (single far pointer), its
+/// NUL and padding written there.
+#[test]
+fn text_behind_a_far_pointer_in_the_next_segment() {
+    use crate::arena::{GrowthPolicy, MultiSegmentArena};
+    let arena = MultiSegmentArena::new()
+        .with_first_segment_words(3) // reserved word, root pointer, root struct
+        .with_policy(GrowthPolicy::FixedSize(8));
+    let mut msg = Message::new(arena);
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    root.set_text(0, "123456789").unwrap();
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+            0x0000_0001_0000_0002, // far, single, landing pad at word 0 of segment 1
+        ]
+    );
+    assert_eq!(
+        words(&msg, 1),
+        [
+            0x0000_0052_0000_0001, // landing pad: list, offset 0, bytes, 10 elements
+            u64::from_le_bytes(*b"12345678"),
+            u64::from(b'9'), // "9\0" and zero padding
+        ]
+    );
+    let reader = msg.reader();
+    assert_eq!(reader.root().unwrap().get_text(0).unwrap(), "123456789");
+}
+
+/// A list of texts made in one allocation over dirty memory: pointers,
+/// then each text with its NUL and zero padding, word for word.
+#[test]
+fn text_list_in_one_allocation_over_dirty_memory() {
+    let mut buf = [Word::from_u64(u64::MAX); 16];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    root.pointer(0)
+        .set_text_list(["", "ab", "12345678"])
+        .unwrap();
+    assert_eq!(
+        words(&msg, 0),
+        [
+            0x0001_0000_0000_0000, // root: 0 data, 1 pointer
+            0x0000_001e_0000_0001, // list, offset 0, pointers, 3 elements
+            0x0000_000a_0000_0009, // list, offset 2, bytes, 1 element
+            0x0000_001a_0000_0009, // list, offset 2, bytes, 3 elements
+            0x0000_004a_0000_0009, // list, offset 2, bytes, 9 elements
+            0,                     // "\0"
+            0x6261,                // "ab\0"
+            u64::from_le_bytes(*b"12345678"),
+            0, // "\0" and padding
+        ]
+    );
+}
+
+/// Items whose clone yields other items than the first pass counted (a
+/// `Clone` that does not clone) are an error, not a panic, and leave the
+/// list's words zero rather than as the arena handed them out.
+#[test]
+fn text_list_items_that_change_between_passes_are_an_error() {
+    /// Two items, long ones; its clones yield short ones.
+    struct Fickle {
+        left: usize,
+        long: bool,
+    }
+    impl Clone for Fickle {
+        fn clone(&self) -> Self {
+            Fickle {
+                left: self.left,
+                long: false,
+            }
+        }
+    }
+    impl Iterator for Fickle {
+        type Item = &'static str;
+        fn next(&mut self) -> Option<&'static str> {
+            self.left = self.left.checked_sub(1)?;
+            Some(if self.long { "a longer text" } else { "a" })
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (self.left, Some(self.left))
+        }
+    }
+    impl ExactSizeIterator for Fickle {}
+    let mut buf = [Word::from_u64(u64::MAX); 16];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let err = root
+        .pointer(0)
+        .set_text_list(Fickle {
+            left: 2,
+            long: true,
+        })
+        .err();
+    assert!(
+        matches!(err, Some(crate::Error::ItemsChanged { items: 2, words: 4 })),
+        "{err:?}"
+    );
+    // The list (2 pointers, 2 one-word texts) is there, all zero.
+    assert_eq!(
+        words(&msg, 0)[2..],
+        [0, 0, 0, 0],
+        "the list's words are zero"
+    );
+}
+
+/// `copy_bytes` (fixed-size moves for short copies) copies exactly the
+/// source's bytes for every length up to past its largest special case,
+/// and leaves the bytes after them alone.
+#[test]
+fn copy_bytes_copies_every_length_exactly() {
+    let src: ::alloc::vec::Vec<u8> = (1..=40).collect();
+    for n in 0..=40 {
+        let mut dst = [0xEEu8; 48];
+        super::copy_bytes(&mut dst[..n], &src[..n]);
+        assert_eq!(&dst[..n], &src[..n], "{n} bytes");
+        assert!(
+            dst[n..].iter().all(|&b| b == 0xEE),
+            "{n} bytes: past the end"
+        );
+    }
+}
