@@ -18,7 +18,8 @@ use super::print::{BytesSink, MAX_INLINE_RECORD, MAX_INLINE_VALUE, quoted};
 /// struct or list is written on one line until an element does not fit
 /// (longer than 24 bytes, a line break in it, or a struct's elements past
 /// 64 bytes), and then the elements written so far get their line breaks
-/// in place (a move of the bytes after them, once per struct or list that
+/// in place, and in every struct or list around it still on one line (a
+/// move of the bytes written so far, once per struct or list that
 /// breaks). The printer holds its buffers across
 /// [`clear`](Printer::clear), so printing a stream of messages allocates
 /// only while a message is larger than every one before it.
@@ -256,7 +257,7 @@ impl Printer {
         let fits =
             !broke && len <= MAX_INLINE_VALUE && (frame.list || frame.total <= MAX_INLINE_RECORD);
         if !fits {
-            self.break_frame();
+            self.break_inline_frames();
         }
     }
 
@@ -304,23 +305,64 @@ impl Printer {
             self.failed = true;
             return;
         };
-        if frame.inline {
-            self.starts.truncate(frame.first_start);
-        } else {
+        // Its element starts (those of a frame broken while inner frames
+        // were open stay until here).
+        self.starts.truncate(frame.first_start);
+        if !frame.inline {
             self.out.push(b' ');
         }
         self.out.push(bracket);
         self.end_value(!frame.inline);
     }
 
-    /// The innermost frame does not fit on one line: its elements so far
-    /// (all on one line but maybe the last) each go on their own line.
-    fn break_frame(&mut self) {
-        let Some(frame) = self.frames.last_mut() else {
-            return;
+    /// The innermost frame does not fit on one line, nor then do the
+    /// frames around it still on one line (its text is inside their last
+    /// element): each of them, outermost first, puts its elements so far
+    /// on their own lines. Breaking the enclosing frames now, rather than
+    /// when their elements end, moves only the text written so far.
+    fn break_inline_frames(&mut self) {
+        // A frame breaks with all the frames around it, so those still on
+        // one line are the innermost.
+        let first = self
+            .frames
+            .iter()
+            .rposition(|f| !f.inline)
+            .map_or(0, |i| i + 1);
+        for i in first..self.frames.len() {
+            let shift = self.break_frame(i);
+            // The frames inside moved with the last element.
+            let inner_starts = self
+                .frames
+                .get(i + 1)
+                .map_or(self.starts.len(), |f| f.first_start);
+            for f in self.frames.iter_mut().skip(i + 1) {
+                f.element += shift;
+            }
+            for s in self.starts.get_mut(inner_starts..).unwrap_or_default() {
+                *s += shift;
+            }
+        }
+    }
+
+    /// Puts the elements of frame `index` so far (the last one running to
+    /// the end of `out`) on their own lines; returns how far the last one
+    /// moved.
+    fn break_frame(&mut self, index: usize) -> usize {
+        let end_starts = self
+            .frames
+            .get(index + 1)
+            .map_or(self.starts.len(), |f| f.first_start);
+        let Some(frame) = self.frames.get_mut(index) else {
+            return 0;
         };
         frame.inline = false;
-        let starts = self.starts.get(frame.first_start..).unwrap_or(&[]);
+        let starts = self
+            .starts
+            .get(frame.first_start..end_starts)
+            .unwrap_or(&[]);
+        let Some(last) = starts.len().checked_sub(1) else {
+            return 0;
+        };
         // Old: `(` e0 `, ` e1 `, ` ... ek, up to the end of `out`. New:
         // `(` open e0 sep e1 sep ... ek.
         let open_len = if frame.prefixed {
@@ -330,7 +372,7 @@ impl Printer {
         };
         let sep_len = 2 + 2 * frame.amount;
         let old_len = self.out.len();
-        let grow = open_len + starts.len().saturating_sub(1) * (sep_len - 2);
+        let grow = open_len + last * (sep_len - 2);
         self.out.resize(old_len + grow, b' ');
         // Move each element to its place, last first (every element moves
         // right, by more the later it is), then write the separator
@@ -349,7 +391,8 @@ impl Printer {
                 write_break(&mut self.out, sep_at - open_len, open_len, false, prefixed);
             }
         }
-        self.starts.truncate(frame.first_start);
+        frame.element += grow;
+        grow
     }
 }
 
