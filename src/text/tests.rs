@@ -564,10 +564,13 @@ fn printer_matches_the_tree_printer() {
             );
         }
     }
-    assert!(
-        broken > n / 10 && nested_inline > n / 100,
-        "{broken} {nested_inline}"
-    );
+    // (Too few trees under Miri to count on either kind.)
+    if !cfg!(miri) {
+        assert!(
+            broken > n / 10 && nested_inline > n / 100,
+            "{broken} {nested_inline}"
+        );
+    }
 }
 
 /// A printer whose walk stopped inside a struct reports it rather than
