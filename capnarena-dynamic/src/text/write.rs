@@ -10,9 +10,8 @@
 //! prints, and which reads fail, are those of `to_text_value` and the
 //! tree printer.
 
-use std::cell::OnceCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
 
 use capnarena::text::Printer;
 use capnarena::{ListReader, PointerReader, Primitive, StructReader};
@@ -51,7 +50,7 @@ use crate::types::{Brand, StructType, Type};
 pub struct TextWriter<'s> {
     root: StructSchema<'s>,
     /// Plans made so far; `root_plan` and the links index them.
-    plans: Vec<Rc<StructPlan<'s>>>,
+    plans: Vec<Arc<StructPlan<'s>>>,
     /// Plans by struct id (more than one when bindings differ).
     by_id: HashMap<u64, Vec<usize>>,
     root_plan: Option<usize>,
@@ -135,14 +134,14 @@ enum Element<'s> {
 #[derive(Debug)]
 struct Link {
     ty: StructType,
-    plan: OnceCell<usize>,
+    plan: OnceLock<usize>,
 }
 
 impl Link {
     fn new(ty: StructType) -> Self {
         Link {
             ty,
-            plan: OnceCell::new(),
+            plan: OnceLock::new(),
         }
     }
 }
@@ -197,7 +196,7 @@ impl<'s> TextWriter<'s> {
         }
         let plan = make_plan(&schema)?;
         let index = self.plans.len();
-        self.plans.push(Rc::new(plan));
+        self.plans.push(Arc::new(plan));
         self.by_id.entry(schema.id()).or_default().push(index);
         Ok(index)
     }
@@ -455,7 +454,7 @@ fn brand_eq(a: &Brand, b: &Brand) -> bool {
     match (&a.0, &b.0) {
         (None, None) => true,
         (Some(x), Some(y)) => {
-            std::sync::Arc::ptr_eq(x, y)
+            Arc::ptr_eq(x, y)
                 || (x.scopes.len() == y.scopes.len()
                     && x.scopes.iter().zip(&y.scopes).all(|((sa, ta), (sb, tb))| {
                         sa == sb
@@ -475,3 +474,10 @@ fn type_eq(a: &Type, b: &Type) -> bool {
         _ => a.same_as(b),
     }
 }
+
+/// A writer can move to another thread (one per thread, each with its own
+/// plans and buffers).
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<TextWriter<'static>>();
+};
