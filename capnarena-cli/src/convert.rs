@@ -6,11 +6,13 @@
 //! stream of it is cut into messages) and of [`write_message`] (how one
 //! message is written in it).
 
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 
 use capnarena::serialize::packed::{pack_to_vec, unpack_to_vec};
 use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructReader, Word};
 use capnarena_dynamic::json::{JsonCodec, JsonLimits, JsonOptions};
+use capnarena_dynamic::text::TextWriter;
 use capnarena_dynamic::{DynamicStructBuilder, DynamicStructReader, StructSchema, text};
 
 use crate::arena::ReferenceArena;
@@ -74,6 +76,9 @@ impl Format {
 pub struct Codecs<'s> {
     root: Option<&'s StructSchema<'s>>,
     json: Option<JsonCodec>,
+    /// The text writer, kept from one message to the next (its plans of
+    /// the structs and its buffers).
+    text: Option<RefCell<TextWriter<'s>>>,
 }
 
 impl<'s> Codecs<'s> {
@@ -94,7 +99,13 @@ impl<'s> Codecs<'s> {
             }
             _ => None,
         };
-        Ok(Codecs { root, json })
+        let text = match root {
+            Some(r) if formats.contains(&Format::Text) => {
+                Some(RefCell::new(TextWriter::new(r.clone())))
+            }
+            _ => None,
+        };
+        Ok(Codecs { root, json, text })
     }
 
     fn root(&self, format: Format) -> Result<&'s StructSchema<'s>, String> {
@@ -551,11 +562,16 @@ pub fn write_message(
             out.write_all(Word::slice_as_bytes(words)).map_err(io)?;
         }
         Format::Text => {
-            let reader = DynamicStructReader::new(codecs.root(to)?.clone(), message);
-            let mut text = Vec::new();
-            text::write_struct(&reader, options.pretty, &mut text).map_err(|e| e.to_string())?;
-            text.push(b'\n');
-            out.write_all(&text).map_err(io)?;
+            codecs.root(to)?;
+            let Some(writer) = &codecs.text else {
+                return Err("format requires schema: text".to_string());
+            };
+            let mut writer = writer.borrow_mut();
+            let text = writer
+                .write(message, options.pretty)
+                .map_err(|e| e.to_string())?;
+            out.write_all(text).map_err(io)?;
+            out.write_all(b"\n").map_err(io)?;
         }
         Format::Json => {
             let reader = DynamicStructReader::new(codecs.root(to)?.clone(), message);

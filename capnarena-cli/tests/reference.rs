@@ -419,6 +419,51 @@ fn edge_text_matches_the_reference() {
     assert!(mine.stdout == theirs.stdout);
 }
 
+/// Messages of generic structs (`tests/generics.txt`: `TestGenerics`
+/// bound to other types at each level of `rev`, unbound, wrapped, in
+/// lists, with schema defaults) print as the reference prints them, pretty
+/// and short, read one after another from one stream (the text writer
+/// keeps its plans of the structs from message to message). The binary is
+/// the reference's encoding of the text.
+#[test]
+fn generic_messages_print_as_the_reference() {
+    let Some(capnp) = peer::peer() else { return };
+    let dir = workspace().join("conformance/corpus/capnproto/c++/src/capnp");
+    let text =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/generics.txt")).unwrap();
+    let schema = [
+        "--no-standard-import",
+        "-I..",
+        "test.capnp",
+        "TestUseGenerics",
+    ]
+    .map(String::from);
+    let mut args = vec!["encode".to_string()];
+    args.extend(schema.iter().cloned());
+    let encoded = run(&capnp, &dir, &args, &text);
+    assert!(encoded.status.success(), "capnp encodes tests/generics.txt");
+    // Twice over: the second pass meets every struct with a plan made.
+    let binary = [&encoded.stdout[..], &encoded.stdout[..]].concat();
+    for flags in [&[][..], &["--short"]] {
+        let mut args = vec!["convert".to_string(), "binary:text".to_string()];
+        args.extend(flags.iter().map(|f| f.to_string()));
+        args.extend(schema.iter().cloned());
+        let theirs = run(&capnp, &dir, &args, &binary);
+        let mine = run(&ours(), &dir, &args, &binary);
+        assert!(
+            theirs.status.success() && mine.status.success(),
+            "{flags:?}"
+        );
+        // One line a message at least: every message printed.
+        assert!(theirs.stdout.iter().filter(|&&b| b == b'\n').count() >= 8);
+        assert!(
+            mine.stdout == theirs.stdout,
+            "{flags:?}:\n{}",
+            String::from_utf8_lossy(&mine.stdout)
+        );
+    }
+}
+
 /// `eval` prints (and encodes) constants, defaults and their members and
 /// elements as the reference does, and refuses bad names with its words.
 #[test]

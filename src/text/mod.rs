@@ -138,7 +138,8 @@
 //! is bounded only by its own depth (dropping it recurses as deeply).
 
 // The value tree is `value`; the printer `print`, with the float forms in
-// `float`; what generated code calls (`TextVisitor`, `fmt_text` and the
+// `float`; the printer that needs no tree (what the dynamic reader's
+// text writer drives) `stream`; what generated code calls (`TextVisitor`, `fmt_text` and the
 // `TreeBuilder` it feeds) `visitor`, the one part that needs no `alloc`
 // (without it a generated `Debug` impl says the text form needs it). This
 // module imports nothing of `typed`: `typed` and generated code call it.
@@ -147,6 +148,8 @@
 mod float;
 #[cfg(feature = "alloc")]
 mod print;
+#[cfg(feature = "alloc")]
+mod stream;
 #[cfg(all(test, feature = "alloc"))]
 mod tests;
 #[cfg(feature = "alloc")]
@@ -155,6 +158,8 @@ mod visitor;
 
 #[cfg(feature = "alloc")]
 pub use print::{fmt_debug, write_pretty, write_pretty_bytes, write_short, write_short_bytes};
+#[cfg(feature = "alloc")]
+pub use stream::Printer;
 #[cfg(feature = "alloc")]
 pub use value::TextValue;
 #[cfg(feature = "alloc")]

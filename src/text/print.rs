@@ -91,7 +91,7 @@ impl fmt::Display for TextValue<'_> {
 
 /// A destination for printed text. Everything printed is ASCII except the
 /// runs of Text bytes from 0x80, which go through `high`.
-trait Sink {
+pub(super) trait Sink {
     fn put(&mut self, s: &str) -> fmt::Result;
     /// A run of Text bytes, each at least 0x80, as stored.
     fn high(&mut self, bytes: &[u8]) -> fmt::Result;
@@ -117,7 +117,7 @@ impl<W: fmt::Write + ?Sized> Sink for FmtSink<'_, W> {
 }
 
 /// The reference's exact bytes.
-struct BytesSink<'v>(&'v mut Vec<u8>);
+pub(super) struct BytesSink<'v>(pub(super) &'v mut Vec<u8>);
 
 impl Sink for BytesSink<'_> {
     fn put(&mut self, s: &str) -> fmt::Result {
@@ -216,7 +216,7 @@ fn short<S: Sink>(v: &TextValue<'_>, s: &mut S) -> fmt::Result {
 
 /// `"..."` with the reference's C escapes; `binary` (Data) escapes bytes
 /// from 0x80 too, Text copies them.
-fn quoted<S: Sink>(bytes: &[u8], binary: bool, s: &mut S) -> fmt::Result {
+pub(super) fn quoted<S: Sink>(bytes: &[u8], binary: bool, s: &mut S) -> fmt::Result {
     s.put("\"")?;
     let mut rest = bytes;
     while !rest.is_empty() {
@@ -279,9 +279,9 @@ enum Mode {
 }
 
 /// Longest element that keeps its struct or list on one line.
-const MAX_INLINE_VALUE: usize = 24;
+pub(super) const MAX_INLINE_VALUE: usize = 24;
 /// Longest sum of a struct's elements that keeps it on one line.
-const MAX_INLINE_RECORD: usize = 64;
+pub(super) const MAX_INLINE_RECORD: usize = 64;
 
 /// The printed length of `v` (short form, the reference's bytes) if it is
 /// at most `limit` bytes and has no line break.

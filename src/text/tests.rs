@@ -440,3 +440,148 @@ fn any_bytes_print() {
     assert_eq!(bytes.iter().filter(|&&b| b >= 0x80).count(), 128);
     assert!(s.is_ascii());
 }
+
+/// Feeds `v` to a [`Printer`] as a walk of it would.
+fn feed(v: &TextValue<'_>, p: &mut Printer) {
+    match v {
+        TextValue::Void => p.void(),
+        TextValue::Bool(b) => p.bool(*b),
+        TextValue::Int(i) => p.int(*i),
+        TextValue::UInt(u) => p.uint(*u),
+        TextValue::Float32(x) => p.float32(*x),
+        TextValue::Float64(x) => p.float64(*x),
+        TextValue::Text(t) => p.text(t),
+        TextValue::Data(d) => p.data(d),
+        TextValue::Enum(n) => p.enumerant(n),
+        TextValue::EnumNumber(n) => p.enum_number(*n),
+        TextValue::Struct(fields) => {
+            p.begin_struct();
+            for (name, value) in fields {
+                p.field(name);
+                feed(value, p);
+            }
+            p.end_struct();
+        }
+        TextValue::List(items) => {
+            p.begin_list();
+            for item in items {
+                feed(item, p);
+            }
+            p.end_list();
+        }
+        TextValue::AnyPointer => p.any_pointer(),
+        TextValue::Capability => p.capability(),
+        TextValue::Error(_) => unreachable!("not generated"),
+    }
+}
+
+/// A pseudo-random tree of scalars of varied lengths, structs and lists
+/// (empty, short, long), nested a few levels: values around the 24- and
+/// 64-byte limits of the pretty form.
+fn random_tree(state: &mut u64, depth: u32) -> TextValue<'static> {
+    const NAMES: &[&str] = &[
+        "a",
+        "bb",
+        "field",
+        "aVeryLongFieldName",
+        "x12345678901234567890",
+    ];
+    const TEXTS: &[&[u8]] = &[
+        b"",
+        b"hi",
+        b"a\nb\"c",
+        b"\xc3\xa9t\xe9",
+        b"twenty-one bytes long",
+    ];
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+    let r = next(state);
+    let pick = |n: u64| (r >> 8) % n;
+    let kind = if depth == 0 { r % 10 } else { r % 13 };
+    match kind {
+        0 => TextValue::Void,
+        1 => TextValue::Bool(r & 256 != 0),
+        2 => TextValue::Int((r as i64) >> pick(64)),
+        3 => TextValue::UInt(r >> pick(64)),
+        4 => TextValue::Float64(f64::from_bits(r)),
+        5 => TextValue::Float32((pick(1000) as f32) / 8.0),
+        6 => TextValue::Text(TEXTS[pick(TEXTS.len() as u64) as usize]),
+        7 => TextValue::Data(TEXTS[pick(TEXTS.len() as u64) as usize]),
+        8 => TextValue::Enum(NAMES[pick(NAMES.len() as u64) as usize]),
+        9 => TextValue::EnumNumber(r as u16),
+        10 | 11 => {
+            let n = pick(7) as usize;
+            let mut fields = Vec::new();
+            for _ in 0..n {
+                let name = NAMES[(next(state) % NAMES.len() as u64) as usize];
+                fields.push((name, random_tree(state, depth - 1)));
+            }
+            TextValue::Struct(fields)
+        }
+        _ => {
+            let n = pick(9) as usize;
+            let items = (0..n).map(|_| random_tree(state, depth - 1)).collect();
+            TextValue::List(items)
+        }
+    }
+}
+
+/// The streaming [`Printer`] prints byte for byte what the tree printer
+/// prints (pretty and short), for pseudo-random trees and the cases
+/// above: its in-place line breaking is the tree printer's layout.
+#[test]
+fn printer_matches_the_tree_printer() {
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let n = if cfg!(miri) { 20 } else { 4000 };
+    let mut p = Printer::new(true);
+    // Trees whose pretty form breaks lines, and nested ones that do not.
+    let (mut broken, mut nested_inline) = (0, 0);
+    for _ in 0..n {
+        let v = random_tree(&mut state, 4);
+        let pretty = to_pretty_bytes(&v);
+        if pretty.contains(&b'\n') {
+            broken += 1;
+        } else if pretty.iter().filter(|&&b| b == b'(' || b == b'[').count() > 1 {
+            nested_inline += 1;
+        }
+        for pretty in [true, false] {
+            p.clear(pretty);
+            feed(&v, &mut p);
+            let want = if pretty {
+                to_pretty_bytes(&v)
+            } else {
+                to_short_bytes(&v)
+            };
+            assert_eq!(
+                p.finish().unwrap(),
+                &want[..],
+                "{}",
+                String::from_utf8_lossy(&want)
+            );
+        }
+    }
+    // (Too few trees under Miri to count on either kind.)
+    if !cfg!(miri) {
+        assert!(
+            broken > n / 10 && nested_inline > n / 100,
+            "{broken} {nested_inline}"
+        );
+    }
+}
+
+/// A printer whose walk stopped inside a struct reports it rather than
+/// returning half a value.
+#[test]
+fn printer_refuses_an_unfinished_value() {
+    let mut p = Printer::new(true);
+    p.begin_struct();
+    p.field("a");
+    p.int(1);
+    assert!(p.finish().is_err());
+    p.end_struct();
+    assert_eq!(p.finish().unwrap(), b"(a = 1)");
+}

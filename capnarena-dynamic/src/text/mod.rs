@@ -1,14 +1,17 @@
 //! The text format both ways: a dynamic value as the text
-//! `capnp convert binary:text` prints ([`to_text_value`], [`write_struct`]),
-//! and text as `capnp convert text:binary` reads it built into a message
-//! ([`parse_struct`], feature `compiler`).
+//! `capnp convert binary:text` prints ([`TextWriter`], [`write_struct`],
+//! or as a value tree, [`to_text_value`]), and text as `capnp convert
+//! text:binary` reads it built into a message ([`parse_struct`], feature
+//! `compiler`).
 //!
-//! Printing builds the runtime's [`TextValue`] tree (the rules of
-//! `capnarena::text`: fields in the schema's order, the active union
-//! member only, null pointer fields left out) and prints it with the
-//! runtime's printer, the one generated `Debug` impls use; so a message
-//! prints the same through generated and dynamic readers, and as the
-//! reference tool prints it.
+//! Printing follows the rules of `capnarena::text` (fields in the
+//! schema's order, the active union member only, null pointer fields left
+//! out) and lays the text out by the runtime's printer, the one generated
+//! `Debug` impls use; so a message prints the same through generated and
+//! dynamic readers, and as the reference tool prints it. [`TextWriter`]
+//! prints straight from the reader, by plans of the structs it keeps from
+//! one message to the next; [`to_text_value`] builds the runtime's
+//! [`TextValue`] tree instead.
 //!
 //! ```
 //! use capnarena::{Message, SingleSegmentArena};
@@ -35,9 +38,12 @@
 
 #[cfg(feature = "compiler")]
 mod parse;
+mod write;
 
 #[cfg(feature = "compiler")]
 pub use parse::{MAX_TEXT_BYTES, MAX_TEXT_DEPTH, MAX_TEXT_WORDS, TextError, parse_struct};
+
+pub use write::TextWriter;
 
 use capnarena::text::{TextValue, write_pretty_bytes, write_short_bytes};
 
@@ -136,7 +142,9 @@ fn list_to_text<'a>(l: &DynamicListReader<'a>) -> Result<TextValue<'a>> {
 /// # Errors
 /// As [`to_text_value`].
 pub fn write_struct(r: &DynamicStructReader<'_>, pretty: bool, out: &mut Vec<u8>) -> Result<()> {
-    write_value(&to_text_value(r)?, pretty, out)
+    let mut writer = TextWriter::new(r.schema().clone());
+    out.extend_from_slice(writer.write(r.as_struct_reader(), pretty)?);
+    Ok(())
 }
 
 /// Appends a value tree's text to `out` (pretty or one-line).
