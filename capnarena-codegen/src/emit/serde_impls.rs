@@ -48,10 +48,13 @@ impl Generator<'_> {
     ) -> Result<(), Error> {
         let rt = &self.runtime;
         let support = format!("{rt}::typed::value::serde_support");
-        let ty = match c.flavor {
-            Flavor::Owned => "Value",
-            Flavor::Borrowed => "ValueRef<'_>",
-        };
+        let ty = c.self_ty();
+        // A parameter's value is serialized as itself, or (a union member
+        // left null) as its default.
+        let ser_generics = c.impl_generics(
+            &[],
+            &format!("{support}::SerializeValue + ::core::default::Default"),
+        );
         // The schema's order (by ordinal), not the struct's (code order).
         let plain: Vec<&Field> =
             c.s.fields
@@ -76,7 +79,9 @@ impl Generator<'_> {
             len.push(fixed.to_string());
         }
         len.extend(optional);
-        out.open_impl(&format!("impl {rt}::serde::Serialize for {ty}"));
+        out.open_impl(&format!(
+            "impl{ser_generics} {rt}::serde::Serialize for {ty}"
+        ));
         out.open_fn(&format!(
             "fn serialize<S: {rt}::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error>"
         ));
@@ -181,7 +186,9 @@ impl Generator<'_> {
         }
         out.close();
         out.close();
-        out.open_impl(&format!("impl {support}::SerializeValue for {ty}"));
+        out.open_impl(&format!(
+            "impl{ser_generics} {support}::SerializeValue for {ty}"
+        ));
         out.open_fn(&format!(
             "fn serialize_value<S: {rt}::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error>"
         ));
@@ -342,7 +349,13 @@ impl Generator<'_> {
             arms.push((value_name.clone(), lines));
         }
         let names: Vec<String> = arms.iter().map(|(k, _)| format!("{k:?}")).collect();
-        out.open_impl(&format!("impl {support}::StructFields for Value"));
+        // A parameter's value is read from any deserializer.
+        let bound = format!("for<'v> {support}::DeserializeValue<'v>");
+        let ty = c.self_ty();
+        out.open_impl(&format!(
+            "impl{} {support}::StructFields for {ty}",
+            c.impl_generics(&[], &bound)
+        ));
         out.line(&format!(
             "const NAME: &'static str = {:?};",
             node.short_name()
@@ -387,8 +400,9 @@ impl Generator<'_> {
         }
         out.close();
         out.close();
+        let de_generics = c.impl_generics(&["'de"], &bound);
         out.open_impl(&format!(
-            "impl<'de> {rt}::serde::Deserialize<'de> for Value"
+            "impl{de_generics} {rt}::serde::Deserialize<'de> for {ty}"
         ));
         out.open_fn(&format!(
             "fn deserialize<D: {rt}::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error>"
@@ -397,7 +411,7 @@ impl Generator<'_> {
         out.close();
         out.close();
         out.open_impl(&format!(
-            "impl<'de> {support}::DeserializeValue<'de> for Value"
+            "impl{de_generics} {support}::DeserializeValue<'de> for {ty}"
         ));
         out.open_fn(&format!(
             "fn deserialize_value<D: {rt}::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error>"
