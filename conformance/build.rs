@@ -122,6 +122,21 @@ fn json_annotated(manifest: &Path, out: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Generates `tests/schemas/owned_generics.capnp` (generic structs) with
+/// owned values and their serde impls into `OUT_DIR/owned_generics/`, which `src/lib.rs`
+/// includes (tests/owned_generics.rs).
+fn owned_generics(manifest: &Path, out: &Path) -> io::Result<()> {
+    let dir = manifest.join("../tests/schemas");
+    println!("cargo:rerun-if-changed=../tests/schemas/owned_generics.capnp");
+    capnarena_build::Config::new()
+        .src_prefix(&dir)
+        .file(dir.join("owned_generics.capnp"))
+        .out_dir(out.join("owned_generics"))
+        .serde(true)
+        .compile()
+        .map_err(|e| io::Error::other(format!("tests/schemas/owned_generics.capnp: {e}")))
+}
+
 /// The requested file's ID and the other file nodes of a request.
 fn files_of(request: &[u8]) -> Result<(u64, Vec<(u64, String)>), capnarena::Error> {
     let words = capnarena::words_from_bytes(request)?;
@@ -149,6 +164,7 @@ fn main() -> io::Result<()> {
     streaming(&manifest, &out)?;
     owned_cycles(&manifest, &out)?;
     json_annotated(&manifest, &out)?;
+    owned_generics(&manifest, &out)?;
 
     let excluded: HashMap<&str, &str> = NOT_YET_COMPILING.iter().copied().collect();
     let mut units = Vec::new();

@@ -165,7 +165,11 @@ impl Options {
     /// `foo::ValueRef<'a>` (text and data borrowed from the message), with
     /// `Clone`, `Debug`, `PartialEq`, `Default` (the schema's defaults),
     /// `TryFrom<foo::Reader>` and `build` / `build_root` into a builder or
-    /// a message (see the runtime's `typed::value`). Off by default: it
+    /// a message (see the runtime's `typed::value`). A generic struct's
+    /// values take the parameters they use as type parameters, bound to
+    /// the values of a use's arguments (`Box(Text)`: `box_::Value<String>`;
+    /// unbound: `AnyValue`); a struct recursing through ever larger
+    /// arguments keeps them erased. Off by default: it
     /// adds code, and build time, that only users of the values need.
     pub fn owned_values(mut self, on: bool) -> Self {
         self.owned_values = on;

@@ -87,7 +87,7 @@ pub const METHOD_RESERVED: &[&str] = &[
 
 /// The generated code's own type parameters (the arena `A`; `R` of
 /// `with_reader`, `I` of `set_*_from_iter`, the server `S` of an
-/// interface's typed RPC code) and the types a struct's or an interface's
+/// interface's typed RPC code, `D` of a value's `Deserialize`) and the types a struct's or an interface's
 /// module names unqualified: taken among generic parameters.
 pub const TYPE_PARAM_RESERVED: &[&str] = &[
     "A",
@@ -102,6 +102,11 @@ pub const TYPE_PARAM_RESERVED: &[&str] = &[
     "Which",
     "WhichBuilder",
     "Params",
+    "D",
+    "Value",
+    "ValueRef",
+    "WhichValue",
+    "WhichRef",
 ];
 
 /// How a kind of name is spelled in Rust.

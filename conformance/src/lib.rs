@@ -58,3 +58,12 @@ pub mod json_flatten_capnp {
         "/json_flatten/json_flatten_capnp.rs"
     ));
 }
+
+/// `tests/schemas/owned_generics.capnp`, generated with owned values and
+/// serde impls: generic structs' values with type parameters.
+pub mod owned_generics_capnp {
+    include!(concat!(
+        env!("OUT_DIR"),
+        "/owned_generics/owned_generics_capnp.rs"
+    ));
+}

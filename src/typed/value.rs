@@ -13,6 +13,33 @@
 //! it (where the generator must break a cycle), and any pointer or
 //! capability an [`AnyValue`].
 //!
+//! # Generic structs
+//!
+//! A generic struct's values take type parameters: `Box(T) { value :T }`
+//! gives `box_::Value<T>` with `value: Option<T>`, and a field of type
+//! `Box(Text)` is a `box_::Value<String>` (`box_::ValueRef<'a, &'a str>`
+//! borrowed). A parameter's argument is the value of the type bound to it:
+//! a struct's `Value` (with its own arguments), `String` for text,
+//! `Vec<u8>` for data, a list's `Vec`, and [`AnyValue`] where nothing is
+//! bound (`AnyPointer`, a generic named without arguments) or a
+//! capability. A value takes only the parameters its fields use (those
+//! of its own and of its scopes), so a nested struct or group that uses
+//! none has a `Value` without parameters.
+//!
+//! The bound on a parameter is what each impl needs of it, no more: a
+//! value is read where its parameters are [`ReadPointer`] (for the
+//! message's lifetime `'a`, so `&'a str` may be an argument), written where
+//! they are [`WritePointer`], and it is `Clone`, `Debug`, `PartialEq` (and,
+//! with serde, `Serialize` / `Deserialize`) where they are; `Default`
+//! needs nothing (pointers start null). Every value type here and every
+//! generated value meets both traits, and so does a type of your own that
+//! implements them. A value is not tied to the reader's or builder's
+//! brand: `TryFrom<foo::Reader<'a, P>>` and `build(foo::Builder<'_, A,
+//! P>)` take any `P`, because reading checks each pointer's kind at run
+//! time (as reading an `AnyPointer` as a chosen type does), so a
+//! `box_::Reader<'_, AnyPointer>` reads into a `box_::Value<String>`, and
+//! a pointer of another kind is an error, never a wrong value.
+//!
 //! Reading goes through the message's reader, so its limits (traversal,
 //! nesting) bound what a value can cost: besides the words each read
 //! charges, every decoded list element and boxed struct is charged its

@@ -3810,24 +3810,24 @@ pub mod quad {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0x8de5860d92fbf6e5;
     /// The generic parameters, as the type of a handle's marker field.
-    type Params<A_, B, C, D> = ::core::marker::PhantomData<fn() -> (A_, B, C, D)>;
+    type Params<A_, B, C, D_> = ::core::marker::PhantomData<fn() -> (A_, B, C, D_)>;
     /// Reads a `Quad`.
     pub struct Reader<
         'a,
         A_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        D: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        D_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) reader: ::capnarena::StructReader<'a>,
-        pub(super) marker: Params<A_, B, C, D>,
+        pub(super) marker: Params<A_, B, C, D_>,
     }
     impl<
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > Clone for Reader<'_, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > Clone for Reader<'_, A_, B, C, D_>
     {
         fn clone(&self) -> Self {
             *self
@@ -3837,8 +3837,8 @@ pub mod quad {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > Copy for Reader<'_, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > Copy for Reader<'_, A_, B, C, D_>
     {
     }
     /// Builds a `Quad`.
@@ -3848,32 +3848,32 @@ pub mod quad {
         A_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        D: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        D_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-        pub(super) marker: Params<A_, B, C, D>,
+        pub(super) marker: Params<A_, B, C, D_>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned<
         A_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         B: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         C: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        D: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    >(Params<A_, B, C, D>);
+        D_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    >(Params<A_, B, C, D_>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 4);
     impl<
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > ::capnarena::typed::StructOwned for Owned<A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > ::capnarena::typed::StructOwned for Owned<A_, B, C, D_>
     {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
-        type Reader<'a> = Reader<'a, A_, B, C, D>;
-        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, A_, B, C, D>;
+        type Reader<'a> = Reader<'a, A_, B, C, D_>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, A_, B, C, D_>;
         #[inline]
-        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, A_, B, C, D> {
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, A_, B, C, D_> {
             Reader {
                 reader,
                 marker: ::core::marker::PhantomData,
@@ -3882,7 +3882,7 @@ pub mod quad {
         #[inline]
         fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
             builder: ::capnarena::StructBuilder<'_, A>,
-        ) -> Builder<'_, A, A_, B, C, D> {
+        ) -> Builder<'_, A, A_, B, C, D_> {
             Builder {
                 builder,
                 marker: ::core::marker::PhantomData,
@@ -3901,8 +3901,8 @@ pub mod quad {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructReader<'a> for Reader<'a, A_, B, C, D_>
     {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
@@ -3918,8 +3918,8 @@ pub mod quad {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, A_, B, C, D_>
     {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
@@ -3934,8 +3934,8 @@ pub mod quad {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Reader<'_, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Reader<'_, A_, B, C, D_>
     {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -3947,8 +3947,8 @@ pub mod quad {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Builder<'_, A, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Builder<'_, A, A_, B, C, D_>
     {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -3960,8 +3960,8 @@ pub mod quad {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > Reader<'a, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > Reader<'a, A_, B, C, D_>
     {
         /// The untyped reader under this one.
         #[inline]
@@ -4014,8 +4014,8 @@ pub mod quad {
         /// # Errors
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
-        pub fn get_d(&self) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Reader<'a>> {
-            <D as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
+        pub fn get_d(&self) -> ::capnarena::Result<<D_ as ::capnarena::typed::Owned>::Reader<'a>> {
+            <D_ as ::capnarena::typed::Owned>::read(self.reader.pointer(3))
         }
         /// Whether the `d` field is set (its pointer is not null).
         #[inline]
@@ -4049,7 +4049,7 @@ pub mod quad {
             if self.reader.has_pointer(3) {
                 v.field("d");
                 match self.get_d() {
-                    Ok(x) => <D as ::capnarena::typed::Owned>::write_text(x, v),
+                    Ok(x) => <D_ as ::capnarena::typed::Owned>::write_text(x, v),
                     Err(e) => v.error(e),
                 }
             }
@@ -4062,12 +4062,12 @@ pub mod quad {
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
-        D: ::capnarena::typed::Owned,
-    > Builder<'a, A, A_, B, C, D>
+        D_: ::capnarena::typed::Owned,
+    > Builder<'a, A, A_, B, C, D_>
     {
         /// A shorter-lived handle to the same struct.
         #[inline]
-        pub fn reborrow(&mut self) -> Builder<'_, A, A_, B, C, D> {
+        pub fn reborrow(&mut self) -> Builder<'_, A, A_, B, C, D_> {
             Builder {
                 builder: self.builder.reborrow(),
                 marker: ::core::marker::PhantomData,
@@ -4084,18 +4084,20 @@ pub mod quad {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C, D>> {
+        pub fn reborrow_as_reader(
+            &self,
+        ) -> ::capnarena::typed::ReaderView<'_, Owned<A_, B, C, D_>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
-        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<A_, B, C, D>> {
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<A_, B, C, D_>> {
             ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
         #[inline]
-        pub fn set_from(&mut self, value: Reader<'_, A_, B, C, D>) -> ::capnarena::Result<()> {
+        pub fn set_from(&mut self, value: Reader<'_, A_, B, C, D_>) -> ::capnarena::Result<()> {
             self.builder.copy_from(&value.reader)
         }
         /// The `a` field.
@@ -4246,9 +4248,9 @@ pub mod quad {
         #[inline]
         pub fn set_d(
             &mut self,
-            value: <D as ::capnarena::typed::Owned>::Reader<'_>,
+            value: <D_ as ::capnarena::typed::Owned>::Reader<'_>,
         ) -> ::capnarena::Result<()> {
-            <D as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
+            <D_ as ::capnarena::typed::Owned>::set(self.builder.pointer(3), value)
         }
         /// The `d` field.
         /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_d` gives a length).
@@ -4257,8 +4259,8 @@ pub mod quad {
         #[inline]
         pub fn init_d(
             &mut self,
-        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <D as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
+        ) -> ::capnarena::Result<<D_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <D_ as ::capnarena::typed::Owned>::init(self.builder.pointer(3), 0)
         }
         /// The `d` field.
         /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
@@ -4268,8 +4270,8 @@ pub mod quad {
         pub fn initn_d(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <D as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
+        ) -> ::capnarena::Result<<D_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <D_ as ::capnarena::typed::Owned>::init(self.builder.pointer(3), len)
         }
         /// The `d` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -4278,8 +4280,8 @@ pub mod quad {
         #[inline]
         pub fn get_d(
             &mut self,
-        ) -> ::capnarena::Result<<D as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <D as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
+        ) -> ::capnarena::Result<<D_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <D_ as ::capnarena::typed::Owned>::get(self.builder.pointer(3))
         }
         /// Whether the `d` field is set (its pointer is not null).
         #[inline]
@@ -4288,7 +4290,7 @@ pub mod quad {
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
-        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, A_, B, C, D>) -> R) -> R {
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, A_, B, C, D_>) -> R) -> R {
             self.builder.with_reader(|reader| {
                 f(Reader {
                     reader,

@@ -14,7 +14,8 @@
 //! - [`text_format`]: each struct's `write_text`, what `Debug` prints;
 //! - [`owned`]: with the `owned_values` option, each struct's plain Rust
 //!   values (`Value`, `ValueRef<'a>`) and their conversions, with
-//!   [`owned_boxing`] (which struct fields are boxed);
+//!   [`owned_boxing`] (which struct fields are boxed) and
+//!   [`owned_params`] (which generic parameters a value takes);
 //! - [`schema_node`]: with the `schema_nodes` option, each node's
 //!   encoded schema and the `HasSchema` impls that hand it out;
 //! - [`enum_item`], [`constant`] and [`interface`] for the other nodes;
@@ -41,6 +42,7 @@ mod layout;
 mod list_field;
 mod owned;
 mod owned_boxing;
+mod owned_params;
 mod pointer_field;
 mod rpc;
 mod rpc_client;
@@ -88,6 +90,9 @@ pub(crate) struct Generator<'s> {
     stems: std::cell::RefCell<HashMap<String, FieldMethods>>,
     /// Which struct fields of plain values are boxed (`owned_boxing`).
     boxing: std::cell::RefCell<owned_boxing::BoxingCache>,
+    /// The generic parameters each struct's plain value takes
+    /// (`owned_params`), found once.
+    value_params: std::cell::RefCell<Option<owned_params::ValueParams>>,
 }
 
 impl<'s> Generator<'s> {
@@ -102,6 +107,7 @@ impl<'s> Generator<'s> {
             params: std::cell::RefCell::new(Vec::new()),
             stems: std::cell::RefCell::new(HashMap::new()),
             boxing: std::cell::RefCell::default(),
+            value_params: std::cell::RefCell::default(),
         };
         for node in schema.nodes.values() {
             if matches!(node.kind, NodeKind::File) {

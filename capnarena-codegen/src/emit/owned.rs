@@ -11,16 +11,20 @@
 //! and written back gives the same objects. A struct field's value is
 //! held inline (`Option<foo::Value>`) unless the field is on a cycle of
 //! values containing values, or the value is large (`owned_boxing`):
-//! then it is boxed. Generic parameters are
-//! erased: a field of a parameter's type is an `AnyValue`, and a generic
-//! struct's value has no type parameters.
+//! then it is boxed. A generic struct's values take as type parameters
+//! the generic parameters they use (`owned_params`): a field of a
+//! parameter's type is `Option<T>`, a use of a generic struct names its
+//! value with the values of the brand's arguments (`Box(Text)`:
+//! `box_::Value<String>`), and each impl bounds the parameters by what
+//! it needs (`ReadPointer<'a>` to read, `WritePointer` to write, the
+//! derived traits by themselves); see the runtime's `typed::value`.
 
 use std::collections::HashSet;
 
 use super::Generator;
 use super::doc::doc_attr;
 use super::struct_module::short_fn;
-use super::types::{COMPLEX_SCORE, Generics, complexity};
+use super::types::{COMPLEX_SCORE, complexity};
 use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
@@ -68,8 +72,57 @@ pub(super) struct ValueContext<'a> {
     pub(super) union_field: String,
     pub(super) file: u64,
     pub(super) depth: usize,
-    pub(super) generics: &'a Generics,
     pub(super) flavor: Flavor,
+    /// The value's type parameters (`owned_params`), in scope order.
+    pub(super) params: Vec<String>,
+    /// Those of them the union's members use (the union enum's).
+    pub(super) which_params: Vec<String>,
+}
+
+impl ValueContext<'_> {
+    /// The value's type as its impls name it: `Value<T>` or
+    /// `ValueRef<'a, T>`.
+    pub(super) fn self_ty(&self) -> String {
+        with_params(self.flavor.value(), &self.params)
+    }
+
+    /// The union enum's type: `WhichValue<T>` or `WhichRef<'a, T>`.
+    pub(super) fn which_ty(&self) -> String {
+        with_params(self.flavor.which(), &self.which_params)
+    }
+
+    /// `<'a, T: bound>`: the generics of an impl for [`Self::self_ty`],
+    /// with `lifetimes` first ("" when there is nothing to declare).
+    pub(super) fn impl_generics(&self, lifetimes: &[&str], bound: &str) -> String {
+        let mut items: Vec<String> = lifetimes.iter().map(|l| l.to_string()).collect();
+        if self.flavor == Flavor::Borrowed && !lifetimes.contains(&"'a") {
+            items.insert(0, "'a".into());
+        }
+        for p in &self.params {
+            items.push(if bound.is_empty() {
+                p.clone()
+            } else {
+                format!("{p}: {bound}")
+            });
+        }
+        if items.is_empty() {
+            String::new()
+        } else {
+            format!("<{}>", items.join(", "))
+        }
+    }
+}
+
+/// `Name<P1, P2>` (`Name<'a>` gets `Name<'a, P1, P2>`), or `name` without
+/// parameters.
+fn with_params(name: &str, params: &[String]) -> String {
+    if params.is_empty() {
+        return name.to_string();
+    }
+    match name.strip_suffix('>') {
+        Some(open) => format!("{open}, {}>", params.join(", ")),
+        None => format!("{name}<{}>", params.join(", ")),
+    }
 }
 
 impl Generator<'_> {
@@ -83,19 +136,43 @@ impl Generator<'_> {
         s: &StructNode,
         depth: usize,
         file: u64,
-        generics: &Generics,
     ) -> Result<(), Error> {
-        let mut context = self.value_context(node.id, s, file, depth, generics);
+        // An erased value (owned_params) sees no parameter in scope.
+        let saved = self.value_erased(node.id).then(|| self.params.take());
+        let written = self.owned_value_types(out, node, s, depth, file);
+        if let Some(saved) = saved {
+            self.params.replace(saved);
+        }
+        written
+    }
+
+    fn owned_value_types(
+        &self,
+        out: &mut Writer,
+        node: &Node,
+        s: &StructNode,
+        depth: usize,
+        file: u64,
+    ) -> Result<(), Error> {
+        let mut context = self.value_context(node.id, s, file, depth);
         self.value_type(out, node, &context)?;
         if self.struct_borrows(node.id, &mut HashSet::new()) {
             context.flavor = Flavor::Borrowed;
             self.value_type(out, node, &context)?;
         } else {
             out.docs("The borrowed value: nothing in this struct borrows, so it is [`Value`].");
-            out.line("pub type ValueRef<'a> = Value;");
+            out.line(&format!(
+                "pub type {} = {};",
+                with_params("ValueRef<'a>", &context.params),
+                context.self_ty()
+            ));
             if !context.members.is_empty() {
                 out.docs("The union's borrowed value: [`WhichValue`].");
-                out.line("pub type WhichRef<'a> = WhichValue;");
+                out.line(&format!(
+                    "pub type {} = {};",
+                    with_params("WhichRef<'a>", &context.which_params),
+                    context.which_ty()
+                ));
             }
         }
         Ok(())
@@ -107,7 +184,6 @@ impl Generator<'_> {
         s: &'a StructNode,
         file: u64,
         depth: usize,
-        generics: &'a Generics,
     ) -> ValueContext<'a> {
         let mut plain: Vec<&Field> = s
             .fields
@@ -130,7 +206,22 @@ impl Generator<'_> {
         while plain.iter().any(|f| self.value_field(f) == union_field) {
             union_field.push('_');
         }
+        let value_params = self.value_params(id);
+        let mut member_uses = std::collections::BTreeSet::new();
+        for f in &members {
+            match &f.kind {
+                FieldKind::Group { type_id } => member_uses.extend(self.used_params(*type_id)),
+                FieldKind::Slot { ty, .. } => member_uses.extend(self.type_uses(&self.resolve(ty))),
+            }
+        }
+        let which_params = value_params
+            .iter()
+            .filter(|(s, i, _)| member_uses.contains(&(*s, *i)))
+            .map(|(_, _, n)| n.clone())
+            .collect();
         ValueContext {
+            params: value_params.into_iter().map(|(_, _, n)| n).collect(),
+            which_params,
             id,
             s,
             plain,
@@ -138,7 +229,6 @@ impl Generator<'_> {
             union_field,
             file,
             depth,
-            generics,
             flavor: Flavor::Owned,
         }
     }
@@ -171,7 +261,20 @@ impl Generator<'_> {
         match ty {
             Type::Text | Type::Data => true,
             Type::List(e) => self.type_borrows(e, seen),
-            Type::Struct(id, _) => self.struct_borrows(*id, seen),
+            // A bound argument borrows inside the struct's value; one that
+            // is a parameter carries its own lifetime.
+            Type::Struct(id, brand) => {
+                self.struct_borrows(*id, seen)
+                    || self.used_params(*id).iter().any(|(scope, index)| {
+                        match brand.0.iter().find(|(s, _)| s == scope) {
+                            Some((_, Some(bindings))) => match bindings.get(usize::from(*index)) {
+                                Some(Some(bound)) => self.type_borrows(bound, &mut seen.clone()),
+                                _ => false,
+                            },
+                            _ => false,
+                        }
+                    })
+            }
             _ => false,
         }
     }
@@ -197,7 +300,11 @@ impl Generator<'_> {
                 out.docs(
                     "The union's borrowed value: nothing in it borrows, so it is [`WhichValue`].",
                 );
-                out.line("pub type WhichRef<'a> = WhichValue;");
+                out.line(&format!(
+                    "pub type {} = {};",
+                    c.which_ty(),
+                    with_params("WhichValue", &c.which_params)
+                ));
             }
         }
         self.value_default(out, c)?;
@@ -230,7 +337,7 @@ impl Generator<'_> {
             types.push(self.field_value_ty(f, c)?);
         }
         allow_complex(out, &types);
-        out.open(&format!("pub struct {}", c.flavor.value()));
+        out.open(&format!("pub struct {}", c.self_ty()));
         for (f, ty) in c.plain.iter().zip(&types) {
             let fallback = format!("The `{}` field.", f.name);
             doc_attr(out, Some(f.doc.as_deref().unwrap_or(&fallback)));
@@ -238,7 +345,7 @@ impl Generator<'_> {
         }
         if !c.members.is_empty() {
             out.docs("The union's member that is set, with its value.");
-            out.type_line(&format!("pub {}: {},", c.union_field, c.flavor.which()));
+            out.type_line(&format!("pub {}: {},", c.union_field, c.which_ty()));
         }
         out.close();
         Ok(())
@@ -255,7 +362,7 @@ impl Generator<'_> {
         // Members hold struct values inline (as prost's `oneof`s do):
         // sizes differ by design.
         out.line("#[allow(clippy::large_enum_variant)]");
-        out.open(&format!("pub enum {}", c.flavor.which()));
+        out.open(&format!("pub enum {}", c.which_ty()));
         for ((f, name), ty) in c.members.iter().zip(&types) {
             let fallback = format!("`{}` is set.", f.name);
             doc_attr(out, Some(f.doc.as_deref().unwrap_or(&fallback)));
@@ -271,22 +378,24 @@ impl Generator<'_> {
     /// The Rust type of field `f`'s value.
     pub(super) fn field_value_ty(&self, f: &Field, c: &ValueContext<'_>) -> Result<String, Error> {
         match &f.kind {
-            FieldKind::Group { type_id } => Ok(format!(
-                "{}::{}",
-                self.path_to(*type_id, c.file, c.depth)?,
-                c.flavor.value()
-            )),
+            FieldKind::Group { type_id } => {
+                let args: Vec<String> = self
+                    .value_params(*type_id)
+                    .iter()
+                    .map(|(s, i, _)| self.param(*s, *i).unwrap_or_else(|| self.any_value()))
+                    .collect();
+                Ok(format!(
+                    "{}::{}",
+                    self.path_to(*type_id, c.file, c.depth)?,
+                    with_params(c.flavor.value(), &args)
+                ))
+            }
             FieldKind::Slot { ty, .. } => {
                 let ty = self.resolve(ty);
-                let inline = match ty {
-                    Type::Struct(id, _) if !self.struct_field_boxed(c.id, id) => Some(id),
-                    _ => None,
-                };
-                if let Some(id) = inline {
+                if matches!(ty, Type::Struct(..)) && !self.struct_field_boxed(c.id, &ty) {
                     Ok(format!(
-                        "::core::option::Option<{}::{}>",
-                        self.path_to(id, c.file, c.depth)?,
-                        c.flavor.value()
+                        "::core::option::Option<{}>",
+                        self.arg_value_ty(&ty, c)?
                     ))
                 } else if ty.is_pointer() {
                     Ok(format!(
@@ -318,30 +427,61 @@ impl Generator<'_> {
             Type::Text => format!("{}::typed::value::String", self.runtime),
             Type::Data if borrowed => "&'a [u8]".into(),
             Type::Data => format!("{}::typed::value::Vec<u8>", self.runtime),
-            Type::Struct(id, _) => format!(
-                "{}::typed::value::Box<{}::{}>",
+            Type::Struct(..) => format!(
+                "{}::typed::value::Box<{}>",
                 self.runtime,
-                self.path_to(*id, c.file, c.depth)?,
-                c.flavor.value()
+                self.arg_value_ty(ty, c)?
             ),
             Type::List(e) => format!(
                 "{}::typed::value::Vec<{}>",
                 self.runtime,
                 self.element_value_ty(e, c)?
             ),
-            _ => format!("{}::typed::value::AnyValue", self.runtime),
+            Type::Param { scope, index } => self
+                .param(*scope, *index)
+                .unwrap_or_else(|| self.any_value()),
+            _ => self.any_value(),
         })
+    }
+
+    /// `AnyValue`, the value of an any pointer or capability.
+    fn any_value(&self) -> String {
+        format!("{}::typed::value::AnyValue", self.runtime)
+    }
+
+    /// The value of pointer type `ty` as a generic argument or list
+    /// element: a struct's value unboxed (`foo::Value<Args>`, its
+    /// arguments the values of what its brand binds), otherwise as
+    /// [`Self::pointer_value_ty`].
+    fn arg_value_ty(&self, ty: &Type, c: &ValueContext<'_>) -> Result<String, Error> {
+        let ty = self.resolve(ty);
+        let Type::Struct(id, brand) = &ty else {
+            return self.pointer_value_ty(&ty, c);
+        };
+        let mut args = Vec::new();
+        for (scope, index, _) in self.value_params(*id) {
+            let arg = match brand.0.iter().find(|(s, _)| *s == scope) {
+                Some((_, Some(bindings))) => match bindings.get(usize::from(index)) {
+                    Some(Some(bound)) => self.arg_value_ty(bound, c)?,
+                    _ => self.any_value(),
+                },
+                Some((_, None)) => self.param(scope, index).unwrap_or_else(|| self.any_value()),
+                None => self.any_value(),
+            };
+            args.push(arg);
+        }
+        Ok(format!(
+            "{}::{}",
+            self.path_to(*id, c.file, c.depth)?,
+            with_params(c.flavor.value(), &args)
+        ))
     }
 
     /// The Rust type of a list element's value.
     fn element_value_ty(&self, e: &Type, c: &ValueContext<'_>) -> Result<String, Error> {
         let e = self.resolve(e);
         Ok(match &e {
-            Type::Struct(id, _) => format!(
-                "{}::{}",
-                self.path_to(*id, c.file, c.depth)?,
-                c.flavor.value()
-            ),
+            Type::Struct(..) => self.arg_value_ty(&e, c)?,
             e if e.is_pointer() => {
                 format!("::core::option::Option<{}>", self.pointer_value_ty(e, c)?)
             }
@@ -352,11 +492,15 @@ impl Generator<'_> {
     /// `Default`: every data field at its schema default, every pointer
     /// null, the union at its first member.
     fn value_default(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
-        let (ty, self_ty) = match c.flavor {
-            Flavor::Owned => ("Value", "Value"),
-            Flavor::Borrowed => ("ValueRef<'_>", "ValueRef"),
+        let self_ty = match c.flavor {
+            Flavor::Owned => "Value",
+            Flavor::Borrowed => "ValueRef",
         };
-        out.open_impl(&format!("impl ::core::default::Default for {ty}"));
+        out.open_impl(&format!(
+            "impl{} ::core::default::Default for {}",
+            c.impl_generics(&[], ""),
+            c.self_ty()
+        ));
         out.docs("The schema's defaults; pointers null.");
         out.open_fn("fn default() -> Self");
         let mut fields = Vec::new();
@@ -498,12 +642,14 @@ impl Generator<'_> {
     /// `ReadStruct`: each field read from the struct reader.
     fn value_read(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
         let rt = &self.runtime;
-        let (ty, self_ty) = match c.flavor {
-            Flavor::Owned => ("Value", "Value"),
-            Flavor::Borrowed => ("ValueRef<'a>", "ValueRef"),
+        let self_ty = match c.flavor {
+            Flavor::Owned => "Value",
+            Flavor::Borrowed => "ValueRef",
         };
         out.open_impl(&format!(
-            "impl<'a> {rt}::typed::value::ReadStruct<'a> for {ty}"
+            "impl{} {rt}::typed::value::ReadStruct<'a> for {}",
+            c.impl_generics(&["'a"], &read_bound(rt)),
+            c.self_ty()
         ));
         let reads = !c.members.is_empty()
             || c.plain
@@ -559,10 +705,6 @@ impl Generator<'_> {
     /// `WriteStruct`: each field written into a fresh struct builder.
     fn value_write(&self, out: &mut Writer, c: &ValueContext<'_>) -> Result<(), Error> {
         let rt = &self.runtime;
-        let ty = match c.flavor {
-            Flavor::Owned => "Value",
-            Flavor::Borrowed => "ValueRef<'_>",
-        };
         let mut statements = Vec::new();
         for f in &c.plain {
             let value = format!("self.{}", self.value_field(f));
@@ -573,7 +715,11 @@ impl Generator<'_> {
         } else {
             "mut b"
         };
-        out.open_impl(&format!("impl {rt}::typed::value::WriteStruct for {ty}"));
+        out.open_impl(&format!(
+            "impl{} {rt}::typed::value::WriteStruct for {}",
+            c.impl_generics(&[], &write_bound(rt)),
+            c.self_ty()
+        ));
         out.open_fn(&format!(
             "fn write_struct<A: {rt}::Arena + ?Sized>(&self, {b}: {rt}::StructBuilder<'_, A>) -> {rt}::Result<()>"
         ));
@@ -617,24 +763,33 @@ impl Generator<'_> {
     }
 
     /// `StructValue`, list elements and pointers (structs only),
-    /// `TryFrom<Reader>`,
-    /// and `build` / `build_root`.
+    /// `TryFrom<Reader>`, and `build` / `build_root`. The reader and
+    /// builder may have any brand: a value's parameters are not tied to
+    /// the handle's (see the runtime's `typed::value`).
     fn value_conversions(&self, out: &mut Writer, c: &ValueContext<'_>) {
         let rt = &self.runtime;
-        let (list, bounds) = (&c.generics.list, &c.generics.bounds);
-        let (ty, read_ty) = match c.flavor {
-            Flavor::Owned => ("Value", "Value"),
-            Flavor::Borrowed => ("ValueRef<'_>", "ValueRef<'a>"),
-        };
+        let ty = c.self_ty();
+        let (read, write) = (read_bound(rt), write_bound(rt));
+        let read_impl = c.impl_generics(&["'a"], &read);
+        let write_impl = c.impl_generics(&[], &write);
+        // The handles' own parameters, named apart from the value's.
+        let handle_params = self.handle_params(c);
+        let handle_list: String = handle_params.iter().map(|p| format!(", {p}")).collect();
+        let handle_bounds: String = handle_params
+            .iter()
+            .map(|p| format!(", {p}: {rt}::typed::Owned"))
+            .collect();
         let is_struct = !c.s.is_group;
         if is_struct {
-            out.open_impl(&format!("impl {rt}::typed::value::StructValue for {ty}"));
+            out.open_impl(&format!(
+                "impl{write_impl} {rt}::typed::value::StructValue for {ty}"
+            ));
             out.line(&format!(
                 "const STRUCT_SIZE: {rt}::StructSize = STRUCT_SIZE;"
             ));
             out.close();
             out.open_impl(&format!(
-                "impl<'a> {rt}::typed::value::ReadElement<'a> for {read_ty}"
+                "impl{read_impl} {rt}::typed::value::ReadElement<'a> for {ty}"
             ));
             short_fn(
                 out,
@@ -645,7 +800,9 @@ impl Generator<'_> {
                 &format!("{rt}::typed::value::read_struct_list(p)"),
             );
             out.close();
-            out.open_impl(&format!("impl {rt}::typed::value::WriteElement for {ty}"));
+            out.open_impl(&format!(
+                "impl{write_impl} {rt}::typed::value::WriteElement for {ty}"
+            ));
             short_fn(
                 out,
                 false,
@@ -656,7 +813,7 @@ impl Generator<'_> {
             );
             out.close();
             out.open_impl(&format!(
-                "impl<'a> {rt}::typed::value::ReadPointer<'a> for {read_ty}"
+                "impl{read_impl} {rt}::typed::value::ReadPointer<'a> for {ty}"
             ));
             short_fn(
                 out,
@@ -665,7 +822,9 @@ impl Generator<'_> {
                 &format!("{rt}::typed::value::read_struct_pointer(p)"),
             );
             out.close();
-            out.open_impl(&format!("impl {rt}::typed::value::WritePointer for {ty}"));
+            out.open_impl(&format!(
+                "impl{write_impl} {rt}::typed::value::WritePointer for {ty}"
+            ));
             short_fn(
                 out,
                 false,
@@ -676,19 +835,26 @@ impl Generator<'_> {
             );
             out.close();
         }
+        let try_from_generics = {
+            let inner = read_impl
+                .strip_prefix("<'a")
+                .and_then(|g| g.strip_suffix('>'))
+                .unwrap_or_default();
+            format!("<'a{handle_bounds}{inner}>")
+        };
         out.open_impl(&format!(
-            "impl<'a{bounds}> ::core::convert::TryFrom<Reader<'a{list}>> for self::{read_ty}"
+            "impl{try_from_generics} ::core::convert::TryFrom<Reader<'a{handle_list}>> for self::{ty}"
         ));
         out.line(&format!("type Error = {rt}::Error;"));
         out.docs("Reads every field, with the reader's limits.");
         short_fn(
             out,
             false,
-            &format!("fn try_from(r: Reader<'a{list}>) -> {rt}::Result<Self>"),
+            &format!("fn try_from(r: Reader<'a{handle_list}>) -> {rt}::Result<Self>"),
             &format!("{rt}::typed::value::ReadStruct::read_struct(r.reader)"),
         );
         out.close();
-        out.open_impl(&format!("impl {ty}"));
+        out.open_impl(&format!("impl{write_impl} {ty}"));
         out.docs(
             "Writes the value into `b`, a struct fresh from its `init` (zeroed).\n# Errors\nThe arena has no room, or a list is too long to encode.",
         );
@@ -696,7 +862,7 @@ impl Generator<'_> {
             out,
             false,
             &format!(
-                "pub fn build<A: {rt}::Arena + ?Sized{bounds}>(&self, b: Builder<'_, A{list}>) -> {rt}::Result<()>"
+                "pub fn build<A: {rt}::Arena + ?Sized{handle_bounds}>(&self, b: Builder<'_, A{handle_list}>) -> {rt}::Result<()>"
             ),
             &format!("{rt}::typed::value::WriteStruct::write_struct(self, b.builder)"),
         );
@@ -716,6 +882,26 @@ impl Generator<'_> {
             );
         }
         out.close();
+    }
+
+    /// Names for the reader's and builder's parameters in the impls of
+    /// the value `c` (one per parameter in scope), apart from the value's
+    /// own: `P0`, `P1`, ... (with `_` appended on a clash).
+    fn handle_params(&self, c: &ValueContext<'_>) -> Vec<String> {
+        let taken: Vec<String> = self
+            .scope_params(c.id)
+            .into_iter()
+            .map(|(_, _, n)| n)
+            .collect();
+        (0..taken.len())
+            .map(|i| {
+                let mut name = format!("P{i}");
+                while taken.contains(&name) || c.params.contains(&name) {
+                    name.push('_');
+                }
+                name
+            })
+            .collect()
     }
 
     /// `ReadElement` and `WriteElement` of enum `name`, for lists of it.
@@ -744,6 +930,17 @@ impl Generator<'_> {
         );
         out.close();
     }
+}
+
+/// The bound of a value's type parameters where it is read from a
+/// message borrowed for `'a`.
+fn read_bound(rt: &str) -> String {
+    format!("{rt}::typed::value::ReadPointer<'a>")
+}
+
+/// The bound of a value's type parameters where it is written.
+fn write_bound(rt: &str) -> String {
+    format!("{rt}::typed::value::WritePointer")
 }
 
 /// Allows clippy's `type_complexity` on an item whose field `types` are

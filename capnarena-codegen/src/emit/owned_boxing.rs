@@ -15,6 +15,15 @@
 //!
 //! Every field on a cycle is boxed, so every cycle is cut; the fields
 //! left inline form an acyclic graph, which bounds every value's size.
+//!
+//! Generic structs: a value holds a field of a parameter's type inline
+//! (`Option<T>`), so a field of type `Foo(Bar)` holds a `Bar` value
+//! inline too, inside Foo's. A struct field's targets are therefore its
+//! struct and every struct its brand binds, through nested brands (not
+//! through lists): the field is boxed when one of them contains (or is)
+//! the value the field is in, or is over the limit. A parameter bound
+//! where the use inherits it was named by a brand further out, whose
+//! field has it among its targets, so that field cuts the cycle.
 
 use std::collections::{HashMap, HashSet};
 
@@ -38,8 +47,15 @@ pub(super) struct BoxingCache {
 impl Generator<'_> {
     /// Whether a field of struct or group `container` holding struct
     /// `target` holds it boxed.
-    pub(super) fn struct_field_boxed(&self, container: u64, target: u64) -> bool {
-        self.contains(target, container) || self.value_bytes(target) > INLINE_LIMIT
+    pub(super) fn struct_field_boxed(&self, container: u64, ty: &Type) -> bool {
+        let targets = field_targets(ty);
+        targets
+            .iter()
+            .any(|t| *t == container || self.contains(*t, container))
+            || targets
+                .iter()
+                .fold(0u64, |sum, t| sum.saturating_add(self.value_bytes(*t)))
+                > INLINE_LIMIT
     }
 
     /// Whether the value of node `from` contains one of node `to`.
@@ -69,13 +85,9 @@ impl Generator<'_> {
         };
         s.fields
             .iter()
-            .filter_map(|f| match &f.kind {
-                FieldKind::Group { type_id } => Some(*type_id),
-                FieldKind::Slot {
-                    ty: Type::Struct(t, _),
-                    ..
-                } => Some(*t),
-                FieldKind::Slot { .. } => None,
+            .flat_map(|f| match &f.kind {
+                FieldKind::Group { type_id } => vec![*type_id],
+                FieldKind::Slot { ty, .. } => field_targets(ty),
             })
             .collect()
     }
@@ -121,9 +133,30 @@ impl Generator<'_> {
             Type::Int16 | Type::UInt16 | Type::Enum(_) => 2,
             Type::Int32 | Type::UInt32 | Type::Float32 => 4,
             Type::Int64 | Type::UInt64 | Type::Float64 => 8,
-            Type::Struct(t, _) if self.struct_field_boxed(container, *t) => 8,
-            Type::Struct(t, _) => self.value_bytes(*t).saturating_add(8),
+            Type::Struct(..) if self.struct_field_boxed(container, ty) => 8,
+            Type::Struct(..) => field_targets(ty)
+                .iter()
+                .fold(8u64, |sum, t| sum.saturating_add(self.value_bytes(*t))),
             _ => 24,
         }
     }
+}
+
+/// The structs a field of type `ty` holds inline: a struct type's own and
+/// those its brand binds (through their brands, not through lists),
+/// each once; none for other types.
+fn field_targets(ty: &Type) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut stack = vec![ty];
+    while let Some(ty) = stack.pop() {
+        if let Type::Struct(id, brand) = ty {
+            if !out.contains(id) {
+                out.push(*id);
+            }
+            for (_, bindings) in &brand.0 {
+                stack.extend(bindings.iter().flatten().flatten());
+            }
+        }
+    }
+    out
 }

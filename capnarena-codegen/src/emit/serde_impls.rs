@@ -165,7 +165,7 @@ impl<'g> Generator<'g> {
         let flat = self.top_flat(node, c)?;
         self.value_serialize(out, node, c, &flat)?;
         if c.flavor == Flavor::Owned {
-            self.value_deserialize(out, node, &flat)?;
+            self.value_deserialize(out, node, c, &flat)?;
         }
         Ok(())
     }
@@ -222,7 +222,7 @@ impl<'g> Generator<'g> {
                 ),
             });
         };
-        let mut c = self.value_context(node.id, s, top.file, top.depth, top.generics);
+        let mut c = self.value_context(node.id, s, top.file, top.depth);
         c.flavor = top.flavor;
         let which = format!("{which}{}", top.flavor.which().trim_end_matches("<'a>"));
         let unsupported = |f: &Field, what: &str| Error::Unsupported {
@@ -376,10 +376,13 @@ impl<'g> Generator<'g> {
     ) -> Result<(), Error> {
         let rt = &self.runtime;
         let support = format!("{rt}::typed::value::serde_support");
-        let ty = match c.flavor {
-            Flavor::Owned => "Value",
-            Flavor::Borrowed => "ValueRef<'_>",
-        };
+        let ty = c.self_ty();
+        // A parameter's value is serialized as itself, or (a union member
+        // left null) as its default.
+        let ser_generics = c.impl_generics(
+            &[],
+            &format!("{support}::SerializeValue + ::core::default::Default"),
+        );
         // The schema's order (by ordinal), not the struct's (code order).
         let plain: Vec<&Field> =
             c.s.fields
@@ -389,7 +392,9 @@ impl<'g> Generator<'g> {
         // A tagged union's members, and flattened members, vary in
         // number: a map of no set length.
         let map = flat.tag.is_some() || flat.flattens();
-        out.open_impl(&format!("impl {rt}::serde::Serialize for {ty}"));
+        out.open_impl(&format!(
+            "impl{ser_generics} {rt}::serde::Serialize for {ty}"
+        ));
         out.open_fn(&format!(
             "fn serialize<S: {rt}::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error>"
         ));
@@ -437,7 +442,9 @@ impl<'g> Generator<'g> {
         }
         out.close();
         out.close();
-        out.open_impl(&format!("impl {support}::SerializeValue for {ty}"));
+        out.open_impl(&format!(
+            "impl{ser_generics} {support}::SerializeValue for {ty}"
+        ));
         out.open_fn(&format!(
             "fn serialize_value<S: {rt}::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error>"
         ));
@@ -599,10 +606,10 @@ impl<'g> Generator<'g> {
     /// Whether struct field `f` of `c`'s struct holds its value boxed.
     fn pointer_boxed(&self, f: &Field, c: &ValueContext<'_>) -> bool {
         match &f.kind {
-            FieldKind::Slot { ty, .. } => match self.resolve(ty) {
-                Type::Struct(id, _) => self.struct_field_boxed(c.id, id),
-                _ => false,
-            },
+            FieldKind::Slot { ty, .. } => {
+                let ty = self.resolve(ty);
+                matches!(ty, Type::Struct(..)) && self.struct_field_boxed(c.id, &ty)
+            }
             FieldKind::Group { .. } => false,
         }
     }
@@ -914,6 +921,7 @@ impl<'g> Generator<'g> {
         &self,
         out: &mut Writer,
         node: &Node,
+        c: &ValueContext<'_>,
         flat: &Flat<'_>,
     ) -> Result<(), Error> {
         let rt = &self.runtime;
@@ -921,7 +929,13 @@ impl<'g> Generator<'g> {
         let mut slots = 0;
         count_slots(flat, &mut slots);
         let names: Vec<String> = flat.names.iter().map(|(k, _)| format!("{k:?}")).collect();
-        out.open_impl(&format!("impl {support}::StructFields for Value"));
+        // A parameter's value is read from any deserializer.
+        let bound = format!("for<'v> {support}::DeserializeValue<'v>");
+        let ty = c.self_ty();
+        out.open_impl(&format!(
+            "impl{} {support}::StructFields for {ty}",
+            c.impl_generics(&[], &bound)
+        ));
         out.line(&format!(
             "const NAME: &'static str = {:?};",
             node.short_name()
@@ -1019,8 +1033,9 @@ impl<'g> Generator<'g> {
         }
         out.close();
         out.close();
+        let de_generics = c.impl_generics(&["'de"], &bound);
         out.open_impl(&format!(
-            "impl<'de> {rt}::serde::Deserialize<'de> for Value"
+            "impl{de_generics} {rt}::serde::Deserialize<'de> for {ty}"
         ));
         out.open_fn(&format!(
             "fn deserialize<D: {rt}::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error>"
@@ -1029,7 +1044,7 @@ impl<'g> Generator<'g> {
         out.close();
         out.close();
         out.open_impl(&format!(
-            "impl<'de> {support}::DeserializeValue<'de> for Value"
+            "impl{de_generics} {support}::DeserializeValue<'de> for {ty}"
         ));
         out.open_fn(&format!(
             "fn deserialize_value<D: {rt}::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error>"

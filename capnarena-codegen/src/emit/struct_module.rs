@@ -158,7 +158,7 @@ impl Generator<'_> {
         out.close();
         out.append(&code.statics);
         if self.options.owned_values {
-            self.owned_values(out, node, s, inner, file, &generics)?;
+            self.owned_values(out, node, s, inner, file)?;
         }
         let nested = self.scope_items(out, node, file, inner);
         self.params.replace(saved);

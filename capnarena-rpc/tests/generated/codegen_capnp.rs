@@ -5464,25 +5464,25 @@ pub mod pair {
     /// Id of the struct.
     pub const TYPE_ID: u64 = 0xa917c03f1943ed49;
     /// The generic parameters, as the type of a handle's marker field.
-    type Params<Key, Value> = ::core::marker::PhantomData<fn() -> (Key, Value)>;
+    type Params<Key, Value_> = ::core::marker::PhantomData<fn() -> (Key, Value_)>;
     /// Reads a `Pair`.
     pub struct Reader<
         'a,
         Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Value_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) reader: ::capnarena::StructReader<'a>,
-        pub(super) marker: Params<Key, Value>,
+        pub(super) marker: Params<Key, Value_>,
     }
-    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Clone
-        for Reader<'_, Key, Value>
+    impl<Key: ::capnarena::typed::Owned, Value_: ::capnarena::typed::Owned> Clone
+        for Reader<'_, Key, Value_>
     {
         fn clone(&self) -> Self {
             *self
         }
     }
-    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Copy
-        for Reader<'_, Key, Value>
+    impl<Key: ::capnarena::typed::Owned, Value_: ::capnarena::typed::Owned> Copy
+        for Reader<'_, Key, Value_>
     {
     }
     /// Builds a `Pair`.
@@ -5490,26 +5490,26 @@ pub mod pair {
         'a,
         A: ::capnarena::Arena + ?Sized,
         Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+        Value_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
     > {
         pub(super) builder: ::capnarena::StructBuilder<'a, A>,
-        pub(super) marker: Params<Key, Value>,
+        pub(super) marker: Params<Key, Value_>,
     }
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned<
         Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-        Value: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
-    >(Params<Key, Value>);
+        Value_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
+    >(Params<Key, Value_>);
     /// Data words and pointers of the struct.
     pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(0, 2);
-    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned>
-        ::capnarena::typed::StructOwned for Owned<Key, Value>
+    impl<Key: ::capnarena::typed::Owned, Value_: ::capnarena::typed::Owned>
+        ::capnarena::typed::StructOwned for Owned<Key, Value_>
     {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
-        type Reader<'a> = Reader<'a, Key, Value>;
-        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key, Value>;
+        type Reader<'a> = Reader<'a, Key, Value_>;
+        type Builder<'a, A: ::capnarena::Arena + ?Sized + 'a> = Builder<'a, A, Key, Value_>;
         #[inline]
-        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, Key, Value> {
+        fn wrap_reader(reader: ::capnarena::StructReader<'_>) -> Reader<'_, Key, Value_> {
             Reader {
                 reader,
                 marker: ::core::marker::PhantomData,
@@ -5518,7 +5518,7 @@ pub mod pair {
         #[inline]
         fn wrap_builder<A: ::capnarena::Arena + ?Sized>(
             builder: ::capnarena::StructBuilder<'_, A>,
-        ) -> Builder<'_, A, Key, Value> {
+        ) -> Builder<'_, A, Key, Value_> {
             Builder {
                 builder,
                 marker: ::core::marker::PhantomData,
@@ -5532,8 +5532,8 @@ pub mod pair {
             r.write_text(v)
         }
     }
-    impl<'a, Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned>
-        ::capnarena::typed::FromStructReader<'a> for Reader<'a, Key, Value>
+    impl<'a, Key: ::capnarena::typed::Owned, Value_: ::capnarena::typed::Owned>
+        ::capnarena::typed::FromStructReader<'a> for Reader<'a, Key, Value_>
     {
         #[inline]
         fn from_struct_reader(reader: ::capnarena::StructReader<'a>) -> Self {
@@ -5547,8 +5547,8 @@ pub mod pair {
         'a,
         A: ::capnarena::Arena + ?Sized,
         Key: ::capnarena::typed::Owned,
-        Value: ::capnarena::typed::Owned,
-    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key, Value>
+        Value_: ::capnarena::typed::Owned,
+    > ::capnarena::typed::FromStructBuilder<'a, A> for Builder<'a, A, Key, Value_>
     {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         #[inline]
@@ -5559,8 +5559,8 @@ pub mod pair {
             }
         }
     }
-    impl<Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> ::core::fmt::Debug
-        for Reader<'_, Key, Value>
+    impl<Key: ::capnarena::typed::Owned, Value_: ::capnarena::typed::Owned> ::core::fmt::Debug
+        for Reader<'_, Key, Value_>
     {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -5570,15 +5570,17 @@ pub mod pair {
     impl<
         A: ::capnarena::Arena + ?Sized,
         Key: ::capnarena::typed::Owned,
-        Value: ::capnarena::typed::Owned,
-    > ::core::fmt::Debug for Builder<'_, A, Key, Value>
+        Value_: ::capnarena::typed::Owned,
+    > ::core::fmt::Debug for Builder<'_, A, Key, Value_>
     {
         /// As the reader's `Debug`, of the struct as built so far.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             self.with_reader(|r| ::core::fmt::Debug::fmt(&r, f))
         }
     }
-    impl<'a, Key: ::capnarena::typed::Owned, Value: ::capnarena::typed::Owned> Reader<'a, Key, Value> {
+    impl<'a, Key: ::capnarena::typed::Owned, Value_: ::capnarena::typed::Owned>
+        Reader<'a, Key, Value_>
+    {
         /// The untyped reader under this one.
         #[inline]
         pub fn as_struct_reader(&self) -> ::capnarena::StructReader<'a> {
@@ -5610,8 +5612,8 @@ pub mod pair {
         #[inline]
         pub fn get_value(
             &self,
-        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Reader<'a>> {
-            <Value as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
+        ) -> ::capnarena::Result<<Value_ as ::capnarena::typed::Owned>::Reader<'a>> {
+            <Value_ as ::capnarena::typed::Owned>::read(self.reader.pointer(1))
         }
         /// Whether the `value` field is set (its pointer is not null).
         #[inline]
@@ -5631,7 +5633,7 @@ pub mod pair {
             if self.reader.has_pointer(1) {
                 v.field("value");
                 match self.get_value() {
-                    Ok(x) => <Value as ::capnarena::typed::Owned>::write_text(x, v),
+                    Ok(x) => <Value_ as ::capnarena::typed::Owned>::write_text(x, v),
                     Err(e) => v.error(e),
                 }
             }
@@ -5642,12 +5644,12 @@ pub mod pair {
         'a,
         A: ::capnarena::Arena + ?Sized,
         Key: ::capnarena::typed::Owned,
-        Value: ::capnarena::typed::Owned,
-    > Builder<'a, A, Key, Value>
+        Value_: ::capnarena::typed::Owned,
+    > Builder<'a, A, Key, Value_>
     {
         /// A shorter-lived handle to the same struct.
         #[inline]
-        pub fn reborrow(&mut self) -> Builder<'_, A, Key, Value> {
+        pub fn reborrow(&mut self) -> Builder<'_, A, Key, Value_> {
             Builder {
                 builder: self.builder.reborrow(),
                 marker: ::core::marker::PhantomData,
@@ -5664,18 +5666,18 @@ pub mod pair {
             self.builder.reborrow()
         }
         /// A read view of the struct as built so far, while this builder is borrowed: `b.reborrow_as_reader().get()`.
-        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<Key, Value>> {
+        pub fn reborrow_as_reader(&self) -> ::capnarena::typed::ReaderView<'_, Owned<Key, Value_>> {
             ::capnarena::typed::ReaderView::new(self.builder.reader_view())
         }
         /// A read view of the struct as built, for the rest of the builder's lifetime (the builder is given up).
-        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<Key, Value>> {
+        pub fn into_reader(self) -> ::capnarena::typed::ReaderView<'a, Owned<Key, Value_>> {
             ::capnarena::typed::ReaderView::new(self.builder.into_reader_view())
         }
         /// Overwrites this struct with a copy of `value` (fields it has no room for are dropped).
         /// # Errors
         /// The source is malformed or over a limit, or the arena has no room.
         #[inline]
-        pub fn set_from(&mut self, value: Reader<'_, Key, Value>) -> ::capnarena::Result<()> {
+        pub fn set_from(&mut self, value: Reader<'_, Key, Value_>) -> ::capnarena::Result<()> {
             self.builder.copy_from(&value.reader)
         }
         /// The `key` field.
@@ -5732,9 +5734,9 @@ pub mod pair {
         #[inline]
         pub fn set_value(
             &mut self,
-            value: <Value as ::capnarena::typed::Owned>::Reader<'_>,
+            value: <Value_ as ::capnarena::typed::Owned>::Reader<'_>,
         ) -> ::capnarena::Result<()> {
-            <Value as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
+            <Value_ as ::capnarena::typed::Owned>::set(self.builder.pointer(1), value)
         }
         /// The `value` field.
         /// Points the field at a new value: a struct with every field at its default, or an empty list, text or data (`initn_value` gives a length).
@@ -5743,8 +5745,8 @@ pub mod pair {
         #[inline]
         pub fn init_value(
             &mut self,
-        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <Value as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
+        ) -> ::capnarena::Result<<Value_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Value_ as ::capnarena::typed::Owned>::init(self.builder.pointer(1), 0)
         }
         /// The `value` field.
         /// Points the field at a new value of `len` elements (bytes for text and data; a struct ignores `len`).
@@ -5754,8 +5756,8 @@ pub mod pair {
         pub fn initn_value(
             &mut self,
             len: u32,
-        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <Value as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
+        ) -> ::capnarena::Result<<Value_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Value_ as ::capnarena::typed::Owned>::init(self.builder.pointer(1), len)
         }
         /// The `value` field.
         /// The field's value as a builder (its default, copied in, when unset).
@@ -5764,8 +5766,8 @@ pub mod pair {
         #[inline]
         pub fn get_value(
             &mut self,
-        ) -> ::capnarena::Result<<Value as ::capnarena::typed::Owned>::Builder<'_, A>> {
-            <Value as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
+        ) -> ::capnarena::Result<<Value_ as ::capnarena::typed::Owned>::Builder<'_, A>> {
+            <Value_ as ::capnarena::typed::Owned>::get(self.builder.pointer(1))
         }
         /// Whether the `value` field is set (its pointer is not null).
         #[inline]
@@ -5774,7 +5776,7 @@ pub mod pair {
         }
         /// Runs `f` on a reader of the struct as built so far.
         #[inline]
-        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, Key, Value>) -> R) -> R {
+        pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r, Key, Value_>) -> R) -> R {
             self.builder.with_reader(|reader| {
                 f(Reader {
                     reader,
