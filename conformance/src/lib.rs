@@ -89,12 +89,13 @@ pub mod reference_serde {
     }
     /// Why `capnp/compat/json-test.capnp` has no serde impls here: the
     /// generator's refusal, or `None` when it has them.
-    pub const JSON_TEST_REFUSED: Option<&str> = if cfg!(json_test_serde) {
-        None
-    } else {
-        Some(include_str!(concat!(
-            env!("OUT_DIR"),
-            "/reference_serde/json_test_refused.txt"
-        )))
-    };
+    #[cfg(json_test_serde)]
+    pub const JSON_TEST_REFUSED: Option<&str> = None;
+    /// Why `capnp/compat/json-test.capnp` has no serde impls here: the
+    /// generator's refusal, or `None` when it has them.
+    #[cfg(not(json_test_serde))]
+    pub const JSON_TEST_REFUSED: Option<&str> = Some(include_str!(concat!(
+        env!("OUT_DIR"),
+        "/reference_serde/json_test_refused.txt"
+    )));
 }
