@@ -137,6 +137,51 @@ fn owned_generics(manifest: &Path, out: &Path) -> io::Result<()> {
         .map_err(|e| io::Error::other(format!("tests/schemas/owned_generics.capnp: {e}")))
 }
 
+/// Generates the reference's `capnp/test.capnp` (whose testdata/ holds
+/// its messages and their JSON) with owned values and their serde impls
+/// into `OUT_DIR/reference_serde/`, which `src/lib.rs` includes
+/// (tests/reference_json.rs). `capnp/compat/json-test.capnp` (the
+/// testdata's `annotated-json.binary` and `annotated.json`) is generated
+/// too when the generator follows all its annotations; when it refuses
+/// one (a `Json.Value` field, not followed yet), its error is written to
+/// `OUT_DIR/reference_serde/json_test_refused.txt`, which the test
+/// prints in its SKIP line, and the module is left out (cfg
+/// `json_test_serde` off).
+fn reference_serde(corpus_dir: &Path, out: &Path) -> io::Result<()> {
+    let src = corpus_dir.join(corpus::STANDARD);
+    let dir = out.join("reference_serde");
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = || {
+        capnarena_build::Config::new()
+            .src_prefix(&src)
+            .import_path(&src)
+            .no_standard_import()
+            .serde(true)
+    };
+    config()
+        .file(src.join("capnp/test.capnp"))
+        .out_dir(dir.join("test"))
+        .compile()
+        .map_err(|e| io::Error::other(format!("capnp/test.capnp: {e}")))?;
+    println!("cargo::rustc-check-cfg=cfg(json_test_serde)");
+    match config()
+        .file(src.join("capnp/compat/json-test.capnp"))
+        .out_dir(dir.join("json_test"))
+        .compile()
+    {
+        Ok(()) => println!("cargo:rustc-cfg=json_test_serde"),
+        Err(e) if e.to_string().contains("Json.Value") => {
+            std::fs::write(dir.join("json_test_refused.txt"), e.to_string())?;
+        }
+        Err(e) => {
+            return Err(io::Error::other(format!(
+                "capnp/compat/json-test.capnp: {e}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The requested file's ID and the other file nodes of a request.
 fn files_of(request: &[u8]) -> Result<(u64, Vec<(u64, String)>), capnarena::Error> {
     let words = capnarena::words_from_bytes(request)?;
@@ -165,6 +210,7 @@ fn main() -> io::Result<()> {
     owned_cycles(&manifest, &out)?;
     json_annotated(&manifest, &out)?;
     owned_generics(&manifest, &out)?;
+    reference_serde(&corpus_dir, &out)?;
 
     let excluded: HashMap<&str, &str> = NOT_YET_COMPILING.iter().copied().collect();
     let mut units = Vec::new();

@@ -317,6 +317,64 @@ fn bad_annotations_refused() {
     }
 }
 
+/// Base64 and hex that do not decode are errors naming what is wrong,
+/// placed at the character at fault (or at the string, for a length, or
+/// when an escape comes before the fault and the decoded offset is not
+/// the text's); their bytes decode, base64 padded or not.
+#[test]
+fn bad_base64_and_hex_are_placed() {
+    let src = workspace().join("conformance/corpus/capnproto/c++/src");
+    let loaded = LoadedSchema::compile(
+        &Compiler::new()
+            .import_path(&src)
+            .source(
+                "/enc.capnp",
+                "@0xd3bd7ff1e1ed8b6b;\nusing Json = import \"/capnp/compat/json.capnp\";\n\
+                 struct S { b @0 :Data $Json.base64; h @1 :Data $Json.hex; }\n",
+            )
+            .file("/enc.capnp"),
+    )
+    .unwrap();
+    let schema = loaded.schema();
+    let s = schema.find_struct("enc.capnp:S").unwrap();
+    let decode = |text: &str| {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let b = DynamicStructBuilder::init_root(&mut msg, s.clone()).unwrap();
+        json::decode(text.as_bytes(), b, &JsonLimits::default())
+    };
+    for ok in [r#"{"b": "Zm9vYg==", "h": "0aFF"}"#, r#"{"b": "Zm9vYg"}"#] {
+        decode(ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    for (text, col, want) in [
+        (
+            r#"{"b": "Zm9*"}"#,
+            11,
+            "b: character 4 of the base64 is '*'",
+        ),
+        (
+            r#"{"b": "Zm9vY"}"#,
+            7,
+            "b: base64 of 5 characters (5 before padding)",
+        ),
+        (
+            r#"{"b": "Zh=="}"#,
+            9,
+            "b: the base64's last character (character 2)",
+        ),
+        (
+            r#"{"b": "\u005am9*"}"#,
+            7,
+            "b: character 4 of the base64 is '*'",
+        ),
+        (r#"{"h": "00 1"}"#, 10, "h: character 3 of the hex is ' '"),
+        (r#"{"h": "abc"}"#, 7, "h: hex of odd length 3"),
+    ] {
+        let e = decode(text).unwrap_err();
+        assert_eq!(at(&e), (1, col), "{text}: {e}");
+        assert!(e.to_string().contains(want), "{text}: {e}");
+    }
+}
+
 const VALID: &str = r#"{"voidField": null, "boolField": true, "int8Field": -7, "int64Field": "123",
  "uint64Field": "0x10", "float32Field": "NaN", "float64Field": 1.5e3, "textField": "h\u00e9\n",
  "dataField": [0, 1, 255], "structField": {"textField": "x", "structField": {}},

@@ -67,3 +67,35 @@ pub mod owned_generics_capnp {
         "/owned_generics/owned_generics_capnp.rs"
     ));
 }
+
+/// The reference's `capnp/test.capnp` and, once the generator follows
+/// all of its annotations, `capnp/compat/json-test.capnp`, generated with
+/// owned values and serde impls (tests/reference_json.rs).
+pub mod reference_serde {
+    /// `capnp/test.capnp`.
+    pub mod test_capnp {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/reference_serde/test/test_capnp.rs"
+        ));
+    }
+    /// `capnp/compat/json-test.capnp`.
+    #[cfg(json_test_serde)]
+    pub mod json_test_capnp {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/reference_serde/json_test/json_test_capnp.rs"
+        ));
+    }
+    /// Why `capnp/compat/json-test.capnp` has no serde impls here: the
+    /// generator's refusal, or `None` when it has them.
+    #[cfg(json_test_serde)]
+    pub const JSON_TEST_REFUSED: Option<&str> = None;
+    /// Why `capnp/compat/json-test.capnp` has no serde impls here: the
+    /// generator's refusal, or `None` when it has them.
+    #[cfg(not(json_test_serde))]
+    pub const JSON_TEST_REFUSED: Option<&str> = Some(include_str!(concat!(
+        env!("OUT_DIR"),
+        "/reference_serde/json_test_refused.txt"
+    )));
+}

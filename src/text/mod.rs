@@ -144,6 +144,7 @@
 // (without it a generated `Debug` impl says the text form needs it). This
 // module imports nothing of `typed`: `typed` and generated code call it.
 
+pub mod encoding;
 #[cfg(feature = "alloc")]
 mod float;
 #[cfg(feature = "alloc")]

@@ -291,6 +291,14 @@ impl<'g> Generator<'g> {
             if f.json.discriminator.is_some() && !matches!(f.kind, FieldKind::Group { .. }) {
                 return Err(unsupported(f, "only unions can have a discriminator"));
             }
+            if let FieldKind::Slot { ty, .. } = &f.kind {
+                if names_json_value(&self.resolve(ty)) {
+                    return Err(unsupported(
+                        f,
+                        "a Json.Value (which the reference writes as the JSON it holds) is not supported yet",
+                    ));
+                }
+            }
             let member = f.discriminant.is_some();
             let mut child = None;
             if let Some(prefix) = &f.json.flatten {
@@ -1169,5 +1177,18 @@ fn is_pointer(g: &Generator<'_>, f: &Field) -> bool {
     match &f.kind {
         FieldKind::Group { .. } => false,
         FieldKind::Slot { ty, .. } => g.resolve(ty).is_pointer(),
+    }
+}
+
+/// `capnp/compat/json.capnp`'s `Value`: the reference's codec writes one
+/// as the JSON value it describes, not as a struct.
+const JSON_VALUE_ID: u64 = 0xa3fa_7845_f919_dd83;
+
+/// Whether `ty` is a `Json.Value`, or a list of them at any depth.
+fn names_json_value(ty: &Type) -> bool {
+    match ty {
+        Type::Struct(id, _) => *id == JSON_VALUE_ID,
+        Type::List(e) => names_json_value(e),
+        _ => false,
     }
 }

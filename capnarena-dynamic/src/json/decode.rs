@@ -18,10 +18,11 @@
 
 use std::collections::HashSet;
 
+use capnarena::text::encoding::{EncodingError, decode_base64, decode_hex};
 use capnarena::{Arena, Message, SingleSegmentArena};
 
 use super::annotations::{DataForm, FieldPlan, JSON_VALUE, NameKind, Plan, StructPlan};
-use super::encode::{Seg, path_string, unbase64, unhex};
+use super::encode::{Seg, path_string};
 use super::error::{Context, JsonError, JsonResult, Position};
 use super::parser::{Node, Value};
 use crate::builder::{DynamicStructBuilder, DynamicValueBuilder};
@@ -142,6 +143,28 @@ impl<'x> Decoder<'x> {
             at: Position::of(self.text, node.offset),
             context: self.context(),
             message: message.into(),
+        }
+    }
+
+    /// The error of a base64 or hex string (`node`) that does not decode:
+    /// placed at the character at fault when the string's text up to it
+    /// has no escape (so the decoded offset is the text's), else at the
+    /// string.
+    #[cold]
+    fn bad_encoding(&self, node: &Node, e: EncodingError) -> JsonError {
+        let start = node.offset + 1;
+        let offset = e
+            .offset()
+            .filter(|&o| {
+                self.text
+                    .get(start..start + o)
+                    .is_some_and(|raw| !raw.contains(&b'\\'))
+            })
+            .map_or(node.offset, |o| start + o);
+        JsonError::Value {
+            at: Position::of(self.text, offset),
+            context: self.context(),
+            message: e.to_string(),
         }
     }
 
@@ -540,10 +563,10 @@ impl<'x> Decoder<'x> {
                 .collect(),
             (DataForm::Array, _) => Err(self.expected(node, "an array of bytes")),
             (DataForm::Base64, Value::String(s)) => {
-                unbase64(s).map_err(|e| self.fail(node, format!("bad base64: {e}")))
+                decode_base64(s).map_err(|e| self.bad_encoding(node, e))
             }
             (DataForm::Hex, Value::String(s)) => {
-                unhex(s).map_err(|e| self.fail(node, format!("bad hex: {e}")))
+                decode_hex(s).map_err(|e| self.bad_encoding(node, e))
             }
             (_, _) => Err(self.expected(node, "a string")),
         }

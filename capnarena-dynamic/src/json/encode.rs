@@ -12,6 +12,8 @@
 //! capability that is set cannot be encoded (an error, as in the
 //! reference).
 
+use capnarena::text::encoding::{Base64, Hex};
+
 use super::annotations::{DataForm, JSON_VALUE, Plan, StructPlan};
 use super::error::{Context, JsonError, JsonResult};
 use super::writer::Out;
@@ -258,8 +260,8 @@ impl<'p> Encoder<'p> {
                 DataForm::Array => {
                     Out::Array(d.iter().map(|&b| Out::Number(f64::from(b))).collect())
                 }
-                DataForm::Base64 => Out::String(base64(d)),
-                DataForm::Hex => Out::String(hex(d)),
+                DataForm::Base64 => Out::String(Base64(d).to_string()),
+                DataForm::Hex => Out::String(Hex(d).to_string()),
             },
             DynamicValue::Struct(s) => self.encode_struct(&s)?,
             DynamicValue::List(list) => {
@@ -296,107 +298,4 @@ fn float(v: f64) -> Out {
     } else {
         Out::Number(v)
     }
-}
-
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Standard base64 with `=` padding, no line breaks.
-pub(crate) fn base64(d: &[u8]) -> String {
-    let mut s = String::with_capacity(d.len().div_ceil(3) * 4);
-    for chunk in d.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                s.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                s.push('=');
-            }
-        }
-    }
-    s
-}
-
-/// Lower-case hex, two digits a byte.
-pub(crate) fn hex(d: &[u8]) -> String {
-    const H: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(d.len() * 2);
-    for &b in d {
-        s.push(H[usize::from(b >> 4)] as char);
-        s.push(H[usize::from(b & 15)] as char);
-    }
-    s
-}
-
-/// Decodes standard base64 (`=` padding optional, no other characters).
-pub(crate) fn unbase64(s: &str) -> Result<Vec<u8>, String> {
-    let bytes = s.as_bytes();
-    let body = bytes
-        .strip_suffix(b"==")
-        .or_else(|| bytes.strip_suffix(b"="))
-        .unwrap_or(bytes);
-    if bytes.len() != body.len() && bytes.len() % 4 != 0 {
-        return Err(format!(
-            "base64 of {} characters with padding is not a multiple of 4",
-            bytes.len()
-        ));
-    }
-    if body.len() % 4 == 1 {
-        return Err(format!(
-            "{} base64 characters cannot end a byte",
-            body.len()
-        ));
-    }
-    let mut out = Vec::with_capacity(body.len() * 3 / 4);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for (i, &c) in body.iter().enumerate() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => {
-                return Err(format!(
-                    "character {} of the base64 is {:?}",
-                    i + 1,
-                    c as char
-                ));
-            }
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    if acc != 0 {
-        return Err("the base64's last character has bits set past the data".into());
-    }
-    Ok(out)
-}
-
-/// Decodes hex (either case, an even number of digits).
-pub(crate) fn unhex(s: &str) -> Result<Vec<u8>, String> {
-    let b = s.as_bytes();
-    if b.len() % 2 != 0 {
-        return Err(format!("hex of odd length {}", b.len()));
-    }
-    let digit = |i: usize| -> Result<u8, String> {
-        let c = b[i];
-        (c as char)
-            .to_digit(16)
-            .map(|d| d as u8)
-            .ok_or_else(|| format!("character {} of the hex is {:?}", i + 1, c as char))
-    };
-    (0..b.len() / 2)
-        .map(|i| Ok((digit(2 * i)? << 4) | digit(2 * i + 1)?))
-        .collect()
 }

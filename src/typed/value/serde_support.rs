@@ -176,44 +176,9 @@ impl Visitor<'_> for Tag {
     }
 }
 
-/// A `Data` field with `$Json.base64`: written as one standard base64
-/// string (`=` padded).
-pub struct Base64<'a>(pub &'a [u8]);
-
-/// A `Data` field with `$Json.hex`: written as one lower-case hex string.
-pub struct Hex<'a>(pub &'a [u8]);
-
-const BASE64_DIGITS: &[u8; 64] =
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-impl fmt::Display for Base64<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for chunk in self.0.chunks(3) {
-            let mut n = 0u32;
-            for (i, b) in chunk.iter().enumerate() {
-                n |= u32::from(*b) << (16 - 8 * i);
-            }
-            for i in 0..4 {
-                let c = if i <= chunk.len() {
-                    BASE64_DIGITS[((n >> (18 - 6 * i)) & 63) as usize]
-                } else {
-                    b'='
-                };
-                fmt::Write::write_char(f, char::from(c))?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Display for Hex<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for b in self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        Ok(())
-    }
-}
+/// A `Data` field with `$Json.base64` (standard base64, `=` padded) or
+/// `$Json.hex` (lower-case hex): written as one string.
+pub use crate::text::encoding::{Base64, Hex};
 
 impl Serialize for Base64<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -255,72 +220,10 @@ impl Visitor<'_> for BytesForm {
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<u8>, E> {
         match self {
-            BytesForm::Base64 => from_base64(v),
-            BytesForm::Hex => from_hex(v),
+            BytesForm::Base64 => crate::text::encoding::decode_base64(v).map_err(E::custom),
+            BytesForm::Hex => crate::text::encoding::decode_hex(v).map_err(E::custom),
         }
     }
-}
-
-fn from_hex<E: de::Error>(v: &str) -> Result<Vec<u8>, E> {
-    let b = v.as_bytes();
-    if b.len() % 2 != 0 {
-        return Err(E::custom(format_args!("hex of odd length {}", b.len())));
-    }
-    let digit = |i: usize| {
-        char::from(b[i]).to_digit(16).ok_or_else(|| {
-            E::custom(format_args!(
-                "character {} of the hex is {:?}",
-                i + 1,
-                char::from(b[i])
-            ))
-        })
-    };
-    let mut out = Vec::with_capacity(b.len() / 2);
-    for i in (0..b.len()).step_by(2) {
-        // Two hex digits: at most 255.
-        out.push((digit(i)? * 16 + digit(i + 1)?) as u8);
-    }
-    Ok(out)
-}
-
-fn from_base64<E: de::Error>(v: &str) -> Result<Vec<u8>, E> {
-    let b = v.as_bytes();
-    let body = b
-        .strip_suffix(b"==")
-        .or_else(|| b.strip_suffix(b"="))
-        .unwrap_or(b);
-    if (body.len() != b.len() && b.len() % 4 != 0) || body.len() % 4 == 1 {
-        return Err(E::custom(format_args!(
-            "base64 of {} characters ({} before padding) does not end on a byte",
-            b.len(),
-            body.len()
-        )));
-    }
-    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for (i, c) in body.iter().enumerate() {
-        let d = BASE64_DIGITS.iter().position(|x| x == c).ok_or_else(|| {
-            E::custom(format_args!(
-                "character {} of the base64 is {:?}",
-                i + 1,
-                char::from(*c)
-            ))
-        })?;
-        // d < 64; acc keeps fewer than 14 bits between bytes.
-        acc = (acc << 6) | d as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    if acc != 0 {
-        return Err(E::custom(
-            "the base64's last character has bits set past the data",
-        ));
-    }
-    Ok(out)
 }
 
 /// Skips a value (of a key no member has, or a `Void` member's).
