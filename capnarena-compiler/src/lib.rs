@@ -331,46 +331,39 @@ impl Compiler {
         let mut files = std::mem::take(&mut loader.files);
         let load_errors = std::mem::take(&mut loader.errors);
         let read = std::mem::take(&mut loader.read_paths);
-        let cx = compile::Compilation::new(&files);
-        let out = cx.request(&requested, self.only.as_deref());
-        let renamed = cx.renamed_files();
-        let reached = cx.reached_files();
-        let unreached = reached.contains(&false);
-        if renamed.is_empty() && !(unreached && cx.had_id_collision()) {
-            let (request, warnings) = finish(
-                &files,
-                &cx,
-                out,
-                &requested,
-                general,
-                load_errors,
-                &reached,
-                &spelled,
-            );
-            return (request, warnings, read);
+        // A second compile, knowing what the first reached (as the
+        // reference, whose loader is lazy, would know), when that changes
+        // the result: a file reached by two paths takes the name of the
+        // path resolved first, and the reached files' nodes take their ids
+        // before those of files no compiled import names.
+        let mut known = Vec::new();
+        let mut pass = 0;
+        loop {
+            let cx = compile::Compilation::with_reached(&files, known);
+            let out = cx.request(&requested, self.only.as_deref());
+            let renamed = cx.renamed_files();
+            let reached = cx.reached_files();
+            let again = !renamed.is_empty() || (reached.contains(&false) && cx.had_id_collision());
+            if pass == 1 || !again {
+                let (request, warnings) = finish(
+                    &files,
+                    &cx,
+                    out,
+                    &requested,
+                    general,
+                    load_errors,
+                    &reached,
+                    &spelled,
+                );
+                return (request, warnings, read);
+            }
+            drop(cx);
+            for (i, name) in renamed {
+                files[i].name = name;
+            }
+            known = reached;
+            pass += 1;
         }
-        // Compile again, knowing what the first compile reached (as the
-        // reference, whose loader is lazy, would know): a file reached by
-        // two paths takes the name of the path resolved first, and the
-        // reached files' nodes take their ids before those of files no
-        // compiled import names.
-        drop(cx);
-        for (i, name) in renamed {
-            files[i].name = name;
-        }
-        let cx = compile::Compilation::with_reached(&files, reached.clone());
-        let out = cx.request(&requested, self.only.as_deref());
-        let (request, warnings) = finish(
-            &files,
-            &cx,
-            out,
-            &requested,
-            general,
-            load_errors,
-            &reached,
-            &spelled,
-        );
-        (request, warnings, read)
     }
 }
 

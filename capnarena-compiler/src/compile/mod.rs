@@ -71,7 +71,7 @@ enum NodeKindTag {
 /// value be compiled once, on first use, in whatever order uses reach
 /// them (as the reference compiles lazily).
 ///
-/// Everything after [`Compilation::new`] takes `&self`: the compile
+/// Everything after [`Compilation::with_reached`] takes `&self`: the compile
 /// recurses through uses (a field's type translates the struct it names,
 /// a constant's value the constant it copies), so the tables sit in
 /// `RefCell`s, each borrowed only for a lookup or an insert, never across
@@ -193,14 +193,10 @@ fn node_span(d: &Decl) -> Span {
 
 impl<'a> Compilation<'a> {
     /// Builds the node table of every loaded file (ids, display names,
-    /// nested scopes), reporting duplicate ids.
-    pub fn new(files: &'a [SourceFile]) -> Compilation<'a> {
-        Compilation::with_reached(files, Vec::new())
-    }
-
-    /// As [`new`](Self::new), knowing from an earlier compile of the same
-    /// files which of them the compile resolves (`reached`, per file: a
-    /// requested file, or one an import that was compiled names). The
+    /// nested scopes), reporting duplicate ids. `reached` (empty: not
+    /// known) says, from an earlier compile of the same files, which of
+    /// them the compile resolves (per file: a requested file, or one an
+    /// import that was compiled names). The
     /// reference loads an imported file only when a compiled import names
     /// it, so the ids of files it never loads cannot collide with anything:
     /// the reached files' nodes take their ids first, and a collision with
