@@ -1,7 +1,8 @@
 //! The data-set suite (`capnarena_peers::rsb`): the four data sets of
 //! rust_serialization_benchmark on their own schemas, capnarena and capnp in
 //! one criterion group per set and column (`rsb/SET/COLUMN`, see
-//! `capnarena_peers::rsb::steps::COLUMNS`).
+//! `capnarena_peers::rsb::steps::COLUMNS`), with rkyv's rows beside them
+//! where rkyv has the column (`rsb_ref/rkyv_sets.rs`).
 
 // `criterion_group!` generates an undocumented `pub fn`.
 #![allow(missing_docs)]
@@ -13,6 +14,9 @@ use capnarena_peers::rsb::steps::{Side, scenarios, step};
 use capnarena_peers::scratch_words;
 use criterion::{Criterion, criterion_group, criterion_main};
 
+#[path = "rsb_ref/rkyv_sets.rs"]
+mod rkyv_sets;
+
 fn rsb(c: &mut Criterion) {
     for name in scenarios() {
         let mut g = c.benchmark_group(&name);
@@ -20,6 +24,11 @@ fn rsb(c: &mut Criterion) {
             let mut scratch = scratch_words(SCRATCH_WORDS);
             let mut s = step(&name, side, capnp::Word::words_to_bytes_mut(&mut scratch))
                 .expect("every scenario has both sides");
+            g.bench_function(label, |b| b.iter(|| black_box(s())));
+        }
+        let mut parts = name.split('/').skip(1);
+        let (set, column) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        for (label, mut s) in rkyv_sets::rows(set, column) {
             g.bench_function(label, |b| b.iter(|| black_box(s())));
         }
         g.finish();
