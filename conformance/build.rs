@@ -138,16 +138,15 @@ fn owned_generics(manifest: &Path, out: &Path) -> io::Result<()> {
 }
 
 /// Generates the reference's `capnp/test.capnp` (whose testdata/ holds
-/// its messages and their JSON) with owned values and their serde impls
-/// into `OUT_DIR/reference_serde/`, which `src/lib.rs` includes
-/// (tests/reference_json.rs). `capnp/compat/json-test.capnp` (the
-/// testdata's `annotated-json.binary` and `annotated.json`) is generated
-/// too when the generator follows all its annotations; when it refuses
-/// one (a `Json.Value` field, not followed yet), its error is written to
-/// `OUT_DIR/reference_serde/json_test_refused.txt`, which the test
-/// prints in its SKIP line, and the module is left out (cfg
-/// `json_test_serde` off).
-fn reference_serde(corpus_dir: &Path, out: &Path) -> io::Result<()> {
+/// its messages and their JSON), `capnp/compat/json-test.capnp` (the
+/// testdata's `annotated-json.binary` and `annotated.json`) and the
+/// `capnp/compat/json.capnp` it imports (whose `Value` is written as the
+/// JSON it holds) with owned values and serde impls into
+/// `OUT_DIR/reference_serde/`, which `src/lib.rs` includes
+/// (tests/reference_json.rs); and `tests/schemas/json_value.capnp`
+/// (`Json.Value` fields of every kind) into `OUT_DIR/json_value/`, its
+/// import of json.capnp naming that module (tests/json_value.rs).
+fn reference_serde(manifest: &Path, corpus_dir: &Path, out: &Path) -> io::Result<()> {
     let src = corpus_dir.join(corpus::STANDARD);
     let dir = out.join("reference_serde");
     let _ = std::fs::remove_dir_all(&dir);
@@ -158,28 +157,32 @@ fn reference_serde(corpus_dir: &Path, out: &Path) -> io::Result<()> {
             .no_standard_import()
             .serde(true)
     };
-    config()
-        .file(src.join("capnp/test.capnp"))
-        .out_dir(dir.join("test"))
-        .compile()
-        .map_err(|e| io::Error::other(format!("capnp/test.capnp: {e}")))?;
-    println!("cargo::rustc-check-cfg=cfg(json_test_serde)");
-    match config()
-        .file(src.join("capnp/compat/json-test.capnp"))
-        .out_dir(dir.join("json_test"))
-        .compile()
-    {
-        Ok(()) => println!("cargo:rustc-cfg=json_test_serde"),
-        Err(e) if e.to_string().contains("Json.Value") => {
-            std::fs::write(dir.join("json_test_refused.txt"), e.to_string())?;
-        }
-        Err(e) => {
-            return Err(io::Error::other(format!(
-                "capnp/compat/json-test.capnp: {e}"
-            )));
-        }
+    for (file, module) in [
+        ("capnp/test.capnp", "test"),
+        ("capnp/compat/json-test.capnp", "json_test"),
+        ("capnp/compat/json.capnp", "json"),
+    ] {
+        config()
+            .file(src.join(file))
+            .out_dir(dir.join(module))
+            .compile()
+            .map_err(|e| io::Error::other(format!("{file}: {e}")))?;
     }
-    Ok(())
+    let schemas = manifest.join("../tests/schemas");
+    println!("cargo:rerun-if-changed=../tests/schemas/json_value.capnp");
+    capnarena_build::Config::new()
+        .src_prefix(&schemas)
+        .import_path(&src)
+        .no_standard_import()
+        .serde(true)
+        .module_path(
+            "capnp/compat/json.capnp",
+            "crate::reference_serde::json_capnp",
+        )
+        .file(schemas.join("json_value.capnp"))
+        .out_dir(out.join("json_value"))
+        .compile()
+        .map_err(|e| io::Error::other(format!("tests/schemas/json_value.capnp: {e}")))
 }
 
 /// The requested file's ID and the other file nodes of a request.
@@ -210,7 +213,7 @@ fn main() -> io::Result<()> {
     owned_cycles(&manifest, &out)?;
     json_annotated(&manifest, &out)?;
     owned_generics(&manifest, &out)?;
-    reference_serde(&corpus_dir, &out)?;
+    reference_serde(&manifest, &corpus_dir, &out)?;
 
     let excluded: HashMap<&str, &str> = NOT_YET_COMPILING.iter().copied().collect();
     let mut units = Vec::new();

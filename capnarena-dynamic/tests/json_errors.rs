@@ -320,7 +320,8 @@ fn bad_annotations_refused() {
 /// Base64 and hex that do not decode are errors naming what is wrong,
 /// placed at the character at fault (or at the string, for a length, or
 /// when an escape comes before the fault and the decoded offset is not
-/// the text's); their bytes decode, base64 padded or not.
+/// the text's); their bytes decode, base64 padded or not, with line
+/// breaks or bits past the data (as the reference reads it).
 #[test]
 fn bad_base64_and_hex_are_placed() {
     let src = workspace().join("conformance/corpus/capnproto/c++/src");
@@ -342,7 +343,12 @@ fn bad_base64_and_hex_are_placed() {
         let b = DynamicStructBuilder::init_root(&mut msg, s.clone()).unwrap();
         json::decode(text.as_bytes(), b, &JsonLimits::default())
     };
-    for ok in [r#"{"b": "Zm9vYg==", "h": "0aFF"}"#, r#"{"b": "Zm9vYg"}"#] {
+    for ok in [
+        r#"{"b": "Zm9vYg==", "h": "0aFF"}"#,
+        r#"{"b": "Zm9vYg"}"#,
+        r#"{"b": "Zh=="}"#,
+        r#"{"b": "Zm9v\nYg"}"#,
+    ] {
         decode(ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
     }
     for (text, col, want) in [
@@ -354,12 +360,12 @@ fn bad_base64_and_hex_are_placed() {
         (
             r#"{"b": "Zm9vY"}"#,
             7,
-            "b: base64 of 5 characters (5 before padding)",
+            "b: base64 of 5 characters (5 digits, 0 padding)",
         ),
         (
-            r#"{"b": "Zh=="}"#,
-            9,
-            "b: the base64's last character (character 2)",
+            r#"{"b": "Zg==Zg"}"#,
+            12,
+            "b: character 5 of the base64 is 'Z'",
         ),
         (
             r#"{"b": "\u005am9*"}"#,
@@ -372,6 +378,49 @@ fn bad_base64_and_hex_are_placed() {
         let e = decode(text).unwrap_err();
         assert_eq!(at(&e), (1, col), "{text}: {e}");
         assert!(e.to_string().contains(want), "{text}: {e}");
+    }
+}
+
+/// A type error in a value held until its union's tag (a `valueName`
+/// value, a member of a flattened union member, given before the tag) is
+/// placed at that value's own line and column, not at the object
+/// holding it.
+#[test]
+fn held_value_errors_are_placed_at_the_value() {
+    let src = workspace().join("conformance/corpus/capnproto/c++/src");
+    let loaded = LoadedSchema::compile(
+        &Compiler::new()
+            .import_path(&src)
+            .source(
+                "/held.capnp",
+                "@0xd3bd7ff1e1ed8b6c;\nusing Json = import \"/capnp/compat/json.capnp\";\n\
+                 struct S $Json.discriminator(name = \"kind\", valueName = \"v\") {\n\
+                   union { n @0 :UInt32; t @1 :Text; }\n}\n\
+                 struct F $Json.discriminator(name = \"kind\") {\n\
+                   union { a @0 :A $Json.flatten(); b @1 :Void; }\n}\n\
+                 struct A { x @0 :UInt32; }\n",
+            )
+            .file("/held.capnp"),
+    )
+    .unwrap();
+    let schema = loaded.schema();
+    for (root, text, line, column, part) in [
+        (
+            "S",
+            "{\"v\": \"x\",\n \"kind\": \"n\"}",
+            1,
+            7,
+            "v: \"x\" is not an integer",
+        ),
+        ("S", "{\n  \"v\":\n    -1,\n  \"kind\": \"n\"}", 3, 5, "v: "),
+        ("F", "{\"x\": [1], \"kind\": \"a\"}", 1, 7, "x: "),
+    ] {
+        let s = schema.find_struct(&format!("held.capnp:{root}")).unwrap();
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let b = DynamicStructBuilder::init_root(&mut msg, s).unwrap();
+        let e = json::decode(text.as_bytes(), b, &JsonLimits::default()).unwrap_err();
+        assert_eq!(at(&e), (line, column), "{text}: {e}");
+        assert!(e.to_string().contains(part), "{text}: {e}");
     }
 }
 

@@ -68,9 +68,9 @@ pub mod owned_generics_capnp {
     ));
 }
 
-/// The reference's `capnp/test.capnp` and, once the generator follows
-/// all of its annotations, `capnp/compat/json-test.capnp`, generated with
-/// owned values and serde impls (tests/reference_json.rs).
+/// The reference's `capnp/test.capnp`, `capnp/compat/json-test.capnp`
+/// and the `capnp/compat/json.capnp` it imports, generated with owned
+/// values and serde impls (tests/reference_json.rs).
 pub mod reference_serde {
     /// `capnp/test.capnp`.
     pub mod test_capnp {
@@ -80,22 +80,24 @@ pub mod reference_serde {
         ));
     }
     /// `capnp/compat/json-test.capnp`.
-    #[cfg(json_test_serde)]
     pub mod json_test_capnp {
         include!(concat!(
             env!("OUT_DIR"),
             "/reference_serde/json_test/json_test_capnp.rs"
         ));
     }
-    /// Why `capnp/compat/json-test.capnp` has no serde impls here: the
-    /// generator's refusal, or `None` when it has them.
-    #[cfg(json_test_serde)]
-    pub const JSON_TEST_REFUSED: Option<&str> = None;
-    /// Why `capnp/compat/json-test.capnp` has no serde impls here: the
-    /// generator's refusal, or `None` when it has them.
-    #[cfg(not(json_test_serde))]
-    pub const JSON_TEST_REFUSED: Option<&str> = Some(include_str!(concat!(
-        env!("OUT_DIR"),
-        "/reference_serde/json_test_refused.txt"
-    )));
+    /// `capnp/compat/json.capnp`: its `Value` is written as the JSON
+    /// value it holds.
+    pub mod json_capnp {
+        include!(concat!(
+            env!("OUT_DIR"),
+            "/reference_serde/json/json_capnp.rs"
+        ));
+    }
+}
+
+/// `tests/schemas/json_value.capnp`, generated with owned values and
+/// serde impls: `Json.Value` fields of every kind (tests/json_value.rs).
+pub mod json_value_capnp {
+    include!(concat!(env!("OUT_DIR"), "/json_value/json_value_capnp.rs"));
 }

@@ -198,19 +198,6 @@ fn refused_annotations_are_generation_errors() {
             "bad.capnp:C.s",
             "cyclic JSON flattening",
         ),
-        // The reference writes a Json.Value as the JSON it describes; the
-        // generated impls would write a struct (and did, before this was
-        // an error).
-        (
-            "struct S { v @0 :Json.Value; }",
-            "bad.capnp:S.v",
-            "Json.Value",
-        ),
-        (
-            "struct S { v @0 :List(List(Json.Value)); }",
-            "bad.capnp:S.v",
-            "Json.Value",
-        ),
     ];
     // A chain of 70 structs, each flattening the next: over the 64 levels
     // the generator allows.

@@ -279,52 +279,29 @@ fn testdata_all_types_matches_the_tool() {
 }
 
 /// `annotated-json.binary` (`compat/json-test.capnp`'s
-/// `TestJsonAnnotations`) through generated code, once the generator
-/// follows every field of that schema: today it refuses its
-/// `Json.Value` field (which the reference writes as the JSON value it
-/// holds), so `TestJsonAnnotations` (the only type testdata holds a
-/// message of) is skipped, with a SKIP line giving the refusal. Every
-/// other member matched the reference's `annotated.json` when the
-/// generator wrote that field as a struct.
+/// `TestJsonAnnotations`, every JSON annotation and a `Json.Value` field
+/// holding nested arrays and objects) through generated code is the
+/// reference's `annotated.json`, from the owned and the borrowed value,
+/// and `annotated.json` read through the generated `Deserialize` builds
+/// the message. (The generator refused the `Json.Value` field before,
+/// which the reference writes as the JSON value it holds.)
 #[test]
 fn testdata_annotated_json_through_generated_serde() {
-    use capnarena_conformance::reference_serde::JSON_TEST_REFUSED;
-    match JSON_TEST_REFUSED {
-        Some(why) => {
-            assert!(why.contains("Json.Value"), "{why}");
-            println!("SKIP annotated-json.binary through generated serde: {why}");
-        }
-        #[cfg(json_test_serde)]
-        None => annotated::check(),
-        #[cfg(not(json_test_serde))]
-        None => unreachable!("json-test.capnp has serde impls only under cfg json_test_serde"),
-    }
-}
-
-#[cfg(json_test_serde)]
-mod annotated {
-    use super::*;
     use capnarena_conformance::reference_serde::json_test_capnp::test_json_annotations;
-
-    /// `annotated-json.binary` written as `annotated.json`, which reads
-    /// back as the message.
-    pub fn check() {
-        let bytes = testdata("annotated-json.binary");
-        let pretty = String::from_utf8(testdata("annotated.json")).unwrap();
-        let words = words_from_bytes(&bytes).unwrap();
-        let reader = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
-        let owned = test_json_annotations::Value::read_struct(reader.root().unwrap()).unwrap();
-        let borrowed =
-            test_json_annotations::ValueRef::read_struct(reader.root().unwrap()).unwrap();
-        let want = pretty.strip_suffix('\n').unwrap();
-        assert_eq!(owned.json(&JsonOptions::pretty()), want);
-        assert_eq!(borrowed.json(&JsonOptions::pretty()), want);
-        let read: test_json_annotations::Value =
-            json::from_str(&pretty, &JsonLimits::default()).unwrap();
-        let mut message = Message::new(SingleSegmentArena::new());
-        read.build_root(&mut message).unwrap();
-        let built = message.framed_bytes().unwrap().to_vec();
-        let built = MessageReader::from_bytes(&built, ReaderOptions::default()).unwrap();
-        assert!(canonical(&built) == canonical(&reader));
-    }
+    let bytes = testdata("annotated-json.binary");
+    let pretty = String::from_utf8(testdata("annotated.json")).unwrap();
+    let words = words_from_bytes(&bytes).unwrap();
+    let reader = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
+    let owned = test_json_annotations::Value::read_struct(reader.root().unwrap()).unwrap();
+    let borrowed = test_json_annotations::ValueRef::read_struct(reader.root().unwrap()).unwrap();
+    let want = pretty.strip_suffix('\n').unwrap();
+    assert_eq!(owned.json(&JsonOptions::pretty()), want);
+    assert_eq!(borrowed.json(&JsonOptions::pretty()), want);
+    let read: test_json_annotations::Value =
+        json::from_str(&pretty, &JsonLimits::default()).unwrap();
+    let mut message = Message::new(SingleSegmentArena::new());
+    read.build_root(&mut message).unwrap();
+    let built = message.framed_bytes().unwrap().to_vec();
+    let built = MessageReader::from_bytes(&built, ReaderOptions::default()).unwrap();
+    assert!(canonical(&built) == canonical(&reader));
 }

@@ -4,11 +4,12 @@
 //!
 //! Writing is [`Base64`] and [`Hex`] (`Display`, no allocation); reading
 //! is [`decode_base64`] and [`decode_hex`], which follow the reference's
-//! JSON codec in what they accept (padding optional, hex digits of either
-//! case) but refuse what it skips (any other character, a length that
-//! does not end on a byte, set bits past the data), with an
-//! [`EncodingError`] saying where the fault is, so that each caller
-//! places it in its own error.
+//! JSON codec in what it reads without error (base64: padding optional,
+//! whitespace skipped, unused bits ignored; hex digits of either case)
+//! but refuse what its decoders report as errors and it reads all the
+//! same (any other character, a length that does not end on a byte),
+//! with an [`EncodingError`] saying where the fault is, so that each
+//! caller places it in its own error.
 //!
 //! ```
 //! use capnarena::text::encoding::{Base64, Hex, decode_base64, decode_hex};
@@ -100,20 +101,15 @@ pub enum EncodingError {
         /// The character.
         found: char,
     },
-    /// Base64 whose length does not end on a byte: with padding, a length
-    /// that is not a multiple of 4; without, one that is 1 more than a
-    /// multiple of 4.
+    /// Base64 whose length does not end on a byte: one digit alone in
+    /// the last group of four, or two followed by one `=` only.
     Base64Length {
-        /// Characters in the text.
+        /// Characters in the text (whitespace included).
         len: usize,
-        /// Characters before the padding.
-        unpadded: usize,
-    },
-    /// The last base64 digit (at byte `offset`) has bits set that no byte
-    /// holds: the text is not the encoding of any bytes.
-    Base64TrailingBits {
-        /// Byte offset of that digit.
-        offset: usize,
+        /// Base64 digits in the text.
+        digits: usize,
+        /// `=` in the text.
+        padding: usize,
     },
     /// Hex of an odd number of digits.
     HexLength {
@@ -127,8 +123,7 @@ impl EncodingError {
     /// character is.
     pub fn offset(&self) -> Option<usize> {
         match *self {
-            EncodingError::BadCharacter { offset, .. }
-            | EncodingError::Base64TrailingBits { offset } => Some(offset),
+            EncodingError::BadCharacter { offset, .. } => Some(offset),
             EncodingError::Base64Length { .. } | EncodingError::HexLength { .. } => None,
         }
     }
@@ -142,14 +137,13 @@ impl fmt::Display for EncodingError {
                 offset,
                 found,
             } => write!(f, "character {} of the {encoding} is {found:?}", offset + 1),
-            EncodingError::Base64Length { len, unpadded } => write!(
+            EncodingError::Base64Length {
+                len,
+                digits,
+                padding,
+            } => write!(
                 f,
-                "base64 of {len} characters ({unpadded} before padding) does not end on a byte"
-            ),
-            EncodingError::Base64TrailingBits { offset } => write!(
-                f,
-                "the base64's last character (character {}) has bits set past the data",
-                offset + 1
+                "base64 of {len} characters ({digits} digits, {padding} padding) does not end on a byte"
             ),
             EncodingError::HexLength { len } => write!(f, "hex of odd length {len}"),
         }
@@ -185,44 +179,72 @@ fn base64_digit(c: u8) -> Option<u8> {
     }
 }
 
-/// The bytes standard base64 `text` encodes (RFC 4648 section 4): `=`
-/// padding optional (as the reference's JSON codec reads it) but, when
-/// present, to a multiple of 4 characters; no other characters (no line
-/// breaks, no URL-safe digits); the last digit's unused bits zero.
+/// The bytes standard base64 `text` encodes (RFC 4648 section 4), read
+/// as the reference's JSON codec reads a `$Json.base64` field (its
+/// `kj::decodeBase64`, v0.9.2) when that decoder reports no error:
+/// whitespace (space, tab, line feed, form feed, carriage return)
+/// anywhere is skipped; `=` padding is optional, but when present it
+/// completes the last group of four digits (`QQ==`, `QUI=`; not `QQ=`)
+/// and nothing but whitespace follows it; the last digit's bits past the
+/// data are ignored (`QR==` is `A`, as `QQ==`).
+///
+/// What that decoder reports as an error, and the reference's codec then
+/// reads all the same (skipping the character, or decoding on past the
+/// padding: `QQ==QQ` is three bytes there), is refused here: any other
+/// character (URL-safe digits, vertical tab, non-ASCII), `=` where no
+/// padding may be, and a length that does not end on a byte (one digit
+/// alone in the last group, or incomplete padding).
 ///
 /// # Errors
-/// [`EncodingError`]: the first character that is no digit, a length
-/// that does not end on a byte, or bits set past the data.
+/// [`EncodingError`]: the first character that is no digit nor padding
+/// where padding may be, or a length that does not end on a byte.
 #[cfg(feature = "alloc")]
 pub fn decode_base64(text: &str) -> Result<Vec<u8>, EncodingError> {
     let all = text.as_bytes();
-    let body = all
-        .strip_suffix(b"==")
-        .or_else(|| all.strip_suffix(b"="))
-        .unwrap_or(all);
-    if (body.len() != all.len() && all.len() % 4 != 0) || body.len() % 4 == 1 {
-        return Err(EncodingError::Base64Length {
-            len: all.len(),
-            unpadded: body.len(),
-        });
-    }
-    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
+    let mut out = Vec::with_capacity(all.len() / 4 * 3 + 2);
     let (mut acc, mut bits) = (0u32, 0u32);
-    for (i, &c) in body.iter().enumerate() {
-        let d = base64_digit(c).ok_or_else(|| bad_character(BytesEncoding::Base64, text, i))?;
-        // acc keeps fewer than 8 bits between digits, so at most 14 here.
-        acc = (acc << 6) | u32::from(d);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            // The byte is acc's bits above the `bits` left over: < 256.
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
+    let (mut digits, mut padding) = (0usize, 0usize);
+    for (i, &c) in all.iter().enumerate() {
+        match c {
+            b' ' | b'\t' | b'\n' | 0x0c | b'\r' => {}
+            b'=' => {
+                // Padding follows the second digit of a group (two `=`
+                // at most) or its third (one).
+                let room = match digits % 4 {
+                    2 => 2,
+                    3 => 1,
+                    _ => 0,
+                };
+                if padding >= room {
+                    return Err(bad_character(BytesEncoding::Base64, text, i));
+                }
+                padding += 1;
+            }
+            _ => {
+                let d = match base64_digit(c) {
+                    Some(d) if padding == 0 => d,
+                    _ => return Err(bad_character(BytesEncoding::Base64, text, i)),
+                };
+                digits += 1;
+                // acc keeps fewer than 8 bits between digits, so at most
+                // 14 here.
+                acc = (acc << 6) | u32::from(d);
+                bits += 6;
+                if bits >= 8 {
+                    bits -= 8;
+                    // The byte is acc's bits above the `bits` left over:
+                    // < 256.
+                    out.push((acc >> bits) as u8);
+                    acc &= (1 << bits) - 1;
+                }
+            }
         }
     }
-    if acc != 0 {
-        return Err(EncodingError::Base64TrailingBits {
-            offset: body.len() - 1,
+    if digits % 4 == 1 || (digits % 4 == 2 && padding == 1) {
+        return Err(EncodingError::Base64Length {
+            len: all.len(),
+            digits,
+            padding,
         });
     }
     Ok(out)
@@ -293,8 +315,26 @@ mod tests {
         assert_eq!(decode_hex("aBcDeF").unwrap(), [0xab, 0xcd, 0xef]);
     }
 
-    /// What the reference's codec skips or misreads is refused, naming
-    /// the character (and its place) or the length at fault.
+    /// What the reference's base64 decoder reads without error is read
+    /// alike: whitespace skipped (not vertical tab), padding optional,
+    /// bits past the data ignored.
+    #[test]
+    fn base64_read_as_the_reference() {
+        for (text, bytes) in [
+            ("Zm9v\nYg==", &b"foob"[..]),
+            ("Z m\t9\r\nv\x0cY g = = ", b"foob"),
+            ("Zh==", b"f"),
+            ("Zm9=", b"fo"),
+            ("QR", b"A"),
+            (" ", b""),
+        ] {
+            assert_eq!(decode_base64(text).unwrap(), bytes, "{text:?}");
+        }
+    }
+
+    /// What the reference's decoders report as errors (and its codec
+    /// then skips or misreads) is refused, naming the character (and its
+    /// place) or the length at fault.
     #[test]
     fn malformed_text_is_refused_with_its_place() {
         let bad = |encoding, offset, found| EncodingError::BadCharacter {
@@ -302,50 +342,26 @@ mod tests {
             offset,
             found,
         };
+        let length = |len, digits, padding| EncodingError::Base64Length {
+            len,
+            digits,
+            padding,
+        };
         use BytesEncoding::{Base64 as B64, Hex as H};
         for (text, want) in [
-            (
-                "Zm9v\nYg==",
-                EncodingError::Base64Length {
-                    len: 9,
-                    unpadded: 7,
-                },
-            ),
-            ("Zm9v Yg=", bad(B64, 4, ' ')),
+            ("Zm9v Yg=", length(8, 6, 1)),
             ("Zm-_", bad(B64, 2, '-')),
             ("Zé=", bad(B64, 1, 'é')),
+            ("Z\x0bg==", bad(B64, 1, '\x0b')),
             ("Z=9v", bad(B64, 1, '=')),
-            (
-                "Zg===",
-                EncodingError::Base64Length {
-                    len: 5,
-                    unpadded: 3,
-                },
-            ),
-            ("Zm9=Yg==", bad(B64, 3, '=')),
-            (
-                "Zg=",
-                EncodingError::Base64Length {
-                    len: 3,
-                    unpadded: 2,
-                },
-            ),
-            (
-                "Z",
-                EncodingError::Base64Length {
-                    len: 1,
-                    unpadded: 1,
-                },
-            ),
-            (
-                "Zm9vY",
-                EncodingError::Base64Length {
-                    len: 5,
-                    unpadded: 5,
-                },
-            ),
-            ("Zh==", EncodingError::Base64TrailingBits { offset: 1 }),
-            ("Zm9=", EncodingError::Base64TrailingBits { offset: 2 }),
+            ("=Zg", bad(B64, 0, '=')),
+            ("Zg===", bad(B64, 4, '=')),
+            ("Zm9==", bad(B64, 4, '=')),
+            ("Zm9=Yg==", bad(B64, 4, 'Y')),
+            ("Zg==Zg", bad(B64, 4, 'Z')),
+            ("Zg=", length(3, 2, 1)),
+            ("Z", length(1, 1, 0)),
+            ("Zm9vY", length(5, 5, 0)),
         ] {
             assert_eq!(decode_base64(text), Err(want), "{text:?}");
         }
@@ -365,11 +381,7 @@ mod tests {
         assert_eq!(decode_base64("A*").unwrap_err().offset(), Some(1));
         assert_eq!(
             decode_base64("AQ=").unwrap_err().to_string(),
-            "base64 of 3 characters (2 before padding) does not end on a byte"
-        );
-        assert_eq!(
-            decode_base64("AR==").unwrap_err().to_string(),
-            "the base64's last character (character 2) has bits set past the data"
+            "base64 of 3 characters (2 digits, 1 padding) does not end on a byte"
         );
         assert_eq!(
             decode_hex("abc").unwrap_err().to_string(),

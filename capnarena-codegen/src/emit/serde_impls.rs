@@ -26,6 +26,9 @@
 //!   flattened struct field writes nothing and reads back null; a null
 //!   flattened union member writes its struct's defaults.
 //! - `$Json.base64` / `$Json.hex` write `Data` as one string.
+//! - A field of type `Json.Value` (json.capnp's `Value`) is the JSON
+//!   value it holds: that struct's impls are written apart
+//!   (`serde_impls/json_value.rs`).
 //!
 //! Everything is expanded at generation time: a struct's impls name the
 //! fields of what it flattens, so the JSON names and their meaning are
@@ -49,6 +52,7 @@ use crate::Error;
 use crate::model::*;
 
 mod de;
+mod json_value;
 
 /// JSON member names a struct may have after flattening, at most: a guard
 /// against schemas whose flattenings multiply (the generated code holds
@@ -164,6 +168,9 @@ impl<'g> Generator<'g> {
         node: &Node,
         c: &ValueContext<'_>,
     ) -> Result<(), Error> {
+        if node.id == JSON_VALUE_ID {
+            return self.json_value_serde(out, node, c);
+        }
         let flat = self.top_flat(node, c)?;
         self.value_serialize(out, node, c, &flat)?;
         if c.flavor == Flavor::Owned {
@@ -292,14 +299,6 @@ impl<'g> Generator<'g> {
             }
             if f.json.discriminator.is_some() && !matches!(f.kind, FieldKind::Group { .. }) {
                 return Err(unsupported(f, "only unions can have a discriminator"));
-            }
-            if let FieldKind::Slot { ty, .. } = &f.kind {
-                if names_json_value(&self.resolve(ty)) {
-                    return Err(unsupported(
-                        f,
-                        "a Json.Value (which the reference writes as the JSON it holds) is not supported yet",
-                    ));
-                }
             }
             let member = f.discriminant.is_some();
             let mut child = None;
@@ -726,14 +725,6 @@ fn is_pointer(g: &Generator<'_>, f: &Field) -> bool {
 }
 
 /// `capnp/compat/json.capnp`'s `Value`: the reference's codec writes one
-/// as the JSON value it describes, not as a struct.
+/// as the JSON value it describes, not as a struct
+/// (`serde_impls/json_value.rs`).
 const JSON_VALUE_ID: u64 = 0xa3fa_7845_f919_dd83;
-
-/// Whether `ty` is a `Json.Value`, or a list of them at any depth.
-fn names_json_value(ty: &Type) -> bool {
-    match ty {
-        Type::Struct(id, _) => *id == JSON_VALUE_ID,
-        Type::List(e) => names_json_value(e),
-        _ => false,
-    }
-}

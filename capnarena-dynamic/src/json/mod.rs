@@ -71,12 +71,21 @@
 //! Where the reference is loose or wrong, this codec refuses: invalid
 //! UTF-8, a NUL byte (the reference stops reading there), lone surrogate
 //! escapes, a value other than `null` for `Void`, bytes of `Data` that are
-//! not numbers, enum numbers out of range, malformed base64 or hex (the
-//! reference skips bad characters), and integers in strings with spaces.
+//! not numbers, enum numbers out of range, base64 or hex its decoders
+//! report as malformed (which it reads anyway: a bad character skipped,
+//! bytes decoded past base64 padding; base64 it reads without error,
+//! whitespace and missing padding included, reads alike), and integers
+//! in strings with spaces.
 //! `\u` escapes with hex letters decode as JSON says (the reference's
-//! parser reads `a`-`f` as 0-5). The reference's special handling of
-//! fields of type `json.Value` (a JSON value stored as a struct) is not
-//! implemented: such a field is encoded as the struct it is.
+//! parser reads `a`-`f` as 0-5).
+//!
+//! A `json.Value` (`/capnp/compat/json.capnp`'s `Value`, a JSON value
+//! held as a struct) is written as the JSON value it holds and read from
+//! any JSON value, as the reference does, through dynamic values and
+//! through generated code alike; a call it holds is written
+//! `function(params...)`, which JSON text has no form of (so it does not
+//! read back), and a number that is not finite as the reference writes
+//! it, `nan`, `inf` or `-inf`.
 
 mod annotations;
 mod de;

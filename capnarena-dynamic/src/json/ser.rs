@@ -13,6 +13,7 @@
 //! variant without data is its name, one with data an object of one
 //! member, `{"variant": data}`, as a union member is.
 
+use capnarena::typed::value::serde_support::{JSON_CALL, JSON_NUMBER};
 use serde::Serialize;
 use serde::ser::{self, Error as _};
 
@@ -52,6 +53,9 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T, options: &JsonOptions) -> Jso
 /// the text with [`JsonSerializer::into_string`].
 pub struct JsonSerializer {
     w: JsonWriter,
+    /// The next float is a `Json.Value` number: written bare, `nan` and
+    /// `inf` too, as the reference writes one.
+    raw_number: bool,
 }
 
 impl JsonSerializer {
@@ -59,6 +63,7 @@ impl JsonSerializer {
     pub fn new(options: &JsonOptions) -> Self {
         JsonSerializer {
             w: JsonWriter::new(options.pretty),
+            raw_number: false,
         }
     }
 
@@ -79,7 +84,9 @@ impl JsonSerializer {
     }
 
     fn float(&mut self, v: f64) {
-        if v.is_nan() {
+        if core::mem::take(&mut self.raw_number) {
+            self.w.number(v);
+        } else if v.is_nan() {
             self.w.string("NaN");
         } else if v == f64::INFINITY {
             self.w.string("Infinity");
@@ -109,10 +116,21 @@ pub struct Compound<'a> {
     name: &'static str,
     /// A map's last key (for errors' paths).
     key: String,
+    /// A `Json.Value` call whose first element, the function's name, has
+    /// not come yet.
+    call: bool,
 }
 
 impl Compound<'_> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> JsonResult<()> {
+        if self.call {
+            // `function(`: the name written as it is, as the reference
+            // writes it.
+            let function = value.serialize(KeySerializer)?;
+            self.ser.begin(Open::Call(&function))?;
+            self.call = false;
+            return Ok(());
+        }
         let i = self.index;
         self.index += 1;
         value.serialize(&mut *self.ser).map_err(|e| {
@@ -138,6 +156,9 @@ impl Compound<'_> {
     }
 
     fn close(self) -> JsonResult<()> {
+        if self.call {
+            return Err(JsonError::custom("a Json.Value call without its function"));
+        }
         self.ser.w.end();
         if self.variant {
             self.ser.w.end();
@@ -251,11 +272,19 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
         self.w.string(variant);
         Ok(())
     }
+    /// [`JSON_NUMBER`], a `Json.Value` number that is not finite, is
+    /// written bare (`nan`, `inf`, `-inf`), as the reference writes it.
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> JsonResult<()> {
+        if name == JSON_NUMBER {
+            self.raw_number = true;
+            let r = value.serialize(&mut *self);
+            self.raw_number = false;
+            return r;
+        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -280,12 +309,26 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
             variant: false,
             name: "",
             key: String::new(),
+            call: false,
         })
     }
     fn serialize_tuple(self, len: usize) -> JsonResult<Compound<'a>> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> JsonResult<Compound<'a>> {
+    /// [`JSON_CALL`], a `Json.Value` call, is written
+    /// `function(params...)` (its first field the function's name), as
+    /// the reference writes it.
+    fn serialize_tuple_struct(self, name: &'static str, len: usize) -> JsonResult<Compound<'a>> {
+        if name == JSON_CALL {
+            return Ok(Compound {
+                ser: self,
+                index: 0,
+                variant: false,
+                name: "",
+                key: String::new(),
+                call: true,
+            });
+        }
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_variant(
@@ -303,6 +346,7 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
             variant: true,
             name: variant,
             key: String::new(),
+            call: false,
         })
     }
     fn serialize_map(self, _len: Option<usize>) -> JsonResult<Compound<'a>> {
@@ -313,6 +357,7 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
             variant: false,
             name: "",
             key: String::new(),
+            call: false,
         })
     }
     fn serialize_struct(self, _name: &'static str, _len: usize) -> JsonResult<Compound<'a>> {
@@ -333,6 +378,7 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
             variant: true,
             name: variant,
             key: String::new(),
+            call: false,
         })
     }
 }

@@ -20,7 +20,8 @@
 //! flattened union member) is kept, as the input gave it, and read once
 //! the object's other keys are. Any pointers and
 //! capabilities have no JSON form: serializing or deserializing one is an
-//! error.
+//! error. A `/capnp/compat/json.capnp` `Value` is the JSON value it holds
+//! (its own module, `json_value`).
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -37,6 +38,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::AnyValue;
 use crate::typed::Enum;
+
+mod json_value;
+pub use json_value::{
+    JSON_CALL, JSON_NUMBER, JsonValueParts, MAX_JSON_VALUE_DEPTH, deserialize_json_value,
+    serialize_json_array, serialize_json_call, serialize_json_number, serialize_json_object,
+};
 
 /// A field's (or list element's) value as the reference's JSON codec
 /// writes it.
@@ -57,6 +64,13 @@ pub trait DeserializeValue<'de>: Sized {
     /// The deserializer's, or the input does not hold such a value (a
     /// number out of range, an unknown enumerant).
     fn deserialize_value<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
+
+    /// What a `null` reads as where the value is optional (a pointer
+    /// field): `None`, a null pointer, except for a `Json.Value`, which
+    /// holds the `null` (as in the reference).
+    fn null_value() -> Option<Self> {
+        None
+    }
 }
 
 /// A struct value read field by field from a map (what generated code
@@ -195,7 +209,8 @@ impl Serialize for Hex<'_> {
 /// Which text form of bytes a [`next_bytes`] reads.
 #[derive(Clone, Copy)]
 pub enum BytesForm {
-    /// Standard base64 (`$Json.base64`), `=` padding optional.
+    /// Standard base64 (`$Json.base64`), read as the reference reads it
+    /// ([`crate::text::encoding::decode_base64`]).
     Base64,
     /// Hex digits of either case (`$Json.hex`).
     Hex,
@@ -822,10 +837,10 @@ impl<'de, T: DeserializeValue<'de>> Visitor<'de> for OptionVisitor<T> {
         f.write_str("a value or null")
     }
     fn visit_none<E: de::Error>(self) -> Result<Option<T>, E> {
-        Ok(None)
+        Ok(T::null_value())
     }
     fn visit_unit<E: de::Error>(self) -> Result<Option<T>, E> {
-        Ok(None)
+        Ok(T::null_value())
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
         T::deserialize_value(d).map(Some)
@@ -842,6 +857,9 @@ impl<T: SerializeValue + ?Sized> SerializeValue for Box<T> {
 impl<'de, T: DeserializeValue<'de>> DeserializeValue<'de> for Box<T> {
     fn deserialize_value<D: Deserializer<'de>>(d: D) -> Result<Box<T>, D::Error> {
         T::deserialize_value(d).map(Box::new)
+    }
+    fn null_value() -> Option<Box<T>> {
+        T::null_value().map(Box::new)
     }
 }
 
