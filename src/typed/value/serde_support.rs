@@ -57,6 +57,17 @@ pub trait DeserializeValue<'de>: Sized {
     /// The deserializer's, or the input does not hold such a value (a
     /// number out of range, an unknown enumerant).
     fn deserialize_value<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error>;
+
+    /// Deserializes a value from `d` into a new box. Generated structs
+    /// override it to read their members straight into the box
+    /// ([`deserialize_struct_boxed`]), so that nesting through a boxed
+    /// field holds no struct-sized value on the stack at each level.
+    ///
+    /// # Errors
+    /// As [`DeserializeValue::deserialize_value`].
+    fn deserialize_boxed<D: Deserializer<'de>>(d: D) -> Result<Box<Self>, D::Error> {
+        Self::deserialize_value(d).map(Box::new)
+    }
 }
 
 /// A struct value read field by field from a map (what generated code
@@ -152,6 +163,28 @@ pub fn next<'de, T: DeserializeValue<'de>, D: Deserializer<'de>>(d: D) -> Result
     T::deserialize_value(d)
 }
 
+/// A member's value, deserialized by its [`DeserializeValue`] rules into
+/// `place` (what generated `set_field` calls for a plain field: the call
+/// is the whole of its match arm, so the caller's frame holds no
+/// temporary of the field's type, which in an unoptimized build each arm
+/// would have apart from the others' on every level of nesting).
+///
+/// # Errors
+/// As [`DeserializeValue::deserialize_value`]; `place` is then left as
+/// it was.
+pub fn next_into<'de, T: DeserializeValue<'de>, D: Deserializer<'de>>(
+    d: D,
+    place: &mut T,
+) -> Result<(), D::Error> {
+    match T::deserialize_value(d) {
+        Ok(v) => {
+            *place = v;
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// A `$Json.discriminator` union's tag: the index of the member it names
 /// among `tags`, `None` when it names none (which the reference ignores).
 ///
@@ -244,6 +277,29 @@ pub fn deserialize_struct<'de, V: StructFields, D: Deserializer<'de>>(d: D) -> R
     d.deserialize_struct(V::NAME, V::FIELDS, StructVisitor(PhantomData))
 }
 
+/// Deserializes a struct value `V`, as [`deserialize_struct`], into a new
+/// box: its members are read into the box in place.
+///
+/// # Errors
+/// As [`DeserializeValue::deserialize_value`].
+pub fn deserialize_struct_boxed<'de, V: StructFields, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Box<V>, D::Error> {
+    let mut boxed = boxed_default::<V>();
+    match d.deserialize_struct(V::NAME, V::FIELDS, FillVisitor(&mut *boxed)) {
+        Ok(()) => Ok(boxed),
+        Err(e) => Err(e),
+    }
+}
+
+/// A boxed default `V`, out of line: the `V` an unoptimized build makes
+/// on the stack on its way into the box is gone before the caller reads
+/// nested input.
+#[inline(never)]
+fn boxed_default<V: Default>() -> Box<V> {
+    Box::default()
+}
+
 /// A value deserialized by its [`DeserializeValue`] rules (a seed, so the
 /// type comes from where the value goes).
 struct Seed<T>(PhantomData<T>);
@@ -265,51 +321,80 @@ impl<'de, V: StructFields> Visitor<'de> for StructVisitor<V> {
         write!(f, "a {} struct as a map of its fields", V::NAME)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V, A::Error> {
         let mut value = V::default();
-        let mut small = [false; 8];
-        let mut large = Vec::new();
-        let seen: &mut [bool] = match small.get_mut(..V::UNIONS) {
-            Some(s) => s,
-            None => {
-                large.resize(V::UNIONS, false);
-                &mut large
-            }
-        };
-        // Values whose union's tag has not come yet, in the order given:
-        // kept as read (a copy of that part of the input).
-        let mut waiting: Vec<(usize, Content<'de>)> = Vec::new();
-        while let Some(key) = map.next_key_seed(FieldIndex(V::FIELDS))? {
-            match key {
-                Some(index) if value.ready(seen, index) => map.next_value_seed(Member {
-                    value: &mut value,
-                    seen: &mut *seen,
-                    index,
-                })?,
-                Some(index) => waiting.push((index, map.next_value_seed(ContentSeed(0))?)),
-                None => map.next_value::<IgnoredAny>().map(|_| ())?,
-            }
+        match fill(&mut value, map) {
+            Ok(()) => Ok(value),
+            Err(e) => Err(e),
         }
-        // As the reference: the waiting values are read once the object's
-        // other keys are, again while that reads some; the reference
-        // drops what is left (a value whose tag never came).
-        while !waiting.is_empty() {
-            let before = waiting.len();
-            let mut again = Vec::new();
-            for (index, content) in waiting {
-                if value.ready(seen, index) {
-                    value.set_field(seen, index, ContentDeserializer::<A::Error>::new(content))?;
-                } else {
-                    again.push((index, content));
-                }
-            }
-            if again.len() == before {
-                break;
-            }
-            waiting = again;
-        }
-        Ok(value)
     }
+}
+
+/// Reads a struct's members into the value it borrows (the visitor of
+/// [`deserialize_struct_boxed`]).
+struct FillVisitor<'a, V>(&'a mut V);
+
+impl<'de, V: StructFields> Visitor<'de> for FillVisitor<'_, V> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {} struct as a map of its fields", V::NAME)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        fill(self.0, map)
+    }
+}
+
+/// Reads the members of `map` into `value`: those whose union's tag has
+/// come as they come, the others once the tag has (unknown keys are
+/// skipped).
+fn fill<'de, V: StructFields, A: MapAccess<'de>>(
+    value: &mut V,
+    mut map: A,
+) -> Result<(), A::Error> {
+    let mut small = [false; 8];
+    let mut large = Vec::new();
+    let seen: &mut [bool] = match small.get_mut(..V::UNIONS) {
+        Some(s) => s,
+        None => {
+            large.resize(V::UNIONS, false);
+            &mut large
+        }
+    };
+    // Values whose union's tag has not come yet, in the order given:
+    // kept as read (a copy of that part of the input).
+    let mut waiting: Vec<(usize, Content<'de>)> = Vec::new();
+    while let Some(key) = map.next_key_seed(FieldIndex(V::FIELDS))? {
+        match key {
+            Some(index) if value.ready(seen, index) => map.next_value_seed(Member {
+                value: &mut *value,
+                seen: &mut *seen,
+                index,
+            })?,
+            Some(index) => waiting.push((index, map.next_value_seed(ContentSeed(0))?)),
+            None => map.next_value::<IgnoredAny>().map(|_| ())?,
+        }
+    }
+    // As the reference: the waiting values are read once the object's
+    // other keys are, again while that reads some; the reference
+    // drops what is left (a value whose tag never came).
+    while !waiting.is_empty() {
+        let before = waiting.len();
+        let mut again = Vec::new();
+        for (index, content) in waiting {
+            if value.ready(seen, index) {
+                value.set_field(seen, index, ContentDeserializer::<A::Error>::new(content))?;
+            } else {
+                again.push((index, content));
+            }
+        }
+        if again.len() == before {
+            break;
+        }
+        waiting = again;
+    }
+    Ok(())
 }
 
 /// A member's value read into a struct (a seed, so the value goes
@@ -841,7 +926,7 @@ impl<T: SerializeValue + ?Sized> SerializeValue for Box<T> {
 
 impl<'de, T: DeserializeValue<'de>> DeserializeValue<'de> for Box<T> {
     fn deserialize_value<D: Deserializer<'de>>(d: D) -> Result<Box<T>, D::Error> {
-        T::deserialize_value(d).map(Box::new)
+        T::deserialize_boxed(d)
     }
 }
 
