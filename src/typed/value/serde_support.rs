@@ -412,9 +412,14 @@ impl<'de, V: StructFields> DeserializeSeed<'de> for Member<'_, '_, V> {
     }
 }
 
-/// Levels of arrays and objects a kept value may have (the JSON reader's
-/// own limit is normally lower): a guard for the stack.
-const MAX_KEPT_DEPTH: usize = 1024;
+/// Levels of arrays and objects a kept value may have: a guard for the
+/// stack. Once its tag has come, a kept value is read from the copy
+/// (`ContentDeserializer`), where no JSON reader measures the stack, and
+/// a struct nested through kept values is kept and read again at each
+/// level: a debug build overflowed a 2 MiB thread reading 271 levels so.
+/// 64 is the reference's nesting limit, so a kept value within it (under
+/// the outermost object) is never refused.
+const MAX_KEPT_DEPTH: usize = 64;
 
 /// A value kept to be read later (a union member's value before its
 /// tag): what a self-describing input gave, as it gave it.
