@@ -92,6 +92,22 @@ pub enum Error {
         /// The value, printed.
         value: String,
     },
+    /// A printer of this crate (the text format's) reached a value
+    /// nested so deeply that the levels printed so far use more stack
+    /// than [`STACK_BUDGET`](crate::STACK_BUDGET) allows: nesting the
+    /// reader's nesting limit let through that a default thread's stack
+    /// could not print.
+    #[error(
+        "the value nests too deeply for the stack: {depth} levels use {used} bytes, over the budget of {budget}"
+    )]
+    StackBudget {
+        /// The level (of structs and lists) that passed the budget.
+        depth: usize,
+        /// The bytes of stack used from the outermost level to it.
+        used: usize,
+        /// The budget.
+        budget: usize,
+    },
     /// A list index past the end of the list.
     #[error("index {index} is out of range of a list of {len} elements")]
     IndexOutOfRange {

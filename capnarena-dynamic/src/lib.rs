@@ -93,6 +93,7 @@ mod load;
 mod model;
 mod nodes;
 mod schema;
+mod stack;
 mod structs;
 pub mod text;
 mod types;
@@ -107,6 +108,7 @@ pub use nodes::{
     Method,
 };
 pub use schema::{LoadedSchema, MAX_RESOLVED_TYPE_DEPTH, Schema};
+pub use stack::STACK_BUDGET;
 pub use structs::{Field, StructSchema};
 pub use types::{Brand, StructType, Type};
 pub use value::{DynamicEnum, DynamicListReader, DynamicStructReader, DynamicValue};

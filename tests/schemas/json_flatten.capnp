@@ -105,3 +105,13 @@ struct Outer {
   }
   last @10 :Text;
 }
+
+# A union with valueName whose member nests the struct itself: a value
+# given before its tag is kept and read once the tag has come, level by
+# level (conformance/tests/stack_ceiling.rs).
+struct Chain $Json.discriminator(name = "k", valueName = "v") {
+  union {
+    end @0 :Void;
+    next @1 :Chain;
+  }
+}

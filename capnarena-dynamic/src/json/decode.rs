@@ -39,6 +39,10 @@ pub(crate) struct Decoder<'x> {
     /// Words the message may still take, and the limit.
     pub budget: u64,
     pub limit_words: u64,
+    /// Objects and arrays being decoded (structs, lists, `json.Value`s),
+    /// and the stack's address at the outermost (see [`Decoder::enter`]).
+    pub depth: usize,
+    pub stack_base: usize,
 }
 
 /// Copies into the cleared `dst` what the reference moves when it adopts
@@ -185,15 +189,49 @@ impl<'x> Decoder<'x> {
         }
     }
 
+    /// Enters the object or array `node` (a level of the recursion):
+    /// checks the stack the levels entered use against
+    /// [`STACK_BUDGET`](crate::STACK_BUDGET), measured from the
+    /// outermost. (The text reader's depth limit bounds the levels; this
+    /// bounds the stack they take, whatever a level's frames are in the
+    /// build at hand.)
+    fn enter(&mut self, node: &Node) -> JsonResult<()> {
+        self.depth += 1;
+        if self.depth == 1 {
+            self.stack_base = crate::stack::address();
+        } else if let Some(used) = crate::stack::over_budget(self.stack_base) {
+            return Err(JsonError::StackBudget {
+                at: Position::of(self.text, node.offset),
+                depth: self.depth,
+                used,
+                budget: crate::STACK_BUDGET,
+            });
+        }
+        Ok(())
+    }
+
     /// Decodes the object `node` into `b`.
     pub(crate) fn decode_struct<A: Arena + ?Sized>(
         &mut self,
         node: &'x Node,
+        b: DynamicStructBuilder<'_, A>,
+    ) -> JsonResult<()> {
+        self.enter(node)?;
+        let done = if b.schema().id() == JSON_VALUE {
+            self.raw_value(node, b)
+        } else {
+            self.members(node, b)
+        };
+        self.depth -= 1;
+        done
+    }
+
+    /// Decodes the members of the object `node` into `b`.
+    fn members<A: Arena + ?Sized>(
+        &mut self,
+        node: &'x Node,
         mut b: DynamicStructBuilder<'_, A>,
     ) -> JsonResult<()> {
-        if b.schema().id() == JSON_VALUE {
-            return self.raw(node, b);
-        }
         let Value::Object(members) = &node.value else {
             return Err(self.expected(node, "an object"));
         };
@@ -224,8 +262,20 @@ impl<'x> Decoder<'x> {
         Ok(())
     }
 
-    /// Any JSON value into a `json.Value` struct.
+    /// Any JSON value into a `json.Value` struct (a level of the
+    /// recursion).
     fn raw<A: Arena + ?Sized>(
+        &mut self,
+        node: &'x Node,
+        b: DynamicStructBuilder<'_, A>,
+    ) -> JsonResult<()> {
+        self.enter(node)?;
+        let done = self.raw_value(node, b);
+        self.depth -= 1;
+        done
+    }
+
+    fn raw_value<A: Arena + ?Sized>(
         &mut self,
         node: &'x Node,
         mut b: DynamicStructBuilder<'_, A>,
@@ -333,19 +383,7 @@ impl<'x> Decoder<'x> {
                 r
             }
             NameKind::UnionTag => {
-                let Value::String(tag) = &value.value else {
-                    return Err(self.expected(value, "a string (the union's tag)"));
-                };
-                if let Some(&i) = plan.tags.get(tag) {
-                    let f = field_of(&b, i, plan)?;
-                    b.clear_and_activate(&f).ctx(|| self.context())?;
-                    // As the reference: a union's tag names a member once.
-                    if !seen.insert(upath.clone()) {
-                        return Err(
-                            self.fail(value, format!("the union's tag {name:?} is given twice"))
-                        );
-                    }
-                }
+                self.union_tag(plan, &mut b, value, name, upath, seen)?;
                 Ok(true)
             }
             NameKind::FlattenedFromUnion(prefix_len) => {
@@ -381,6 +419,33 @@ impl<'x> Decoder<'x> {
                 Ok(true)
             }
         }
+    }
+
+    /// The union's tag `value` (of member `name`): activates the member
+    /// it names. (Out of [`Decoder::member`], whose frame is on the stack
+    /// at every level of nesting.)
+    #[inline(never)]
+    fn union_tag<A: Arena + ?Sized>(
+        &mut self,
+        plan: &'x StructPlan,
+        b: &mut DynamicStructBuilder<'_, A>,
+        value: &Node,
+        name: &str,
+        upath: &[u32],
+        seen: &mut HashSet<Vec<u32>>,
+    ) -> JsonResult<()> {
+        let Value::String(tag) = &value.value else {
+            return Err(self.expected(value, "a string (the union's tag)"));
+        };
+        if let Some(&i) = plan.tags.get(tag) {
+            let f = field_of(b, i, plan)?;
+            b.clear_and_activate(&f).ctx(|| self.context())?;
+            // As the reference: a union's tag names a member once.
+            if !seen.insert(upath.to_vec()) {
+                return Err(self.fail(value, format!("the union's tag {name:?} is given twice")));
+            }
+        }
+        Ok(())
     }
 
     fn active<'s, A: Arena + ?Sized>(
@@ -436,25 +501,7 @@ impl<'x> Decoder<'x> {
         self.path.push(Seg::Name(&info.name));
         let ty = f.ty().ctx(|| self.context())?;
         if f.is_group() && has_union(&f.group().ctx(|| self.context())?) {
-            // The reference decodes a group into a struct of its own, then
-            // moves into the cleared group its fields outside the union
-            // and only the active member of each union (of nested groups
-            // too): a member set and then replaced leaves nothing behind.
-            // Decoded here the same way, through a scratch message.
-            let group = f.group().ctx(|| self.context())?;
-            let mut scratch = Message::new(SingleSegmentArena::new());
-            let root = scratch
-                .init_root_struct(group.size())
-                .map_err(crate::Error::from)
-                .ctx(|| self.context())?;
-            let mut decoded = DynamicStructBuilder::new(group, root).ctx(|| self.context())?;
-            self.decode_struct(node, decoded.reborrow())?;
-            let DynamicValueBuilder::Struct(mut dst) = b.init(f).ctx(|| self.context())? else {
-                return Err(self.fail(node, "a group gave no struct"));
-            };
-            decoded
-                .with_reader(|src| copy_compact(&mut dst, &src))
-                .ctx(|| self.context())?;
+            self.group_with_union(b, f, node)?;
         } else if f.is_group() || matches!(ty, Type::Struct(_)) {
             if !f.is_group() {
                 let words = self.struct_type_words(b.schema(), &ty)?;
@@ -465,31 +512,94 @@ impl<'x> Decoder<'x> {
             };
             self.decode_struct(node, inner)?;
         } else if let Type::List(element) = &ty {
-            let Value::Array(items) = &node.value else {
-                return Err(self.expected(node, "an array"));
-            };
-            let len = self.length(node, items.len())?;
-            let size = self.struct_type_words(b.schema(), element)?;
-            self.charge(node, list_words(u64::from(len), element, size))?;
-            let parent = b.schema().clone();
-            let DynamicValueBuilder::List(list) = b.init_list(f, len).ctx(|| self.context())?
-            else {
-                return Err(self.fail(node, "a list field gave no list"));
-            };
-            self.list(list, element, items, &parent)?;
-        } else if matches!(ty, Type::Data) {
+            self.list_field(b, f, element, node)?;
+        } else {
+            self.leaf(b, f, info, &ty, node)?;
+        }
+        self.path.pop();
+        Ok(())
+    }
+
+    /// Decodes the array `node` into list field `f` of `b`, of
+    /// `element`s (out of [`Decoder::field`], as
+    /// [`Decoder::group_with_union`]).
+    #[inline(never)]
+    fn list_field<A: Arena + ?Sized>(
+        &mut self,
+        b: &mut DynamicStructBuilder<'_, A>,
+        f: &Field<'_>,
+        element: &Type,
+        node: &'x Node,
+    ) -> JsonResult<()> {
+        let Value::Array(items) = &node.value else {
+            return Err(self.expected(node, "an array"));
+        };
+        let len = self.length(node, items.len())?;
+        let size = self.struct_type_words(b.schema(), element)?;
+        self.charge(node, list_words(u64::from(len), element, size))?;
+        let parent = b.schema().clone();
+        let DynamicValueBuilder::List(list) = b.init_list(f, len).ctx(|| self.context())? else {
+            return Err(self.fail(node, "a list field gave no list"));
+        };
+        self.list(node, list, element, items, &parent)
+    }
+
+    /// Decodes `node` into group `f` of `b`, which has a union. (Out of
+    /// [`Decoder::field`], whose frame is on the stack at every level of
+    /// nesting: the scratch message takes stack.)
+    #[inline(never)]
+    fn group_with_union<A: Arena + ?Sized>(
+        &mut self,
+        b: &mut DynamicStructBuilder<'_, A>,
+        f: &Field<'_>,
+        node: &'x Node,
+    ) -> JsonResult<()> {
+        // The reference decodes a group into a struct of its own, then
+        // moves into the cleared group its fields outside the union
+        // and only the active member of each union (of nested groups
+        // too): a member set and then replaced leaves nothing behind.
+        // Decoded here the same way, through a scratch message.
+        let group = f.group().ctx(|| self.context())?;
+        let mut scratch = Message::new(SingleSegmentArena::new());
+        let root = scratch
+            .init_root_struct(group.size())
+            .map_err(crate::Error::from)
+            .ctx(|| self.context())?;
+        let mut decoded = DynamicStructBuilder::new(group, root).ctx(|| self.context())?;
+        self.decode_struct(node, decoded.reborrow())?;
+        let DynamicValueBuilder::Struct(mut dst) = b.init(f).ctx(|| self.context())? else {
+            return Err(self.fail(node, "a group gave no struct"));
+        };
+        decoded
+            .with_reader(|src| copy_compact(&mut dst, &src))
+            .ctx(|| self.context())?;
+        Ok(())
+    }
+
+    /// Decodes `node` into field `f` of `b`, of type `ty`, which holds no
+    /// struct or list (out of [`Decoder::field`], as
+    /// [`Decoder::group_with_union`]).
+    #[inline(never)]
+    fn leaf<A: Arena + ?Sized>(
+        &mut self,
+        b: &mut DynamicStructBuilder<'_, A>,
+        f: &Field<'_>,
+        info: &'x FieldPlan,
+        ty: &Type,
+        node: &'x Node,
+    ) -> JsonResult<()> {
+        if matches!(ty, Type::Data) {
             let bytes = self.data(node, info.data)?;
             self.charge(node, (bytes.len() as u64).div_ceil(8))?;
             b.set(f, DynamicValue::Data(&bytes))
                 .ctx(|| self.context())?;
         } else {
-            let v = self.scalar(&ty, node)?;
+            let v = self.scalar(ty, node)?;
             if let DynamicValue::Text(t) = v {
                 self.charge(node, t.len() as u64 / 8 + 1)?;
             }
             b.set(f, v).ctx(|| self.context())?;
         }
-        self.path.pop();
         Ok(())
     }
 
@@ -497,7 +607,23 @@ impl<'x> Decoder<'x> {
         u32::try_from(len).map_err(|_| self.fail(node, format!("an array of {len} elements")))
     }
 
+    /// Decodes the array `node` (of `items`) into `list` (a level of the
+    /// recursion).
     fn list<A: Arena + ?Sized>(
+        &mut self,
+        node: &'x Node,
+        list: DynamicListBuilder<'_, A>,
+        element: &Type,
+        items: &'x [Node],
+        schema: &StructSchema<'_>,
+    ) -> JsonResult<()> {
+        self.enter(node)?;
+        let done = self.elements(list, element, items, schema);
+        self.depth -= 1;
+        done
+    }
+
+    fn elements<A: Arena + ?Sized>(
         &mut self,
         mut list: DynamicListBuilder<'_, A>,
         element: &Type,
@@ -525,7 +651,7 @@ impl<'x> Decoder<'x> {
                     else {
                         return Err(self.fail(item, "a list element gave no list"));
                     };
-                    self.list(l, inner, sub, schema)?;
+                    self.list(item, l, inner, sub, schema)?;
                 }
                 Type::Data => {
                     let bytes = self.data(item, DataForm::Array)?;

@@ -29,6 +29,8 @@ pub(crate) struct Encoder<'p> {
     pub plan: &'p Plan,
     /// Field names and list indexes down to the value being encoded.
     pub path: Vec<Seg<'p>>,
+    /// The stack's address where encoding starts (see [`Encoder::enter`]).
+    pub stack_base: usize,
 }
 
 pub(crate) enum Seg<'p> {
@@ -65,10 +67,21 @@ impl<'p> Encoder<'p> {
         }
     }
 
+    /// Enters a struct or list (a level of the recursion): checks the
+    /// depth, and the stack used since encoding started against
+    /// [`STACK_BUDGET`](crate::STACK_BUDGET) (the depth bounds the
+    /// levels; this bounds the stack they take in the build at hand).
     fn enter(&self) -> JsonResult<()> {
         if self.path.len() > MAX_ENCODE_DEPTH {
             return Err(self.fail(format!(
                 "the value nests more than {MAX_ENCODE_DEPTH} levels deep"
+            )));
+        }
+        if let Some(used) = crate::stack::over_budget(self.stack_base) {
+            return Err(self.fail(format!(
+                "the value nests too deeply for the stack: {} levels use {used} bytes, over the budget of {}",
+                self.path.len(),
+                crate::STACK_BUDGET
             )));
         }
         Ok(())

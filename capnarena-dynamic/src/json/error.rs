@@ -80,6 +80,25 @@ pub enum JsonError {
         /// The limit.
         limit: usize,
     },
+    /// The arrays and objects nested so far use more stack than
+    /// [`STACK_BUDGET`](crate::STACK_BUDGET) allows: nesting within the
+    /// depth limit that the reader (the JSON text reader, the decoder, or
+    /// through [`JsonDeserializer`](crate::json::JsonDeserializer) the
+    /// `Deserialize` impls it runs) could not finish on a default
+    /// thread's stack.
+    #[error(
+        "JSON nested too deeply at {at} for the stack: {depth} levels use {used} bytes, over the budget of {budget}"
+    )]
+    StackBudget {
+        /// The array or object whose level passed the budget.
+        at: Position,
+        /// Its level (1 for the outermost array or object).
+        depth: usize,
+        /// The bytes of stack used from the outermost level to it.
+        used: usize,
+        /// The budget.
+        budget: usize,
+    },
     /// The message built would take more words than
     /// [`JsonLimits::max_message_words`](crate::json::JsonLimits).
     #[error("at {at}: the message would take more than {limit} words (8-byte units)")]
@@ -156,6 +175,7 @@ impl JsonError {
         match self {
             JsonError::Syntax { at, .. }
             | JsonError::TooDeep { at, .. }
+            | JsonError::StackBudget { at, .. }
             | JsonError::Value { at, .. }
             | JsonError::MessageTooLarge { at, .. }
             | JsonError::DocumentTooLarge { at, .. }

@@ -204,6 +204,7 @@ impl JsonCodec {
         let mut e = encode::Encoder {
             plan: &self.plan,
             path: Vec::new(),
+            stack_base: crate::stack::address(),
         };
         let out = e.encode_struct(value)?;
         Ok(writer::write(&out, options.pretty))
@@ -329,6 +330,8 @@ impl JsonCodec {
             path: Vec::new(),
             budget: limits.max_message_words,
             limit_words: limits.max_message_words,
+            depth: 0,
+            stack_base: 0,
         };
         d.decode_struct(tree, builder)
     }

@@ -96,6 +96,9 @@ pub(crate) struct Parser<'t> {
     /// Arrays and objects open now, and the most allowed.
     depth: usize,
     max_depth: usize,
+    /// The stack's address at the outermost array or object open (see
+    /// [`Parser::enter`]).
+    stack_base: usize,
 }
 
 fn describe(b: Option<u8>) -> String {
@@ -114,6 +117,7 @@ impl<'t> Parser<'t> {
             pos: start,
             depth: 0,
             max_depth,
+            stack_base: 0,
         }
     }
 
@@ -185,12 +189,29 @@ impl<'t> Parser<'t> {
         Err(self.unexpected(&format!("{:?}", String::from_utf8_lossy(word))))
     }
 
+    /// Opens an array or object (at the current position): checks the
+    /// depth limit, and the stack that the levels open use against
+    /// [`STACK_BUDGET`](crate::STACK_BUDGET), measured from the
+    /// outermost. The recursion that reads the levels (this module's
+    /// tree builder, or through the serde deserializer the `Deserialize`
+    /// impls it runs) calls this once a level, so it stops there with an
+    /// error rather than overflowing the stack.
     pub(crate) fn enter(&mut self) -> JsonResult<()> {
         self.depth += 1;
         if self.depth > self.max_depth {
             return Err(JsonError::TooDeep {
                 at: Position::of(self.text, self.pos),
                 limit: self.max_depth,
+            });
+        }
+        if self.depth == 1 {
+            self.stack_base = crate::stack::address();
+        } else if let Some(used) = crate::stack::over_budget(self.stack_base) {
+            return Err(JsonError::StackBudget {
+                at: Position::of(self.text, self.pos),
+                depth: self.depth,
+                used,
+                budget: crate::STACK_BUDGET,
             });
         }
         Ok(())

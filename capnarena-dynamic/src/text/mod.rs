@@ -48,6 +48,7 @@ pub use write::TextWriter;
 use capnarena::text::{TextValue, write_pretty_bytes, write_short_bytes};
 
 use crate::error::{Error, Result};
+use crate::stack::Meter;
 use crate::structs::Field;
 use crate::types::Type;
 use crate::value::{DynamicListReader, DynamicStructReader, DynamicValue};
@@ -59,6 +60,19 @@ use crate::value::{DynamicListReader, DynamicStructReader, DynamicValue};
 /// A read that fails (a malformed pointer, a limit of the reader), where
 /// the reference tool fails too.
 pub fn to_text_value<'a>(r: &DynamicStructReader<'a>) -> Result<TextValue<'a>> {
+    struct_to_text(r, &mut Meter::new())
+}
+
+/// [`to_text_value`] a level down (the stack used since `meter` was
+/// made is checked against [`STACK_BUDGET`](crate::STACK_BUDGET)).
+fn struct_to_text<'a>(r: &DynamicStructReader<'a>, meter: &mut Meter) -> Result<TextValue<'a>> {
+    meter.enter()?;
+    let done = struct_fields(r, meter);
+    meter.leave();
+    done
+}
+
+fn struct_fields<'a>(r: &DynamicStructReader<'a>, meter: &mut Meter) -> Result<TextValue<'a>> {
     let schema = r.schema();
     // A discriminant that names no member (a newer writer's) prints no
     // member.
@@ -77,17 +91,21 @@ pub fn to_text_value<'a>(r: &DynamicStructReader<'a>) -> Result<TextValue<'a>> {
         } else if !f.is_group() && f.ty()?.is_pointer() && !r.has(&f)? {
             continue;
         }
-        fields.push((f.name(), field_value(r, &f)?));
+        fields.push((f.name(), field_value(r, &f, meter)?));
     }
     Ok(TextValue::Struct(fields))
 }
 
-fn field_value<'a>(r: &DynamicStructReader<'a>, f: &Field<'_>) -> Result<TextValue<'a>> {
+fn field_value<'a>(
+    r: &DynamicStructReader<'a>,
+    f: &Field<'_>,
+    meter: &mut Meter,
+) -> Result<TextValue<'a>> {
     if !f.is_group() && matches!(f.ty()?, Type::Text) {
         // Text that is not UTF-8 prints as its bytes, as the reference's.
         return Ok(TextValue::Text(r.get_text_bytes(f)?));
     }
-    value_to_text(r.get(f)?)
+    to_text(r.get(f)?, meter)
 }
 
 /// Any value as the text format's value tree (a struct by
@@ -96,6 +114,10 @@ fn field_value<'a>(r: &DynamicStructReader<'a>, f: &Field<'_>) -> Result<TextVal
 /// # Errors
 /// As [`to_text_value`].
 pub fn value_to_text(v: DynamicValue<'_>) -> Result<TextValue<'_>> {
+    to_text(v, &mut Meter::new())
+}
+
+fn to_text<'a>(v: DynamicValue<'a>, meter: &mut Meter) -> Result<TextValue<'a>> {
     Ok(match v {
         DynamicValue::Void => TextValue::Void,
         DynamicValue::Bool(b) => TextValue::Bool(b),
@@ -115,21 +137,28 @@ pub fn value_to_text(v: DynamicValue<'_>) -> Result<TextValue<'_>> {
         },
         DynamicValue::Text(t) => TextValue::Text(t.as_bytes()),
         DynamicValue::Data(d) => TextValue::Data(d),
-        DynamicValue::Struct(s) => to_text_value(&s)?,
-        DynamicValue::List(l) => list_to_text(&l)?,
+        DynamicValue::Struct(s) => struct_to_text(&s, meter)?,
+        DynamicValue::List(l) => list_to_text(&l, meter)?,
         DynamicValue::AnyPointer(_) => TextValue::AnyPointer,
         DynamicValue::Capability(_) => TextValue::Capability,
     })
 }
 
-fn list_to_text<'a>(l: &DynamicListReader<'a>) -> Result<TextValue<'a>> {
+fn list_to_text<'a>(l: &DynamicListReader<'a>, meter: &mut Meter) -> Result<TextValue<'a>> {
+    meter.enter()?;
+    let done = list_items(l, meter);
+    meter.leave();
+    done
+}
+
+fn list_items<'a>(l: &DynamicListReader<'a>, meter: &mut Meter) -> Result<TextValue<'a>> {
     let text = matches!(l.element_type(), Type::Text);
     let mut out = Vec::with_capacity(l.len() as usize);
     for i in 0..l.len() {
         out.push(if text {
             TextValue::Text(l.get_text_bytes(i)?)
         } else {
-            value_to_text(l.get(i)?)?
+            to_text(l.get(i)?, meter)?
         });
     }
     Ok(TextValue::List(out))

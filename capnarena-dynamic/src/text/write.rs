@@ -19,6 +19,7 @@ use capnarena::{ListReader, PointerReader, Primitive, StructReader};
 use crate::error::{Error, Result};
 use crate::model::RawValue;
 use crate::nodes::EnumSchema;
+use crate::stack::Meter;
 use crate::structs::{Field, StructSchema};
 use crate::types::{Brand, StructType, Type};
 
@@ -55,6 +56,8 @@ pub struct TextWriter<'s> {
     by_id: HashMap<u64, Vec<usize>>,
     root_plan: Option<usize>,
     printer: Printer,
+    /// The stack the message being written has used.
+    meter: Meter,
 }
 
 /// A struct's (or group's) fields as the text format prints them.
@@ -155,6 +158,7 @@ impl<'s> TextWriter<'s> {
             by_id: HashMap::new(),
             root_plan: None,
             printer: Printer::new(true),
+            meter: Meter::new(),
         }
     }
 
@@ -171,6 +175,7 @@ impl<'s> TextWriter<'s> {
         's: 'm,
     {
         self.printer.clear(pretty);
+        self.meter = Meter::new();
         let plan = match self.root_plan {
             Some(p) => p,
             None => {
@@ -212,7 +217,17 @@ impl<'s> TextWriter<'s> {
         Ok(p)
     }
 
+    /// Writes struct `r` by `plan` (a level of the recursion: the stack
+    /// used since [`TextWriter::write`] began is checked against
+    /// [`STACK_BUDGET`](crate::STACK_BUDGET)).
     fn write_struct(&mut self, plan: usize, r: StructReader<'_>) -> Result<()> {
+        self.meter.enter()?;
+        let done = self.write_members(plan, r);
+        self.meter.leave();
+        done
+    }
+
+    fn write_members(&mut self, plan: usize, r: StructReader<'_>) -> Result<()> {
         let Some(plan) = self.plans.get(plan).cloned() else {
             return Err(text_error());
         };
@@ -321,7 +336,16 @@ impl<'s> TextWriter<'s> {
         Ok(())
     }
 
+    /// Writes list `l` (a level of the recursion, as
+    /// [`TextWriter::write_struct`]).
     fn list(&mut self, element: &Element<'s>, l: ListReader<'_>) -> Result<()> {
+        self.meter.enter()?;
+        let done = self.elements(element, l);
+        self.meter.leave();
+        done
+    }
+
+    fn elements(&mut self, element: &Element<'s>, l: ListReader<'_>) -> Result<()> {
         self.printer.begin_list();
         let n = l.len();
         match element {

@@ -71,6 +71,17 @@ pub trait DeserializeValue<'de>: Sized {
     fn null_value() -> Option<Self> {
         None
     }
+
+    /// Deserializes a value from `d` into a new box. Generated structs
+    /// override it to read their members straight into the box
+    /// ([`deserialize_struct_boxed`]), so that nesting through a boxed
+    /// field holds no struct-sized value on the stack at each level.
+    ///
+    /// # Errors
+    /// As [`DeserializeValue::deserialize_value`].
+    fn deserialize_boxed<D: Deserializer<'de>>(d: D) -> Result<Box<Self>, D::Error> {
+        Self::deserialize_value(d).map(Box::new)
+    }
 }
 
 /// A struct value read field by field from a map (what generated code
@@ -166,6 +177,28 @@ pub fn next<'de, T: DeserializeValue<'de>, D: Deserializer<'de>>(d: D) -> Result
     T::deserialize_value(d)
 }
 
+/// A member's value, deserialized by its [`DeserializeValue`] rules into
+/// `place` (what generated `set_field` calls for a plain field: the call
+/// is the whole of its match arm, so the caller's frame holds no
+/// temporary of the field's type, which in an unoptimized build each arm
+/// would have apart from the others' on every level of nesting).
+///
+/// # Errors
+/// As [`DeserializeValue::deserialize_value`]; `place` is then left as
+/// it was.
+pub fn next_into<'de, T: DeserializeValue<'de>, D: Deserializer<'de>>(
+    d: D,
+    place: &mut T,
+) -> Result<(), D::Error> {
+    match T::deserialize_value(d) {
+        Ok(v) => {
+            *place = v;
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// A `$Json.discriminator` union's tag: the index of the member it names
 /// among `tags`, `None` when it names none (which the reference ignores).
 ///
@@ -259,6 +292,29 @@ pub fn deserialize_struct<'de, V: StructFields, D: Deserializer<'de>>(d: D) -> R
     d.deserialize_struct(V::NAME, V::FIELDS, StructVisitor(PhantomData))
 }
 
+/// Deserializes a struct value `V`, as [`deserialize_struct`], into a new
+/// box: its members are read into the box in place.
+///
+/// # Errors
+/// As [`DeserializeValue::deserialize_value`].
+pub fn deserialize_struct_boxed<'de, V: StructFields, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Box<V>, D::Error> {
+    let mut boxed = boxed_default::<V>();
+    match d.deserialize_struct(V::NAME, V::FIELDS, FillVisitor(&mut *boxed)) {
+        Ok(()) => Ok(boxed),
+        Err(e) => Err(e),
+    }
+}
+
+/// A boxed default `V`, out of line: the `V` an unoptimized build makes
+/// on the stack on its way into the box is gone before the caller reads
+/// nested input.
+#[inline(never)]
+fn boxed_default<V: Default>() -> Box<V> {
+    Box::default()
+}
+
 /// A value deserialized by its [`DeserializeValue`] rules (a seed, so the
 /// type comes from where the value goes).
 struct Seed<T>(PhantomData<T>);
@@ -280,51 +336,80 @@ impl<'de, V: StructFields> Visitor<'de> for StructVisitor<V> {
         write!(f, "a {} struct as a map of its fields", V::NAME)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V, A::Error> {
         let mut value = V::default();
-        let mut small = [false; 8];
-        let mut large = Vec::new();
-        let seen: &mut [bool] = match small.get_mut(..V::UNIONS) {
-            Some(s) => s,
-            None => {
-                large.resize(V::UNIONS, false);
-                &mut large
-            }
-        };
-        // Values whose union's tag has not come yet, in the order given:
-        // kept as read (a copy of that part of the input).
-        let mut waiting: Vec<(usize, Content<'de>)> = Vec::new();
-        while let Some(key) = map.next_key_seed(FieldIndex(V::FIELDS))? {
-            match key {
-                Some(index) if value.ready(seen, index) => map.next_value_seed(Member {
-                    value: &mut value,
-                    seen: &mut *seen,
-                    index,
-                })?,
-                Some(index) => waiting.push((index, map.next_value_seed(ContentSeed(0))?)),
-                None => map.next_value::<IgnoredAny>().map(|_| ())?,
-            }
+        match fill(&mut value, map) {
+            Ok(()) => Ok(value),
+            Err(e) => Err(e),
         }
-        // As the reference: the waiting values are read once the object's
-        // other keys are, again while that reads some; the reference
-        // drops what is left (a value whose tag never came).
-        while !waiting.is_empty() {
-            let before = waiting.len();
-            let mut again = Vec::new();
-            for (index, content) in waiting {
-                if value.ready(seen, index) {
-                    value.set_field(seen, index, ContentDeserializer::<A::Error>::new(content))?;
-                } else {
-                    again.push((index, content));
-                }
-            }
-            if again.len() == before {
-                break;
-            }
-            waiting = again;
-        }
-        Ok(value)
     }
+}
+
+/// Reads a struct's members into the value it borrows (the visitor of
+/// [`deserialize_struct_boxed`]).
+struct FillVisitor<'a, V>(&'a mut V);
+
+impl<'de, V: StructFields> Visitor<'de> for FillVisitor<'_, V> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {} struct as a map of its fields", V::NAME)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        fill(self.0, map)
+    }
+}
+
+/// Reads the members of `map` into `value`: those whose union's tag has
+/// come as they come, the others once the tag has (unknown keys are
+/// skipped).
+fn fill<'de, V: StructFields, A: MapAccess<'de>>(
+    value: &mut V,
+    mut map: A,
+) -> Result<(), A::Error> {
+    let mut small = [false; 8];
+    let mut large = Vec::new();
+    let seen: &mut [bool] = match small.get_mut(..V::UNIONS) {
+        Some(s) => s,
+        None => {
+            large.resize(V::UNIONS, false);
+            &mut large
+        }
+    };
+    // Values whose union's tag has not come yet, in the order given:
+    // kept as read (a copy of that part of the input).
+    let mut waiting: Vec<(usize, Content<'de>)> = Vec::new();
+    while let Some(key) = map.next_key_seed(FieldIndex(V::FIELDS))? {
+        match key {
+            Some(index) if value.ready(seen, index) => map.next_value_seed(Member {
+                value: &mut *value,
+                seen: &mut *seen,
+                index,
+            })?,
+            Some(index) => waiting.push((index, map.next_value_seed(ContentSeed(0))?)),
+            None => map.next_value::<IgnoredAny>().map(|_| ())?,
+        }
+    }
+    // As the reference: the waiting values are read once the object's
+    // other keys are, again while that reads some; the reference
+    // drops what is left (a value whose tag never came).
+    while !waiting.is_empty() {
+        let before = waiting.len();
+        let mut again = Vec::new();
+        for (index, content) in waiting {
+            if value.ready(seen, index) {
+                value.set_field(seen, index, ContentDeserializer::<A::Error>::new(content))?;
+            } else {
+                again.push((index, content));
+            }
+        }
+        if again.len() == before {
+            break;
+        }
+        waiting = again;
+    }
+    Ok(())
 }
 
 /// A member's value read into a struct (a seed, so the value goes
@@ -342,9 +427,14 @@ impl<'de, V: StructFields> DeserializeSeed<'de> for Member<'_, '_, V> {
     }
 }
 
-/// Levels of arrays and objects a kept value may have (the JSON reader's
-/// own limit is normally lower): a guard for the stack.
-const MAX_KEPT_DEPTH: usize = 1024;
+/// Levels of arrays and objects a kept value may have: a guard for the
+/// stack. Once its tag has come, a kept value is read from the copy
+/// (`ContentDeserializer`), where no JSON reader measures the stack, and
+/// a struct nested through kept values is kept and read again at each
+/// level: a debug build overflowed a 2 MiB thread reading 271 levels so.
+/// 64 is the reference's nesting limit, so a kept value within it (under
+/// the outermost object) is never refused.
+const MAX_KEPT_DEPTH: usize = 64;
 
 /// A value kept to be read later (a union member's value before its
 /// tag): what a self-describing input gave, as it gave it.
@@ -856,7 +946,7 @@ impl<T: SerializeValue + ?Sized> SerializeValue for Box<T> {
 
 impl<'de, T: DeserializeValue<'de>> DeserializeValue<'de> for Box<T> {
     fn deserialize_value<D: Deserializer<'de>>(d: D) -> Result<Box<T>, D::Error> {
-        T::deserialize_value(d).map(Box::new)
+        T::deserialize_boxed(d)
     }
     fn null_value() -> Option<Box<T>> {
         T::null_value().map(Box::new)

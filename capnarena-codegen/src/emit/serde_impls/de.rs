@@ -44,6 +44,12 @@ impl Generator<'_> {
                         "{union} = {}::{variant}({value});",
                         flat.which
                     ))),
+                    // A plain field is read in place (see `set_field`'s
+                    // arms below).
+                    None if f.json.data == JsonData::Array => code.push(Code::Line(format!(
+                        "{support}::next_into(d, &mut {access}.{})?;",
+                        self.value_field(f)
+                    ))),
                     None => code.push(Code::Line(format!(
                         "{access}.{} = {value};",
                         self.value_field(f)
@@ -401,14 +407,18 @@ impl Generator<'_> {
             out.open_fn(&signature("_index"));
             out.line(&format!("{support}::skip(d)"));
         } else {
+            // The match is the function's value, and an arm that is one
+            // call (`next_into`, `skip`) is that call's result: in an
+            // unoptimized build every arm's temporaries take stack of
+            // their own, in a frame that is on the stack once for each
+            // level of nesting the input has.
             out.open_fn(&signature("index"));
             out.open_expression("match index");
             for (i, lines) in arms.iter().enumerate() {
-                write_arm(out, &i.to_string(), lines);
+                write_result_arm(out, &i.to_string(), lines);
             }
-            out.arm("_", &format!("{support}::skip(d)?"));
+            out.arm("_", &format!("{support}::skip(d)"));
             out.close();
-            out.line("Ok(())");
         }
         out.close();
         out.close();
@@ -430,6 +440,11 @@ impl Generator<'_> {
         ));
         out.line(&format!("{support}::deserialize_struct(d)"));
         out.close();
+        out.open_fn(&format!(
+            "fn deserialize_boxed<D: {rt}::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<{rt}::typed::value::Box<Self>, D::Error>"
+        ));
+        out.line(&format!("{support}::deserialize_struct_boxed(d)"));
+        out.close();
         out.close();
         Ok(())
     }
@@ -445,6 +460,23 @@ fn count_slots(flat: &Flat<'_>, slots: &mut usize) {
     }
 }
 
+/// Writes an arm of `set_field`'s match, whose value is the function's
+/// result: one statement `call?;` as `pattern => call`, otherwise
+/// `pattern => { code Ok(()) }`.
+fn write_result_arm(out: &mut Writer, pattern: &str, code: &[Code]) {
+    if let [Code::Line(line)] = code {
+        if let Some(call) = line.strip_suffix("?;") {
+            out.arm(pattern, call);
+            return;
+        }
+    }
+    let mut block = code.to_vec();
+    block.push(Code::Line("Ok(())".into()));
+    out.open(&format!("{pattern} =>"));
+    write_codes(out, &block);
+    out.close();
+}
+
 /// Writes `pattern => { code }` (or on one line, when it is one line).
 fn write_arm(out: &mut Writer, pattern: &str, code: &[Code]) {
     if let [Code::Line(line)] = code {
@@ -452,6 +484,12 @@ fn write_arm(out: &mut Writer, pattern: &str, code: &[Code]) {
         return;
     }
     out.open(&format!("{pattern} =>"));
+    write_codes(out, code);
+    out.close();
+}
+
+/// Writes the lines of `code`.
+fn write_codes(out: &mut Writer, code: &[Code]) {
     for line in code {
         match line {
             Code::Line(l) => out.line(l),
@@ -461,5 +499,4 @@ fn write_arm(out: &mut Writer, pattern: &str, code: &[Code]) {
             Code::Arm(p, v) => out.arm(p, v),
         }
     }
-    out.close();
 }
