@@ -53,7 +53,7 @@ use core::ptr::NonNull;
 
 use super::builder::BuilderSegments;
 use super::primitive::Primitive;
-use crate::arena::Arena;
+use crate::arena::{Arena, SegmentId};
 use crate::word::Word;
 
 /// A struct's data section as found by the last lookup through the arena,
@@ -363,7 +363,11 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     ) {
         self.forget();
         let owner = Owner::of(&*self.arena);
-        let bytes = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, segment));
+        // The segment as the arena hands it out, segment 0's reserved word
+        // included: `start` moved past that word instead of the segment
+        // cut (one bounds test covers both).
+        let start = start + BuilderSegments::header_bytes(segment);
+        let bytes = Word::slice_as_bytes_mut(self.arena.segment_mut(SegmentId(segment)));
         if let Some(b) = bytes.get_mut(start..start + len) {
             // Written before it is kept: the kept address is derived last.
             write(&mut *b);
