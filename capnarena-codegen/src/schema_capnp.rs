@@ -643,7 +643,7 @@ pub mod node {
             self.builder.set_bool(224, false);
             self.builder.set::<u16>(15, 0);
             self.builder.set::<u32>(8, 0);
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             struct_::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -652,7 +652,7 @@ pub mod node {
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_enum(&mut self) -> enum_::Builder<'_, A> {
             self.builder.set::<u16>(6, 2);
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             enum_::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -661,8 +661,8 @@ pub mod node {
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_interface(&mut self) -> interface::Builder<'_, A> {
             self.builder.set::<u16>(6, 3);
-            self.builder.pointer(3).clear();
-            self.builder.pointer(4).clear();
+            self.builder.clear_pointer(3);
+            self.builder.clear_pointer(4);
             interface::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -671,8 +671,8 @@ pub mod node {
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_const(&mut self) -> const_::Builder<'_, A> {
             self.builder.set::<u16>(6, 4);
-            self.builder.pointer(3).clear();
-            self.builder.pointer(4).clear();
+            self.builder.clear_pointer(3);
+            self.builder.clear_pointer(4);
             const_::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -681,7 +681,7 @@ pub mod node {
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_annotation(&mut self) -> annotation::Builder<'_, A> {
             self.builder.set::<u16>(6, 5);
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             self.builder.set_bool(112, false);
             self.builder.set_bool(113, false);
             self.builder.set_bool(114, false);
@@ -3313,8 +3313,8 @@ pub mod field {
         pub fn init_slot(&mut self) -> slot::Builder<'_, A> {
             self.builder.set::<u16>(4, 0);
             self.builder.set::<u32>(1, 0);
-            self.builder.pointer(2).clear();
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(2);
+            self.builder.clear_pointer(3);
             self.builder.set_bool(128, false);
             slot::Builder {
                 builder: self.builder.reborrow(),
@@ -5238,7 +5238,7 @@ pub mod type_ {
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
         pub fn init_list(&mut self) -> list::Builder<'_, A> {
             self.builder.set::<u16>(0, 14);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             list::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -5248,7 +5248,7 @@ pub mod type_ {
         pub fn init_enum(&mut self) -> enum_::Builder<'_, A> {
             self.builder.set::<u16>(0, 15);
             self.builder.set::<u64>(1, 0);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             enum_::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -5258,7 +5258,7 @@ pub mod type_ {
         pub fn init_struct(&mut self) -> struct_::Builder<'_, A> {
             self.builder.set::<u16>(0, 16);
             self.builder.set::<u64>(1, 0);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             struct_::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -5268,7 +5268,7 @@ pub mod type_ {
         pub fn init_interface(&mut self) -> interface::Builder<'_, A> {
             self.builder.set::<u16>(0, 17);
             self.builder.set::<u64>(1, 0);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             interface::Builder {
                 builder: self.builder.reborrow(),
             }

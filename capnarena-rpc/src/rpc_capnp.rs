@@ -1809,7 +1809,7 @@ pub mod call {
         /// Sets every field of the group to its default and returns it.
         pub fn init_send_results_to(&mut self) -> send_results_to::Builder<'_, A> {
             self.builder.set::<u16>(3, 0);
-            self.builder.pointer(2).clear();
+            self.builder.clear_pointer(2);
             send_results_to::Builder {
                 builder: self.builder.reborrow(),
             }

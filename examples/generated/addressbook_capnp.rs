@@ -376,8 +376,8 @@ pub mod person {
         /// Sets every field of the group to its default and returns it.
         pub fn init_employment(&mut self) -> employment::Builder<'_, A> {
             self.builder.set::<u16>(2, 0);
-            self.builder.pointer(3).clear();
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
+            self.builder.clear_pointer(3);
             employment::Builder {
                 builder: self.builder.reborrow(),
             }

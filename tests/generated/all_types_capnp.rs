@@ -2592,8 +2592,8 @@ pub mod all_types {
         pub fn init_choice(&mut self) -> choice::Builder<'_, A> {
             self.builder.set::<u16>(19, 0);
             self.builder.set::<u32>(12, 0);
-            self.builder.pointer(21).clear();
-            self.builder.pointer(21).clear();
+            self.builder.clear_pointer(21);
+            self.builder.clear_pointer(21);
             choice::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -2609,7 +2609,7 @@ pub mod all_types {
         /// Sets every field of the group to its default and returns it.
         pub fn init_group(&mut self) -> group::Builder<'_, A> {
             self.builder.set::<u16>(26, 0);
-            self.builder.pointer(22).clear();
+            self.builder.clear_pointer(22);
             group::Builder {
                 builder: self.builder.reborrow(),
             }

@@ -1816,7 +1816,7 @@ pub mod shapes {
         pub fn init_style(&mut self) -> style::Builder<'_, A> {
             self.builder.set::<u16>(8, 0);
             self.builder.set::<u32>(3, 0);
-            self.builder.pointer(2).clear();
+            self.builder.clear_pointer(2);
             self.builder.set::<u32>(5, 0);
             style::Builder {
                 builder: self.builder.reborrow(),
@@ -2407,7 +2407,7 @@ pub mod shapes {
             pub fn init_color(&mut self) -> color::Builder<'_, A> {
                 self.builder.set::<u16>(8, 0);
                 self.builder.set::<u32>(3, 0);
-                self.builder.pointer(2).clear();
+                self.builder.clear_pointer(2);
                 color::Builder {
                     builder: self.builder.reborrow(),
                 }
@@ -4195,7 +4195,7 @@ pub mod tree {
         /// The `meta` field.
         /// Sets every field of the group to its default and returns it.
         pub fn init_meta(&mut self) -> meta::Builder<'_, A, T> {
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             self.builder.set::<u32>(1, 0);
             meta::Builder {
                 builder: self.builder.reborrow(),

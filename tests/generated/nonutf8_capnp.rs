@@ -214,7 +214,7 @@ pub mod holder {
         /// Sets every field of the group to its default and returns it.
         pub fn init_choice(&mut self) -> choice::Builder<'_, A> {
             self.builder.set::<u16>(0, 0);
-            self.builder.pointer(1).clear();
+            self.builder.clear_pointer(1);
             choice::Builder {
                 builder: self.builder.reborrow(),
             }

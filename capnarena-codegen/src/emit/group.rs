@@ -89,7 +89,7 @@ impl Generator<'_> {
                         Type::Int64 | Type::UInt64 | Type::Float64 => {
                             format!("self.builder.set::<u64>({offset}, 0);")
                         }
-                        _ => format!("self.builder.pointer({offset}).clear();"),
+                        _ => format!("self.builder.clear_pointer({offset});"),
                     };
                     out.line(&statement);
                 }

@@ -676,3 +676,65 @@ fn data_list_items_past_the_stated_count_are_an_error() {
         ]
     );
 }
+
+/// `clear_pointer` nulls the pointer (a set one, or one already null) and
+/// keeps the data section from the same lookup: the field writes after it
+/// make no call into the arena, and land; a struct with no data words, and
+/// a pointer past the section (the documented panic), too.
+#[test]
+fn clear_pointer_keeps_the_data_section() {
+    use crate::arena::{AllocError, SingleSegmentArena};
+    use core::cell::Cell;
+    struct Counting {
+        arena: SingleSegmentArena,
+        lookups: ::alloc::rc::Rc<Cell<u32>>,
+    }
+    impl Arena for Counting {
+        fn segment_count(&self) -> u32 {
+            self.arena.segment_count()
+        }
+        fn segment(&self, id: SegmentId) -> &[Word] {
+            self.lookups.set(self.lookups.get() + 1);
+            self.arena.segment(id)
+        }
+        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+            self.lookups.set(self.lookups.get() + 1);
+            self.arena.segment_mut(id)
+        }
+        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+            self.arena.allocate(len, hint)
+        }
+        fn reset(&mut self) {
+            self.arena.reset()
+        }
+    }
+    let lookups = ::alloc::rc::Rc::new(Cell::new(0));
+    let mut msg = Message::new(Counting {
+        arena: SingleSegmentArena::new(),
+        lookups: lookups.clone(),
+    });
+    let mut root = msg.init_root_struct(StructSize::new(2, 2)).unwrap();
+    root.set_text(1, "set").unwrap();
+    root.clear_pointer(1);
+    root.clear_pointer(0);
+    let before = lookups.get();
+    root.set::<u64>(0, 0x1234);
+    root.set::<u32>(2, 9);
+    root.set_bool(127, true);
+    assert_eq!(lookups.get(), before, "no lookup after clear_pointer");
+    let mut empty = root.init_struct(0, StructSize::new(0, 1)).unwrap();
+    empty.set_text(0, "x").unwrap();
+    empty.clear_pointer(0);
+    let past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        root.reborrow().clear_pointer(2);
+    }));
+    assert!(past.is_err(), "pointer 2 of 2 panics");
+    let reader = msg.reader();
+    let root = reader.root().unwrap();
+    assert_eq!(root.get::<u64>(0), 0x1234);
+    assert_eq!(root.get::<u32>(2), 9);
+    assert!(root.get_bool(127));
+    assert!(!root.has_pointer(1), "the text's pointer is null");
+    let empty = root.get_struct(0).unwrap();
+    assert!(!empty.has_pointer(0));
+}
