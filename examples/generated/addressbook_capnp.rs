@@ -374,6 +374,7 @@ pub mod person {
         }
         /// The `employment` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_employment(&mut self) -> employment::Builder<'_, A> {
             self.builder.set::<u16>(2, 0);
             self.builder.clear_pointer(3);

@@ -2589,6 +2589,7 @@ pub mod all_types {
         }
         /// The `choice` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_choice(&mut self) -> choice::Builder<'_, A> {
             self.builder.set::<u16>(19, 0);
             self.builder.set::<u32>(12, 0);
@@ -2607,6 +2608,7 @@ pub mod all_types {
         }
         /// The `group` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_group(&mut self) -> group::Builder<'_, A> {
             self.builder.set::<u16>(26, 0);
             self.builder.clear_pointer(22);

@@ -3016,6 +3016,7 @@ pub mod deep {
         }
         /// The `group` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_group(&mut self) -> group::Builder<'_, A, X, Y, Z> {
             self.builder.set::<u16>(0, 3);
             self.builder.clear_pointer(0);
@@ -3424,6 +3425,7 @@ pub mod deep {
             }
             /// The `inner` field.
             /// Sets every field of the group to its default and returns it.
+            #[inline]
             pub fn init_inner(&mut self) -> inner::Builder<'_, A, X, Y, Z> {
                 self.builder.set::<u16>(1, 0);
                 self.builder.clear_pointer(1);

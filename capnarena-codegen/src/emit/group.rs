@@ -50,6 +50,10 @@ impl Generator<'_> {
                 ""
             },
         ));
+        // Inlined like the other accessors: out of line, the group's
+        // builder comes back through memory and the call costs more than
+        // its few field writes.
+        builder.line("#[inline]");
         builder.open_fn(&format!(
             "pub fn init_{stem}(&mut self) -> {module}::Builder<'_, A{list}>"
         ));

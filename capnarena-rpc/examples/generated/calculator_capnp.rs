@@ -243,6 +243,7 @@ pub mod calculator {
             }
             /// The `call` field.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
+            #[inline]
             pub fn init_call(&mut self) -> call::Builder<'_, A> {
                 self.builder.set::<u16>(4, 2);
                 self.builder.clear_pointer(0);
