@@ -635,6 +635,7 @@ pub mod node {
         }
         /// The `struct` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_struct(&mut self) -> struct_::Builder<'_, A> {
             self.builder.set::<u16>(6, 1);
             self.builder.set::<u16>(7, 0);
@@ -643,45 +644,49 @@ pub mod node {
             self.builder.set_bool(224, false);
             self.builder.set::<u16>(15, 0);
             self.builder.set::<u32>(8, 0);
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             struct_::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `enum` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_enum(&mut self) -> enum_::Builder<'_, A> {
             self.builder.set::<u16>(6, 2);
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             enum_::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `interface` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_interface(&mut self) -> interface::Builder<'_, A> {
             self.builder.set::<u16>(6, 3);
-            self.builder.pointer(3).clear();
-            self.builder.pointer(4).clear();
+            self.builder.clear_pointer(3);
+            self.builder.clear_pointer(4);
             interface::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `const` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_const(&mut self) -> const_::Builder<'_, A> {
             self.builder.set::<u16>(6, 4);
-            self.builder.pointer(3).clear();
-            self.builder.pointer(4).clear();
+            self.builder.clear_pointer(3);
+            self.builder.clear_pointer(4);
             const_::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `annotation` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_annotation(&mut self) -> annotation::Builder<'_, A> {
             self.builder.set::<u16>(6, 5);
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             self.builder.set_bool(112, false);
             self.builder.set_bool(113, false);
             self.builder.set_bool(114, false);
@@ -3310,11 +3315,12 @@ pub mod field {
         }
         /// A regular, non-group, non-fixed-list field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_slot(&mut self) -> slot::Builder<'_, A> {
             self.builder.set::<u16>(4, 0);
             self.builder.set::<u32>(1, 0);
-            self.builder.pointer(2).clear();
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(2);
+            self.builder.clear_pointer(3);
             self.builder.set_bool(128, false);
             slot::Builder {
                 builder: self.builder.reborrow(),
@@ -3322,6 +3328,7 @@ pub mod field {
         }
         /// A group.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_group(&mut self) -> group::Builder<'_, A> {
             self.builder.set::<u16>(4, 1);
             self.builder.set::<u64>(2, 0);
@@ -3338,6 +3345,7 @@ pub mod field {
         }
         /// The `ordinal` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_ordinal(&mut self) -> ordinal::Builder<'_, A> {
             self.builder.set::<u16>(5, 0);
             self.builder.set::<u16>(6, 0);
@@ -5236,45 +5244,50 @@ pub mod type_ {
         }
         /// The `list` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_list(&mut self) -> list::Builder<'_, A> {
             self.builder.set::<u16>(0, 14);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             list::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `enum` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_enum(&mut self) -> enum_::Builder<'_, A> {
             self.builder.set::<u16>(0, 15);
             self.builder.set::<u64>(1, 0);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             enum_::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `struct` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_struct(&mut self) -> struct_::Builder<'_, A> {
             self.builder.set::<u16>(0, 16);
             self.builder.set::<u64>(1, 0);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             struct_::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `interface` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_interface(&mut self) -> interface::Builder<'_, A> {
             self.builder.set::<u16>(0, 17);
             self.builder.set::<u64>(1, 0);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             interface::Builder {
                 builder: self.builder.reborrow(),
             }
         }
         /// The `anyPointer` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_any_pointer(&mut self) -> any_pointer::Builder<'_, A> {
             self.builder.set::<u16>(0, 18);
             self.builder.set::<u16>(4, 0);
@@ -6035,6 +6048,7 @@ pub mod type_ {
             /// In retrospect this name is probably a poor choice given that it may still be constrained
             /// to be a struct, list, or capability.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
+            #[inline]
             pub fn init_unconstrained(&mut self) -> unconstrained::Builder<'_, A> {
                 self.builder.set::<u16>(4, 0);
                 self.builder.set::<u16>(5, 0);
@@ -6044,6 +6058,7 @@ pub mod type_ {
             }
             /// This is actually a reference to a type parameter defined within this scope.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
+            #[inline]
             pub fn init_parameter(&mut self) -> parameter::Builder<'_, A> {
                 self.builder.set::<u16>(4, 1);
                 self.builder.set::<u64>(2, 0);
@@ -6055,6 +6070,7 @@ pub mod type_ {
             /// This is actually a reference to an implicit (generic) parameter of a method. The only
             /// legal context for this type to appear is inside Method.paramBrand or Method.resultBrand.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
+            #[inline]
             pub fn init_implicit_method_parameter(
                 &mut self,
             ) -> implicit_method_parameter::Builder<'_, A> {

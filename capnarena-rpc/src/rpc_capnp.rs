@@ -1807,9 +1807,10 @@ pub mod call {
         }
         /// Where should the return message be sent?
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_send_results_to(&mut self) -> send_results_to::Builder<'_, A> {
             self.builder.set::<u16>(3, 0);
-            self.builder.pointer(2).clear();
+            self.builder.clear_pointer(2);
             send_results_to::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -3672,6 +3673,7 @@ pub mod disembargo {
         }
         /// The `context` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_context(&mut self) -> context::Builder<'_, A> {
             self.builder.set::<u16>(2, 0);
             self.builder.set::<u32>(0, 0);

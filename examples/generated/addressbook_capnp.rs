@@ -374,10 +374,11 @@ pub mod person {
         }
         /// The `employment` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_employment(&mut self) -> employment::Builder<'_, A> {
             self.builder.set::<u16>(2, 0);
-            self.builder.pointer(3).clear();
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
+            self.builder.clear_pointer(3);
             employment::Builder {
                 builder: self.builder.reborrow(),
             }

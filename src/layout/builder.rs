@@ -50,6 +50,13 @@ const HEADER_WORDS: usize = 1;
 pub(crate) struct BuilderSegments;
 
 impl BuilderSegments {
+    /// Bytes reserved in front of segment `id` as the arena hands it out:
+    /// the segment table's word for segment 0, none for the others.
+    #[inline(always)]
+    pub(crate) fn header_bytes(id: u32) -> usize {
+        if id == 0 { HEADER_WORDS * 8 } else { 0 }
+    }
+
     /// Segment `id` of the message (segment 0 without its reserved word).
     #[inline]
     pub(crate) fn get<A: Arena + ?Sized>(arena: &A, id: u32) -> &[Word] {

@@ -53,7 +53,7 @@ use core::ptr::NonNull;
 
 use super::builder::BuilderSegments;
 use super::primitive::Primitive;
-use crate::arena::Arena;
+use crate::arena::{Arena, SegmentId};
 use crate::word::Word;
 
 /// A struct's data section as found by the last lookup through the arena,
@@ -67,9 +67,9 @@ use crate::word::Word;
 /// value itself (only the arena's own memory is moved by a move of the
 /// `&mut A` that the builder holds, and such words are not kept).
 pub(crate) struct Cached {
-    /// The kept bytes' start (dangling when nothing is kept) and length
-    /// (0 when nothing is kept: one test of an index against it serves
-    /// both).
+    /// The kept bytes' start (never used when nothing is kept: dangling,
+    /// or words that were not kept) and length (0 when nothing is kept:
+    /// one test of an index against it serves both).
     ptr: Cell<NonNull<u8>>,
     len: Cell<usize>,
     /// The [`KeptArena`]'s count of ways taken to the arena when the
@@ -130,14 +130,12 @@ impl Cached {
     /// anything else calls it.
     #[inline(always)]
     pub(crate) fn keep(bytes: &mut [u8], owner: Owner) -> Self {
-        let (ptr, len) = if owner.holds(bytes) {
-            (NonNull::dangling(), 0)
-        } else {
-            let len = bytes.len();
-            // Derived last, from the slice itself: nothing uses the slice
-            // after this.
-            (NonNull::from(bytes).cast::<u8>(), len)
-        };
+        // Words inside the arena value are kept as a length of 0: nothing
+        // is kept, and the start (the words' own) is never used.
+        let len = if owner.holds(bytes) { 0 } else { bytes.len() };
+        // Derived last, from the slice itself: nothing uses the slice
+        // after this.
+        let ptr = NonNull::from(bytes).cast::<u8>();
         Cached {
             ptr: Cell::new(ptr),
             len: Cell::new(len),
@@ -168,7 +166,7 @@ impl Cached {
     }
 
     /// The kept bytes' start and length (0 when nothing is kept: the
-    /// start is then dangling, and no index is below the length); `calls`
+    /// start is then never used, and no index is below the length); `calls`
     /// is the arena handle's count now (debug builds), which must be the
     /// count when the bytes were kept.
     #[inline(always)]
@@ -363,10 +361,43 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     ) {
         self.forget();
         let owner = Owner::of(&*self.arena);
-        let bytes = Word::slice_as_bytes_mut(BuilderSegments::get_mut(self.arena, segment));
+        // The segment as the arena hands it out, segment 0's reserved word
+        // included: `start` moved past that word instead of the segment
+        // cut (one bounds test covers both).
+        let start = start + BuilderSegments::header_bytes(segment);
+        let bytes = Word::slice_as_bytes_mut(self.arena.segment_mut(SegmentId(segment)));
         if let Some(b) = bytes.get_mut(start..start + len) {
             // Written before it is kept: the kept address is derived last.
             write(&mut *b);
+            self.words = Cached::keep(b, owner);
+            #[cfg(debug_assertions)]
+            self.words.kept_at.set(self.calls.get());
+        }
+    }
+    /// Looks segment `segment` up through the arena once: zeroes the word
+    /// at byte `word` of it (a pointer of the struct), then keeps the `len`
+    /// bytes at byte `start` (its data section), as
+    /// [`look_up_and`](Self::look_up_and) keeps them; each only when the
+    /// arena hands it out.
+    #[inline(always)]
+    pub(crate) fn zero_word_and_keep(
+        &mut self,
+        segment: u32,
+        word: usize,
+        start: usize,
+        len: usize,
+    ) {
+        self.forget();
+        let owner = Owner::of(&*self.arena);
+        let header = BuilderSegments::header_bytes(segment);
+        let bytes = Word::slice_as_bytes_mut(self.arena.segment_mut(SegmentId(segment)));
+        let word = word + header;
+        if let Some(w) = bytes.get_mut(word..word + 8) {
+            w.fill(0);
+        }
+        let start = start + header;
+        if let Some(b) = bytes.get_mut(start..start + len) {
+            // Kept last, from the slice itself.
             self.words = Cached::keep(b, owner);
             #[cfg(debug_assertions)]
             self.words.kept_at.set(self.calls.get());

@@ -2589,11 +2589,12 @@ pub mod all_types {
         }
         /// The `choice` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_choice(&mut self) -> choice::Builder<'_, A> {
             self.builder.set::<u16>(19, 0);
             self.builder.set::<u32>(12, 0);
-            self.builder.pointer(21).clear();
-            self.builder.pointer(21).clear();
+            self.builder.clear_pointer(21);
+            self.builder.clear_pointer(21);
             choice::Builder {
                 builder: self.builder.reborrow(),
             }
@@ -2607,9 +2608,10 @@ pub mod all_types {
         }
         /// The `group` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_group(&mut self) -> group::Builder<'_, A> {
             self.builder.set::<u16>(26, 0);
-            self.builder.pointer(22).clear();
+            self.builder.clear_pointer(22);
             group::Builder {
                 builder: self.builder.reborrow(),
             }

@@ -1719,6 +1719,7 @@ pub mod shapes {
         }
         /// The `square` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_square(&mut self) -> square::Builder<'_, A> {
             self.builder.set::<u16>(4, 1);
             self.builder.set::<u64>(0, 0);
@@ -1813,10 +1814,11 @@ pub mod shapes {
         }
         /// The `style` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_style(&mut self) -> style::Builder<'_, A> {
             self.builder.set::<u16>(8, 0);
             self.builder.set::<u32>(3, 0);
-            self.builder.pointer(2).clear();
+            self.builder.clear_pointer(2);
             self.builder.set::<u32>(5, 0);
             style::Builder {
                 builder: self.builder.reborrow(),
@@ -2404,10 +2406,11 @@ pub mod shapes {
             }
             /// The `color` field.
             /// Sets every field of the group to its default and returns it.
+            #[inline]
             pub fn init_color(&mut self) -> color::Builder<'_, A> {
                 self.builder.set::<u16>(8, 0);
                 self.builder.set::<u32>(3, 0);
-                self.builder.pointer(2).clear();
+                self.builder.clear_pointer(2);
                 color::Builder {
                     builder: self.builder.reborrow(),
                 }
@@ -4194,8 +4197,9 @@ pub mod tree {
         }
         /// The `meta` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_meta(&mut self) -> meta::Builder<'_, A, T> {
-            self.builder.pointer(3).clear();
+            self.builder.clear_pointer(3);
             self.builder.set::<u32>(1, 0);
             meta::Builder {
                 builder: self.builder.reborrow(),

@@ -3016,12 +3016,13 @@ pub mod deep {
         }
         /// The `group` field.
         /// Sets every field of the group to its default, makes it the union's member, and returns it.
+        #[inline]
         pub fn init_group(&mut self) -> group::Builder<'_, A, X, Y, Z> {
             self.builder.set::<u16>(0, 3);
-            self.builder.pointer(0).clear();
+            self.builder.clear_pointer(0);
             self.builder.set::<u16>(1, 0);
-            self.builder.pointer(1).clear();
-            self.builder.pointer(1).clear();
+            self.builder.clear_pointer(1);
+            self.builder.clear_pointer(1);
             group::Builder {
                 builder: self.builder.reborrow(),
                 marker: ::core::marker::PhantomData,
@@ -3424,10 +3425,11 @@ pub mod deep {
             }
             /// The `inner` field.
             /// Sets every field of the group to its default and returns it.
+            #[inline]
             pub fn init_inner(&mut self) -> inner::Builder<'_, A, X, Y, Z> {
                 self.builder.set::<u16>(1, 0);
-                self.builder.pointer(1).clear();
-                self.builder.pointer(1).clear();
+                self.builder.clear_pointer(1);
+                self.builder.clear_pointer(1);
                 inner::Builder {
                     builder: self.builder.reborrow(),
                     marker: ::core::marker::PhantomData,

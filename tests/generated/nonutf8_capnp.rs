@@ -212,9 +212,10 @@ pub mod holder {
         }
         /// The `choice` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_choice(&mut self) -> choice::Builder<'_, A> {
             self.builder.set::<u16>(0, 0);
-            self.builder.pointer(1).clear();
+            self.builder.clear_pointer(1);
             choice::Builder {
                 builder: self.builder.reborrow(),
             }

@@ -499,6 +499,7 @@ pub mod new_name {
         }
         /// The `oldGroup` field.
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_new_group(&mut self) -> new_group::Builder<'_, A> {
             self.builder.set::<u16>(3, 0);
             new_group::Builder {

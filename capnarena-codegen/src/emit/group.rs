@@ -50,6 +50,10 @@ impl Generator<'_> {
                 ""
             },
         ));
+        // Inlined like the other accessors: out of line, the group's
+        // builder comes back through memory and the call costs more than
+        // its few field writes.
+        builder.line("#[inline]");
         builder.open_fn(&format!(
             "pub fn init_{stem}(&mut self) -> {module}::Builder<'_, A{list}>"
         ));
@@ -89,7 +93,7 @@ impl Generator<'_> {
                         Type::Int64 | Type::UInt64 | Type::Float64 => {
                             format!("self.builder.set::<u64>({offset}, 0);")
                         }
-                        _ => format!("self.builder.pointer({offset}).clear();"),
+                        _ => format!("self.builder.clear_pointer({offset});"),
                     };
                     out.line(&statement);
                 }

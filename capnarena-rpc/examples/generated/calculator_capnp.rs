@@ -243,10 +243,11 @@ pub mod calculator {
             }
             /// The `call` field.
             /// Sets every field of the group to its default, makes it the union's member, and returns it.
+            #[inline]
             pub fn init_call(&mut self) -> call::Builder<'_, A> {
                 self.builder.set::<u16>(4, 2);
-                self.builder.pointer(0).clear();
-                self.builder.pointer(1).clear();
+                self.builder.clear_pointer(0);
+                self.builder.clear_pointer(1);
                 call::Builder {
                     builder: self.builder.reborrow(),
                 }

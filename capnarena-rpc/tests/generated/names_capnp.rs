@@ -751,6 +751,7 @@ pub mod collisions {
         }
         /// module g_, beside struct G's module g
         /// Sets every field of the group to its default and returns it.
+        #[inline]
         pub fn init_g(&mut self) -> g_::Builder<'_, A> {
             self.builder.set::<u8>(13, 0);
             g_::Builder {

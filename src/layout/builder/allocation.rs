@@ -174,17 +174,23 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
         // returned with the allocation, indexed by the arena's offsets
         // (segment 0's reserved word included) so that nothing is cut.
         let header = if segment == 0 { HEADER_WORDS as u32 } else { 0 };
-        let end = u64::from(raw) + u64::from(words);
-        if raw < header || end > seg.len() as u64 || end - u64::from(header) > MAX_SEGMENT_WORDS + 1
-        {
-            let avail = (seg.len() as u64).saturating_sub(u64::from(header));
-            return Err(alloc_error(segment, raw, words, avail));
-        }
-        let o = raw - header;
+        // Two tests: the object inside the words returned, and its end as
+        // builders see the segment within the encodable offsets. An offset
+        // before the reserved word wraps `o` past every encodable one, so
+        // the second test refuses it too.
+        let o = raw.wrapping_sub(header);
         let start = raw as usize;
-        if let Some(object) = seg.get_mut(start..start + words as usize) {
-            fill_object(object);
-        }
+        let object = match start
+            .checked_add(words as usize)
+            .and_then(|end| seg.get_mut(start..end))
+        {
+            Some(object) if u64::from(o) + u64::from(words) <= MAX_SEGMENT_WORDS + 1 => object,
+            _ => {
+                let avail = (seg.len() as u64).saturating_sub(u64::from(header));
+                return Err(alloc_error(segment, raw, words, avail));
+            }
+        };
+        fill_object(object);
         if let Some(slot) = seg.get_mut(pos as usize + header as usize) {
             *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
         }

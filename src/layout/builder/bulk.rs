@@ -170,7 +170,7 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
         I: IntoIterator<Item = &'s str>,
         I::IntoIter: ExactSizeIterator + Clone,
     {
-        self.set_blob_list(items.into_iter().map(str::as_bytes), 1)
+        self.set_blob_list::<1>(items.into_iter().map(str::as_bytes))
     }
 
     /// Points the slot at a new list of `Data` holding `items`, laid out as
@@ -183,15 +183,16 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
         I: IntoIterator<Item = &'s [u8]>,
         I::IntoIter: ExactSizeIterator + Clone,
     {
-        self.set_blob_list(items.into_iter(), 0)
+        self.set_blob_list::<0>(items.into_iter())
     }
 
-    /// A list of byte blobs, each followed by `terminator` zero bytes.
-    fn set_blob_list<'s>(
+    /// A list of byte blobs, each followed by `TERMINATOR` zero bytes (0 or
+    /// 1: a constant, so that each blob's words are a mask and an add).
+    fn set_blob_list<'s, const TERMINATOR: u64>(
         self,
         items: impl ExactSizeIterator<Item = &'s [u8]> + Clone,
-        terminator: u64,
     ) -> Result<()> {
+        let terminator = TERMINATOR;
         let n = items.len();
         let count = u32::try_from(n)
             .ok()
@@ -229,7 +230,7 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
             0,
             make,
             |region| {
-                mismatch = !fill_blob_list(region, count as usize, items, terminator);
+                mismatch = !fill_blob_list::<TERMINATOR>(region, count as usize, items);
             },
         )?;
         if mismatch {
@@ -247,42 +248,47 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
 
 /// Writes a list of `count` blob pointers and the blobs after them into
 /// `region` (exactly the pointers' and blobs' words, as counted from
-/// `items`), each blob followed by `terminator` zero bytes and zero
-/// padding to its last word. `false`, and `region` all zero, when `items`
-/// does not fit `region` exactly (an iterator whose clone yields other
-/// items than the first pass counted).
+/// `items`), each blob followed by `TERMINATOR` (0 or 1) zero bytes and
+/// zero padding to its last word. `false`, and `region` all zero, when
+/// `items` does not fit `region` exactly (an iterator whose clone yields
+/// other items than the first pass counted).
 #[inline(always)]
-fn fill_blob_list<'s>(
+fn fill_blob_list<'s, const TERMINATOR: u64>(
     region: &mut [Word],
     count: usize,
     items: impl Iterator<Item = &'s [u8]>,
-    terminator: u64,
 ) -> bool {
     let Some((ptrs, blobs)) = region.split_at_mut_checked(count) else {
         crate::arena::zero_words(region);
         return false;
     };
-    let mut rest = Word::slice_as_bytes_mut(blobs);
-    let mut at = 0usize; // word offset of the next blob in `blobs`
     let mut ptrs = ptrs.iter_mut();
-    let mut i = 0usize;
+    let mut rest = Word::slice_as_bytes_mut(blobs);
+    // The offset (in words, from the word after it) from the next pointer
+    // to its blob: from pointer i (word i) to the blob at word `count`
+    // plus the blobs' words before it. An empty Data blob is a list of 0
+    // bytes there, as `set_data(&[])`.
+    let mut off = count as i64 - 1;
     for b in items {
-        let bytes = b.len() as u64 + terminator;
-        let words = bytes.div_ceil(8) as usize;
-        let (Some(ptr), Some((dst, tail))) = (
+        let bytes = b.len() as u64 + TERMINATOR;
+        // The blob's words, in bytes (a slice is at most `isize::MAX`
+        // bytes long: no overflow).
+        let len = (b.len() + TERMINATOR as usize + 7) & !7;
+        // A blob the sizing pass did not see may be too long to encode
+        // (its count would not fit the pointer), even if it fits here.
+        let (Some(ptr), Some((dst, tail)), true) = (
             ptrs.next(),
-            core::mem::take(&mut rest).split_at_mut_checked(words * 8),
+            core::mem::take(&mut rest).split_at_mut_checked(len),
+            bytes <= MAX_LIST_COUNT,
         ) else {
             crate::arena::zero_words(region);
             return false;
         };
-        // From pointer i (word i) to blob (word count + at); an empty
-        // Data blob is a list of 0 bytes there, as `set_data(&[])`.
-        let off = (count - i - 1 + at) as i64;
         *ptr = Word::from_u64(pointer::encode_list(off, ElementSize::Byte, bytes));
-        // The padding and terminator lie in the last word (`words` rounds
-        // the bytes and a terminator of at most one byte up to a word):
-        // that word is zeroed, then the bytes copied over its front.
+        // The padding and terminator lie in the last word (the blob's
+        // words round the bytes and a terminator of at most one byte up
+        // to a word): that word is zeroed, then the bytes copied over its
+        // front.
         if let Some((_, last)) = dst.split_last_chunk_mut::<8>() {
             *last = [0; 8];
         }
@@ -290,10 +296,12 @@ fn fill_blob_list<'s>(
             super::copy_bytes(front, b);
         }
         rest = tail;
-        at += words;
-        i += 1;
+        off += (len / 8) as i64 - 1;
     }
-    if i != count || !rest.is_empty() {
+    // Every pointer written and every blob word: a clone that yielded
+    // fewer items, or shorter or longer ones, than the sizing pass counted
+    // is refused (more items than pointers, above).
+    if ptrs.next().is_some() || !rest.is_empty() {
         crate::arena::zero_words(region);
         return false;
     }

@@ -90,7 +90,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// # Panics
     /// If the field lies past the struct's data section (a schema error in
     /// the caller).
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub fn set<T: Primitive>(&mut self, index: usize, value: T) {
         // The kept data section is exactly the struct's: a write that fits
@@ -150,7 +150,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     ///
     /// # Panics
     /// If the bit lies past the struct's data section.
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub fn set_bool(&mut self, bit: usize, value: bool) {
         if !self.arena.write_bit(bit, value) {
@@ -230,6 +230,27 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
             segment: self.segment,
             pos,
         }
+    }
+
+    /// Sets pointer `index` to null, as `pointer(index).clear()` does,
+    /// with the data section kept after it: the one lookup through the
+    /// arena that writes the pointer keeps the data section too, so the
+    /// field writes that follow (a group's, set to their defaults) need no
+    /// lookup of their own.
+    ///
+    /// # Panics
+    /// As [`pointer`](Self::pointer).
+    #[inline]
+    pub fn clear_pointer(&mut self, index: usize) {
+        assert!(
+            index < usize::from(self.size.pointers),
+            "pointer {index} is past the pointer section of {} pointers",
+            self.size.pointers
+        );
+        let start = self.data as usize * 8;
+        let len = usize::from(self.size.data_words) * 8;
+        self.arena
+            .zero_word_and_keep(self.segment, start + len + index * 8, start, len);
     }
 
     /// Whether pointer `index` is non-null.

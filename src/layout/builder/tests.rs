@@ -528,3 +528,213 @@ fn copy_bytes_copies_every_length_exactly() {
         );
     }
 }
+
+/// An arena's answer to `allocate_in_mut` is checked as every answer is:
+/// words before segment 0's reserved word, or past the words it returned
+/// with them, are the arena-contract error with the numbers, not a panic
+/// or a write outside the object; the slot keeps its old word.
+#[test]
+fn near_allocations_outside_the_returned_words_are_errors() {
+    use crate::arena::{AllocError, SingleSegmentArena};
+    use crate::error::Error;
+    /// How the near allocation after the first two (the segment table's
+    /// and root pointer's, and the root's) lies.
+    #[derive(Clone, Copy)]
+    enum Lie {
+        /// At raw offset 0: over the reserved word.
+        OverReservedWord,
+        /// The words returned end one word before the allocation's end.
+        ShortWords,
+        /// Truthful.
+        None,
+    }
+    struct Lying {
+        arena: SingleSegmentArena,
+        honest: u32,
+        lie: Lie,
+    }
+    impl Arena for Lying {
+        fn segment_count(&self) -> u32 {
+            self.arena.segment_count()
+        }
+        fn segment(&self, id: SegmentId) -> &[Word] {
+            self.arena.segment(id)
+        }
+        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+            self.arena.segment_mut(id)
+        }
+        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+            self.arena.allocate(len, hint)
+        }
+        fn allocate_in_mut(
+            &mut self,
+            len: u32,
+            id: SegmentId,
+            zeroed: bool,
+        ) -> Option<(u32, &mut [Word])> {
+            let lie = if self.honest == 0 {
+                self.lie
+            } else {
+                self.honest -= 1;
+                Lie::None
+            };
+            let (raw, words) = self.arena.allocate_in_mut(len, id, zeroed)?;
+            match lie {
+                Lie::OverReservedWord => Some((0, words)),
+                Lie::ShortWords => {
+                    let n = words.len() - 1;
+                    Some((raw, &mut words[..n]))
+                }
+                Lie::None => Some((raw, words)),
+            }
+        }
+        fn reset(&mut self) {
+            self.arena.reset()
+        }
+    }
+    for (lie, offset) in [(Lie::OverReservedWord, 0), (Lie::ShortWords, 3)] {
+        let mut msg = Message::new(Lying {
+            arena: SingleSegmentArena::new(),
+            honest: 1,
+            lie,
+        });
+        let mut root = msg.init_root_struct(StructSize::new(0, 2)).unwrap();
+        root.pointer(0).set_capability(7);
+        // A text of 9 bytes and its NUL: two words, after the root's
+        // two pointers (raw offsets 2 and 3, builder offsets 1 and 2).
+        let err = root.pointer(0).set_text("123456789").err();
+        let want = match lie {
+            Lie::OverReservedWord => "allocation overlaps the reserved first word of segment 0",
+            _ => "allocated words lie outside the segment the arena reports",
+        };
+        assert!(
+            matches!(
+                err,
+                Some(Error::ArenaContract { what, segment: 0, offset: o, len: 2 })
+                    if what == want && o == offset
+            ),
+            "{err:?}"
+        );
+        // A struct's allocation is checked the same way.
+        let err = root.init_struct(1, StructSize::new(1, 0)).err();
+        assert!(
+            matches!(err, Some(Error::ArenaContract { segment: 0, .. })),
+            "{err:?}"
+        );
+        let reader = msg.reader();
+        let root = reader.root().unwrap();
+        assert_eq!(
+            root.pointer(0).get_capability().ok(),
+            Some(7),
+            "the slot kept its word"
+        );
+        assert!(!root.has_pointer(1));
+    }
+}
+
+/// A data list whose items outnumber what its iterator's `len` says
+/// (empty ones, which add no words to what the sizing pass counted) is an
+/// error with its words zeroed, not a list that drops the extra items;
+/// a list of no items is an empty list of pointers.
+#[test]
+fn data_list_items_past_the_stated_count_are_an_error() {
+    /// Yields `left` empty items, and says there is one fewer.
+    #[derive(Clone)]
+    struct Undercounted {
+        left: usize,
+    }
+    impl Iterator for Undercounted {
+        type Item = &'static [u8];
+        fn next(&mut self) -> Option<&'static [u8]> {
+            self.left = self.left.checked_sub(1)?;
+            Some(&[])
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            let n = self.left.saturating_sub(1);
+            (n, Some(n))
+        }
+    }
+    impl ExactSizeIterator for Undercounted {}
+    let mut buf = [Word::from_u64(u64::MAX); 16];
+    let mut msg = Message::new(FixedArena::new(&mut buf));
+    let mut root = msg.init_root_struct(StructSize::new(0, 2)).unwrap();
+    let err = root
+        .pointer(0)
+        .set_data_list(Undercounted { left: 3 })
+        .err();
+    assert!(
+        matches!(err, Some(crate::Error::ItemsChanged { items: 2, words: 2 })),
+        "{err:?}"
+    );
+    root.pointer(1).set_data_list([]).unwrap();
+    assert_eq!(
+        words(&msg, 0)[2..],
+        [
+            0x0000_0006_0000_0009, // list, offset 2 (past the words), pointers, 0 elements
+            0,                     // the failed list's two pointers, zeroed
+            0,
+        ]
+    );
+}
+
+/// `clear_pointer` nulls the pointer (a set one, or one already null) and
+/// keeps the data section from the same lookup: the field writes after it
+/// make no call into the arena, and land; a struct with no data words, and
+/// a pointer past the section (the documented panic), too.
+#[test]
+fn clear_pointer_keeps_the_data_section() {
+    use crate::arena::{AllocError, SingleSegmentArena};
+    use core::cell::Cell;
+    struct Counting {
+        arena: SingleSegmentArena,
+        lookups: ::alloc::rc::Rc<Cell<u32>>,
+    }
+    impl Arena for Counting {
+        fn segment_count(&self) -> u32 {
+            self.arena.segment_count()
+        }
+        fn segment(&self, id: SegmentId) -> &[Word] {
+            self.lookups.set(self.lookups.get() + 1);
+            self.arena.segment(id)
+        }
+        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+            self.lookups.set(self.lookups.get() + 1);
+            self.arena.segment_mut(id)
+        }
+        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+            self.arena.allocate(len, hint)
+        }
+        fn reset(&mut self) {
+            self.arena.reset()
+        }
+    }
+    let lookups = ::alloc::rc::Rc::new(Cell::new(0));
+    let mut msg = Message::new(Counting {
+        arena: SingleSegmentArena::new(),
+        lookups: lookups.clone(),
+    });
+    let mut root = msg.init_root_struct(StructSize::new(2, 2)).unwrap();
+    root.set_text(1, "set").unwrap();
+    root.clear_pointer(1);
+    root.clear_pointer(0);
+    let before = lookups.get();
+    root.set::<u64>(0, 0x1234);
+    root.set::<u32>(2, 9);
+    root.set_bool(127, true);
+    assert_eq!(lookups.get(), before, "no lookup after clear_pointer");
+    let mut empty = root.init_struct(0, StructSize::new(0, 1)).unwrap();
+    empty.set_text(0, "x").unwrap();
+    empty.clear_pointer(0);
+    let past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        root.reborrow().clear_pointer(2);
+    }));
+    assert!(past.is_err(), "pointer 2 of 2 panics");
+    let reader = msg.reader();
+    let root = reader.root().unwrap();
+    assert_eq!(root.get::<u64>(0), 0x1234);
+    assert_eq!(root.get::<u32>(2), 9);
+    assert!(root.get_bool(127));
+    assert!(!root.has_pointer(1), "the text's pointer is null");
+    let empty = root.get_struct(0).unwrap();
+    assert!(!empty.has_pointer(0));
+}
