@@ -240,7 +240,7 @@ impl<'a> MessageReader<'a> {
     #[inline(always)]
     pub fn from_bytes(bytes: &'a [u8], options: ReaderOptions) -> Result<Self> {
         if let Some(words) = Word::try_slice_from_bytes(bytes) {
-            if let Some((seg, [])) = one_segment(words, &options) {
+            if let Some(seg) = whole_one_segment(words, &options) {
                 return Ok(Self::from_single_segment(seg, &options));
             }
         }
@@ -317,6 +317,21 @@ impl<'a> MessageReader<'a> {
     /// Restores the full traversal budget, to read the message again.
     pub fn reset_traversal(&self) {
         self.ctx.reset_traversal()
+    }
+}
+
+/// The segment when `words` is exactly a one-segment framed message (its
+/// table, then the whole segment) and the limit allows one segment; `None`
+/// for anything else, which the general path reads. One test for the
+/// count field and the size: `words.len() - 1` is the size.
+#[inline(always)]
+fn whole_one_segment<'a>(words: &'a [Word], options: &ReaderOptions) -> Option<&'a [Word]> {
+    let (w0, seg) = words.split_first()?;
+    let w0 = w0.to_u64();
+    if ((w0 >> 32) ^ seg.len() as u64) | (w0 & 0xFFFF_FFFF) == 0 && options.segment_limit >= 1 {
+        Some(seg)
+    } else {
+        None
     }
 }
 
