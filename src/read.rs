@@ -288,8 +288,8 @@ impl<'a> MessageReader<'a> {
     /// [`FixedArena`]: crate::FixedArena
     // Always inlined, with the general path (errors only) out of line: it
     // gives back the one segment or an error, never another store, so the
-    // reader that the caller keeps is built from the segment alone and
-    // its store's variant is known (no drop glue runs).
+    // reader that the caller keeps is built from the segment alone (its
+    // store is `SegStore::One`, a tag).
     #[inline(always)]
     pub fn from_single_segment_bytes(bytes: &'a [u8], options: ReaderOptions) -> Result<Self> {
         let fast = match Word::try_slice_from_bytes(bytes) {
@@ -771,13 +771,17 @@ mod tests {
                                 .map(|s| MessageReader::from_store(s.into(), &opts)),
                         );
                         assert_eq!(fast, general, "{input:02x?} at +{shift}, limit {limit}");
-                        let single = seen(MessageReader::from_single_segment_bytes(b, opts));
-                        let at_most_one = opts.segment_limit(limit.min(1));
-                        let general_one = seen(MessageReader::from_bytes(b, at_most_one));
-                        assert_eq!(
-                            single, general_one,
-                            "{input:02x?} at +{shift}, limit {limit}"
-                        );
+                        // (Under Miri at one alignment: this path has no
+                        // unsafe code of its own.)
+                        if !cfg!(miri) || shift == 0 {
+                            let single = seen(MessageReader::from_single_segment_bytes(b, opts));
+                            let at_most_one = opts.segment_limit(limit.min(1));
+                            let general_one = seen(MessageReader::from_bytes(b, at_most_one));
+                            assert_eq!(
+                                single, general_one,
+                                "{input:02x?} at +{shift}, limit {limit}"
+                            );
+                        }
                         checked += 1;
                     }
                 }
