@@ -51,6 +51,9 @@ pub enum SegStore<'a> {
         built: bool,
         segs: [&'a [Word]; INLINE_SEGMENTS],
     },
+    Slices(&'a [&'a [Word]]),
+    // The heap variants last, so that a reader's drop glue finds them with
+    // one test of its tag (above `Slices`).
     #[cfg(feature = "alloc")]
     Heap(Box<[&'a [Word]]>),
     /// As `Heap`, for a message under construction (see `Inline`'s
@@ -58,7 +61,6 @@ pub enum SegStore<'a> {
     /// `Heap` stores, stores no flag.
     #[cfg(feature = "alloc")]
     BuiltHeap(Box<[&'a [Word]]>),
-    Slices(&'a [&'a [Word]]),
 }
 
 impl<'a> SegStore<'a> {

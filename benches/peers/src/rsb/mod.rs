@@ -2,7 +2,8 @@
 //! rust_serialization_benchmark (`log`, `mesh`, `minecraft_savedata`,
 //! `mk48`) on their own `.capnp` schemas (`schema/rsb/`, provenance in
 //! `schema/rsb/PROVENANCE.md`), capnarena against capnp in that benchmark's
-//! columns: serialize, access, read, packed serialize, packed read.
+//! columns: serialize, access, read, packed serialize, packed read (and
+//! access through each side's one-segment or no-alloc open).
 //!
 //! The data are plain Rust values made here from a seed, with the sizes and
 //! shapes that benchmark uses (10,000 logs, 125,000 triangles, 500 players,

@@ -463,6 +463,13 @@ pub fn access<R: Root>(bytes: &[u8]) -> Result<u64> {
     Ok(1)
 }
 
+/// The access_single column: [`access`] through the one-segment open.
+pub fn access_single<R: Root>(bytes: &[u8]) -> Result<u64> {
+    let m = MessageReader::from_single_segment_bytes(bytes, opts())?;
+    black_box(m.get_root::<R::Reader<'_>>()?);
+    Ok(1)
+}
+
 /// The read column: [`access`], then the data set's read loop.
 pub fn read<R: Root>(bytes: &[u8]) -> Result<u64> {
     let m = MessageReader::from_bytes(bytes, opts())?;

@@ -411,6 +411,15 @@ pub fn access<R: Root>(bytes: &[u8]) -> capnp::Result<u64> {
     Ok(1)
 }
 
+/// The access_single column: [`access`] through capnp's no-alloc flat
+/// slice reader (any number of segments, none allocated).
+pub fn access_single<R: Root>(bytes: &[u8]) -> capnp::Result<u64> {
+    let m =
+        serialize::read_message_from_flat_slice_no_alloc(&mut &bytes[..], ReaderOptions::new())?;
+    black_box(m.get_root::<R::Reader<'_>>()?);
+    Ok(1)
+}
+
 /// The read column: [`access`], then the data set's read loop.
 pub fn read<R: Root>(bytes: &[u8]) -> capnp::Result<u64> {
     let m = serialize::read_message_from_flat_slice(&mut &bytes[..], ReaderOptions::new())?;

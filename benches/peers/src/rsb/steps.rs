@@ -13,7 +13,7 @@ pub const SETS: [&str; 4] = ["log", "mesh", "minecraft_savedata", "mk48"];
 
 /// The columns: name and what one iteration does. `serialize_multi` is run
 /// for the mesh only.
-pub const COLUMNS: [(&str, &str); 6] = [
+pub const COLUMNS: [(&str, &str); 7] = [
     (
         "serialize",
         "build the set in a kept message and frame it into a kept Vec",
@@ -25,6 +25,10 @@ pub const COLUMNS: [(&str, &str); 6] = [
     (
         "access",
         "open the framed message in place, fetch the typed root",
+    ),
+    (
+        "access_single",
+        "access through the one-segment open (capnarena from_single_segment_bytes; capnp its no-alloc flat slice reader)",
     ),
     (
         "read",
@@ -116,7 +120,7 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [u8]) -> Option<Ste
                         out.len() as u64
                     })
                 }
-                ("access" | "read", _) => {
+                ("access" | "access_single" | "read", _) => {
                     let bytes = AlignedBytes::new(&framed(set).0);
                     match (column, side) {
                         ("access", Side::Capnarena) => {
@@ -125,6 +129,12 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [u8]) -> Option<Ste
                         ("access", Side::Capnp) => {
                             Box::new(move || peer::access::<$root_peer>(bytes.as_bytes()).unwrap())
                         }
+                        ("access_single", Side::Capnarena) => Box::new(move || {
+                            ours::access_single::<$root_ours>(bytes.as_bytes()).unwrap()
+                        }),
+                        ("access_single", Side::Capnp) => Box::new(move || {
+                            peer::access_single::<$root_peer>(bytes.as_bytes()).unwrap()
+                        }),
                         (_, Side::Capnarena) => {
                             Box::new(move || ours::read::<$root_ours>(bytes.as_bytes()).unwrap())
                         }
