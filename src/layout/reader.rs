@@ -400,23 +400,23 @@ impl<'a> ReadContext<'a> {
         let size = pointer::struct_size(t.tag);
         let data_words = usize::from(size.data_words);
         let words = data_words + usize::from(size.pointers);
-        let start = usize::try_from(t.start).ok();
-        let object = start.and_then(|s| t.seg.get(s..s.checked_add(words)?));
-        let (Some(start), Some(object)) = (start, object) else {
+        let object = usize::try_from(t.start)
+            .ok()
+            .and_then(|s| t.seg.get(s..s.checked_add(words)?));
+        let Some(object) = object else {
             return Err(out_of_bounds(t.seg, t.segment, t.start, words as u64));
         };
         let Some(rest) = self.remaining.get().checked_sub(words as u64) else {
             return Err(self.traversal_exceeded(words as u64));
         };
         self.remaining.set(rest);
-        let data = object.get(..data_words).unwrap_or(&[]);
+        let (data, pointers) = object.split_at_checked(data_words).unwrap_or((&[], &[]));
         Ok(StructReader {
             ctx: self,
             seg: t.seg,
             segment: t.segment,
             data: Word::slice_as_bytes(data),
-            ptr: (start + data_words) as u32,
-            ptrs: size.pointers,
+            pointers: Word::slice_as_bytes(pointers),
             nesting,
         })
     }
@@ -818,13 +818,13 @@ impl<'a> PointerReader<'a> {
         let (start, object) = bounds_words(t.seg, t.segment, t.start, words)?;
         self.ctx.charge(words)?;
         let data = object.get(..usize::from(size.data_words)).unwrap_or(&[]);
+        let ptr = start + usize::from(size.data_words);
         Ok(StructReader {
             ctx: self.ctx,
             seg: t.seg,
             segment: t.segment,
             data: Word::slice_as_bytes(data),
-            ptr: (start + usize::from(size.data_words)) as u32,
-            ptrs: size.pointers,
+            pointers: words_at(t.seg, ptr, usize::from(size.pointers)),
             nesting,
         })
     }
@@ -1012,10 +1012,32 @@ pub struct StructReader<'a> {
     /// against this length only: for the elements of one list that length
     /// is the same every time, and the check leaves the loop.
     data: &'a [u8],
-    /// Word offset of the pointer section in `seg`.
-    ptr: u32,
-    ptrs: u16,
+    /// The pointer section's bytes (8 a pointer), cut out of `seg` when
+    /// the struct was reached (its bounds checked then), so a pointer read
+    /// checks its index against this length only: for the elements of one
+    /// list that length is the same every time, and the check leaves the
+    /// loop. Its position in `seg` (where a near pointer's offset counts
+    /// from) is found from the two slices' addresses ([`word_index`]).
+    pointers: &'a [u8],
     nesting: u32,
+}
+
+/// The index in `seg` of the word at `at`, the address of a word of
+/// `seg`: the distance between their addresses, in words. Safe arithmetic
+/// on addresses; every reader that holds a pointer section holds the
+/// segment it was cut out of, so the distance is an index into `seg` (and a
+/// wrong one could only send a near pointer to a target that its bounds
+/// check against `seg` refuses, never read outside `seg`).
+#[inline(always)]
+fn word_index(seg: &[Word], at: *const u8) -> u32 {
+    let from = seg.as_ptr() as usize;
+    ((at as usize).wrapping_sub(from) / core::mem::size_of::<Word>()) as u32
+}
+
+/// The bytes of words `[start, start + len)` of `seg`; empty past its end.
+#[inline(always)]
+fn words_at(seg: &[Word], start: usize, len: usize) -> &[u8] {
+    Word::slice_as_bytes(seg.get(start..start.saturating_add(len)).unwrap_or(&[]))
 }
 
 impl<'a> StructReader<'a> {
@@ -1028,13 +1050,13 @@ impl<'a> StructReader<'a> {
         size: StructSize,
     ) -> Self {
         let seg = ctx.segment(segment).unwrap_or(&[]);
+        let ptr = data as usize + usize::from(size.data_words);
         StructReader {
             ctx,
             seg,
             segment,
             data: data_section(seg, data as usize, usize::from(size.data_words)),
-            ptr: data.saturating_add(u32::from(size.data_words)),
-            ptrs: size.pointers,
+            pointers: words_at(seg, ptr, usize::from(size.pointers)),
             nesting: ctx.limits.nesting_limit,
         }
     }
@@ -1045,8 +1067,7 @@ impl<'a> StructReader<'a> {
             seg: &[],
             segment: 0,
             data: &[],
-            ptr: 0,
-            ptrs: 0,
+            pointers: &[],
             nesting,
         }
     }
@@ -1066,13 +1087,14 @@ impl<'a> StructReader<'a> {
 
     /// Pointers in the pointer section.
     pub fn pointer_count(&self) -> u16 {
-        self.ptrs
+        // At most 2^16 - 1 pointers of 8 bytes: no truncation.
+        (self.pointers.len() / 8) as u16
     }
 
     /// The struct's size in words, for a struct read from a struct pointer
     /// or struct list.
     pub fn size(&self) -> StructSize {
-        StructSize::new(self.data.len().div_ceil(8) as u16, self.ptrs)
+        StructSize::new(self.data.len().div_ceil(8) as u16, self.pointer_count())
     }
 
     /// The data section's bytes.
@@ -1117,16 +1139,19 @@ impl<'a> StructReader<'a> {
     /// Pointer `index` of the pointer section; null past it.
     #[inline]
     pub fn pointer(&self, index: usize) -> PointerReader<'a> {
-        if index < usize::from(self.ptrs) {
-            PointerReader::at(
-                self.ctx,
-                self.seg,
-                self.segment,
-                self.ptr + index as u32,
-                self.nesting,
-            )
-        } else {
-            PointerReader::null(self.ctx, self.nesting)
+        let word = index
+            .checked_mul(8)
+            .and_then(|at| self.pointers.get(at..)?.first_chunk::<8>());
+        match word {
+            Some(word) => PointerReader {
+                ctx: self.ctx,
+                seg: self.seg,
+                segment: self.segment,
+                pos: word_index(self.seg, word.as_ptr()),
+                word: u64::from_le_bytes(*word),
+                nesting: self.nesting,
+            },
+            None => PointerReader::null(self.ctx, self.nesting),
         }
     }
 
@@ -1135,7 +1160,11 @@ impl<'a> StructReader<'a> {
     /// at (as [`pointer`](Self::pointer) reads them).
     #[inline(always)]
     pub(crate) fn pointer_section(&self) -> (&'a [Word], u32, u32, u32) {
-        (self.seg, self.segment, self.ptr, self.nesting)
+        let first = match self.pointers {
+            [] => 0,
+            p => word_index(self.seg, p.as_ptr()),
+        };
+        (self.seg, self.segment, first, self.nesting)
     }
 
     /// Whether pointer `index` is non-null.
@@ -1373,7 +1402,14 @@ impl<'a> ListReader<'a> {
     /// If `index >= self.len()`.
     #[inline]
     pub fn get_struct(&self, index: u32) -> StructReader<'a> {
-        let bit = self.element_bit(index);
+        self.struct_at_bit(self.element_bit(index))
+    }
+
+    /// The element at bit `bit` of the segment as a struct (`bit` from
+    /// [`element_bit`](Self::element_bit), or an index known to be in
+    /// range): no check of its own that could panic.
+    #[inline]
+    fn struct_at_bit(&self, bit: u64) -> StructReader<'a> {
         if self.size == ElementSize::Bit {
             return StructReader::empty(self.ctx, self.nesting);
         }
@@ -1386,8 +1422,11 @@ impl<'a> ListReader<'a> {
             seg: self.seg,
             segment: self.segment,
             data,
-            ptr: ((bit + u64::from(self.data_bits)) / 64) as u32,
-            ptrs: self.ptrs,
+            pointers: words_at(
+                self.seg,
+                ((bit + u64::from(self.data_bits)) / 64) as usize,
+                usize::from(self.ptrs),
+            ),
             nesting: self.nesting,
         }
     }
@@ -1514,9 +1553,11 @@ impl<'a> ListReader<'a> {
 /// with `chunks_exact`, paired with their indices: element `i` is the
 /// list's bytes from `i` steps on, with no bounds check of its own, and the
 /// loop is counted by index, so LLVM knows its trip count (and may unroll
-/// it). The field reads on an element check their offsets against the data
-/// section's length, which is the same for every element, so that check
-/// leaves the loop.
+/// it). Each element's data and pointer sections are cut from its bytes at
+/// the same offset every time, and the field and pointer reads on an
+/// element check their offsets against those sections' lengths, the same
+/// for every element, so those checks leave the loop: a pointer field read
+/// in the loop loads its word from the element's own bytes.
 #[derive(Clone)]
 pub struct StructElements<'a> {
     list: ListReader<'a>,
@@ -1530,8 +1571,9 @@ pub struct StructElements<'a> {
     /// `empty`). The same on every call, so LLVM splits the loop into one
     /// per mode.
     whole: bool,
-    /// Bit offset in the segment of element 0's pointer section.
-    first_ptr_bit: u64,
+    /// Bytes of each element's data section (when `whole`), at most the
+    /// step.
+    data_bytes: usize,
 }
 
 impl<'a> ListReader<'a> {
@@ -1557,27 +1599,27 @@ impl<'a> ListReader<'a> {
             chunks: bytes.chunks_exact(step).zip(0..self.len),
             empty: if whole { 0..0 } else { 0..self.len },
             whole,
-            first_ptr_bit: self.start_bit + u64::from(self.data_bits),
+            // Never past the step (one element's bytes), which lets LLVM
+            // drop the check that cuts each element there.
+            data_bytes: ((self.data_bits / 8) as usize).min(step),
         }
     }
 }
 
 impl<'a> StructElements<'a> {
-    /// The struct over element `index`, whose bytes are `elem`.
+    /// The struct over one element, whose bytes are `elem`: its data
+    /// section, then its pointers (none when the elements are narrower
+    /// than a word: those lists hold no pointers).
     #[inline(always)]
-    fn element(&self, index: u32, elem: &'a [u8]) -> StructReader<'a> {
+    fn element(&self, elem: &'a [u8]) -> StructReader<'a> {
         let l = &self.list;
-        let data_bytes = (l.data_bits / 8) as usize;
-        // At most 2^29 elements of 2^23 bits each past a start below
-        // 2^38: no overflow.
-        let ptr_bit = self.first_ptr_bit + u64::from(index) * l.step_bits;
+        let (data, pointers) = elem.split_at_checked(self.data_bytes).unwrap_or((&[], &[]));
         StructReader {
             ctx: l.ctx,
             seg: l.seg,
             segment: l.segment,
-            data: elem.get(..data_bytes).unwrap_or(&[]),
-            ptr: (ptr_bit / 64) as u32,
-            ptrs: l.ptrs,
+            data,
+            pointers,
             nesting: l.nesting,
         }
     }
@@ -1594,8 +1636,8 @@ impl<'a> Iterator for StructElements<'a> {
     #[inline]
     fn next(&mut self) -> Option<StructReader<'a>> {
         if self.whole {
-            let (elem, index) = self.chunks.next()?;
-            return Some(self.element(index, elem));
+            let (elem, _) = self.chunks.next()?;
+            return Some(self.element(elem));
         }
         self.empty.next()?;
         Some(self.empty_element())
@@ -1614,8 +1656,8 @@ impl DoubleEndedIterator for StructElements<'_> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
         if self.whole {
-            let (elem, index) = self.chunks.next_back()?;
-            return Some(self.element(index, elem));
+            let (elem, _) = self.chunks.next_back()?;
+            return Some(self.element(elem));
         }
         self.empty.next_back()?;
         Some(self.empty_element())
@@ -1703,7 +1745,7 @@ mod tests {
 
     /// A struct reader's fields: data address and length, segment, pointer
     /// section, pointers, nesting, segment address.
-    type Fields = (usize, usize, u32, u32, u16, u32, usize);
+    type Fields = (usize, usize, u32, usize, usize, u32, usize);
 
     /// What a struct read gave, comparable: the reader's every field, or
     /// the error with its numbers.
@@ -1713,8 +1755,8 @@ mod tests {
                 s.data.as_ptr() as usize,
                 s.data.len(),
                 s.segment,
-                s.ptr,
-                s.ptrs,
+                s.pointers.as_ptr() as usize,
+                s.pointers.len(),
                 s.nesting,
                 s.seg.as_ptr() as usize,
             )),
