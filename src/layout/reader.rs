@@ -682,7 +682,8 @@ pub struct PointerReader<'a> {
     ctx: &'a ReadContext<'a>,
     seg: &'a [Word],
     segment: u32,
-    pos: u32,
+    /// The pointer's word in `seg` (below `seg`'s length, so below 2^61).
+    pos: usize,
     word: u64,
     nesting: u32,
 }
@@ -702,7 +703,7 @@ impl<'a> PointerReader<'a> {
             ctx,
             seg,
             segment,
-            pos,
+            pos: pos as usize,
             word: word_at(seg, pos as usize),
             nesting,
         }
@@ -738,7 +739,7 @@ impl<'a> PointerReader<'a> {
     #[inline]
     fn resolve(&self) -> Result<Resolved<'a>> {
         let ctx = self.ctx;
-        resolve(self.word, self.seg, self.segment, self.pos, |id| {
+        resolve(self.word, self.seg, self.segment, self.pos as u32, |id| {
             ctx.segment(id).ok_or(Error::MissingSegment {
                 segment: id,
                 count: ctx.segment_count(),
@@ -789,8 +790,8 @@ impl<'a> PointerReader<'a> {
             Target {
                 seg: self.seg,
                 segment: self.segment,
-                // `pos < 2^32` and the offset is above -2^29: no overflow.
-                start: i64::from(self.pos) + 1 + pointer::offset(w),
+                // `pos < 2^61` and the offset is above -2^29: no overflow.
+                start: self.pos as i64 + 1 + pointer::offset(w),
                 tag: w,
             }
         } else {
@@ -1029,9 +1030,9 @@ pub struct StructReader<'a> {
 /// wrong one could only send a near pointer to a target that its bounds
 /// check against `seg` refuses, never read outside `seg`).
 #[inline(always)]
-fn word_index(seg: &[Word], at: *const u8) -> u32 {
-    let from = seg.as_ptr() as usize;
-    ((at as usize).wrapping_sub(from) / core::mem::size_of::<Word>()) as u32
+fn word_index(seg: &[Word], at: *const u8) -> usize {
+    let from = seg.as_ptr().addr();
+    at.addr().wrapping_sub(from) / core::mem::size_of::<Word>()
 }
 
 /// The bytes of words `[start, start + len)` of `seg`; empty past its end.
@@ -1162,7 +1163,7 @@ impl<'a> StructReader<'a> {
     pub(crate) fn pointer_section(&self) -> (&'a [Word], u32, u32, u32) {
         let first = match self.pointers {
             [] => 0,
-            p => word_index(self.seg, p.as_ptr()),
+            p => word_index(self.seg, p.as_ptr()) as u32,
         };
         (self.seg, self.segment, first, self.nesting)
     }
