@@ -416,7 +416,7 @@ impl<'a> ReadContext<'a> {
             seg: t.seg,
             segment: t.segment,
             data: Word::slice_as_bytes(data),
-            pointers: Word::slice_as_bytes(pointers),
+            pointers: word_arrays(pointers),
             nesting,
         })
     }
@@ -1013,13 +1013,14 @@ pub struct StructReader<'a> {
     /// against this length only: for the elements of one list that length
     /// is the same every time, and the check leaves the loop.
     data: &'a [u8],
-    /// The pointer section's bytes (8 a pointer), cut out of `seg` when
-    /// the struct was reached (its bounds checked then), so a pointer read
+    /// The pointer section's words as byte arrays (so that it can be cut
+    /// out of a list's bytes as well as out of its words), cut out of
+    /// `seg` when the struct was reached (its bounds checked then), so a pointer read
     /// checks its index against this length only: for the elements of one
     /// list that length is the same every time, and the check leaves the
     /// loop. Its position in `seg` (where a near pointer's offset counts
     /// from) is found from the two slices' addresses ([`word_index`]).
-    pointers: &'a [u8],
+    pointers: &'a [[u8; 8]],
     nesting: u32,
 }
 
@@ -1030,15 +1031,22 @@ pub struct StructReader<'a> {
 /// wrong one could only send a near pointer to a target that its bounds
 /// check against `seg` refuses, never read outside `seg`).
 #[inline(always)]
-fn word_index(seg: &[Word], at: *const u8) -> usize {
+fn word_index(seg: &[Word], at: *const [u8; 8]) -> usize {
     let from = seg.as_ptr().addr();
     at.addr().wrapping_sub(from) / core::mem::size_of::<Word>()
 }
 
-/// The bytes of words `[start, start + len)` of `seg`; empty past its end.
+/// Words `[start, start + len)` of `seg` as byte arrays; empty past its
+/// end.
 #[inline(always)]
-fn words_at(seg: &[Word], start: usize, len: usize) -> &[u8] {
-    Word::slice_as_bytes(seg.get(start..start.saturating_add(len)).unwrap_or(&[]))
+fn words_at(seg: &[Word], start: usize, len: usize) -> &[[u8; 8]] {
+    word_arrays(seg.get(start..start.saturating_add(len)).unwrap_or(&[]))
+}
+
+/// `words` as byte arrays (the same length: no check).
+#[inline(always)]
+fn word_arrays(words: &[Word]) -> &[[u8; 8]] {
+    bytemuck::cast_slice(words)
 }
 
 impl<'a> StructReader<'a> {
@@ -1088,8 +1096,8 @@ impl<'a> StructReader<'a> {
 
     /// Pointers in the pointer section.
     pub fn pointer_count(&self) -> u16 {
-        // At most 2^16 - 1 pointers of 8 bytes: no truncation.
-        (self.pointers.len() / 8) as u16
+        // At most 2^16 - 1 pointers: no truncation.
+        self.pointers.len() as u16
     }
 
     /// The struct's size in words, for a struct read from a struct pointer
@@ -1140,15 +1148,12 @@ impl<'a> StructReader<'a> {
     /// Pointer `index` of the pointer section; null past it.
     #[inline]
     pub fn pointer(&self, index: usize) -> PointerReader<'a> {
-        let word = index
-            .checked_mul(8)
-            .and_then(|at| self.pointers.get(at..)?.first_chunk::<8>());
-        match word {
+        match self.pointers.get(index) {
             Some(word) => PointerReader {
                 ctx: self.ctx,
                 seg: self.seg,
                 segment: self.segment,
-                pos: word_index(self.seg, word.as_ptr()),
+                pos: word_index(self.seg, word),
                 word: u64::from_le_bytes(*word),
                 nesting: self.nesting,
             },
@@ -1614,7 +1619,12 @@ impl<'a> StructElements<'a> {
     #[inline(always)]
     fn element(&self, elem: &'a [u8]) -> StructReader<'a> {
         let l = &self.list;
-        let (data, pointers) = elem.split_at_checked(self.data_bytes).unwrap_or((&[], &[]));
+        let (data, rest) = elem.split_at_checked(self.data_bytes).unwrap_or((&[], &[]));
+        // Whole words past the data (all of them: a list with pointers has
+        // a step of whole words); cut to a multiple of 8 so that the
+        // conversion folds to a shift.
+        let whole_words = rest.get(..rest.len() & !7).unwrap_or(&[]);
+        let pointers = bytemuck::try_cast_slice(whole_words).unwrap_or(&[]);
         StructReader {
             ctx: l.ctx,
             seg: l.seg,
