@@ -1015,11 +1015,12 @@ pub struct StructReader<'a> {
     data: &'a [u8],
     /// The pointer section's words as byte arrays (so that it can be cut
     /// out of a list's bytes as well as out of its words), cut out of
-    /// `seg` when the struct was reached (its bounds checked then), so a pointer read
-    /// checks its index against this length only: for the elements of one
-    /// list that length is the same every time, and the check leaves the
-    /// loop. Its position in `seg` (where a near pointer's offset counts
-    /// from) is found from the two slices' addresses ([`word_index`]).
+    /// `seg` when the struct was reached (its bounds checked then), so a
+    /// pointer read checks its index against this length only: for the
+    /// elements of one list that length is the same every time, and the
+    /// check leaves the loop. Its position in `seg` (where a near
+    /// pointer's offset counts from) is found from the two slices'
+    /// addresses ([`word_index`]).
     pointers: &'a [[u8; 8]],
     nesting: u32,
 }
@@ -1408,14 +1409,7 @@ impl<'a> ListReader<'a> {
     /// If `index >= self.len()`.
     #[inline]
     pub fn get_struct(&self, index: u32) -> StructReader<'a> {
-        self.struct_at_bit(self.element_bit(index))
-    }
-
-    /// The element at bit `bit` of the segment as a struct (`bit` from
-    /// [`element_bit`](Self::element_bit), or an index known to be in
-    /// range): no check of its own that could panic.
-    #[inline]
-    fn struct_at_bit(&self, bit: u64) -> StructReader<'a> {
+        let bit = self.element_bit(index);
         if self.size == ElementSize::Bit {
             return StructReader::empty(self.ctx, self.nesting);
         }
