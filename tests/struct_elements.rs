@@ -366,3 +366,268 @@ fn zero_sized_elements_read_as_empty_structs() {
             .all(|s| (s.get_value(), s.get_more()) == (0, 0))
     );
 }
+
+// ------------------------- pointers read from elements, on hand-made words
+
+/// A struct pointer word: `offset` words past the word after it, `data`
+/// data words, `ptrs` pointers.
+fn sp(offset: i64, data: u64, ptrs: u64) -> u64 {
+    ((offset as u64) << 2 & 0xFFFF_FFFC) | data << 32 | ptrs << 48
+}
+
+/// The words of a message whose root (no data, one pointer) holds a
+/// struct list: word 1 the list pointer, word 2 its tag (`elements`
+/// elements of `data` data words and `ptrs` pointers), the elements from
+/// word 3 (filled by `element(i, word)` for element `i`'s `word`-th word),
+/// then `tail` words after the list.
+fn list_message(
+    elements: u64,
+    data: u64,
+    ptrs: u64,
+    element: impl Fn(u64, u64) -> u64,
+    tail: &[u64],
+) -> Vec<Word> {
+    let per = data + ptrs;
+    let mut w = vec![sp(0, 0, 1), ((elements * per) << 35) | (7 << 32) | 1];
+    w.push(sp(elements as i64, data, ptrs));
+    for i in 0..elements {
+        for k in 0..per {
+            w.push(element(i, k));
+        }
+    }
+    w.extend_from_slice(tail);
+    w.into_iter().map(Word::from_u64).collect()
+}
+
+/// Reads the root's list over `segments` with `options` and gives, for
+/// each element in iteration order, its pointer 0 read as a struct (its
+/// first data word, or the error), and checks that `get_struct(i)` gives
+/// the same for each.
+fn element_targets(
+    segments: &[&[Word]],
+    options: ReaderOptions,
+) -> capnarena::Result<Vec<Result<u64, Error>>> {
+    let reader = MessageReader::from_segments(segments, options)?;
+    let list = reader.root()?.pointer(0).get_list_any()?;
+    let read = |s: StructReader<'_>| s.pointer(0).get_struct().map(|t| t.get::<u64>(0));
+    let got: Vec<_> = list.struct_elements().map(read).collect();
+    // The same through `get_struct(i)`, on a fresh reader (a fresh budget).
+    let again = MessageReader::from_segments(segments, options)?;
+    let list2 = again.root()?.pointer(0).get_list_any()?;
+    let by_index: Vec<_> = (0..list2.len())
+        .map(|i| read(list2.get_struct(i)))
+        .collect();
+    assert_eq!(
+        format!("{got:?}"),
+        format!("{by_index:?}"),
+        "iterator and get_struct(i) differ"
+    );
+    Ok(got)
+}
+
+/// A list of many elements whose pointers all reach one large struct is
+/// charged that struct's words each time one is read in a loop over the
+/// elements: the read that would pass the traversal limit fails with the
+/// limit and the words it asked for, after exactly as many reads as the
+/// budget left for them (the amplification guard holds in element loops).
+#[test]
+fn element_pointers_to_one_big_struct_hit_the_traversal_limit() {
+    let (n, big) = (1000u64, 100u64);
+    // Element `i` (word `3 + i`) points at the big struct at word `3 + n`.
+    let mut tail = vec![0u64; big as usize];
+    tail[0] = 42;
+    let words = list_message(n, 0, 1, |i, _| sp((n - 1 - i) as i64, big, 0), &tail);
+    // Root 1 word, list `n` words, then 7 reads of the big struct and 50
+    // words over.
+    let limit = 1 + n + 7 * big + 50;
+    let options = ReaderOptions {
+        traversal_limit_words: limit,
+        ..ReaderOptions::default()
+    };
+    let got = element_targets(&[&words], options).unwrap();
+    assert_eq!(got.len(), n as usize);
+    assert!(
+        got[..7].iter().all(|r| matches!(r, Ok(42))),
+        "{:?}",
+        &got[..8]
+    );
+    for r in &got[7..] {
+        assert!(
+            matches!(
+                r,
+                Err(Error::TraversalLimitExceeded {
+                    limit: l,
+                    requested: 100
+                }) if *l == limit
+            ),
+            "{r:?}"
+        );
+    }
+}
+
+/// An element's pointer whose target lies past the segment's end, before
+/// its start, or that starts at the segment's end (the last element's
+/// pointer is the segment's last word) is an `OutOfBounds` error with the
+/// target's start and length and the segment's length; the elements
+/// around it read their targets.
+#[test]
+fn element_pointers_outside_the_segment_are_errors_with_their_numbers() {
+    // Four elements of one data word and one pointer (words 3-10), then a
+    // one-word struct holding 7 at word 11 (12 words in all).
+    let words = list_message(
+        4,
+        1,
+        1,
+        |i, k| match (i, k) {
+            (_, 0) => i,
+            // Element 0's pointer (word 4) reaches word 11.
+            (0, _) => sp(6, 1, 0),
+            // Element 1's pointer (word 6) reaches words 12-13: past the end.
+            (1, _) => sp(5, 2, 0),
+            // Element 2's pointer (word 8) reaches word -2: before the start.
+            (2, _) => sp(-11, 1, 0),
+            // Element 3's pointer (word 10) reaches words 11-12.
+            _ => sp(0, 1, 1),
+        },
+        &[7],
+    );
+    assert_eq!(words.len(), 12);
+    let got = element_targets(&[&words], ReaderOptions::default()).unwrap();
+    assert!(matches!(got[0], Ok(7)), "{:?}", got[0]);
+    let oob = |r: &Result<u64, Error>, s: i64, l: u64| {
+        matches!(r, Err(Error::OutOfBounds { segment: 0, start, len, segment_len: 12 })
+            if *start == s && *len == l)
+    };
+    assert!(oob(&got[1], 12, 2), "{:?}", got[1]);
+    assert!(oob(&got[2], -2, 1), "{:?}", got[2]);
+    assert!(oob(&got[3], 11, 2), "{:?}", got[3]);
+}
+
+/// Element pointers that are far pointers land in the segment they name:
+/// single-far and double-far landing pads are followed, and a far pointer
+/// to a missing segment or a landing pad past its segment's end is an
+/// error with its numbers, element by element.
+#[test]
+fn far_pointers_in_elements_land_in_their_segments() {
+    let far = |double: u64, pad: u64, segment: u64| 2 | double << 2 | pad << 3 | segment << 32;
+    let words = list_message(
+        5,
+        0,
+        1,
+        |i, _| match i {
+            // Single far to segment 1, pad at word 0.
+            0 => far(0, 0, 1),
+            // Double far to segment 1, pad at words 2-3.
+            1 => far(1, 2, 1),
+            // A missing segment.
+            2 => far(0, 0, 9),
+            // A pad past segment 1's end.
+            3 => far(0, 6, 1),
+            // A near pointer, null: reads as the empty struct.
+            _ => 0,
+        },
+        &[],
+    );
+    // Segment 1: word 0 the landing pad (struct at word 1), word 1 the
+    // struct (5), words 2-3 the double-far pad (its content at word 4 of
+    // segment 1), word 4 the struct (6).
+    let seg1: Vec<Word> = [sp(0, 1, 0), 5, far(0, 4, 1), sp(0, 1, 0), 6]
+        .map(Word::from_u64)
+        .to_vec();
+    let got = element_targets(&[&words, &seg1], ReaderOptions::default()).unwrap();
+    assert!(matches!(got[0], Ok(5)), "{:?}", got[0]);
+    assert!(matches!(got[1], Ok(6)), "{:?}", got[1]);
+    assert!(
+        matches!(
+            got[2],
+            Err(Error::MissingSegment {
+                segment: 9,
+                count: 2
+            })
+        ),
+        "{:?}",
+        got[2]
+    );
+    assert!(
+        matches!(
+            got[3],
+            Err(Error::OutOfBounds {
+                segment: 1,
+                start: 6,
+                len: 1,
+                segment_len: 5
+            })
+        ),
+        "{:?}",
+        got[3]
+    );
+    assert!(matches!(got[4], Ok(0)), "{:?}", got[4]);
+}
+
+/// An element's pointer is read one level below the list's: with a
+/// nesting limit that the root and the list use up, every element's
+/// struct pointer fails with the limit, in the loop as by index.
+#[test]
+fn element_pointers_keep_the_nesting_limit() {
+    let words = list_message(3, 0, 1, |i, _| sp((2 - i) as i64, 1, 0), &[9]);
+    for (limit, ok) in [(2, false), (3, true)] {
+        let options = ReaderOptions {
+            nesting_limit: limit,
+            ..ReaderOptions::default()
+        };
+        let got = element_targets(&[&words], options).unwrap();
+        assert_eq!(got.len(), 3);
+        for r in &got {
+            if ok {
+                assert!(matches!(r, Ok(9)), "limit {limit}: {r:?}");
+            } else {
+                assert!(
+                    matches!(r, Err(Error::NestingLimitExceeded { limit: 2 })),
+                    "limit {limit}: {r:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A struct read from a list element and copied into a new message (its
+/// pointer section found from the element's own words) copies what the
+/// same element read by index copies, and holds the texts it was built
+/// with.
+#[test]
+fn elements_copy_like_get_struct() {
+    let words = aligned(&build(9, 3, 1, 3));
+    let bytes = capnarena::Word::slice_as_bytes(&words);
+    with_list(bytes, 7, |list| {
+        for (i, s) in (0..).zip(list.struct_elements()) {
+            let copy = |src: &StructReader<'_>| {
+                let mut m = Message::new(SingleSegmentArena::new());
+                m.set_root(src).unwrap();
+                let mut out = Vec::new();
+                m.append_to(&mut out);
+                out
+            };
+            let (a, b) = (copy(&s), copy(&list.get_struct(i)));
+            assert_eq!(a, b, "element {i}");
+            let w = aligned(&a);
+            let r = MessageReader::from_bytes(
+                capnarena::Word::slice_as_bytes(&w),
+                ReaderOptions::default(),
+            )
+            .unwrap();
+            let root = r.root().unwrap();
+            for p in 0..3usize {
+                let want = if (i as usize + p) % 2 == 0 {
+                    format!("e{i}.{p}")
+                } else {
+                    String::new()
+                };
+                assert_eq!(
+                    root.pointer(p).get_text().unwrap(),
+                    want,
+                    "element {i} pointer {p}"
+                );
+            }
+        }
+    });
+}

@@ -402,23 +402,23 @@ impl<'a> ReadContext<'a> {
         let size = pointer::struct_size(t.tag);
         let data_words = usize::from(size.data_words);
         let words = data_words + usize::from(size.pointers);
-        let start = usize::try_from(t.start).ok();
-        let object = start.and_then(|s| t.seg.get(s..s.checked_add(words)?));
-        let (Some(start), Some(object)) = (start, object) else {
+        let object = usize::try_from(t.start)
+            .ok()
+            .and_then(|s| t.seg.get(s..s.checked_add(words)?));
+        let Some(object) = object else {
             return Err(out_of_bounds(t.seg, t.segment, t.start, words as u64));
         };
         let Some(rest) = self.remaining.get().checked_sub(words as u64) else {
             return Err(self.traversal_exceeded(words as u64));
         };
         self.remaining.set(rest);
-        let data = object.get(..data_words).unwrap_or(&[]);
+        let (data, pointers) = object.split_at_checked(data_words).unwrap_or((&[], &[]));
         Ok(StructReader {
             ctx: self,
             seg: t.seg,
             segment: t.segment,
             data: Word::slice_as_bytes(data),
-            ptr: (start + data_words) as u32,
-            ptrs: size.pointers,
+            pointers: word_arrays(pointers),
             nesting,
         })
     }
@@ -684,7 +684,8 @@ pub struct PointerReader<'a> {
     ctx: &'a ReadContext<'a>,
     seg: &'a [Word],
     segment: u32,
-    pos: u32,
+    /// The pointer's word in `seg` (below `seg`'s length, so below 2^61).
+    pos: usize,
     word: u64,
     nesting: u32,
 }
@@ -704,7 +705,7 @@ impl<'a> PointerReader<'a> {
             ctx,
             seg,
             segment,
-            pos,
+            pos: pos as usize,
             word: word_at(seg, pos as usize),
             nesting,
         }
@@ -740,7 +741,7 @@ impl<'a> PointerReader<'a> {
     #[inline]
     fn resolve(&self) -> Result<Resolved<'a>> {
         let ctx = self.ctx;
-        resolve(self.word, self.seg, self.segment, self.pos, |id| {
+        resolve(self.word, self.seg, self.segment, self.pos as u32, |id| {
             ctx.segment(id).ok_or(Error::MissingSegment {
                 segment: id,
                 count: ctx.segment_count(),
@@ -791,8 +792,8 @@ impl<'a> PointerReader<'a> {
             Target {
                 seg: self.seg,
                 segment: self.segment,
-                // `pos < 2^32` and the offset is above -2^29: no overflow.
-                start: i64::from(self.pos) + 1 + pointer::offset(w),
+                // `pos < 2^61` and the offset is above -2^29: no overflow.
+                start: self.pos as i64 + 1 + pointer::offset(w),
                 tag: w,
             }
         } else {
@@ -820,13 +821,13 @@ impl<'a> PointerReader<'a> {
         let (start, object) = bounds_words(t.seg, t.segment, t.start, words)?;
         self.ctx.charge(words)?;
         let data = object.get(..usize::from(size.data_words)).unwrap_or(&[]);
+        let ptr = start + usize::from(size.data_words);
         Ok(StructReader {
             ctx: self.ctx,
             seg: t.seg,
             segment: t.segment,
             data: Word::slice_as_bytes(data),
-            ptr: (start + usize::from(size.data_words)) as u32,
-            ptrs: size.pointers,
+            pointers: words_at(t.seg, ptr, usize::from(size.pointers)),
             nesting,
         })
     }
@@ -1014,10 +1015,41 @@ pub struct StructReader<'a> {
     /// against this length only: for the elements of one list that length
     /// is the same every time, and the check leaves the loop.
     data: &'a [u8],
-    /// Word offset of the pointer section in `seg`.
-    ptr: u32,
-    ptrs: u16,
+    /// The pointer section's words as byte arrays (so that it can be cut
+    /// out of a list's bytes as well as out of its words), cut out of
+    /// `seg` when the struct was reached (its bounds checked then), so a
+    /// pointer read checks its index against this length only: for the
+    /// elements of one list that length is the same every time, and the
+    /// check leaves the loop. Its position in `seg` (where a near
+    /// pointer's offset counts from) is found from the two slices'
+    /// addresses ([`word_index`]).
+    pointers: &'a [[u8; 8]],
     nesting: u32,
+}
+
+/// The index in `seg` of the word at `at`, the address of a word of
+/// `seg`: the distance between their addresses, in words. Safe arithmetic
+/// on addresses; every reader that holds a pointer section holds the
+/// segment it was cut out of, so the distance is an index into `seg` (and a
+/// wrong one could only send a near pointer to a target that its bounds
+/// check against `seg` refuses, never read outside `seg`).
+#[inline(always)]
+fn word_index(seg: &[Word], at: *const [u8; 8]) -> usize {
+    let from = seg.as_ptr().addr();
+    at.addr().wrapping_sub(from) / core::mem::size_of::<Word>()
+}
+
+/// Words `[start, start + len)` of `seg` as byte arrays; empty past its
+/// end.
+#[inline(always)]
+fn words_at(seg: &[Word], start: usize, len: usize) -> &[[u8; 8]] {
+    word_arrays(seg.get(start..start.saturating_add(len)).unwrap_or(&[]))
+}
+
+/// `words` as byte arrays (the same length: no check).
+#[inline(always)]
+fn word_arrays(words: &[Word]) -> &[[u8; 8]] {
+    bytemuck::cast_slice(words)
 }
 
 impl<'a> StructReader<'a> {
@@ -1030,13 +1062,13 @@ impl<'a> StructReader<'a> {
         size: StructSize,
     ) -> Self {
         let seg = ctx.segment(segment).unwrap_or(&[]);
+        let ptr = data as usize + usize::from(size.data_words);
         StructReader {
             ctx,
             seg,
             segment,
             data: data_section(seg, data as usize, usize::from(size.data_words)),
-            ptr: data.saturating_add(u32::from(size.data_words)),
-            ptrs: size.pointers,
+            pointers: words_at(seg, ptr, usize::from(size.pointers)),
             nesting: ctx.limits.nesting_limit,
         }
     }
@@ -1047,8 +1079,7 @@ impl<'a> StructReader<'a> {
             seg: &[],
             segment: 0,
             data: &[],
-            ptr: 0,
-            ptrs: 0,
+            pointers: &[],
             nesting,
         }
     }
@@ -1068,13 +1099,14 @@ impl<'a> StructReader<'a> {
 
     /// Pointers in the pointer section.
     pub fn pointer_count(&self) -> u16 {
-        self.ptrs
+        // At most 2^16 - 1 pointers: no truncation.
+        self.pointers.len() as u16
     }
 
     /// The struct's size in words, for a struct read from a struct pointer
     /// or struct list.
     pub fn size(&self) -> StructSize {
-        StructSize::new(self.data.len().div_ceil(8) as u16, self.ptrs)
+        StructSize::new(self.data.len().div_ceil(8) as u16, self.pointer_count())
     }
 
     /// The data section's bytes.
@@ -1119,16 +1151,16 @@ impl<'a> StructReader<'a> {
     /// Pointer `index` of the pointer section; null past it.
     #[inline]
     pub fn pointer(&self, index: usize) -> PointerReader<'a> {
-        if index < usize::from(self.ptrs) {
-            PointerReader::at(
-                self.ctx,
-                self.seg,
-                self.segment,
-                self.ptr + index as u32,
-                self.nesting,
-            )
-        } else {
-            PointerReader::null(self.ctx, self.nesting)
+        match self.pointers.get(index) {
+            Some(word) => PointerReader {
+                ctx: self.ctx,
+                seg: self.seg,
+                segment: self.segment,
+                pos: word_index(self.seg, word),
+                word: u64::from_le_bytes(*word),
+                nesting: self.nesting,
+            },
+            None => PointerReader::null(self.ctx, self.nesting),
         }
     }
 
@@ -1137,7 +1169,11 @@ impl<'a> StructReader<'a> {
     /// at (as [`pointer`](Self::pointer) reads them).
     #[inline(always)]
     pub(crate) fn pointer_section(&self) -> (&'a [Word], u32, u32, u32) {
-        (self.seg, self.segment, self.ptr, self.nesting)
+        let first = match self.pointers {
+            [] => 0,
+            p => word_index(self.seg, p.as_ptr()) as u32,
+        };
+        (self.seg, self.segment, first, self.nesting)
     }
 
     /// Whether pointer `index` is non-null.
@@ -1388,8 +1424,11 @@ impl<'a> ListReader<'a> {
             seg: self.seg,
             segment: self.segment,
             data,
-            ptr: ((bit + u64::from(self.data_bits)) / 64) as u32,
-            ptrs: self.ptrs,
+            pointers: words_at(
+                self.seg,
+                ((bit + u64::from(self.data_bits)) / 64) as usize,
+                usize::from(self.ptrs),
+            ),
             nesting: self.nesting,
         }
     }
@@ -1516,9 +1555,11 @@ impl<'a> ListReader<'a> {
 /// with `chunks_exact`, paired with their indices: element `i` is the
 /// list's bytes from `i` steps on, with no bounds check of its own, and the
 /// loop is counted by index, so LLVM knows its trip count (and may unroll
-/// it). The field reads on an element check their offsets against the data
-/// section's length, which is the same for every element, so that check
-/// leaves the loop.
+/// it). Each element's data and pointer sections are cut from its bytes at
+/// the same offset every time, and the field and pointer reads on an
+/// element check their offsets against those sections' lengths, the same
+/// for every element, so those checks leave the loop: a pointer field read
+/// in the loop loads its word from the element's own bytes.
 #[derive(Clone)]
 pub struct StructElements<'a> {
     list: ListReader<'a>,
@@ -1532,8 +1573,9 @@ pub struct StructElements<'a> {
     /// `empty`). The same on every call, so LLVM splits the loop into one
     /// per mode.
     whole: bool,
-    /// Bit offset in the segment of element 0's pointer section.
-    first_ptr_bit: u64,
+    /// Bytes of each element's data section (when `whole`), at most the
+    /// step.
+    data_bytes: usize,
 }
 
 impl<'a> ListReader<'a> {
@@ -1559,27 +1601,32 @@ impl<'a> ListReader<'a> {
             chunks: bytes.chunks_exact(step).zip(0..self.len),
             empty: if whole { 0..0 } else { 0..self.len },
             whole,
-            first_ptr_bit: self.start_bit + u64::from(self.data_bits),
+            // Never past the step (one element's bytes), which lets LLVM
+            // drop the check that cuts each element there.
+            data_bytes: ((self.data_bits / 8) as usize).min(step),
         }
     }
 }
 
 impl<'a> StructElements<'a> {
-    /// The struct over element `index`, whose bytes are `elem`.
+    /// The struct over one element, whose bytes are `elem`: its data
+    /// section, then its pointers (none when the elements are narrower
+    /// than a word: those lists hold no pointers).
     #[inline(always)]
-    fn element(&self, index: u32, elem: &'a [u8]) -> StructReader<'a> {
+    fn element(&self, elem: &'a [u8]) -> StructReader<'a> {
         let l = &self.list;
-        let data_bytes = (l.data_bits / 8) as usize;
-        // At most 2^29 elements of 2^23 bits each past a start below
-        // 2^38: no overflow.
-        let ptr_bit = self.first_ptr_bit + u64::from(index) * l.step_bits;
+        let (data, rest) = elem.split_at_checked(self.data_bytes).unwrap_or((&[], &[]));
+        // Whole words past the data (all of them: a list with pointers has
+        // a step of whole words); cut to a multiple of 8 so that the
+        // conversion folds to a shift.
+        let whole_words = rest.get(..rest.len() & !7).unwrap_or(&[]);
+        let pointers = bytemuck::try_cast_slice(whole_words).unwrap_or(&[]);
         StructReader {
             ctx: l.ctx,
             seg: l.seg,
             segment: l.segment,
-            data: elem.get(..data_bytes).unwrap_or(&[]),
-            ptr: (ptr_bit / 64) as u32,
-            ptrs: l.ptrs,
+            data,
+            pointers,
             nesting: l.nesting,
         }
     }
@@ -1596,8 +1643,8 @@ impl<'a> Iterator for StructElements<'a> {
     #[inline]
     fn next(&mut self) -> Option<StructReader<'a>> {
         if self.whole {
-            let (elem, index) = self.chunks.next()?;
-            return Some(self.element(index, elem));
+            let (elem, _) = self.chunks.next()?;
+            return Some(self.element(elem));
         }
         self.empty.next()?;
         Some(self.empty_element())
@@ -1616,8 +1663,8 @@ impl DoubleEndedIterator for StructElements<'_> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
         if self.whole {
-            let (elem, index) = self.chunks.next_back()?;
-            return Some(self.element(index, elem));
+            let (elem, _) = self.chunks.next_back()?;
+            return Some(self.element(elem));
         }
         self.empty.next_back()?;
         Some(self.empty_element())
@@ -1705,7 +1752,7 @@ mod tests {
 
     /// A struct reader's fields: data address and length, segment, pointer
     /// section, pointers, nesting, segment address.
-    type Fields = (usize, usize, u32, u32, u16, u32, usize);
+    type Fields = (usize, usize, u32, usize, usize, u32, usize);
 
     /// What a struct read gave, comparable: the reader's every field, or
     /// the error with its numbers.
@@ -1715,8 +1762,8 @@ mod tests {
                 s.data.as_ptr() as usize,
                 s.data.len(),
                 s.segment,
-                s.ptr,
-                s.ptrs,
+                s.pointers.as_ptr() as usize,
+                s.pointers.len(),
                 s.nesting,
                 s.seg.as_ptr() as usize,
             )),
