@@ -451,8 +451,17 @@ impl<'g> Generator<'g> {
         }
         out.close();
         out.close();
+        self.serialize_value_by_serialize(out, &ser_generics, &ty);
+        Ok(())
+    }
+
+    /// `SerializeValue` for `ty` (with `generics`), which writes what its
+    /// `Serialize` impl writes: how a struct is written as a field or a
+    /// list element.
+    fn serialize_value_by_serialize(&self, out: &mut Writer, generics: &str, ty: &str) {
+        let rt = &self.runtime;
         out.open_impl(&format!(
-            "impl{ser_generics} {support}::SerializeValue for {ty}"
+            "impl{generics} {rt}::typed::value::serde_support::SerializeValue for {ty}"
         ));
         out.open_fn(&format!(
             "fn serialize_value<S: {rt}::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error>"
@@ -460,7 +469,6 @@ impl<'g> Generator<'g> {
         out.line(&format!("{rt}::serde::Serialize::serialize(self, s)"));
         out.close();
         out.close();
-        Ok(())
     }
 
     /// Writes the members of `flat`'s value at `access` (a place), named

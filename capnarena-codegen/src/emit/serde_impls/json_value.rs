@@ -223,15 +223,7 @@ impl Generator<'_> {
         out.close();
         out.close();
         out.close();
-        out.open_impl(&format!(
-            "impl{generics} {support}::SerializeValue for {ty}"
-        ));
-        out.open_fn(&format!(
-            "fn serialize_value<S: {rt}::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error>"
-        ));
-        out.line(&format!("{rt}::serde::Serialize::serialize(self, s)"));
-        out.close();
-        out.close();
+        self.serialize_value_by_serialize(out, &generics, &ty);
         Ok(())
     }
 
