@@ -7,6 +7,58 @@ use crate::layout::pointer::{ElementSize, StructSize};
 use crate::message::Message;
 use crate::word::Word;
 
+/// An arena that counts the calls to `segment` and `segment_mut` (a
+/// lookup of a segment's words) in a counter the test keeps outside it:
+/// asking the builder for its arena would forget the kept data section.
+struct LookupCounting<A> {
+    arena: A,
+    lookups: ::alloc::rc::Rc<core::cell::Cell<u32>>,
+}
+
+impl<A: Arena> LookupCounting<A> {
+    /// `arena` counted, and the counter.
+    fn new(arena: A) -> (Self, ::alloc::rc::Rc<core::cell::Cell<u32>>) {
+        let lookups = ::alloc::rc::Rc::new(core::cell::Cell::new(0));
+        (
+            LookupCounting {
+                arena,
+                lookups: lookups.clone(),
+            },
+            lookups,
+        )
+    }
+}
+
+impl<A: Arena> Arena for LookupCounting<A> {
+    fn segment_count(&self) -> u32 {
+        self.arena.segment_count()
+    }
+    fn segment(&self, id: SegmentId) -> &[Word] {
+        self.lookups.set(self.lookups.get() + 1);
+        self.arena.segment(id)
+    }
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+        self.lookups.set(self.lookups.get() + 1);
+        self.arena.segment_mut(id)
+    }
+    fn allocate(
+        &mut self,
+        len: u32,
+        hint: SegmentId,
+    ) -> core::result::Result<(SegmentId, u32), crate::arena::AllocError> {
+        self.arena.allocate(len, hint)
+    }
+    fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
+        self.arena.allocate_in(len, id)
+    }
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        self.arena.room(id)
+    }
+    fn reset(&mut self) {
+        self.arena.reset()
+    }
+}
+
 fn words(msg: &Message<impl Arena>, seg: u32) -> ::alloc::vec::Vec<u64> {
     msg.segment(seg)
         .unwrap()
@@ -228,37 +280,7 @@ fn overflowing_objects_fill_the_newest_segment_in_order() {
 /// looked the struct up again before, once per far struct).
 #[test]
 fn a_far_struct_is_written_without_calling_the_arena() {
-    use crate::arena::{AllocError, GrowthPolicy, MultiSegmentArena};
-    use core::cell::Cell;
-    struct Counting {
-        arena: MultiSegmentArena,
-        lookups: ::alloc::rc::Rc<Cell<u32>>,
-    }
-    impl Arena for Counting {
-        fn segment_count(&self) -> u32 {
-            self.arena.segment_count()
-        }
-        fn segment(&self, id: SegmentId) -> &[Word] {
-            self.lookups.set(self.lookups.get() + 1);
-            self.arena.segment(id)
-        }
-        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-            self.lookups.set(self.lookups.get() + 1);
-            self.arena.segment_mut(id)
-        }
-        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
-            self.arena.allocate(len, hint)
-        }
-        fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
-            self.arena.allocate_in(len, id)
-        }
-        fn room(&self, id: SegmentId) -> Option<u32> {
-            self.arena.room(id)
-        }
-        fn reset(&mut self) {
-            self.arena.reset()
-        }
-    }
+    use crate::arena::{GrowthPolicy, MultiSegmentArena};
     // Segments of 3 words: the root behind a far pointer in segment
     // 1, each child (2 words and its pad) in a segment of its own.
     let arena = MultiSegmentArena::new()
@@ -266,11 +288,8 @@ fn a_far_struct_is_written_without_calling_the_arena() {
         .with_policy(GrowthPolicy::FixedSize(3));
     // Counted outside the arena: asking the builder for its arena would
     // forget the kept data section.
-    let lookups = ::alloc::rc::Rc::new(Cell::new(0));
-    let mut msg = Message::new(Counting {
-        arena,
-        lookups: lookups.clone(),
-    });
+    let (counting, lookups) = LookupCounting::new(arena);
+    let mut msg = Message::new(counting);
     let mut root = msg.init_root_struct(StructSize::new(0, 2)).unwrap();
     for i in 0..2 {
         let mut child = root.init_struct(i, StructSize::new(2, 0)).unwrap();
@@ -683,36 +702,9 @@ fn data_list_items_past_the_stated_count_are_an_error() {
 /// a pointer past the section (the documented panic), too.
 #[test]
 fn clear_pointer_keeps_the_data_section() {
-    use crate::arena::{AllocError, SingleSegmentArena};
-    use core::cell::Cell;
-    struct Counting {
-        arena: SingleSegmentArena,
-        lookups: ::alloc::rc::Rc<Cell<u32>>,
-    }
-    impl Arena for Counting {
-        fn segment_count(&self) -> u32 {
-            self.arena.segment_count()
-        }
-        fn segment(&self, id: SegmentId) -> &[Word] {
-            self.lookups.set(self.lookups.get() + 1);
-            self.arena.segment(id)
-        }
-        fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-            self.lookups.set(self.lookups.get() + 1);
-            self.arena.segment_mut(id)
-        }
-        fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
-            self.arena.allocate(len, hint)
-        }
-        fn reset(&mut self) {
-            self.arena.reset()
-        }
-    }
-    let lookups = ::alloc::rc::Rc::new(Cell::new(0));
-    let mut msg = Message::new(Counting {
-        arena: SingleSegmentArena::new(),
-        lookups: lookups.clone(),
-    });
+    use crate::arena::SingleSegmentArena;
+    let (counting, lookups) = LookupCounting::new(SingleSegmentArena::new());
+    let mut msg = Message::new(counting);
     let mut root = msg.init_root_struct(StructSize::new(2, 2)).unwrap();
     root.set_text(1, "set").unwrap();
     root.clear_pointer(1);
