@@ -7,6 +7,21 @@
 
 include!(concat!(env!("OUT_DIR"), "/corpus.rs"));
 
+/// The canonical form of a framed message's root: what the JSON tests
+/// compare when two paths must build the same message.
+///
+/// # Panics
+/// When `framed` is not a framed message with a struct root.
+pub fn canonical_root(framed: &[u8]) -> Vec<u8> {
+    let words = capnarena::words_from_bytes(framed).expect("framed words");
+    let reader = capnarena::MessageReader::from_words(&words, capnarena::ReaderOptions::default())
+        .expect("message");
+    let root: capnarena::StructReader<'_> = reader.root().expect("a struct root");
+    let mut out = capnarena::Message::new(capnarena::SingleSegmentArena::new());
+    let canonical = out.set_root_canonical(&root).expect("canonicalizes");
+    capnarena::Word::slice_as_bytes(canonical).to_vec()
+}
+
 /// The wire-compatibility vectors' schema (`tests/vectors/all_types.capnp`),
 /// generated with owned values.
 pub mod all_types_capnp {

@@ -11,10 +11,9 @@
 use std::path::{Path, PathBuf};
 
 use capnarena::typed::value::ReadStruct;
-use capnarena::{
-    Message, MessageReader, ReaderOptions, SingleSegmentArena, StructReader, words_from_bytes,
-};
+use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, words_from_bytes};
 use capnarena_conformance::all_types_capnp::{Color, all_types, log};
+use capnarena_conformance::canonical_root as canonical;
 use capnarena_dynamic::LoadedSchema;
 use capnarena_dynamic::json::{self, JsonLimits, JsonOptions};
 
@@ -58,16 +57,6 @@ fn reference_json(capnp: &Path, root: &str, short: bool, bytes: &[u8]) -> String
     let out = peer::run(capnp, &vectors_dir(), &args, bytes).unwrap_or_else(|e| panic!("{e}"));
     let text = String::from_utf8(out).expect("capnp's JSON is UTF-8");
     text.strip_suffix('\n').unwrap_or(&text).to_string()
-}
-
-/// The canonical form of a framed message's root.
-fn canonical(framed: &[u8]) -> Vec<u8> {
-    let words = words_from_bytes(framed).expect("framed words");
-    let reader = MessageReader::from_words(&words, ReaderOptions::default()).expect("message");
-    let root: StructReader<'_> = reader.root().expect("a struct root");
-    let mut out = Message::new(SingleSegmentArena::new());
-    let canonical = out.set_root_canonical(&root).expect("canonicalizes");
-    capnarena::Word::slice_as_bytes(canonical).to_vec()
 }
 
 /// The generated path's text of the message `bytes` (root `root`), from

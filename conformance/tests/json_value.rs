@@ -10,9 +10,8 @@
 use std::path::{Path, PathBuf};
 
 use capnarena::typed::value::ReadStruct;
-use capnarena::{
-    Message, MessageReader, ReaderOptions, SingleSegmentArena, StructReader, words_from_bytes,
-};
+use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, words_from_bytes};
+use capnarena_conformance::canonical_root as canonical;
 use capnarena_conformance::json_value_capnp::holder;
 use capnarena_conformance::reference_serde::json_capnp::value;
 use capnarena_dynamic::LoadedSchema;
@@ -52,16 +51,6 @@ fn schema() -> LoadedSchema {
             .file(dir.join("json_value.capnp")),
     )
     .expect("json_value.capnp compiles")
-}
-
-/// The canonical form of a framed message's root.
-fn canonical(framed: &[u8]) -> Vec<u8> {
-    let words = words_from_bytes(framed).expect("framed words");
-    let reader = MessageReader::from_words(&words, ReaderOptions::default()).expect("message");
-    let root: StructReader<'_> = reader.root().expect("a struct root");
-    let mut out = Message::new(SingleSegmentArena::new());
-    let canonical = out.set_root_canonical(&root).expect("canonicalizes");
-    capnarena::Word::slice_as_bytes(canonical).to_vec()
 }
 
 fn framed(v: &holder::Value) -> Vec<u8> {
