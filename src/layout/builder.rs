@@ -34,9 +34,9 @@ mod tests;
 mod upgrade;
 mod view;
 
-use allocation::alloc_object;
 pub(crate) use allocation::{Fill, init_root_slot};
-pub(super) use blob::copy_bytes;
+use allocation::{WriteObject, Zeroed, alloc_object};
+pub(super) use blob::{copy_bytes, write_blob};
 pub use list::ListBuilder;
 pub use slot::PointerBuilder;
 use slot::resolve_builder;

@@ -2,7 +2,7 @@
 //! and lists of primitives, bools, text and data made from their values in
 //! one allocation.
 
-use super::{Fill, ListBuilder, PointerBuilder, alloc_object, too_large};
+use super::{Fill, ListBuilder, PointerBuilder, WriteObject, alloc_object, too_large};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::layout::pointer;
@@ -137,12 +137,7 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
         let len = u32::try_from(values.len())
             .map_err(|_| too_large(values.len() as u64, T::BYTES as u64 * 8))?;
         // Every byte of the list's words is written as they are allocated.
-        self.init_list_with(size, len, Fill::Overwritten, |words| {
-            let bytes = Word::slice_as_bytes_mut(words);
-            let (elements, padding) = bytes.split_at_mut(values.len() * T::BYTES);
-            write_primitives(elements, values);
-            padding.fill(0);
-        })?;
+        self.init_list_with(size, len, Fill::Overwritten, Primitives(values))?;
         Ok(())
     }
 
@@ -153,9 +148,7 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
     #[inline]
     pub fn set_bool_list(self, values: &[bool]) -> Result<()> {
         let len = u32::try_from(values.len()).map_err(|_| too_large(values.len() as u64, 1))?;
-        self.init_list_with(ElementSize::Bit, len, Fill::Zeroed, |words| {
-            pack_bools(Word::slice_as_bytes_mut(words), values);
-        })?;
+        self.init_list_with(ElementSize::Bit, len, Fill::Zeroed, Bools(values))?;
         Ok(())
     }
 
@@ -229,8 +222,10 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
             Fill::Overwritten,
             0,
             make,
-            |region| {
-                mismatch = !fill_blob_list::<TERMINATOR>(region, count as usize, items);
+            BlobList::<_, TERMINATOR> {
+                count: count as usize,
+                items,
+                mismatch: &mut mismatch,
             },
         )?;
         if mismatch {
@@ -243,6 +238,48 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
             });
         }
         Ok(())
+    }
+}
+
+/// Writes a list of primitives, `values`, then zero padding to the end of
+/// its last word.
+struct Primitives<'v, T>(&'v [T]);
+
+impl<T: Primitive> WriteObject for Primitives<'_, T> {
+    #[inline(always)]
+    fn write(self, object: &mut [Word]) {
+        let bytes = Word::slice_as_bytes_mut(object);
+        let (elements, padding) = bytes.split_at_mut(self.0.len() * T::BYTES);
+        write_primitives(elements, self.0);
+        padding.fill(0);
+    }
+}
+
+/// Writes a bit list of `values` into words asked for zeroed.
+struct Bools<'v>(&'v [bool]);
+
+impl WriteObject for Bools<'_> {
+    #[inline(always)]
+    fn write(self, object: &mut [Word]) {
+        pack_bools(Word::slice_as_bytes_mut(object), self.0);
+    }
+}
+
+/// Writes a list of blob pointers and the blobs after them, as
+/// [`fill_blob_list`] does; `mismatch` is set when `items` did not fit.
+struct BlobList<'m, I, const TERMINATOR: u64> {
+    count: usize,
+    items: I,
+    mismatch: &'m mut bool,
+}
+
+impl<'s, I, const TERMINATOR: u64> WriteObject for BlobList<'_, I, TERMINATOR>
+where
+    I: Iterator<Item = &'s [u8]>,
+{
+    #[inline(always)]
+    fn write(self, object: &mut [Word]) {
+        *self.mismatch = !fill_blob_list::<TERMINATOR>(object, self.count, self.items);
     }
 }
 
@@ -285,16 +322,9 @@ fn fill_blob_list<'s, const TERMINATOR: u64>(
             return false;
         };
         *ptr = Word::from_u64(pointer::encode_list(off, ElementSize::Byte, bytes));
-        // The padding and terminator lie in the last word (the blob's
-        // words round the bytes and a terminator of at most one byte up
-        // to a word): that word is zeroed, then the bytes copied over its
-        // front.
-        if let Some((_, last)) = dst.split_last_chunk_mut::<8>() {
-            *last = [0; 8];
-        }
-        if let Some(front) = dst.get_mut(..b.len()) {
-            super::copy_bytes(front, b);
-        }
+        // The blob's words round the bytes and a terminator of at most
+        // one byte up to a word: the bytes, then zeros.
+        super::write_blob(dst, b);
         rest = tail;
         off += (len / 8) as i64 - 1;
     }

@@ -1,7 +1,9 @@
 //! [`PointerBuilder`]: a pointer slot, what it holds (null, a capability)
 //! and the structs it points to (made or opened).
 
-use super::{BuilderSegments, Fill, StructBuilder, alloc_object, check_in, read_word, write_word};
+use super::{
+    BuilderSegments, Fill, StructBuilder, Zeroed, alloc_object, check_in, read_word, write_word,
+};
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
 use crate::layout::cache::KeptArena;
@@ -91,7 +93,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             Fill::Zeroed,
             size.data_words,
             |off| pointer::encode_struct(off, size),
-            |_| {},
+            Zeroed,
         )?;
         Ok(StructBuilder {
             arena: KeptArena::with_kept(self.arena, kept),

@@ -4,8 +4,8 @@
 //! [`PointerBuilder::get_struct_list`]).
 
 use super::{
-    BuilderSegments, Fill, ListBuilder, PointerBuilder, alloc_object, check_in, read_word,
-    resolve_builder, too_large, write_word,
+    BuilderSegments, Fill, ListBuilder, PointerBuilder, WriteObject, Zeroed, alloc_object,
+    check_in, read_word, resolve_builder, too_large, write_word,
 };
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
@@ -36,19 +36,19 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         count: u32,
         fill: Fill,
     ) -> Result<ListBuilder<'a, A>> {
-        self.init_list_with(size, count, fill, |_| {})
+        self.init_list_with(size, count, fill, Zeroed)
     }
 
     /// [`init_list_as`](Self::init_list_as), with `fill_list` writing the
     /// list's words (all of them: its elements and the padding after them)
     /// as they are allocated, before anything else calls the arena.
     #[inline(always)]
-    pub(crate) fn init_list_with(
+    pub(super) fn init_list_with(
         self,
         size: ElementSize,
         count: u32,
         fill: Fill,
-        fill_list: impl FnOnce(&mut [Word]),
+        fill_list: impl WriteObject,
     ) -> Result<ListBuilder<'a, A>> {
         if size == ElementSize::InlineComposite {
             return self.init_struct_list(count, StructSize::new(0, 0));
@@ -116,11 +116,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             Fill::Zeroed,
             0,
             |off| pointer::encode_list(off, ElementSize::InlineComposite, words),
-            |object| {
-                if let Some(tag) = object.first_mut() {
-                    *tag = Word::from_u64(pointer::encode_tag(u64::from(count), size));
-                }
-            },
+            Tag(pointer::encode_tag(u64::from(count), size)),
         )?;
         Ok(ListBuilder {
             arena: self.arena,
@@ -314,4 +310,17 @@ fn composite_list<A: Arena + ?Sized>(
         return Err(bad("elements overrun the list's words"));
     }
     Ok((at + 1, elements, size))
+}
+
+/// Writes an inline-composite list's tag word, the first of its words
+/// (the elements after it were asked for zeroed).
+struct Tag(u64);
+
+impl WriteObject for Tag {
+    #[inline(always)]
+    fn write(self, object: &mut [Word]) {
+        if let Some(tag) = object.first_mut() {
+            *tag = Word::from_u64(self.0);
+        }
+    }
 }

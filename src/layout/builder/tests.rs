@@ -548,6 +548,30 @@ fn copy_bytes_copies_every_length_exactly() {
     }
 }
 
+/// `write_blob` leaves a blob's words (dirty, as `Fill::Overwritten`
+/// hands them out) holding exactly its bytes and then zeros, for every
+/// length up to past its special cases, with and without a terminator.
+#[test]
+fn write_blob_leaves_the_bytes_then_zeros() {
+    let src: ::alloc::vec::Vec<u8> = (1..=40).collect();
+    for n in 0..=40 {
+        for terminator in [0usize, 1] {
+            let len = (n + terminator).div_ceil(8) * 8;
+            let mut dst = [0xEEu8; 48];
+            super::write_blob(&mut dst[..len], &src[..n]);
+            assert_eq!(&dst[..n], &src[..n], "{n} bytes, terminator {terminator}");
+            assert!(
+                dst[n..len].iter().all(|&b| b == 0),
+                "{n} bytes, terminator {terminator}: zeros to the last word"
+            );
+            assert!(
+                dst[len..].iter().all(|&b| b == 0xEE),
+                "{n} bytes, terminator {terminator}: nothing past the words"
+            );
+        }
+    }
+}
+
 /// An arena's answer to `allocate_in_mut` is checked as every answer is:
 /// words before segment 0's reserved word, or past the words it returned
 /// with them, are the arena-contract error with the numbers, not a panic

@@ -15,8 +15,8 @@
 
 use super::allocation::point_far;
 use super::{
-    BuilderSegments, Fill, ListBuilder, PointerBuilder, StructBuilder, alloc_object, check_in,
-    read_word, write_word,
+    BuilderSegments, Fill, ListBuilder, PointerBuilder, StructBuilder, Zeroed, alloc_object,
+    check_in, read_word, write_word,
 };
 use crate::arena::Arena;
 use crate::error::{Error, Result};
@@ -198,7 +198,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             Fill::Zeroed,
             0,
             |offset| pointer::encode_struct(offset, size),
-            |_| {},
+            Zeroed,
         )?;
         zero_landing_pad(self.arena, old);
         move_struct(self.arena, (segment, at, found), (s, o, size))?;
