@@ -4,7 +4,7 @@
 use super::{BuilderSegments, ListBuilder, PointerBuilder, read_word};
 use crate::arena::Arena;
 use crate::error::Result;
-use crate::layout::cache::KeptArena;
+use crate::layout::cache::{Cached, KeptArena, look_up};
 use crate::layout::pointer::{ElementSize, StructSize};
 use crate::layout::primitive::{Primitive, load, store};
 use crate::word::Word;
@@ -64,25 +64,16 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     }
 
     /// The data section looked up through the arena (for a builder that
-    /// keeps nothing, or a read behind `&self`).
-    #[inline(never)]
-    fn data_looked_up(&self) -> &[u8] {
-        let start = self.data as usize * 8;
-        let len = usize::from(self.size.data_words) * 8;
-        let arena = self.arena.arena_ref();
-        let bytes = Word::slice_as_bytes(BuilderSegments::get(arena, self.segment));
-        bytes.get(start..start + len).unwrap_or(&[])
-    }
-
-    /// Panics unless unit `index` of `unit_bits`-bit fields lies inside the
-    /// data section (no arithmetic on `index` that could overflow).
+    /// keeps nothing, or a read behind `&self`); out of line, taking the
+    /// arena and not the builder (see [`KeptArena::look_up_and_cold`]).
     #[inline(always)]
-    #[track_caller]
-    fn check_field(&self, index: usize, unit_bits: usize) {
-        let fits = usize::from(self.size.data_words) * 64 / unit_bits;
-        if index >= fits {
-            field_past_data(index, unit_bits, self.size.data_words);
-        }
+    fn data_looked_up(&self) -> &[u8] {
+        data_section(
+            self.arena.arena_ref(),
+            self.segment,
+            self.data as usize * 8,
+            usize::from(self.size.data_words) * 8,
+        )
     }
 
     /// Sets the value at `index` (in units of `T`'s size).
@@ -100,14 +91,15 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         }
     }
 
-    /// [`set`](Self::set) when the data section is not kept.
-    #[inline(never)]
+    /// [`set`](Self::set) when the data section is not kept: the lookup out
+    /// of line, taking the arena and not the builder (see
+    /// [`KeptArena::look_up_with`]).
+    #[inline(always)]
     #[track_caller]
     fn set_looked_up<T: Primitive>(&mut self, index: usize, value: T) {
-        self.check_field(index, T::BYTES * 8);
-        self.look_up_and(|data| {
-            store(data, index * T::BYTES, value);
-        });
+        let (segment, data, size) = (self.segment, self.data, self.size);
+        self.arena
+            .look_up_with(|arena| set_cold(arena, segment, data, size, index, value));
     }
 
     /// Sets the value at `index` to `value` XOR `default`: how a field with a
@@ -158,17 +150,14 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         }
     }
 
-    /// [`set_bool`](Self::set_bool) when the data section is not kept.
-    #[inline(never)]
+    /// [`set_bool`](Self::set_bool) when the data section is not kept, as
+    /// [`set_looked_up`](Self::set_looked_up).
+    #[inline(always)]
     #[track_caller]
     fn set_bool_looked_up(&mut self, bit: usize, value: bool) {
-        self.check_field(bit, 1);
-        self.look_up_and(|data| {
-            if let Some(b) = data.get_mut(bit / 8) {
-                let mask = 1u8 << (bit % 8);
-                *b = if value { *b | mask } else { *b & !mask };
-            }
-        });
+        let (segment, data, size) = (self.segment, self.data, self.size);
+        self.arena
+            .look_up_with(|arena| set_bool_cold(arena, segment, data, size, bit, value));
     }
 
     /// Sets the bit at `bit` to `value` XOR `default`.
@@ -353,4 +342,67 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
     pub(crate) fn location(&mut self) -> (&mut A, u32, u32) {
         (self.arena.arena(), self.segment, self.data)
     }
+}
+
+/// The `len` bytes at byte `start` of segment `segment` as builders see it,
+/// or none; out of line (see [`KeptArena::look_up_and_cold`]).
+#[inline(never)]
+fn data_section<A: Arena + ?Sized>(arena: &A, segment: u32, start: usize, len: usize) -> &[u8] {
+    let bytes = Word::slice_as_bytes(BuilderSegments::get(arena, segment));
+    bytes.get(start..start + len).unwrap_or(&[])
+}
+
+/// Panics unless unit `index` of `unit_bits`-bit fields lies inside the
+/// data section of a struct of `size` (no arithmetic on `index` that could
+/// overflow).
+#[inline(always)]
+#[track_caller]
+fn check_field(size: StructSize, index: usize, unit_bits: usize) {
+    let fits = usize::from(size.data_words) * 64 / unit_bits;
+    if index >= fits {
+        field_past_data(index, unit_bits, size.data_words);
+    }
+}
+
+/// [`StructBuilder::set`] through the arena, for a builder that keeps
+/// nothing: writes `value` at unit `index` of the data section of the
+/// struct of `size` at word `data` of segment `segment`, and returns the
+/// data section to keep. Out of line, taking the arena and the numbers
+/// (see [`KeptArena::look_up_with`]).
+#[inline(never)]
+#[track_caller]
+fn set_cold<A: Arena + ?Sized, T: Primitive>(
+    arena: &mut A,
+    segment: u32,
+    data: u32,
+    size: StructSize,
+    index: usize,
+    value: T,
+) -> Cached {
+    check_field(size, index, T::BYTES * 8);
+    let len = usize::from(size.data_words) * 8;
+    look_up(arena, segment, None, data as usize * 8, len, |d| {
+        store(d, index * T::BYTES, value);
+    })
+}
+
+/// [`StructBuilder::set_bool`] through the arena, as [`set_cold`].
+#[inline(never)]
+#[track_caller]
+fn set_bool_cold<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    data: u32,
+    size: StructSize,
+    bit: usize,
+    value: bool,
+) -> Cached {
+    check_field(size, bit, 1);
+    let len = usize::from(size.data_words) * 8;
+    look_up(arena, segment, None, data as usize * 8, len, |d| {
+        if let Some(b) = d.get_mut(bit / 8) {
+            let mask = 1u8 << (bit % 8);
+            *b = if value { *b | mask } else { *b & !mask };
+        }
+    })
 }
