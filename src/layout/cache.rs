@@ -32,7 +32,11 @@
 //!   address to the shorter-lived handle, which is the only one that may
 //!   call the arena while it lives.
 //! - An address is kept only from words an arena call has just returned,
-//!   at three places: [`KeptArena::look_up_and`] here, and the allocation
+//!   at three places: the lookups here ([`look_up`], through
+//!   [`KeptArena::look_up_and`], [`KeptArena::zero_word_and_keep`], and
+//!   [`KeptArena::look_up_with`], whose function is handed this handle's
+//!   arena, after the handle forgot, and returns what [`look_up`] kept
+//!   from it), and the allocation
 //!   of a struct (`alloc_object`, `alloc_with_landing_pad` and `keep_far`
 //!   in `builder/allocation.rs`, each from the last words the arena
 //!   returned), whose [`Cached`] goes straight into [`KeptArena::with_kept`]
