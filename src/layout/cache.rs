@@ -399,7 +399,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
         len: usize,
     ) {
         self.forget();
-        let kept = look_up_cold(&mut *self.arena, segment, Some(word), start, len, |_| {});
+        let kept = zero_word_and_look_up(&mut *self.arena, segment, word, start, len);
         self.adopt(kept);
     }
 
@@ -448,17 +448,17 @@ pub(crate) fn look_up<A: Arena + ?Sized>(
     }
 }
 
-/// [`look_up`] out of line (see [`KeptArena::look_up_with`]).
+/// The lookup of [`KeptArena::zero_word_and_keep`], out of line (see
+/// [`KeptArena::look_up_with`]).
 #[inline(never)]
-fn look_up_cold<A: Arena + ?Sized>(
+fn zero_word_and_look_up<A: Arena + ?Sized>(
     arena: &mut A,
     segment: u32,
-    zero: Option<usize>,
+    word: usize,
     start: usize,
     len: usize,
-    write: impl FnOnce(&mut [u8]),
 ) -> Cached {
-    look_up(arena, segment, zero, start, len, write)
+    look_up(arena, segment, Some(word), start, len, |_| {})
 }
 
 #[cfg(test)]
