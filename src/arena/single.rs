@@ -116,12 +116,12 @@ impl SingleSegmentArena {
 }
 
 impl Arena for SingleSegmentArena {
-    #[inline]
+    #[inline(always)]
     fn segment_count(&self) -> u32 {
         u32::from(self.used > 0)
     }
 
-    #[inline]
+    #[inline(always)]
     fn segment(&self, id: SegmentId) -> &[Word] {
         if id.0 == 0 {
             &self.words[..self.used]
@@ -130,7 +130,7 @@ impl Arena for SingleSegmentArena {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
         if id.0 == 0 {
             &mut self.words[..self.used]
@@ -139,7 +139,7 @@ impl Arena for SingleSegmentArena {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
         let start = self.used;
         let (s, o) = self.allocate_overwritten(len, hint)?;
@@ -151,7 +151,7 @@ impl Arena for SingleSegmentArena {
         Ok((s, o))
     }
 
-    #[inline]
+    #[inline(always)]
     fn allocate_overwritten(
         &mut self,
         len: u32,
@@ -167,7 +167,7 @@ impl Arena for SingleSegmentArena {
         Ok((SegmentId(0), start as u32))
     }
 
-    #[inline]
+    #[inline(always)]
     fn allocate_in_mut(
         &mut self,
         len: u32,

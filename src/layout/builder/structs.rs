@@ -184,7 +184,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     ///
     /// # Panics
     /// If `index` is not below the struct's pointer count.
-    #[inline]
+    #[inline(always)]
     pub fn pointer(&mut self, index: usize) -> PointerBuilder<'_, A> {
         assert!(
             index < usize::from(self.size.pointers),
