@@ -363,9 +363,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
         len: usize,
         write: impl FnOnce(&mut [u8]),
     ) {
-        self.forget();
-        let kept = look_up(&mut *self.arena, segment, None, start, len, write);
-        self.adopt(kept);
+        self.look_up_with(|arena| look_up(arena, segment, None, start, len, write));
     }
 
     /// Keeps what `look` returns, which it keeps (with [`look_up`]) from
@@ -398,9 +396,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
         start: usize,
         len: usize,
     ) {
-        self.forget();
-        let kept = zero_word_and_look_up(&mut *self.arena, segment, word, start, len);
-        self.adopt(kept);
+        self.look_up_with(|arena| zero_word_and_look_up(arena, segment, word, start, len));
     }
 
     /// Keeps `kept`, just kept from this handle's arena by [`look_up`].

@@ -65,7 +65,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
 
     /// The data section looked up through the arena (for a builder that
     /// keeps nothing, or a read behind `&self`); out of line, taking the
-    /// arena and not the builder (see [`KeptArena::look_up_and_cold`]).
+    /// arena and not the builder (see [`KeptArena::look_up_with`]).
     #[inline(always)]
     fn data_looked_up(&self) -> &[u8] {
         data_section(
@@ -345,7 +345,7 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
 }
 
 /// The `len` bytes at byte `start` of segment `segment` as builders see it,
-/// or none; out of line (see [`KeptArena::look_up_and_cold`]).
+/// or none; out of line (see [`KeptArena::look_up_with`]).
 #[inline(never)]
 fn data_section<A: Arena + ?Sized>(arena: &A, segment: u32, start: usize, len: usize) -> &[u8] {
     let bytes = Word::slice_as_bytes(BuilderSegments::get(arena, segment));
