@@ -67,8 +67,6 @@ impl SingleSegmentArena {
         self.words.capacity()
     }
 
-    /// Makes `words` at least `end` long (zeroed), doubling, within the
-    /// limit.
     /// Zeroes the dirty words of `start..self.used` and of at least
     /// [`ZERO_AHEAD_WORDS`] from `start` (up to the dirty mark), and marks
     /// those past `used` clean.
@@ -86,6 +84,23 @@ impl SingleSegmentArena {
         self.clean = to;
     }
 
+    /// [`Arena::allocate_in_mut`] when the words must grow first: out of
+    /// line, so that the callers' near path is the test alone.
+    #[cold]
+    #[inline(never)]
+    fn allocate_in_grown(&mut self, len: u32, zeroed: bool) -> Option<(u32, &mut [Word])> {
+        let start = self.used;
+        let end = start + len as usize;
+        self.grow(end, len).ok()?;
+        self.used = end;
+        if zeroed && end > self.clean && start < self.dirty {
+            self.zero_ahead(start);
+        }
+        Some((start as u32, self.words.get_mut(..end)?))
+    }
+
+    /// Makes `words` at least `end` long (zeroed), doubling, within the
+    /// limit.
     #[cold]
     fn grow(&mut self, end: usize, len: u32) -> Result<(), AllocError> {
         let max = self
@@ -182,13 +197,14 @@ impl Arena for SingleSegmentArena {
         let start = self.used;
         let end = start + len as usize;
         if end > self.words.len() {
-            self.grow(end, len).ok()?;
+            return self.allocate_in_grown(len, zeroed);
         }
         self.used = end;
         if zeroed && end > self.clean && start < self.dirty {
             self.zero_ahead(start);
         }
-        // `segment_mut(0)` after the allocation (`grow` makes `end` fit).
+        // `segment_mut(0)` after the allocation; `end` is inside the words
+        // (tested above: no second test).
         Some((start as u32, self.words.get_mut(..end)?))
     }
 
