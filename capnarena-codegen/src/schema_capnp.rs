@@ -405,10 +405,7 @@ pub mod node {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_display_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// Name to present to humans to identify this Node.  You should not attempt to parse this.  Its
         /// format could change.  It is not guaranteed to be unique.
@@ -897,10 +894,7 @@ pub mod node {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The `name` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1111,10 +1105,7 @@ pub mod node {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// Unqualified symbol name.  Unlike Node.displayName, this *can* be used programmatically.
             ///
@@ -1387,10 +1378,7 @@ pub mod node {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_doc_comment(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The top-level doc comment for the Node.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1660,10 +1648,7 @@ pub mod node {
                 /// The source is malformed, or the arena has no room.
                 #[inline]
                 pub fn set_doc_comment(&mut self, value: &str) -> ::capnarena::Result<()> {
-                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                        self.builder.pointer(0),
-                        value,
-                    )
+                    self.builder.set_text(0, value)
                 }
                 /// Doc comment on the member.
                 /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3202,10 +3187,7 @@ pub mod field {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -4018,10 +4000,7 @@ pub mod enumerant {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -4589,10 +4568,7 @@ pub mod method {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -7719,10 +7695,7 @@ pub mod value {
         #[inline]
         pub fn set_text(&mut self, value: &str) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 12);
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `text` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -7751,10 +7724,7 @@ pub mod value {
         #[inline]
         pub fn set_data(&mut self, value: &[u8]) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(0, 13);
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_data(0, value)
         }
         /// The `data` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -9076,10 +9046,7 @@ pub mod code_generator_request {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_filename(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// Name of the file as it appeared on the command-line (minus the src-prefix).  You may use
             /// this to decide where to write the output.
@@ -9366,10 +9333,7 @@ pub mod code_generator_request {
                 /// The source is malformed, or the arena has no room.
                 #[inline]
                 pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                        self.builder.pointer(0),
-                        value,
-                    )
+                    self.builder.set_text(0, value)
                 }
                 /// Name which *this* file used to refer to the foreign file.  This may be a relative name.
                 /// This information is provided because it might be useful for code generation, e.g. to

@@ -6799,10 +6799,7 @@ pub mod exception {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_reason(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// Human-readable failure description.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -6878,10 +6875,7 @@ pub mod exception {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_trace(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_text(1, value)
         }
         /// Stack trace text from the remote server. The format is not specified. By default,
         /// implementations do not provide stack traces; the application must explicitly enable them

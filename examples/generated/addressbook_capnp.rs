@@ -248,10 +248,7 @@ pub mod person {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -286,10 +283,7 @@ pub mod person {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_email(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_text(1, value)
         }
         /// The `email` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -572,10 +566,7 @@ pub mod person {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_number(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The `number` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -849,10 +840,7 @@ pub mod person {
             #[inline]
             pub fn set_employer(&mut self, value: &str) -> ::capnarena::Result<()> {
                 self.builder.set::<u16>(2, 1);
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(3),
-                    value,
-                )
+                self.builder.set_text(3, value)
             }
             /// The `employer` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -881,10 +869,7 @@ pub mod person {
             #[inline]
             pub fn set_school(&mut self, value: &str) -> ::capnarena::Result<()> {
                 self.builder.set::<u16>(2, 2);
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(3),
-                    value,
-                )
+                self.builder.set_text(3, value)
             }
             /// The `school` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).

@@ -34,7 +34,7 @@ mod tests;
 mod upgrade;
 mod view;
 
-pub(crate) use allocation::{Fill, init_root_slot};
+pub(crate) use allocation::{Fill, Keep, init_root_slot};
 use allocation::{WriteObject, Zeroed, alloc_object};
 pub(super) use blob::{copy_bytes, write_blob};
 pub use list::ListBuilder;

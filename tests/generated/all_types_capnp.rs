@@ -446,10 +446,7 @@ pub mod labeled {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_label(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `label` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1530,10 +1527,7 @@ pub mod all_types {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_text_field(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `textField` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1570,10 +1564,7 @@ pub mod all_types {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_data_field(&mut self, value: &[u8]) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_data(1, value)
         }
         /// The `dataField` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2306,7 +2297,7 @@ pub mod all_types {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(15), items)
+            self.builder.set_text_list(15, items)
         }
         /// The `textList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2363,7 +2354,7 @@ pub mod all_types {
             I: IntoIterator<Item = &'s [u8]>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::DataList::set_iter(self.builder.pointer(16), items)
+            self.builder.set_data_list(16, items)
         }
         /// The `dataList` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2817,10 +2808,7 @@ pub mod all_types {
             #[inline]
             pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
                 self.builder.set::<u16>(19, 2);
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(21),
-                    value,
-                )
+                self.builder.set_text(21, value)
             }
             /// The `name` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3020,10 +3008,7 @@ pub mod all_types {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_b(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(22),
-                    value,
-                )
+                self.builder.set_text(22, value)
             }
             /// The `b` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3523,10 +3508,7 @@ pub mod entry {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_message(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `message` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3579,7 +3561,7 @@ pub mod entry {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(1), items)
+            self.builder.set_text_list(1, items)
         }
         /// The `tags` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).

@@ -175,10 +175,7 @@ pub mod item {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -609,7 +606,7 @@ pub mod root {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(3), items)
+            self.builder.set_text_list(3, items)
         }
         /// The `names` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).

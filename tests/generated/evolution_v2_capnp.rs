@@ -219,10 +219,7 @@ pub mod item {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -285,7 +282,7 @@ pub mod item {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(1), items)
+            self.builder.set_text_list(1, items)
         }
         /// The `tags` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -656,10 +653,7 @@ pub mod named {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1164,10 +1158,7 @@ pub mod root {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_label(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(4),
-                value,
-            )
+            self.builder.set_text(4, value)
         }
         /// The `label` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).

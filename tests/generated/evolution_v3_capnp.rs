@@ -259,10 +259,7 @@ pub mod item {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -325,7 +322,7 @@ pub mod item {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(1), items)
+            self.builder.set_text_list(1, items)
         }
         /// The `tags` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -374,10 +371,7 @@ pub mod item {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_note(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(2),
-                value,
-            )
+            self.builder.set_text(2, value)
         }
         /// The `note` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -794,10 +788,7 @@ pub mod named {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `name` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -842,10 +833,7 @@ pub mod named {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_alias(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_text(1, value)
         }
         /// The `alias` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1386,10 +1374,7 @@ pub mod root {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_label(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(4),
-                value,
-            )
+            self.builder.set_text(4, value)
         }
         /// The `label` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).

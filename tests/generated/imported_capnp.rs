@@ -192,10 +192,7 @@ pub mod point {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_label(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `label` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).

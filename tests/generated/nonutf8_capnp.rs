@@ -170,10 +170,7 @@ pub mod holder {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_text(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `text` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -353,10 +350,7 @@ pub mod holder {
             #[inline]
             pub fn set_member(&mut self, value: &str) -> ::capnarena::Result<()> {
                 self.builder.set::<u16>(0, 1);
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(1),
-                    value,
-                )
+                self.builder.set_text(1, value)
             }
             /// The `member` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).

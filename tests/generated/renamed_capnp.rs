@@ -442,10 +442,7 @@ pub mod new_name {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_kind(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `type` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -518,10 +515,7 @@ pub mod new_name {
         #[inline]
         pub fn set_other(&mut self, value: &str) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(4, 1);
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_text(1, value)
         }
         /// The `other` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -597,10 +591,7 @@ pub mod new_name {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_maybe_text(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(3),
-                value,
-            )
+            self.builder.set_text(3, value)
         }
         /// The `maybeText` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -755,10 +746,7 @@ pub mod new_name {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_maybe_data(&mut self, value: &[u8]) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(6),
-                value,
-            )
+            self.builder.set_data(6, value)
         }
         /// The `maybeData` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).

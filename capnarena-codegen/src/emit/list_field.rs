@@ -24,10 +24,12 @@ impl Generator<'_> {
         let names = self.names_of(context.field);
         match element {
             Type::Text | Type::Data => {
-                let (marker, item) = if matches!(element, Type::Text) {
-                    ("TextList", "&'s str")
+                // Through the struct builder, which keeps its data section
+                // across the call (the next field set needs no lookup).
+                let (method, item) = if matches!(element, Type::Text) {
+                    ("set_text_list", "&'s str")
                 } else {
-                    ("DataList", "&'s [u8]")
+                    ("set_data_list", "&'s [u8]")
                 };
                 let name = names.method(("set_", "_from_iter"));
                 doc_attr(builder, context.doc());
@@ -45,9 +47,7 @@ impl Generator<'_> {
                     ],
                 );
                 context.write_discriminant(builder);
-                builder.line(&format!(
-                    "{runtime}::typed::{marker}::set_iter(self.builder.pointer({offset}), items)"
-                ));
+                builder.line(&format!("self.builder.{method}({offset}, items)"));
                 builder.close();
             }
             Type::Bool

@@ -202,6 +202,15 @@ impl Generator<'_> {
              # Errors\n\
              The source is malformed, or the arena has no room.",
         );
+        // Text and data through the struct builder, which keeps its data
+        // section across the call (the next field set needs no lookup).
+        let body = match ty {
+            Type::Text => format!("self.builder.set_text({offset}, value)"),
+            Type::Data => format!("self.builder.set_data({offset}, value)"),
+            _ => format!(
+                "<{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), value)"
+            ),
+        };
         self.pointer_method(
             builder,
             context,
@@ -209,9 +218,7 @@ impl Generator<'_> {
                 "pub fn set_{}(&mut self, value: {argument}) -> {runtime}::Result<()>",
                 context.stem
             ),
-            &format!(
-                "<{owned} as {runtime}::typed::Owned>::set(self.builder.pointer({offset}), value)"
-            ),
+            &body,
         );
     }
 

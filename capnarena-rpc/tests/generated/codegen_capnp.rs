@@ -757,10 +757,7 @@ pub mod defaults {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_text(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The `text` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -801,10 +798,7 @@ pub mod defaults {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_data(&mut self, value: &[u8]) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Data as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_data(1, value)
         }
         /// The `data` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -959,7 +953,7 @@ pub mod defaults {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(4), items)
+            self.builder.set_text_list(4, items)
         }
         /// The `texts` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1679,10 +1673,7 @@ pub mod shapes {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The shape's name.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1740,10 +1731,7 @@ pub mod shapes {
         #[inline]
         pub fn set_label(&mut self, value: &str) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(4, 3);
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_text(1, value)
         }
         /// The `label` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -1848,7 +1836,7 @@ pub mod shapes {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(3), items)
+            self.builder.set_text_list(3, items)
         }
         /// The `tags` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2575,10 +2563,7 @@ pub mod shapes {
                 #[inline]
                 pub fn set_named(&mut self, value: &str) -> ::capnarena::Result<()> {
                     self.builder.set::<u16>(8, 1);
-                    <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                        self.builder.pointer(2),
-                        value,
-                    )
+                    self.builder.set_text(2, value)
                 }
                 /// The `named` field.
                 /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3244,7 +3229,7 @@ pub mod holder {
             I: IntoIterator<Item = &'s [u8]>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::DataList::set_iter(self.builder.pointer(3), items)
+            self.builder.set_data_list(3, items)
         }
         /// List(AnyPointer) is not allowed by capnp 0.9
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3393,7 +3378,7 @@ pub mod holder {
             I: IntoIterator<Item = &'s [u8]>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::DataList::set_iter(self.builder.pointer(6), items)
+            self.builder.set_data_list(6, items)
         }
         /// The `datas` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -3558,10 +3543,7 @@ pub mod holder {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_self(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(9),
-                value,
-            )
+            self.builder.set_text(9, value)
         }
         /// The `self` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -5962,10 +5944,7 @@ pub mod service {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_request(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The `request` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -6339,10 +6318,7 @@ pub mod service {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_reply(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The `reply` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -6876,10 +6852,7 @@ pub mod documented {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_value(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// The generator's own lines follow this list:
         /// 1. first

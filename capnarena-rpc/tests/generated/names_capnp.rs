@@ -434,10 +434,7 @@ pub mod collisions {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_from_(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(0),
-                value,
-            )
+            self.builder.set_text(0, value)
         }
         /// set_from, the builder's deep copy
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -555,10 +552,7 @@ pub mod collisions {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_t(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(2),
-                value,
-            )
+            self.builder.set_text(2, value)
         }
         /// The `t` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -621,7 +615,7 @@ pub mod collisions {
             I: IntoIterator<Item = &'s str>,
             I::IntoIter: ExactSizeIterator + Clone,
         {
-            ::capnarena::typed::TextList::set_iter(self.builder.pointer(3), items)
+            self.builder.set_text_list(3, items)
         }
         /// The `texts` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -710,10 +704,7 @@ pub mod collisions {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_self(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(4),
-                value,
-            )
+            self.builder.set_text(4, value)
         }
         /// The `self` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -771,10 +762,7 @@ pub mod collisions {
         #[inline]
         pub fn set_foo_baz_(&mut self, value: &str) -> ::capnarena::Result<()> {
             self.builder.set::<u16>(8, 1);
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(5),
-                value,
-            )
+            self.builder.set_text(5, value)
         }
         /// Which::FooBaz and Which::FooBaz_
         /// Points the field at a new value of `len` elements (bytes for text and data).

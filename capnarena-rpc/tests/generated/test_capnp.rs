@@ -1562,10 +1562,7 @@ pub mod test {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_value(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The `value` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -2109,10 +2106,7 @@ pub mod test {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The `name` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -4024,10 +4018,7 @@ pub mod holder {
         /// The source is malformed, or the arena has no room.
         #[inline]
         pub fn set_label(&mut self, value: &str) -> ::capnarena::Result<()> {
-            <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                self.builder.pointer(1),
-                value,
-            )
+            self.builder.set_text(1, value)
         }
         /// The `label` field.
         /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -4660,10 +4651,7 @@ pub mod named {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_name(&mut self, value: &str) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Text as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_text(0, value)
             }
             /// The `name` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).
@@ -5569,10 +5557,7 @@ pub mod sink {
             /// The source is malformed, or the arena has no room.
             #[inline]
             pub fn set_data(&mut self, value: &[u8]) -> ::capnarena::Result<()> {
-                <::capnarena::typed::Data as ::capnarena::typed::Owned>::set(
-                    self.builder.pointer(0),
-                    value,
-                )
+                self.builder.set_data(0, value)
             }
             /// The `data` field.
             /// Points the field at a new value of `len` elements (bytes for text and data).

@@ -51,6 +51,27 @@ impl WriteObject for Zeroed {
     fn write(self, _: &mut [Word]) {}
 }
 
+/// What an allocation keeps, for a builder, of the words the arena hands
+/// back with it (see [`alloc_object`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Keep {
+    /// Nothing (a text, data or list: no builder is returned).
+    Nothing,
+    /// The new object's first words (a struct's data section, for its
+    /// builder).
+    Object(u16),
+    /// The `words` words at word `data` of the pointer's own segment: the
+    /// data section of the struct that holds the pointer, kept again for
+    /// its builder when the allocation returns nothing that borrows the
+    /// arena (a text or data set through the struct).
+    Parent {
+        /// Word offset of the data section.
+        data: u32,
+        /// Its length in words.
+        words: u16,
+    },
+}
+
 /// [`alloc`], asking the arena for words as `fill` says.
 #[inline(always)]
 fn alloc_as<A: Arena + ?Sized>(
@@ -169,7 +190,7 @@ pub(crate) fn init_root_slot<A: Arena + ?Sized>(arena: &mut A) -> Result<()> {
 /// [`Arena::allocate`] and, when it lands elsewhere, a landing pad next to
 /// it or, failing that, a double-far one (see [`point_far`]).
 /// `make(offset)` encodes the struct or list pointer for an offset.
-/// Returns where the object is, and its first `keep_words` words kept for
+/// Returns where the object is, and what `keep` asks for kept: for a struct, its first words for
 /// a [`StructBuilder`], near or far (behind a far pointer, looked up again
 /// after the pointer is written, so the builder of a far object starts
 /// with its data section kept too). `fill_object` first writes the
@@ -184,7 +205,7 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
     pos: u32,
     words: u32,
     fill: Fill,
-    keep_words: u16,
+    keep: Keep,
     make: impl Fn(i64) -> u64,
     fill_object: impl WriteObject,
 ) -> Result<(u32, u32, Cached)> {
@@ -215,12 +236,64 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
         if let Some(slot) = seg.get_mut(pos as usize + header as usize) {
             *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
         }
-        let kept = match seg.get_mut(start..start + usize::from(keep_words)) {
-            Some(object) if keep_words > 0 => Cached::keep(Word::slice_as_bytes_mut(object), owner),
-            _ => Cached::empty(),
+        // `keep` is a constant where this is inlined: one lookup at most,
+        // derived last from the words the arena returned (the object's
+        // first words, or the data section of the struct holding the
+        // pointer, which lies in the same segment before the object).
+        let words_kept = match keep {
+            Keep::Nothing => None,
+            Keep::Object(n) => (n > 0).then(|| start..start + usize::from(n)),
+            Keep::Parent { data, words } => {
+                let at = data as usize + header as usize;
+                (words > 0).then(|| at..at + usize::from(words))
+            }
+        };
+        let kept = match words_kept.and_then(|range| seg.get_mut(range)) {
+            Some(w) => Cached::keep(Word::slice_as_bytes_mut(w), owner),
+            None => Cached::empty(),
         };
         return Ok((segment, o, kept));
     }
+    match keep {
+        // A struct's builder: the rest inline (once a segment is full,
+        // every object in a multi-segment build comes here).
+        Keep::Object(n) => alloc_elsewhere(arena, segment, pos, words, fill, n, make, fill_object),
+        // An object no builder keeps (a text, data, a list): the rest out
+        // of line, so that the callers' code is the near path alone. The
+        // parent's data section is looked up again when next used.
+        _ => alloc_elsewhere_out_of_line(arena, segment, pos, words, fill, make, fill_object),
+    }
+}
+
+/// [`alloc_elsewhere`] out of line.
+#[inline(never)]
+fn alloc_elsewhere_out_of_line<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    words: u32,
+    fill: Fill,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl WriteObject,
+) -> Result<(u32, u32, Cached)> {
+    alloc_elsewhere(arena, segment, pos, words, fill, 0, make, fill_object)
+}
+
+/// [`alloc_object`] when the arena did not place the object in the
+/// pointer's segment.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn alloc_elsewhere<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    words: u32,
+    fill: Fill,
+    keep_words: u16,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl WriteObject,
+) -> Result<(u32, u32, Cached)> {
+    let owner = Owner::of(arena);
     if arena
         .room(SegmentId(segment))
         .is_some_and(|room| room < words)

@@ -1,9 +1,12 @@
 //! `Text` and `Data` behind a pointer slot: made, copied in, or opened to
 //! overwrite in place.
 
-use super::{Fill, ListBuilder, PointerBuilder, WriteObject, alloc_object, check_in, too_large};
+use super::{
+    Fill, Keep, ListBuilder, PointerBuilder, WriteObject, alloc_object, check_in, too_large,
+};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
+use crate::layout::cache::Cached;
 use crate::layout::pointer;
 use crate::layout::pointer::{ElementSize, MAX_LIST_COUNT};
 use crate::word::Word;
@@ -87,10 +90,21 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ///
     /// # Errors
     /// Too long to encode, or the arena has no room.
+    #[inline]
     pub fn set_data(self, bytes: &[u8]) -> Result<()> {
-        let len = u32::try_from(bytes.len()).map_err(|_| too_large(bytes.len() as u64, 8))?;
-        self.init_data(len)?.copy_from_slice(bytes);
+        self.set_data_keeping(bytes, Keep::Nothing)?;
         Ok(())
+    }
+
+    /// [`set_data`](Self::set_data), returning what `keep` asks for kept.
+    #[inline(always)]
+    pub(super) fn set_data_keeping(self, bytes: &[u8], keep: Keep) -> Result<Cached> {
+        if bytes.is_empty() {
+            // No words: a list of 0 bytes, as `init_data(0)` makes it.
+            self.init_data(0)?;
+            return Ok(Cached::empty());
+        }
+        self.set_byte_list_keeping(bytes, bytes.len() as u64, keep)
     }
 
     /// Allocates a `Text` of `len` bytes plus its NUL terminator and returns
@@ -126,6 +140,13 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         self.set_byte_list(bytes, bytes.len() as u64 + 1)
     }
 
+    /// [`set_text`](Self::set_text), returning what `keep` asks for kept.
+    #[inline(always)]
+    pub(super) fn set_text_keeping(self, text: &str, keep: Keep) -> Result<Cached> {
+        let bytes = text.as_bytes();
+        self.set_byte_list_keeping(bytes, bytes.len() as u64 + 1, keep)
+    }
+
     /// Points the slot at a new list of `count` bytes (more than 0, at
     /// least `bytes.len()`): `bytes`, then zeros (a text's terminator).
     ///
@@ -133,6 +154,22 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// Too long to encode, or the arena has no room.
     #[inline(always)]
     pub(crate) fn set_byte_list(self, bytes: &[u8], count: u64) -> Result<()> {
+        self.set_byte_list_keeping(bytes, count, Keep::Nothing)?;
+        Ok(())
+    }
+
+    /// [`set_byte_list`](Self::set_byte_list), returning what `keep` asks
+    /// for kept (see [`Keep::Parent`]).
+    ///
+    /// # Errors
+    /// As [`set_byte_list`](Self::set_byte_list).
+    #[inline(always)]
+    pub(super) fn set_byte_list_keeping(
+        self,
+        bytes: &[u8],
+        count: u64,
+        keep: Keep,
+    ) -> Result<Cached> {
         if count > MAX_LIST_COUNT {
             return Err(too_large(count, 8));
         }
@@ -140,17 +177,17 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         let make = |off| pointer::encode_list(off, ElementSize::Byte, count);
         // Every byte of the words is written as they are allocated: the
         // bytes, then zeros.
-        alloc_object(
+        let (_, _, kept) = alloc_object(
             self.arena,
             self.segment,
             self.pos,
             words,
             Fill::Overwritten,
-            0,
+            keep,
             make,
             Blob { bytes, count },
         )?;
-        Ok(())
+        Ok(kept)
     }
 }
 

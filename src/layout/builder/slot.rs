@@ -2,7 +2,8 @@
 //! and the structs it points to (made or opened).
 
 use super::{
-    BuilderSegments, Fill, StructBuilder, Zeroed, alloc_object, check_in, read_word, write_word,
+    BuilderSegments, Fill, Keep, StructBuilder, Zeroed, alloc_object, check_in, read_word,
+    write_word,
 };
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
@@ -91,7 +92,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             self.pos,
             words,
             Fill::Zeroed,
-            size.data_words,
+            Keep::Object(size.data_words),
             |off| pointer::encode_struct(off, size),
             Zeroed,
         )?;

@@ -4,7 +4,7 @@
 //! [`PointerBuilder::get_struct_list`]).
 
 use super::{
-    BuilderSegments, Fill, ListBuilder, PointerBuilder, WriteObject, Zeroed, alloc_object,
+    BuilderSegments, Fill, Keep, ListBuilder, PointerBuilder, WriteObject, Zeroed, alloc_object,
     check_in, read_word, resolve_builder, too_large, write_word,
 };
 use crate::arena::Arena;
@@ -78,7 +78,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
                 self.pos,
                 words,
                 fill,
-                0,
+                Keep::Nothing,
                 |off| pointer::encode_list(off, size, count64),
                 fill_list,
             )?;
@@ -114,7 +114,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             self.pos,
             words as u32 + 1,
             Fill::Zeroed,
-            0,
+            Keep::Nothing,
             |off| pointer::encode_list(off, ElementSize::InlineComposite, words),
             Tag(pointer::encode_tag(u64::from(count), size)),
         )?;

@@ -1,10 +1,10 @@
 //! [`StructBuilder`]: a struct's data fields (kept data section, see
 //! [`KeptArena`]) and its pointer fields.
 
-use super::{BuilderSegments, ListBuilder, PointerBuilder, read_word};
+use super::{BuilderSegments, Keep, ListBuilder, PointerBuilder, read_word};
 use crate::arena::Arena;
 use crate::error::Result;
-use crate::layout::cache::{Cached, KeptArena, look_up};
+use crate::layout::cache::{ArenaCall, Cached, KeptArena, look_up};
 use crate::layout::pointer::{ElementSize, StructSize};
 use crate::layout::primitive::{Primitive, load, store};
 use crate::word::Word;
@@ -186,12 +186,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// If `index` is not below the struct's pointer count.
     #[inline(always)]
     pub fn pointer(&mut self, index: usize) -> PointerBuilder<'_, A> {
-        assert!(
-            index < usize::from(self.size.pointers),
-            "pointer {index} is past the pointer section of {} pointers",
-            self.size.pointers
-        );
-        let pos = self.data + u32::from(self.size.data_words) + index as u32;
+        let pos = self.pointer_pos(index);
         PointerBuilder {
             // The slot's handle may call the arena: the data section is
             // forgotten.
@@ -199,6 +194,21 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
             segment: self.segment,
             pos,
         }
+    }
+
+    /// The word offset of pointer `index`.
+    ///
+    /// # Panics
+    /// If `index` is not below the struct's pointer count.
+    #[inline(always)]
+    #[track_caller]
+    fn pointer_pos(&self, index: usize) -> u32 {
+        assert!(
+            index < usize::from(self.size.pointers),
+            "pointer {index} is past the pointer section of {} pointers",
+            self.size.pointers
+        );
+        self.data + u32::from(self.size.data_words) + index as u32
     }
 
     /// Turns this handle into a handle on pointer `index`, keeping its
@@ -318,21 +328,133 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         self.pointer(index).get_struct_list(size)
     }
 
-    /// Sets pointer `index` to a copy of `text`.
+    /// Sets pointer `index` to a copy of `text`. The struct's data section
+    /// stays kept: the next field set needs no lookup (as through
+    /// [`pointer`](Self::pointer) it would).
     ///
     /// # Errors
     /// As [`PointerBuilder::set_text`].
     #[inline]
     pub fn set_text(&mut self, index: usize, text: &str) -> Result<()> {
-        self.pointer(index).set_text(text)
+        self.set_keeping(index, Text(text))
     }
 
-    /// Sets pointer `index` to a copy of `bytes` as `Data`.
+    /// Sets pointer `index` to a copy of `bytes` as `Data`, keeping the data
+    /// section as [`set_text`](Self::set_text) does.
     ///
     /// # Errors
     /// As [`PointerBuilder::set_data`].
+    #[inline]
     pub fn set_data(&mut self, index: usize, bytes: &[u8]) -> Result<()> {
-        self.pointer(index).set_data(bytes)
+        self.set_keeping(index, Data(bytes))
+    }
+
+    /// Sets pointer `index` to a list of texts holding `items`, keeping the
+    /// data section as [`set_text`](Self::set_text) does.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_text_list`].
+    #[inline]
+    pub fn set_text_list<'s, I>(&mut self, index: usize, items: I) -> Result<()>
+    where
+        I: IntoIterator<Item = &'s str>,
+        I::IntoIter: ExactSizeIterator + Clone,
+    {
+        self.set_keeping(index, Blobs::<_, 1>(items.into_iter().map(str::as_bytes)))
+    }
+
+    /// Sets pointer `index` to a list of `Data` holding `items`, keeping the
+    /// data section as [`set_text`](Self::set_text) does.
+    ///
+    /// # Errors
+    /// As [`PointerBuilder::set_data_list`].
+    #[inline]
+    pub fn set_data_list<'s, I>(&mut self, index: usize, items: I) -> Result<()>
+    where
+        I: IntoIterator<Item = &'s [u8]>,
+        I::IntoIter: ExactSizeIterator + Clone,
+    {
+        self.set_keeping(index, Blobs::<_, 0>(items.into_iter()))
+    }
+
+    /// Sets pointer `index` to `value` and keeps this struct's data section
+    /// from the words the allocation returns: `value` is written with
+    /// nothing returned that borrows the arena, so that no other call into
+    /// it can come before this builder's next use.
+    #[inline(always)]
+    fn set_keeping(&mut self, index: usize, value: impl PointerValue) -> Result<()> {
+        let pos = self.pointer_pos(index);
+        self.arena.call_and_keep(SetPointer {
+            segment: self.segment,
+            pos,
+            keep: Keep::Parent {
+                data: self.data,
+                words: self.size.data_words,
+            },
+            value,
+        })
+    }
+}
+
+/// A value a pointer is set to, with what the allocation keeps (see
+/// [`StructBuilder::set_keeping`]).
+trait PointerValue {
+    /// Points `p` at a new copy of the value; returns what `keep` asks for
+    /// kept.
+    fn set<A: Arena + ?Sized>(self, p: PointerBuilder<'_, A>, keep: Keep) -> Result<Cached>;
+}
+
+/// A text.
+struct Text<'v>(&'v str);
+
+impl PointerValue for Text<'_> {
+    #[inline(always)]
+    fn set<A: Arena + ?Sized>(self, p: PointerBuilder<'_, A>, keep: Keep) -> Result<Cached> {
+        p.set_text_keeping(self.0, keep)
+    }
+}
+
+/// A `Data` blob.
+struct Data<'v>(&'v [u8]);
+
+impl PointerValue for Data<'_> {
+    #[inline(always)]
+    fn set<A: Arena + ?Sized>(self, p: PointerBuilder<'_, A>, keep: Keep) -> Result<Cached> {
+        p.set_data_keeping(self.0, keep)
+    }
+}
+
+/// A list of texts (`TERMINATOR` 1) or `Data` (0).
+struct Blobs<I, const TERMINATOR: u64>(I);
+
+impl<'s, I, const TERMINATOR: u64> PointerValue for Blobs<I, TERMINATOR>
+where
+    I: ExactSizeIterator<Item = &'s [u8]> + Clone,
+{
+    #[inline(always)]
+    fn set<A: Arena + ?Sized>(self, p: PointerBuilder<'_, A>, keep: Keep) -> Result<Cached> {
+        p.set_blob_list::<TERMINATOR>(self.0, keep)
+    }
+}
+
+/// Pointer `pos` of the struct at segment `segment` set to `value`, for
+/// [`KeptArena::call_and_keep`].
+struct SetPointer<V> {
+    segment: u32,
+    pos: u32,
+    keep: Keep,
+    value: V,
+}
+
+impl<A: Arena + ?Sized, V: PointerValue> ArenaCall<A> for SetPointer<V> {
+    type Error = crate::Error;
+
+    #[inline(always)]
+    fn call(self, arena: &mut A) -> Result<Cached> {
+        self.value.set(
+            PointerBuilder::new(arena, self.segment, self.pos),
+            self.keep,
+        )
     }
 }
 

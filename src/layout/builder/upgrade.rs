@@ -15,7 +15,7 @@
 
 use super::allocation::point_far;
 use super::{
-    BuilderSegments, Fill, ListBuilder, PointerBuilder, StructBuilder, Zeroed, alloc_object,
+    BuilderSegments, Fill, Keep, ListBuilder, PointerBuilder, StructBuilder, Zeroed, alloc_object,
     check_in, read_word, write_word,
 };
 use crate::arena::Arena;
@@ -196,7 +196,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             self.pos,
             size.total_words(),
             Fill::Zeroed,
-            0,
+            Keep::Nothing,
             |offset| pointer::encode_struct(offset, size),
             Zeroed,
         )?;
