@@ -36,11 +36,16 @@
 //!   [`KeptArena::look_up_and`], [`KeptArena::zero_word_and_keep`], and
 //!   [`KeptArena::look_up_with`], whose function is handed this handle's
 //!   arena, after the handle forgot, and returns what [`look_up`] kept
-//!   from it), and the allocation
+//!   from it); the allocation
 //!   of a struct (`alloc_object`, `alloc_with_landing_pad` and `keep_far`
 //!   in `builder/allocation.rs`, each from the last words the arena
 //!   returned), whose [`Cached`] goes straight into [`KeptArena::with_kept`]
-//!   with the arena it came from. Words inside the arena value (which move with
+//!   with the arena it came from; and a pointer set through a struct that
+//!   returns nothing borrowing the arena (a text, data, a list of them:
+//!   [`KeptArena::call_and_keep`], whose [`ArenaCall`] is handed this
+//!   handle's arena after it forgot, and whose allocation keeps the
+//!   struct's data section, `Keep::Parent`, from the segment words it
+//!   returned, after every write into them). Words inside the arena value (which move with
 //!   every move of it) are never kept ([`Owner`]).
 //!
 //! Debug builds also check both rules: a kept address is adopted only by a
