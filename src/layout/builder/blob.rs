@@ -174,7 +174,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             return Err(too_large(count, 8));
         }
         let words = count.div_ceil(8) as u32;
-        let make = |off| pointer::encode_list(off, ElementSize::Byte, count);
+        let make = move |off| pointer::encode_list(off, ElementSize::Byte, count);
         // Every byte of the words is written as they are allocated: the
         // bytes, then zeros.
         let (_, _, kept) = alloc_object(

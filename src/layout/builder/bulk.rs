@@ -214,7 +214,7 @@ impl<A: Arena + ?Sized> PointerBuilder<'_, A> {
             }
             return Ok(Cached::empty());
         }
-        let make = |off| pointer::encode_list(off, ElementSize::Pointer, u64::from(count));
+        let make = move |off| pointer::encode_list(off, ElementSize::Pointer, u64::from(count));
         // Every word is written as the words are handed out (no second
         // lookup): pointers, then each blob's last word zeroed (its padding
         // and terminator) and its bytes copied over the front.
