@@ -25,7 +25,7 @@ pub mod text;
 pub mod typed;
 mod word;
 
-pub use arena::{AllocError, Arena, FixedArena, SegmentId};
+pub use arena::{AllocError, Arena, FixedArena, SegmentId, WordsOutside};
 #[cfg(feature = "alloc")]
 pub use arena::{GrowthPolicy, MultiSegmentArena, SingleSegmentArena};
 pub use error::{Error, PackedFault, PointerKind, Result};

@@ -1,6 +1,6 @@
 //! [`FixedArena`]: one segment over a caller's buffer, no heap.
 
-use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, zero_words};
+use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, WordsOutside, zero_words};
 use crate::word::Word;
 
 /// One segment over a caller-provided `&mut [Word]`: no heap at all.
@@ -53,6 +53,12 @@ impl<'a> FixedArena<'a> {
 }
 
 impl Arena for FixedArena<'_> {
+    /// Its words are in the buffer it borrows, never in the value itself.
+    #[inline(always)]
+    fn words_outside(&self) -> Option<WordsOutside> {
+        Some(WordsOutside::of(self))
+    }
+
     #[inline]
     fn segment_count(&self) -> u32 {
         u32::from(self.used > 0)

@@ -41,6 +41,38 @@ pub(crate) fn zero_words(words: &mut [Word]) {
     }
 }
 
+/// Proof that an arena value holds none of the words it hands out (they
+/// are on the heap, or in a buffer it borrows), made only by this crate's
+/// arenas ([`SingleSegmentArena`], [`MultiSegmentArena`], [`FixedArena`]),
+/// each for itself; see [`Arena::words_outside`].
+///
+/// It names the value it was made for (its address and size) and is
+/// accepted only for that value, so an arena that returns another's proof
+/// gains nothing: builders test its words as they test any arena's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WordsOutside {
+    addr: usize,
+    size: usize,
+}
+
+impl WordsOutside {
+    /// The proof for `arena`, a built-in arena whose words never lie inside
+    /// its own value.
+    #[inline(always)]
+    fn of<A>(arena: &A) -> Self {
+        WordsOutside {
+            addr: core::ptr::from_ref(arena).addr(),
+            size: core::mem::size_of::<A>(),
+        }
+    }
+
+    /// Whether this proves it for `arena`, the value it was made for.
+    #[inline(always)]
+    pub(crate) fn proves<A: ?Sized>(self, arena: &A) -> bool {
+        self.addr == core::ptr::from_ref(arena).addr() && self.size == core::mem::size_of_val(arena)
+    }
+}
+
 /// Names a segment of a message: 0 is the first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SegmentId(pub u32);
@@ -221,6 +253,17 @@ pub trait Arena {
     /// Forgets every allocation and keeps the memory. Later allocations
     /// must again return zeroed words.
     fn reset(&mut self);
+
+    /// A proof that this arena value holds none of the words it hands
+    /// out, or `None` (the default, and the only answer an arena outside
+    /// this crate can give: only the built-in arenas can make one).
+    /// Builders keep a struct's data section between calls into the arena
+    /// unless it lies inside the arena value (which moves with it); with
+    /// the proof they skip that test.
+    #[inline]
+    fn words_outside(&self) -> Option<WordsOutside> {
+        None
+    }
 }
 
 impl<A: Arena + ?Sized> Arena for &mut A {

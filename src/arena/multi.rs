@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, zero_words};
+use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, WordsOutside, zero_words};
 use crate::word::Word;
 
 /// Largest segment the arena creates on its own policy: a far pointer's
@@ -276,6 +276,12 @@ impl MultiSegmentArena {
 }
 
 impl Arena for MultiSegmentArena {
+    /// Its words are in each segment's `Vec` buffer, never in the value itself.
+    #[inline(always)]
+    fn words_outside(&self) -> Option<WordsOutside> {
+        Some(WordsOutside::of(self))
+    }
+
     #[inline]
     fn segment_count(&self) -> u32 {
         self.active as u32

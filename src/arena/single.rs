@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, zero_words};
+use super::{AllocError, Arena, EAGER_RESET_WORDS, SegmentId, WordsOutside, zero_words};
 use crate::word::Word;
 
 /// One growable segment in a `Vec<Word>`.
@@ -131,6 +131,12 @@ impl SingleSegmentArena {
 }
 
 impl Arena for SingleSegmentArena {
+    /// Its words are in its one `Vec`'s heap buffer, never in the value itself.
+    #[inline(always)]
+    fn words_outside(&self) -> Option<WordsOutside> {
+        Some(WordsOutside::of(self))
+    }
+
     #[inline(always)]
     fn segment_count(&self) -> u32 {
         u32::from(self.used > 0)
