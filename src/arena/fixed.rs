@@ -55,7 +55,7 @@ impl<'a> FixedArena<'a> {
 impl Arena for FixedArena<'_> {
     /// Its words are in the buffer it borrows, never in the value itself.
     #[inline(always)]
-    fn words_outside(&self) -> Option<WordsOutside> {
+    fn words_outside(&self) -> Option<WordsOutside<'_>> {
         Some(WordsOutside::of(self))
     }
 

@@ -48,21 +48,26 @@ pub(crate) fn zero_words(words: &mut [Word]) {
 ///
 /// It names the value it was made for (its address and size) and is
 /// accepted only for that value, so an arena that returns another's proof
-/// gains nothing: builders test its words as they test any arena's.
+/// gains nothing: builders test its words as they test any arena's. It
+/// lives no longer than a borrow of that value, so no other value can be
+/// at that address while it does (one containing it at the same address
+/// is larger, one it contains smaller).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WordsOutside {
+pub struct WordsOutside<'a> {
     addr: usize,
     size: usize,
+    arena: core::marker::PhantomData<&'a ()>,
 }
 
-impl WordsOutside {
+impl<'a> WordsOutside<'a> {
     /// The proof for `arena`, a built-in arena whose words never lie inside
     /// its own value.
     #[inline(always)]
-    fn of<A>(arena: &A) -> Self {
+    fn of<A>(arena: &'a A) -> Self {
         WordsOutside {
             addr: core::ptr::from_ref(arena).addr(),
             size: core::mem::size_of::<A>(),
+            arena: core::marker::PhantomData,
         }
     }
 
@@ -261,7 +266,7 @@ pub trait Arena {
     /// unless it lies inside the arena value (which moves with it); with
     /// the proof they skip that test.
     #[inline]
-    fn words_outside(&self) -> Option<WordsOutside> {
+    fn words_outside(&self) -> Option<WordsOutside<'_>> {
         None
     }
 }

@@ -278,7 +278,7 @@ impl MultiSegmentArena {
 impl Arena for MultiSegmentArena {
     /// Its words are in each segment's `Vec` buffer, never in the value itself.
     #[inline(always)]
-    fn words_outside(&self) -> Option<WordsOutside> {
+    fn words_outside(&self) -> Option<WordsOutside<'_>> {
         Some(WordsOutside::of(self))
     }
 

@@ -133,7 +133,7 @@ impl SingleSegmentArena {
 impl Arena for SingleSegmentArena {
     /// Its words are in its one `Vec`'s heap buffer, never in the value itself.
     #[inline(always)]
-    fn words_outside(&self) -> Option<WordsOutside> {
+    fn words_outside(&self) -> Option<WordsOutside<'_>> {
         Some(WordsOutside::of(self))
     }
 

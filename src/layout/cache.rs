@@ -604,7 +604,7 @@ mod tests {
         fn reset(&mut self) {
             self.inline.reset();
         }
-        fn words_outside(&self) -> Option<crate::WordsOutside> {
+        fn words_outside(&self) -> Option<crate::WordsOutside<'_>> {
             self.donor.words_outside()
         }
     }
