@@ -92,6 +92,14 @@ impl SingleSegmentArena {
         let start = self.used;
         let end = start + len as usize;
         self.grow(end, len).ok()?;
+        self.hand_out(start, end, zeroed)
+    }
+
+    /// Marks `start..end` (inside the words) allocated, zeroing what an
+    /// earlier message left there when `zeroed`, and returns `start` with
+    /// the words up to `end` (`segment_mut(0)` after the allocation).
+    #[inline(always)]
+    fn hand_out(&mut self, start: usize, end: usize, zeroed: bool) -> Option<(u32, &mut [Word])> {
         self.used = end;
         if zeroed && end > self.clean && start < self.dirty {
             self.zero_ahead(start);
@@ -205,13 +213,9 @@ impl Arena for SingleSegmentArena {
         if end > self.words.len() {
             return self.allocate_in_grown(len, zeroed);
         }
-        self.used = end;
-        if zeroed && end > self.clean && start < self.dirty {
-            self.zero_ahead(start);
-        }
-        // `segment_mut(0)` after the allocation; `end` is inside the words
-        // (tested above: no second test).
-        Some((start as u32, self.words.get_mut(..end)?))
+        // `end` is inside the words (tested above: the test in `hand_out`
+        // folds away).
+        self.hand_out(start, end, zeroed)
     }
 
     #[inline]

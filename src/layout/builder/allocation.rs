@@ -190,10 +190,11 @@ pub(crate) fn init_root_slot<A: Arena + ?Sized>(arena: &mut A) -> Result<()> {
 /// [`Arena::allocate`] and, when it lands elsewhere, a landing pad next to
 /// it or, failing that, a double-far one (see [`point_far`]).
 /// `make(offset)` encodes the struct or list pointer for an offset.
-/// Returns where the object is, and what `keep` asks for kept: for a struct, its first words for
-/// a [`StructBuilder`], near or far (behind a far pointer, looked up again
-/// after the pointer is written, so the builder of a far object starts
-/// with its data section kept too). `fill_object` first writes the
+/// Returns where the object is, and what `keep` asks for kept: a struct's
+/// first words for its [`StructBuilder`], near or far (behind a far
+/// pointer, looked up again after the pointer is written, so the builder
+/// of a far object starts with its data section kept too), or, near only,
+/// the data section of the struct holding the pointer ([`Keep::Parent`]). `fill_object` first writes the
 /// object's words (all of them).
 // Eight arguments: the slot (arena, segment, position), the object (words,
 // fill, words to keep) and its two encoders; all inlined into the callers.

@@ -218,12 +218,7 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
     /// As [`pointer`](Self::pointer).
     #[inline]
     pub fn into_pointer(self, index: usize) -> PointerBuilder<'a, A> {
-        assert!(
-            index < usize::from(self.size.pointers),
-            "pointer {index} is past the pointer section of {} pointers",
-            self.size.pointers
-        );
-        let pos = self.data + u32::from(self.size.data_words) + index as u32;
+        let pos = self.pointer_pos(index);
         PointerBuilder {
             arena: self.arena.into_arena(),
             segment: self.segment,
