@@ -96,9 +96,6 @@ pub(crate) struct Cached {
 pub(crate) struct Owner {
     start: usize,
     len: usize,
-    /// The arena's address (debug builds), proof or not.
-    #[cfg(debug_assertions)]
-    addr: usize,
 }
 
 impl Owner {
@@ -108,17 +105,14 @@ impl Owner {
     /// prove, each for its own value): the test then folds away.
     #[inline(always)]
     pub(crate) fn of<A: Arena + ?Sized>(arena: &A) -> Self {
-        let addr = core::ptr::from_ref::<A>(arena).addr();
         let len = if arena.words_outside().is_some_and(|p| p.proves(arena)) {
             0
         } else {
             core::mem::size_of_val::<A>(arena)
         };
         Owner {
-            start: addr,
+            start: core::ptr::from_ref::<A>(arena).addr(),
             len,
-            #[cfg(debug_assertions)]
-            addr,
         }
     }
 
@@ -165,7 +159,7 @@ impl Cached {
             #[cfg(debug_assertions)]
             kept_at: Cell::new(0),
             #[cfg(debug_assertions)]
-            owner: owner.addr,
+            owner: owner.start,
         }
     }
 
@@ -243,7 +237,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     pub(crate) fn with_kept(arena: &'a mut A, kept: Cached) -> Self {
         #[cfg(debug_assertions)]
         debug_assert!(
-            kept.len.get() == 0 || kept.owner == Owner::of(&*arena).addr,
+            kept.len.get() == 0 || kept.owner == Owner::of(&*arena).start,
             "a data section kept from another arena"
         );
         KeptArena {
@@ -409,7 +403,7 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
     /// of them) that returns nothing borrowing the arena: the struct's
     /// next field needs no lookup.
     #[inline(always)]
-    pub(crate) fn call_and_keep<C: ArenaCall<A>>(&mut self, call: C) -> Result<(), C::Error> {
+    pub(crate) fn call_and_keep(&mut self, call: impl ArenaCall<A>) -> crate::Result<()> {
         self.forget();
         let kept = call.call(&mut *self.arena)?;
         self.adopt(kept);
@@ -449,11 +443,9 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
 /// its setter (as a closure, LLVM left it out of line: +19% instructions
 /// on the data-set suite's minecraft serialize).
 pub(crate) trait ArenaCall<A: ?Sized> {
-    /// What the call fails with.
-    type Error;
     /// Calls `arena`; returns what it keeps from the words it returned
     /// last.
-    fn call(self, arena: &mut A) -> Result<Cached, Self::Error>;
+    fn call(self, arena: &mut A) -> crate::Result<Cached>;
 }
 
 /// The lookup of [`KeptArena::look_up_and`]: segment `segment` through the

@@ -442,8 +442,6 @@ struct SetPointer<V> {
 }
 
 impl<A: Arena + ?Sized, V: PointerValue> ArenaCall<A> for SetPointer<V> {
-    type Error = crate::Error;
-
     #[inline(always)]
     fn call(self, arena: &mut A) -> Result<Cached> {
         self.value.set(
