@@ -2,7 +2,9 @@
 //! rust_serialization_benchmark on their own schemas, capnarena and capnp in
 //! one criterion group per set and column (`rsb/SET/COLUMN`, see
 //! `capnarena_peers::rsb::steps::COLUMNS`), with rkyv's rows beside them
-//! where rkyv has the column (`rsb_ref/rkyv_sets.rs`).
+//! where rkyv has the column (`rsb_ref/rkyv_sets.rs`), and in the read
+//! columns the format's floor (`format_floor`: the same loop over the same
+//! bytes with no reader, `capnarena_peers::rsb::floor`).
 
 // `criterion_group!` generates an undocumented `pub fn`.
 #![allow(missing_docs)]
@@ -10,7 +12,7 @@
 use std::hint::black_box;
 
 use capnarena_peers::rsb::SCRATCH_WORDS;
-use capnarena_peers::rsb::steps::{Side, scenarios, step};
+use capnarena_peers::rsb::steps::{Side, floor_step, scenarios, step};
 use capnarena_peers::scratch_words;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -28,6 +30,9 @@ fn rsb(c: &mut Criterion) {
         }
         let mut parts = name.split('/').skip(1);
         let (set, column) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        if let Some(mut s) = floor_step(&name) {
+            g.bench_function("format_floor", |b| b.iter(|| black_box(s())));
+        }
         for (label, mut s) in rkyv_sets::rows(set, column) {
             g.bench_function(label, |b| b.iter(|| black_box(s())));
         }

@@ -5,9 +5,9 @@
 //! values themselves.
 
 use capnarena::MultiSegmentArena;
-use capnarena_peers::rsb::steps::{SETS, Side, framed, scenarios, step};
+use capnarena_peers::rsb::steps::{SETS, Side, floor_step, framed, scenarios, step};
 use capnarena_peers::rsb::{
-    SCRATCH_WORDS, SEED, TRIANGLES, expected_read, logs, mesh, ours, peer, players, updates,
+    SCRATCH_WORDS, SEED, TRIANGLES, expected_read, floor, logs, mesh, ours, peer, players, updates,
 };
 use capnarena_peers::{AlignedBytes, scratch_words};
 
@@ -114,6 +114,40 @@ fn every_step_agrees() {
             _ if set == "mesh" => assert!(got[0] <= got[1], "{name}: {got:?}"),
             _ => assert_eq!(got[0], got[1], "{name}: framed sizes"),
         }
+    }
+}
+
+/// The format's floor (the read loop decoding the frame by hand) folds the
+/// generator's values on the log and the mesh: its field offsets and
+/// pointer decoding reach the fields the read columns read, so its time is
+/// the same work with no reader. It is offered for those read columns only.
+#[test]
+fn format_floor_folds_the_generators_values() {
+    for set in ["log", "mesh"] {
+        let mut s = floor_step(&format!("rsb/{set}/read")).expect("a read column");
+        assert_eq!(s(), expected_read(set, SEED), "{set}");
+        assert!(floor_step(&format!("rsb/{set}/access")).is_none(), "{set}");
+    }
+    for name in [
+        "rsb/minecraft_savedata/read",
+        "rsb/mk48/read",
+        "rsb/nothing/read",
+    ] {
+        assert!(floor_step(name).is_none(), "{name}");
+    }
+}
+
+/// The floor's hand decoding of the mesh's struct pointers reaches each
+/// triangle's normal: the bytes it cuts out hold the normal's coordinates
+/// as the generator made them.
+#[test]
+fn format_floor_decodes_each_normal() {
+    let d = mesh(SEED);
+    let words = floor::segment_words(&framed("mesh").0);
+    for i in [0, 1, 2, 999, TRIANGLES / 2, TRIANGLES - 1] {
+        let data = floor::mesh_normal(&words, i);
+        let want: Vec<u8> = d[i].v[3].iter().flat_map(|c| c.to_le_bytes()).collect();
+        assert_eq!(data.get(..12), Some(&want[..]), "triangle {i}");
     }
 }
 

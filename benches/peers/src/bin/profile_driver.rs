@@ -10,7 +10,9 @@
 //! `marshal/reuse`, `unmarshal/zero_copy`, `decode_stream`, `reset`,
 //! `text_copy/reuse`, `read_all`, `pack`, `unpack`, `packed_stream`, `realistic/...`
 //! as listed in `capnarena_peers::realistic::steps::SCENARIOS`, `rsb/SET/COLUMN` as listed by
-//! `capnarena_peers::rsb::steps::scenarios`), `SIDE` is `capnarena` or `capnp`.
+//! `capnarena_peers::rsb::steps::scenarios`), `SIDE` is `capnarena` or `capnp`
+//! (or `format_floor` for an `rsb/SET/read` scenario: the read loop with no
+//! reader, `capnarena_peers::rsb::floor`).
 //! One warm-up iteration runs before the counted ones; the checksum of the
 //! results is printed so that no work is optimized away.
 
@@ -282,8 +284,9 @@ fn main() -> ExitCode {
             capnp::Word::words_to_bytes_mut(&mut scratch),
             &data,
         ),
+        "format_floor" => rsb_steps::floor_step(scenario),
         _ => {
-            eprintln!("SIDE must be capnarena or capnp, not {side:?}");
+            eprintln!("SIDE must be capnarena, capnp or format_floor, not {side:?}");
             return ExitCode::FAILURE;
         }
     };

@@ -19,6 +19,7 @@
 //! [`steps::step`] makes one iteration of one side of one scenario, for the
 //! criterion bench (`benches/rsb.rs`), the callgrind driver and the tests.
 
+pub mod floor;
 pub mod ours;
 pub mod peer;
 pub mod steps;
