@@ -10,7 +10,7 @@
 //! `checksum` methods here define, so a reader's result can be checked
 //! against the input it was built from.
 //!
-//! [`Scenario`] lists every bench group; [`step`] makes one iteration of one
+//! [`steps::SCENARIOS`] lists every bench group; [`steps::step`] makes one iteration of one
 //! side of one scenario, with its input made beforehand, for the criterion
 //! bench (`benches/realistic.rs`), the callgrind driver and the allocation
 //! tests alike.
