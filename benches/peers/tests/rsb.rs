@@ -123,7 +123,7 @@ fn every_step_agrees() {
 /// the same work with no reader. It is offered for those read columns only.
 #[test]
 fn format_floor_folds_the_generators_values() {
-    for set in ["log", "mesh"] {
+    for set in floor::SETS {
         let mut s = floor_step(&format!("rsb/{set}/read")).expect("a read column");
         assert_eq!(s(), expected_read(set, SEED), "{set}");
         assert!(floor_step(&format!("rsb/{set}/access")).is_none(), "{set}");

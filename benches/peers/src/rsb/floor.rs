@@ -23,6 +23,10 @@ use std::hint::black_box;
 
 use super::read_log;
 
+/// The data sets with a floor row: those whose read column follows a
+/// pointer an element.
+pub const SETS: [&str; 2] = ["log", "mesh"];
+
 /// Byte offsets of the log read column's fields in the data section, from
 /// the schema's layout (`schema/rsb/log.capnp`): `Log.code` (UInt16, @5,
 /// the first data field) at 0 and `Log.size` (UInt64) in the second word.
@@ -92,7 +96,16 @@ fn root_list(seg: &[[u8; 8]]) -> (usize, usize, usize, usize) {
     )
 }
 
-/// The `N` bytes at byte `at` of word `w` of element `e`, zeros past its end.
+/// The word of pointer `index` of element `i` of a struct list whose first
+/// element is at word `first`, each of `data` data words and `ptrs`
+/// pointers.
+#[inline(always)]
+fn element_pointer(first: usize, i: usize, data: usize, ptrs: usize, index: usize) -> usize {
+    first + i * (data + ptrs) + data + index
+}
+
+/// The `N` bytes at byte `at` of word `w` of element `e`, zeros past its
+/// end.
 #[inline(always)]
 fn field<const N: usize>(e: &[[u8; 8]], w: usize, at: usize) -> [u8; N] {
     e.get(w)
@@ -105,7 +118,7 @@ fn field<const N: usize>(e: &[[u8; 8]], w: usize, at: usize) -> [u8; N] {
 /// loop decodes it (for the test that checks the decoding).
 pub fn mesh_normal(seg: &[[u8; 8]], i: usize) -> Vec<u8> {
     let (first, _, data, ptrs) = root_list(seg);
-    let pos = first + i * (data + ptrs) + data + TRIANGLE_NORMAL;
+    let pos = element_pointer(first, i, data, ptrs, TRIANGLE_NORMAL);
     let (words, data) = struct_at(seg, pos, word(seg, pos));
     words.iter().take(data).flatten().copied().collect()
 }
@@ -128,9 +141,8 @@ pub fn read(set: &str, seg: &[[u8; 8]]) -> u64 {
     match set {
         "log" => {
             for (i, e) in elems.chunks_exact(step).enumerate() {
-                let pos = first + i * step + data + LOG_ADDRESS;
-                let w = u64::from_le_bytes(field(e, data + LOG_ADDRESS, 0));
-                black_box(struct_at(seg, pos, w));
+                let pos = element_pointer(first, i, data, ptrs, LOG_ADDRESS);
+                black_box(struct_at(seg, pos, word(e, data + LOG_ADDRESS)));
                 let code = u16::from_le_bytes(field(e, LOG_CODE / 8, LOG_CODE % 8));
                 let size = u64::from_le_bytes(field(e, LOG_SIZE / 8, LOG_SIZE % 8));
                 h = read_log(h, code, size);
@@ -138,9 +150,8 @@ pub fn read(set: &str, seg: &[[u8; 8]]) -> u64 {
         }
         "mesh" => {
             for (i, e) in elems.chunks_exact(step).enumerate() {
-                let pos = first + i * step + data + TRIANGLE_NORMAL;
-                let w = u64::from_le_bytes(field(e, data + TRIANGLE_NORMAL, 0));
-                black_box(struct_at(seg, pos, w));
+                let pos = element_pointer(first, i, data, ptrs, TRIANGLE_NORMAL);
+                black_box(struct_at(seg, pos, word(e, data + TRIANGLE_NORMAL)));
                 h += 1;
             }
         }

@@ -178,11 +178,11 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [u8]) -> Option<Ste
 
 /// The read column's loop of `set` with no reader ([`super::floor`]), over
 /// the same framed bytes as the read column: the `format_floor` row beside
-/// capnarena and capnp. `None` unless `scenario` is the log's or the mesh's
-/// read column.
+/// capnarena and capnp. `None` unless `scenario` is the read column of one
+/// of [`super::floor::SETS`].
 pub fn floor_step(scenario: &str) -> Option<Step<'static>> {
     let name = scenario.strip_prefix("rsb/")?.strip_suffix("/read")?;
-    let set = *["log", "mesh"].iter().find(|s| **s == name)?;
+    let set = *super::floor::SETS.iter().find(|s| **s == name)?;
     let words = super::floor::segment_words(&framed(set).0);
     Some(Box::new(move || super::floor::read(set, &words)))
 }
