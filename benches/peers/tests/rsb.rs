@@ -1,13 +1,13 @@
 //! The data-set suite (`capnarena_peers::rsb`) does the same work on both
 //! sides: capnarena's generated builders (bulk setters, kept message) write
 //! the bytes capnpc's generated builders write, framed and packed, and the
-//! read columns of both sides return the fold computed from the input
-//! values themselves.
+//! read columns of both sides read the values the generator made.
 
 use capnarena::MultiSegmentArena;
 use capnarena_peers::rsb::steps::{SETS, Side, floor_step, framed, scenarios, step};
 use capnarena_peers::rsb::{
-    SCRATCH_WORDS, SEED, TRIANGLES, expected_read, floor, logs, mesh, ours, peer, players, updates,
+    SCRATCH_WORDS, SEED, TRIANGLES, elements, expected_seen, floor, logs, mesh, ours, peer,
+    players, updates,
 };
 use capnarena_peers::{AlignedBytes, scratch_words};
 
@@ -88,9 +88,9 @@ fn capnp_scratch_spills_only_for_the_mesh() {
 }
 
 /// Every scenario runs on both sides; the access columns return 1 on both
-/// sides (the root was fetched), the read and packed read columns
-/// return the fold of the input values, the same on both sides, and every
-/// serialize column writes the same number of bytes on every iteration.
+/// sides (the root was fetched), the read and packed read columns the
+/// number of elements the set has, and every serialize column writes the
+/// same number of bytes on every iteration.
 #[test]
 fn every_step_agrees() {
     for name in scenarios() {
@@ -106,7 +106,7 @@ fn every_step_agrees() {
         }
         match col {
             "read" | "packed_read" => {
-                let want = expected_read(set, SEED);
+                let want = elements(set, SEED);
                 assert_eq!(got, [want, want], "{name}");
             }
             "access" | "access_single" => assert_eq!(got, [1, 1], "{name}"),
@@ -117,15 +117,66 @@ fn every_step_agrees() {
     }
 }
 
-/// The format's floor (the read loop decoding the frame by hand) folds the
+/// The read and packed read loops of both sides, framed and packed, read
+/// every value the generator made, in order (what the bench hands to
+/// `black_box`), and count the elements.
+#[test]
+fn read_loops_see_the_generators_values() {
+    macro_rules! check {
+        ($set:expr, $ours:ty, $peer:ty) => {{
+            let set = $set;
+            let want = expected_seen(set, SEED);
+            let n = elements(set, SEED);
+            let (f, p) = framed(set);
+            let bytes = AlignedBytes::new(&f);
+            let mut kept = ours::Kept::new(capnarena::SingleSegmentArena::new());
+            let mut seen = Vec::new();
+            let runs: [(&str, u64); 4] = [
+                (
+                    "capnarena read",
+                    ours::read_with::<$ours>(bytes.as_bytes(), |v| seen.push(v)).unwrap(),
+                ),
+                (
+                    "capnarena packed_read",
+                    kept.packed_read_with::<$ours>(&p, |v| seen.push(v))
+                        .unwrap(),
+                ),
+                (
+                    "capnp read",
+                    peer::read_with::<$peer>(bytes.as_bytes(), |v| seen.push(v)).unwrap(),
+                ),
+                (
+                    "capnp packed_read",
+                    peer::packed_read_with::<$peer>(&p, |v| seen.push(v)).unwrap(),
+                ),
+            ];
+            for (k, (label, count)) in runs.into_iter().enumerate() {
+                assert_eq!(count, n, "{set} {label}: elements");
+                let got = &seen[k * want.len()..(k + 1) * want.len()];
+                assert!(got == want.as_slice(), "{set} {label}: values read");
+            }
+            assert_eq!(seen.len(), 4 * want.len(), "{set}");
+        }};
+    }
+    check!("log", ours::LogRoot, peer::LogRoot);
+    check!("mesh", ours::MeshRoot, peer::MeshRoot);
+    check!("minecraft_savedata", ours::PlayerRoot, peer::PlayerRoot);
+    check!("mk48", ours::UpdateRoot, peer::UpdateRoot);
+}
+
+/// The format's floor (the read loop decoding the frame by hand) reads the
 /// generator's values on the log and the mesh: its field offsets and
 /// pointer decoding reach the fields the read columns read, so its time is
 /// the same work with no reader. It is offered for those read columns only.
 #[test]
-fn format_floor_folds_the_generators_values() {
+fn format_floor_reads_the_generators_values() {
     for set in floor::SETS {
         let mut s = floor_step(&format!("rsb/{set}/read")).expect("a read column");
-        assert_eq!(s(), expected_read(set, SEED), "{set}");
+        assert_eq!(s(), elements(set, SEED), "{set}");
+        let words = floor::segment_words(&framed(set).0);
+        let mut seen = Vec::new();
+        floor::read_with(set, &words, |v| seen.push(v));
+        assert!(seen == expected_seen(set, SEED), "{set}: values read");
         assert!(floor_step(&format!("rsb/{set}/access")).is_none(), "{set}");
     }
     for name in [

@@ -11,7 +11,7 @@
 
 use std::hint::black_box;
 
-use capnarena_peers::rsb::{self, read_log, read_player, read_update};
+use capnarena_peers::rsb::{self, black_boxed};
 use rkyv::rancor::Error;
 use rkyv::util::AlignedVec;
 use rkyv::{Archive, Serialize};
@@ -379,57 +379,53 @@ pub fn updates() -> Updates {
 }
 
 /// The read column's loop over an archived set: the same fields as the
-/// capnarena and capnp rows, folded the same way.
+/// capnarena and capnp rows, handed to `seen` the same way; the element
+/// count.
 pub trait ReadLoop {
-    /// The fold of the fields the read column reads.
-    fn read_loop(&self) -> u64;
+    /// Each element's field(s) to `seen`.
+    fn read_loop(&self, seen: impl FnMut(u64)) -> u64;
 }
 
 impl ReadLoop for ArchivedLogs {
-    fn read_loop(&self) -> u64 {
-        let mut h = 0;
+    fn read_loop(&self, mut seen: impl FnMut(u64)) -> u64 {
         for l in self.logs.iter() {
             black_box(&l.address);
-            h = read_log(h, l.code.to_native(), l.size.to_native());
+            seen(u64::from(l.code.to_native()));
+            seen(l.size.to_native());
         }
-        h
+        self.logs.len() as u64
     }
 }
 
 impl ReadLoop for ArchivedMesh {
-    fn read_loop(&self) -> u64 {
-        let mut n = 0;
+    fn read_loop(&self, _seen: impl FnMut(u64)) -> u64 {
         for t in self.triangles.iter() {
             black_box(&t.normal);
-            n += 1;
         }
-        n
+        self.triangles.len() as u64
     }
 }
 
 impl ReadLoop for ArchivedPlayers {
-    fn read_loop(&self) -> u64 {
-        let mut h = 0;
+    fn read_loop(&self, mut seen: impl FnMut(u64)) -> u64 {
         for p in self.players.iter() {
-            let g = match p.game_type {
+            seen(match p.game_type {
                 ArchivedGameType::Survival => 0,
                 ArchivedGameType::Creative => 1,
                 ArchivedGameType::Adventure => 2,
                 ArchivedGameType::Spectator => 3,
-            };
-            h = read_player(h, g);
+            });
         }
-        h
+        self.players.len() as u64
     }
 }
 
 impl ReadLoop for ArchivedUpdates {
-    fn read_loop(&self) -> u64 {
-        let mut h = 0;
+    fn read_loop(&self, mut seen: impl FnMut(u64)) -> u64 {
         for u in self.updates.iter() {
-            h = read_update(h, u.score.to_native());
+            seen(u64::from(u.score.to_native()));
         }
-        h
+        self.updates.len() as u64
     }
 }
 
@@ -464,11 +460,15 @@ where
         + for<'a> rkyv::bytecheck::CheckBytes<rkyv::api::high::HighValidator<'a, Error>>,
 {
     let bytes = rkyv::to_bytes::<Error>(&value).expect("the set serializes");
-    let want = rsb::expected_read(set, rsb::SEED);
-    let got = rkyv::access::<T::Archived, Error>(&bytes)
+    let mut seen = Vec::new();
+    let n = rkyv::access::<T::Archived, Error>(&bytes)
         .expect("the set validates")
-        .read_loop();
-    assert_eq!(got, want, "rkyv's read loop folds the generator's values");
+        .read_loop(|v| seen.push(v));
+    assert_eq!(n, rsb::elements(set, rsb::SEED), "rkyv's element count");
+    assert!(
+        seen == rsb::expected_seen(set, rsb::SEED),
+        "rkyv's read loop reads the generator's values"
+    );
     match column {
         "serialize" => {
             let mut out = Some(AlignedVec::<16>::new());
@@ -496,7 +496,7 @@ where
                         let root = rkyv::access::<T::Archived, Error>(&checked)
                             .expect("the set validates");
                         if read {
-                            root.read_loop()
+                            root.read_loop(black_boxed)
                         } else {
                             black_box(root);
                             1
@@ -513,7 +513,7 @@ where
                         // closure and never changed.
                         let root = unsafe { rkyv::access_unchecked::<T::Archived>(&unchecked) };
                         if read {
-                            root.read_loop()
+                            root.read_loop(black_boxed)
                         } else {
                             black_box(root);
                             1

@@ -17,11 +17,11 @@
 //! test and an add for an enum), so they have no row here.
 //!
 //! Only one-segment frames are read (the read columns' input is built on
-//! one segment); a frame of more segments folds to 0.
+//! one segment); a frame of more segments reads no elements.
 
 use std::hint::black_box;
 
-use super::read_log;
+use super::black_boxed;
 
 /// The data sets with a floor row: those whose read column follows a
 /// pointer an element.
@@ -30,8 +30,8 @@ pub const SETS: [&str; 2] = ["log", "mesh"];
 /// Byte offsets of the log read column's fields in the data section, from
 /// the schema's layout (`schema/rsb/log.capnp`): `Log.code` (UInt16, @5,
 /// the first data field) at 0 and `Log.size` (UInt64) in the second word.
-/// `tests/rsb.rs` checks the fold against the generator's values, which
-/// these offsets must reach.
+/// `tests/rsb.rs` checks what the loop reads against the generator's
+/// values, which these offsets must reach.
 const LOG_CODE: usize = 0;
 const LOG_SIZE: usize = 8;
 /// `Triangle.normal` is the triangle's fourth pointer; `Log.address` its
@@ -123,9 +123,14 @@ pub fn mesh_normal(seg: &[[u8; 8]], i: usize) -> Vec<u8> {
     words.iter().take(data).flatten().copied().collect()
 }
 
-/// The read column's fold of `set` over the segment's words
-/// ([`segment_words`]).
+/// The read column's loop of `set` over the segment's words
+/// ([`segment_words`]), each field black-boxed: the element count.
 pub fn read(set: &str, seg: &[[u8; 8]]) -> u64 {
+    read_with(set, seg, black_boxed)
+}
+
+/// [`read`] with each field handed to `seen`.
+pub fn read_with(set: &str, seg: &[[u8; 8]], mut seen: impl FnMut(u64)) -> u64 {
     let (first, count, data, ptrs) = root_list(seg);
     let step = data + ptrs;
     let Some(elems) = step
@@ -137,25 +142,26 @@ pub fn read(set: &str, seg: &[[u8; 8]]) -> u64 {
     if step == 0 {
         return 0;
     }
-    let mut h = 0u64;
     match set {
         "log" => {
             for (i, e) in elems.chunks_exact(step).enumerate() {
                 let pos = element_pointer(first, i, data, ptrs, LOG_ADDRESS);
                 black_box(struct_at(seg, pos, word(e, data + LOG_ADDRESS)));
-                let code = u16::from_le_bytes(field(e, LOG_CODE / 8, LOG_CODE % 8));
-                let size = u64::from_le_bytes(field(e, LOG_SIZE / 8, LOG_SIZE % 8));
-                h = read_log(h, code, size);
+                seen(u64::from(u16::from_le_bytes(field(
+                    e,
+                    LOG_CODE / 8,
+                    LOG_CODE % 8,
+                ))));
+                seen(u64::from_le_bytes(field(e, LOG_SIZE / 8, LOG_SIZE % 8)));
             }
         }
         "mesh" => {
             for (i, e) in elems.chunks_exact(step).enumerate() {
                 let pos = element_pointer(first, i, data, ptrs, TRIANGLE_NORMAL);
                 black_box(struct_at(seg, pos, word(e, data + TRIANGLE_NORMAL)));
-                h += 1;
             }
         }
         _ => return 0,
     }
-    h
+    count as u64
 }
