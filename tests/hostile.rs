@@ -249,8 +249,9 @@ fn every_fault_gives_ok_or_err() {
         // segment_mut, short segment, huge offsets, wrong segment, all of
         // the first three with a changing count, a changing count, an
         // inflated count, an honest `room`, a `room` that always says
-        // yes, alone and with overlapping allocations).
-        [1, 2, 3, 5, 7, 8, 10, 13, 15, 17, 19, 20]
+        // yes, alone and with overlapping allocations, far placement in
+        // one call, honest and reporting the wrong segment).
+        [1, 2, 3, 5, 7, 8, 10, 13, 15, 17, 19, 20, 22, 24]
             .map(|i| all[i])
             .to_vec()
     } else {

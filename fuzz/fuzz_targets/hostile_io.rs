@@ -48,6 +48,7 @@ fn faults(b: [u8; 4]) -> (Faults, usize) {
             2 => RoomFault::Zero,
             _ => RoomFault::Huge,
         },
+        far: b[1] & 0x40 != 0,
     };
     (f, 1 + usize::from(b[2]))
 }

@@ -146,9 +146,11 @@ impl core::error::Error for AllocError {}
 ///   free of allocation);
 /// - to report each segment's [`room`](Arena::room), so that objects
 ///   behind far pointers get their landing pads in the same allocation
-///   (an arena with more than one segment should: see that method), and
-///   to [`allocate_in`](Arena::allocate_in) a given segment, which makes
-///   that cost nothing on the common path.
+///   (an arena with more than one segment should: see that method), to
+///   [`allocate_in`](Arena::allocate_in) a given segment, which makes
+///   that cost nothing on the common path, and to
+///   [`allocate_far_mut`](Arena::allocate_far_mut), which places an object
+///   behind a far pointer with one call.
 ///
 /// An implementation must never assume:
 /// - anything about what the words mean, or that allocations are ever
@@ -233,6 +235,38 @@ pub trait Arena {
         Some((o, words.get_mut(..n).unwrap_or(&mut [])))
     }
 
+    /// Allocates `len` contiguous zeroed words in a segment other than
+    /// `from`, where [`allocate`](Arena::allocate) would put what does not
+    /// fit in `from` (the newest segment, or a new one), and returns that
+    /// segment, the words' offset in it, and the allocated words of both
+    /// segments after the allocation, as [`segment_mut`](Arena::segment_mut)
+    /// would return them: `from`'s first, then the new words' segment's.
+    /// `None` when the arena cannot place the words outside `from`, or
+    /// does not do this (the default). `zeroed` is as for
+    /// [`allocate_in_mut`](Arena::allocate_in_mut).
+    ///
+    /// The message asks this when an object does not fit in the segment of
+    /// the pointer to it (after [`allocate_in_mut`](Arena::allocate_in_mut)
+    /// said so), for the object and its landing pad in one piece: it then
+    /// writes the far pointer, the pad and the object into the two
+    /// segments' words with no further call, as cheaply as a near object.
+    /// Without it, the message asks [`room`](Arena::room),
+    /// [`allocate`](Arena::allocate) and both segments in turn. Returning
+    /// `from` itself as the segment is refused with an error; the message
+    /// checks every offset against the words returned, as it checks every
+    /// answer.
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    fn allocate_far_mut(
+        &mut self,
+        len: u32,
+        from: SegmentId,
+        zeroed: bool,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])> {
+        let _ = (len, from, zeroed);
+        None
+    }
+
     /// How many words [`allocate`](Arena::allocate) would still place in
     /// segment `id` itself, one after the other, or `None` when the arena
     /// does not say (the default).
@@ -310,6 +344,15 @@ impl<A: Arena + ?Sized> Arena for &mut A {
         (**self).allocate_in_mut(len, id, zeroed)
     }
     #[inline]
+    fn allocate_far_mut(
+        &mut self,
+        len: u32,
+        from: SegmentId,
+        zeroed: bool,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])> {
+        (**self).allocate_far_mut(len, from, zeroed)
+    }
+    #[inline]
     fn room(&self, id: SegmentId) -> Option<u32> {
         (**self).room(id)
     }
@@ -357,6 +400,15 @@ impl<A: Arena + ?Sized> Arena for alloc::boxed::Box<A> {
         zeroed: bool,
     ) -> Option<(u32, &mut [Word])> {
         (**self).allocate_in_mut(len, id, zeroed)
+    }
+    #[inline]
+    fn allocate_far_mut(
+        &mut self,
+        len: u32,
+        from: SegmentId,
+        zeroed: bool,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])> {
+        (**self).allocate_far_mut(len, from, zeroed)
     }
     #[inline]
     fn room(&self, id: SegmentId) -> Option<u32> {

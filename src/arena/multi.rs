@@ -391,6 +391,72 @@ impl Arena for MultiSegmentArena {
         self.segment_mut_used(id.0 as usize).map(|w| (o, w))
     }
 
+    /// In the newest segment when it has zeroed room and is not `from`,
+    /// else as [`allocate`](Arena::allocate)'s slow path (a new segment,
+    /// sized by the policy); both segments' words are cut from the segment
+    /// list at once.
+    #[inline]
+    fn allocate_far_mut(
+        &mut self,
+        len: u32,
+        from: SegmentId,
+        zeroed: bool,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])> {
+        // Words are always zeroed here, as in `allocate`.
+        let _ = zeroed;
+        let n = len as usize;
+        let from = from.0 as usize;
+        let newest = self.active.checked_sub(1)?;
+        if from > newest {
+            return None;
+        }
+        // The common case once a segment is full: the newest segment
+        // (`rest[newest - 1]`, not `from`) has zeroed room.
+        if from < newest
+            && self
+                .rest
+                .get(newest - 1)
+                .is_some_and(|far| n <= far.zeroed - far.used)
+        {
+            let (before, after) = self.rest.split_at_mut_checked(newest - 1)?;
+            let far = after.first_mut()?;
+            let start = far.used;
+            far.used = start + n;
+            let near = match from {
+                0 => &mut self.first,
+                i => before.get_mut(i - 1)?,
+            };
+            return Some((
+                SegmentId(newest as u32),
+                start as u32,
+                near.words.get_mut(..near.used)?,
+                far.words.get_mut(..far.used)?,
+            ));
+        }
+        let (SegmentId(s), o) = self.allocate_slow(len, newest).ok()?;
+        let s = s as usize;
+        // Hinted at the newest segment, `allocate_slow` places in it or in
+        // a new one, and `from` (at most the newest) lacked the room when
+        // it was the newest: `s > from`. Were it not, the words would stay
+        // allocated and unused, and the message would place the object
+        // the slower way.
+        if s <= from {
+            return None;
+        }
+        let (before, after) = self.rest.split_at_mut_checked(s - 1)?;
+        let far = after.first_mut()?;
+        let near = match from {
+            0 => &mut self.first,
+            i => before.get_mut(i - 1)?,
+        };
+        Some((
+            SegmentId(s as u32),
+            o,
+            near.words.get_mut(..near.used)?,
+            far.words.get_mut(..far.used)?,
+        ))
+    }
+
     /// The words left in segment `id`'s capacity (0 for a segment not in
     /// use): `allocate` places up to that many there, and more elsewhere.
     #[inline]
@@ -604,5 +670,46 @@ mod tests {
             .with_max_segments(1);
         a.allocate(1, SegmentId(0)).unwrap();
         assert!(a.allocate(1, SegmentId(0)).is_err());
+    }
+
+    /// `allocate_far_mut` places outside `from`: in the newest segment
+    /// when it has room, else in a new one (sized by the policy), and
+    /// returns both segments' words as `segment_mut` returns them, after
+    /// the allocation; it refuses a segment not in use.
+    #[test]
+    fn allocate_far_mut_places_outside_from_with_both_segments() {
+        let mut a = MultiSegmentArena::new()
+            .with_first_segment_words(4)
+            .with_policy(GrowthPolicy::FixedSize(6));
+        assert!(a.allocate_far_mut(1, SegmentId(0), true).is_none());
+        a.allocate(4, SegmentId(0)).unwrap();
+        a.segment_mut(SegmentId(0))[3] = Word::from_u64(9);
+        // Segment 0 is the newest and full: a new segment.
+        let (s, o, near, far) = a.allocate_far_mut(3, SegmentId(0), true).unwrap();
+        assert_eq!((s, o, near.len(), far.len()), (SegmentId(1), 0, 4, 3));
+        assert_eq!(near[3], Word::from_u64(9));
+        far[2] = Word::from_u64(5);
+        // Segment 1, the newest, has room for 3 more.
+        let (s, o, near, far) = a.allocate_far_mut(3, SegmentId(0), true).unwrap();
+        assert_eq!((s, o, near.len(), far.len()), (SegmentId(1), 3, 4, 6));
+        assert_eq!(far[2], Word::from_u64(5));
+        assert!(far[3..].iter().all(|w| *w == Word::ZERO));
+        // Full again: segment 2, and from segment 1 too.
+        let (s, o, near, far) = a.allocate_far_mut(2, SegmentId(1), true).unwrap();
+        assert_eq!((s, o, near.len(), far.len()), (SegmentId(2), 0, 6, 2));
+        let (s, o, near, _) = a.allocate_far_mut(1, SegmentId(1), true).unwrap();
+        assert_eq!((s, o, near.len()), (SegmentId(2), 2, 6));
+        // From the newest segment itself: placed there while it has room
+        // (the message asks only once `allocate_in` said it has none), so
+        // refused; once it is full, a new segment.
+        assert!(a.allocate_far_mut(1, SegmentId(2), true).is_none());
+        a.allocate(2, SegmentId(2)).unwrap();
+        let (s, o, near, _) = a.allocate_far_mut(1, SegmentId(2), true).unwrap();
+        assert_eq!((s, o, near.len()), (SegmentId(3), 0, 6));
+        assert!(a.allocate_far_mut(1, SegmentId(9), true).is_none());
+        assert_eq!(a.segment_count(), 4);
+        for i in 0..4 {
+            assert_eq!(a.segment(SegmentId(i)).len(), [4, 6, 6, 1][i as usize]);
+        }
     }
 }

@@ -37,7 +37,7 @@
 //!   [`KeptArena::look_up_with`], whose function is handed this handle's
 //!   arena, after the handle forgot, and returns what [`look_up`] kept
 //!   from it); the allocation
-//!   of a struct (`alloc_object`, `alloc_with_landing_pad` and `keep_far`
+//!   of a struct (`alloc_object`, `write_far`, `alloc_with_landing_pad` and `keep_far`
 //!   in `builder/allocation.rs`, each from the last words the arena
 //!   returned), whose [`Cached`] goes straight into [`KeptArena::with_kept`]
 //!   with the arena it came from; and a pointer set through a struct that

@@ -59,6 +59,10 @@ pub struct Faults {
     pub wrong_segment: bool,
     /// What `room` says.
     pub room: RoomFault,
+    /// Answers `allocate_far_mut` (the words placed as `allocate` places
+    /// them, with the faults above; the two segments' words as
+    /// `segment_mut` returns them), rather than the default `None`.
+    pub far: bool,
 }
 
 impl Faults {
@@ -135,6 +139,29 @@ impl Faults {
             no_zero: true,
             ..none
         });
+        // Far placement in one call, honest and with the placement faults.
+        for f in [
+            none,
+            Faults {
+                huge_offsets: true,
+                ..none
+            },
+            Faults {
+                wrong_segment: true,
+                ..none
+            },
+            Faults {
+                overlap: true,
+                short_mut: 1,
+                ..none
+            },
+        ] {
+            v.push(Faults {
+                far: true,
+                room: RoomFault::Honest,
+                ..f
+            });
+        }
         v
     }
 }
@@ -281,6 +308,49 @@ impl Arena for HostileArena {
             RoomFault::Huge if i < self.active => Some(self.used[i] as u32),
             _ => None,
         }
+    }
+
+    fn allocate_far_mut(
+        &mut self,
+        len: u32,
+        from: SegmentId,
+        zeroed: bool,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])> {
+        let f = from.0 as usize;
+        if !self.faults.far || f >= self.active {
+            return None;
+        }
+        let newest = SegmentId(self.active as u32 - 1);
+        let (reported, offset) = self.take(len, newest, zeroed).ok()?;
+        // The words of the segment actually used (the newest, or the one
+        // `take` opened), whatever segment it reports.
+        let used = if self.faults.wrong_segment {
+            reported.0 as usize - 1
+        } else {
+            reported.0 as usize
+        };
+        if used == f {
+            return None;
+        }
+        fn cut(seg: &mut [Word], used: usize, short: usize) -> &mut [Word] {
+            let len = used.saturating_sub(short).min(seg.len());
+            &mut seg[..len]
+        }
+        let short = self.faults.short_mut as usize;
+        let (near_used, far_used) = (self.used[f], self.used[used]);
+        let (near, far) = if f < used {
+            let (a, b) = self.segments.split_at_mut(used);
+            (&mut a[f], &mut b[0])
+        } else {
+            let (a, b) = self.segments.split_at_mut(f);
+            (&mut b[0], &mut a[used])
+        };
+        Some((
+            reported,
+            offset,
+            cut(near, near_used, short),
+            cut(far, far_used, short),
+        ))
     }
 
     fn room(&self, id: SegmentId) -> Option<u32> {

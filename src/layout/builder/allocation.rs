@@ -184,9 +184,11 @@ pub(crate) fn init_root_slot<A: Arena + ?Sized>(arena: &mut A) -> Result<()> {
 /// [`Arena::allocate_in_mut`], which hands back that segment's words with
 /// the allocation: the object and the pointer are written into them with
 /// no further lookup, and the built-in arenas answer it inline);
-/// otherwise (when the arena reports that segment's [`room`](Arena::room))
-/// the object and its landing pad in one allocation elsewhere, behind a
-/// single far pointer. An arena that does neither gets the object from
+/// otherwise the object and its landing pad in one allocation elsewhere,
+/// behind a single far pointer: asked of [`Arena::allocate_far_mut`],
+/// which hands back both segments' words (written with no further call:
+/// [`write_far`]), or, when the arena does not do that but reports the
+/// segment's [`room`](Arena::room), of [`Arena::allocate`]. An arena that does neither gets the object from
 /// [`Arena::allocate`] and, when it lands elsewhere, a landing pad next to
 /// it or, failing that, a double-far one (see [`point_far`]).
 /// `make(offset)` encodes the struct or list pointer for an offset.
@@ -295,6 +297,27 @@ fn alloc_elsewhere<A: Arena + ?Sized>(
     fill_object: impl WriteObject,
 ) -> Result<(u32, u32, Cached)> {
     let owner = Owner::of(arena);
+    if let Some(with_pad) = words.checked_add(1) {
+        if let Some((SegmentId(s), raw, near, far)) =
+            arena.allocate_far_mut(with_pad, SegmentId(segment), fill == Fill::Zeroed)
+        {
+            return write_far(
+                FarPlace {
+                    segment,
+                    pos,
+                    s,
+                    raw,
+                    words,
+                },
+                near,
+                far,
+                keep_words,
+                owner,
+                make,
+                fill_object,
+            );
+        }
+    }
     if arena
         .room(SegmentId(segment))
         .is_some_and(|room| room < words)
@@ -329,6 +352,90 @@ fn alloc_elsewhere<A: Arena + ?Sized>(
     }
     point_far(arena, segment, pos, s, o, make)?;
     Ok((s, o, keep_far(arena, s, o, keep_words, owner)))
+}
+
+/// Where [`Arena::allocate_far_mut`] placed an object and its landing pad:
+/// the pointer at (`segment`, `pos`), the `words + 1` words at raw offset
+/// `raw` of segment `s` (the pad, then the object).
+struct FarPlace {
+    segment: u32,
+    pos: u32,
+    s: u32,
+    raw: u32,
+    words: u32,
+}
+
+/// [`alloc_elsewhere`] with the words [`Arena::allocate_far_mut`] returned:
+/// `near`, the pointer's segment, and `far`, the object's, both as
+/// [`Arena::segment_mut`] returns them (segment 0's reserved word
+/// included). Checked as [`checked_place`] checks an allocation (inside
+/// `far`, past the reserved word, within the encodable offsets) and in
+/// another segment than the pointer's; then the object, its pad (a
+/// pointer to the object right after it) and the single far pointer to
+/// the pad are written, as the reference lays them out, and the object's
+/// first `keep_words` words kept, derived last from `far`.
+// Inlined into the allocation in optimised builds; out of line in debug
+// builds, where every inlined local takes its own stack slot and the deep
+// copies of `tests/deep.rs` run on a 64 KiB stack.
+#[allow(clippy::too_many_arguments)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline(never))]
+fn write_far(
+    at: FarPlace,
+    near: &mut [Word],
+    far: &mut [Word],
+    keep_words: u16,
+    owner: Owner,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl WriteObject,
+) -> Result<(u32, u32, Cached)> {
+    let FarPlace {
+        segment,
+        pos,
+        s,
+        raw,
+        words,
+    } = at;
+    let with_pad = words + 1;
+    if s == segment {
+        return Err(Error::ArenaContract {
+            what: "far allocation placed in the segment it was asked to avoid",
+            segment: s,
+            offset: u64::from(raw),
+            len: u64::from(with_pad),
+        });
+    }
+    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
+    // As in `alloc_object`'s near path: an offset before the reserved word
+    // wraps `pad` past every encodable one.
+    let pad = raw.wrapping_sub(header);
+    let start = raw as usize;
+    let placed = match start
+        .checked_add(with_pad as usize)
+        .and_then(|end| far.get_mut(start..end))
+    {
+        Some(placed) if u64::from(pad) + u64::from(with_pad) <= MAX_SEGMENT_WORDS + 1 => placed,
+        _ => {
+            let avail = (far.len() as u64).saturating_sub(u64::from(header));
+            return Err(alloc_error(s, raw, with_pad, avail));
+        }
+    };
+    let Some((pad_word, object)) = placed.split_first_mut() else {
+        return Err(alloc_error(s, raw, with_pad, 0));
+    };
+    fill_object.write(object);
+    // The pad points at the object right after it: offset 0.
+    *pad_word = Word::from_u64(make(0));
+    let near_header = if segment == 0 { HEADER_WORDS } else { 0 };
+    if let Some(slot) = near.get_mut(pos as usize + near_header) {
+        *slot = Word::from_u64(pointer::encode_far(false, u64::from(pad), s));
+    }
+    let o = pad + 1;
+    let kept = match far.get_mut(start + 1..start + 1 + usize::from(keep_words)) {
+        Some(object) if keep_words > 0 => Cached::keep(Word::slice_as_bytes_mut(object), owner),
+        _ => Cached::empty(),
+    };
+    Ok((s, o, kept))
 }
 
 /// The first `keep_words` words of the object at (`s`, `o`), looked up

@@ -754,3 +754,194 @@ fn clear_pointer_keeps_the_data_section() {
     let empty = root.get_struct(0).unwrap();
     assert!(!empty.has_pointer(0));
 }
+
+/// An arena whose `allocate_far_mut` answers through `answer` (given the
+/// arena, the length and the segment to avoid), every other call counted
+/// in a counter the test keeps outside it.
+struct FarAnswering<F> {
+    arena: crate::arena::MultiSegmentArena,
+    answer: F,
+    calls: ::alloc::rc::Rc<core::cell::Cell<u32>>,
+}
+
+impl<F> FarAnswering<F> {
+    fn count(&self) {
+        self.calls.set(self.calls.get() + 1);
+    }
+}
+
+impl<F> Arena for FarAnswering<F>
+where
+    F: FnMut(
+        &mut crate::arena::MultiSegmentArena,
+        u32,
+        SegmentId,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])>,
+{
+    fn segment_count(&self) -> u32 {
+        self.count();
+        self.arena.segment_count()
+    }
+    fn segment(&self, id: SegmentId) -> &[Word] {
+        self.count();
+        self.arena.segment(id)
+    }
+    fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+        self.count();
+        self.arena.segment_mut(id)
+    }
+    fn allocate(
+        &mut self,
+        len: u32,
+        hint: SegmentId,
+    ) -> core::result::Result<(SegmentId, u32), crate::arena::AllocError> {
+        self.count();
+        self.arena.allocate(len, hint)
+    }
+    fn allocate_in_mut(
+        &mut self,
+        len: u32,
+        id: SegmentId,
+        zeroed: bool,
+    ) -> Option<(u32, &mut [Word])> {
+        self.arena.allocate_in_mut(len, id, zeroed)
+    }
+    fn allocate_far_mut(
+        &mut self,
+        len: u32,
+        from: SegmentId,
+        _zeroed: bool,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])> {
+        (self.answer)(&mut self.arena, len, from)
+    }
+    fn room(&self, id: SegmentId) -> Option<u32> {
+        self.count();
+        self.arena.room(id)
+    }
+    fn reset(&mut self) {
+        self.arena.reset()
+    }
+}
+
+/// A message over a [`FarAnswering`] arena whose segment 0 holds the
+/// reserved word, the root pointer and a root of one pointer (full), then
+/// segments of 8 words; and the counter of its other calls.
+fn far_answering<F>(
+    answer: F,
+) -> (
+    Message<FarAnswering<F>>,
+    ::alloc::rc::Rc<core::cell::Cell<u32>>,
+)
+where
+    F: FnMut(
+        &mut crate::arena::MultiSegmentArena,
+        u32,
+        SegmentId,
+    ) -> Option<(SegmentId, u32, &mut [Word], &mut [Word])>,
+{
+    use crate::arena::{GrowthPolicy, MultiSegmentArena};
+    let calls = ::alloc::rc::Rc::new(core::cell::Cell::new(0));
+    let arena = FarAnswering {
+        arena: MultiSegmentArena::new()
+            .with_first_segment_words(3)
+            .with_policy(GrowthPolicy::FixedSize(8)),
+        answer,
+        calls: calls.clone(),
+    };
+    (Message::new(arena), calls)
+}
+
+/// An object that does not fit beside its pointer is placed with one
+/// call, `allocate_far_mut`, after `allocate_in_mut` said no: no lookup,
+/// no `room`, no `allocate`. The layout is the reference's (the far
+/// pointer to a landing pad right before the object), texts and lists
+/// included, and the struct's builder starts with its data section kept.
+#[test]
+fn a_far_object_is_placed_with_one_arena_call() {
+    let (mut msg, calls) = far_answering(|a: &mut crate::arena::MultiSegmentArena, len, from| {
+        a.allocate_far_mut(len, from, true)
+    });
+    let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+    let before = calls.get();
+    let mut child = root.init_struct(0, StructSize::new(1, 3)).unwrap();
+    child.set::<u64>(0, 0xabcd);
+    assert_eq!(calls.get(), before, "the child, placed and written");
+    // The text fits in segment 1 after the child (6 of its 8 words); the
+    // list of 3 words does not, and goes to segment 2.
+    child.set_text(0, "hi").unwrap();
+    let mut list = child.init_list(1, ElementSize::FourBytes, 6).unwrap();
+    assert_eq!(calls.get(), before, "the text and the list placed");
+    // A list builder looks its segment up for each element it sets.
+    list.set::<u32>(3, 7);
+    let far = |pad: u64, seg: u64| (seg << 32) | (pad << 3) | 2;
+    assert_eq!(words(&msg, 0), [0x0001_0000_0000_0000, far(0, 1)]);
+    assert_eq!(
+        words(&msg, 1),
+        [
+            0x0003_0001_0000_0000, // pad: struct, offset 0, 1 data word, 3 pointers
+            0xabcd,
+            0x0000_001a_0000_0009, // the text: offset 2 (after the pointers), 3 bytes
+            far(0, 2),             // the list behind a far pointer
+            0,
+            0x0000_0000_0000_6968, // "hi\0"
+        ]
+    );
+    assert_eq!(
+        words(&msg, 2),
+        [
+            0x0000_0034_0000_0001, // pad: list, offset 0, four bytes, 6 elements
+            0,
+            0x0000_0007_0000_0000, // element 3: bytes 12..16
+            0,
+        ]
+    );
+    let reader = msg.reader();
+    let child = reader.root().unwrap().get_struct(0).unwrap();
+    assert_eq!(child.get::<u64>(0), 0xabcd);
+    assert_eq!(child.get_text(0).unwrap(), "hi");
+    assert_eq!(
+        child
+            .get_list(1, ElementSize::FourBytes)
+            .unwrap()
+            .get::<u32>(3),
+        7
+    );
+}
+
+/// `allocate_far_mut` answers that the message cannot use (the segment it
+/// was asked to avoid, words outside the segment returned, an offset past
+/// every encodable one) are arena-contract errors, with nothing written:
+/// the pointer slot keeps its old word.
+#[test]
+fn bad_far_answers_are_errors_with_the_slot_as_it_was() {
+    use crate::error::Error;
+    /// The segment and offset answered, from the segment to avoid, the
+    /// honest answer and the length of the words returned.
+    type Answer = fn(SegmentId, SegmentId, u32, usize) -> (SegmentId, u32);
+    let answers: [(&str, Answer); 3] = [
+        ("the pointer's own segment", |from, _, o, _| (from, o)),
+        ("past the words returned", |_, s, _, len| (s, len as u32)),
+        ("past the encodable offsets", |_, s, _, _| (s, u32::MAX - 1)),
+    ];
+    for (what, answer) in answers {
+        let (mut msg, _) =
+            far_answering(move |a: &mut crate::arena::MultiSegmentArena, len, from| {
+                a.allocate_far_mut(len, from, true)
+                    .map(|(s, o, near, far)| {
+                        let (s, o) = answer(from, s, o, far.len());
+                        (s, o, near, far)
+                    })
+            });
+        let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
+        root.pointer(0).set_capability(5);
+        let err = root.init_struct(0, StructSize::new(1, 0)).err();
+        assert!(
+            matches!(err, Some(Error::ArenaContract { .. })),
+            "{what}: {err:?}"
+        );
+        let capability = crate::layout::pointer::encode_capability(5);
+        assert_eq!(words(&msg, 0)[1], capability, "{what}: the slot as it was");
+        let reader = msg.reader();
+        assert!(reader.root().unwrap().get_struct(0).is_err(), "{what}");
+    }
+}
