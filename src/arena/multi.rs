@@ -129,6 +129,16 @@ impl Segment {
     }
 }
 
+impl Segment {
+    /// [`bump`](Self::bump) out of line, for an allocation past the zeroed
+    /// room (within the capacity).
+    #[cold]
+    #[inline(never)]
+    fn bump_cold(&mut self, len: usize) -> Option<usize> {
+        self.bump(len)
+    }
+}
+
 impl Default for MultiSegmentArena {
     fn default() -> Self {
         Self::new()
@@ -189,17 +199,6 @@ impl MultiSegmentArena {
             0 => &mut self.first,
             i => &mut self.rest[i - 1],
         }
-    }
-
-    /// The allocated words of segment `index` (`segment_mut`'s answer);
-    /// `None` for a segment that does not exist.
-    #[inline(always)]
-    fn segment_mut_used(&mut self, index: usize) -> Option<&mut [Word]> {
-        let s = match index {
-            0 => &mut self.first,
-            i => self.rest.get_mut(i - 1)?,
-        };
-        s.words.get_mut(..s.used)
     }
 
     fn new_segment_words(&self, len: u32) -> u64 {
@@ -385,10 +384,36 @@ impl Arena for MultiSegmentArena {
         id: SegmentId,
         zeroed: bool,
     ) -> Option<(u32, &mut [Word])> {
-        // Words are always zeroed here (`allocate_in` zeroes them).
+        // As `allocate_in`, with the segment looked up once: the words are
+        // cut from the segment the allocation bumped (looked up again
+        // after the bump, it cost every object of a multi-segment build
+        // a second bounds-checked lookup, since the bump's store might, for
+        // all the optimizer knew, have moved the segment list). Words are
+        // always zeroed here.
         let _ = zeroed;
-        let o = self.allocate_in(len, id)?;
-        self.segment_mut_used(id.0 as usize).map(|w| (o, w))
+        let n = len as usize;
+        let i = id.0 as usize;
+        let active = &mut self.active;
+        let s = match i {
+            0 => &mut self.first,
+            _ if i < *active => self.rest.get_mut(i - 1)?,
+            _ => return None,
+        };
+        let start = s.used;
+        if n <= s.zeroed - start {
+            s.used = start + n;
+        } else if n > s.words.capacity() - start {
+            // No room (the common case once a segment is full): the
+            // message puts the object elsewhere.
+            return None;
+        } else {
+            s.bump_cold(n)?;
+        }
+        if i == 0 {
+            *active = (*active).max(1);
+        }
+        let used = s.used;
+        s.words.get_mut(..used).map(|w| (start as u32, w))
     }
 
     /// In the newest segment when it has zeroed room and is not `from`,
