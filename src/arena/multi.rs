@@ -214,17 +214,6 @@ impl MultiSegmentArena {
         words.min(MAX_POLICY_SEGMENT_WORDS).max(len)
     }
 
-    /// [`Arena::allocate_in`] past the zeroed room of segment `index`
-    /// (which is 0 or in use) but within its capacity: zeroes as far as
-    /// needed.
-    #[cold]
-    #[inline(never)]
-    fn allocate_in_slow(&mut self, n: usize, index: usize) -> Option<u32> {
-        let start = self.seg_mut(index).bump(n)?;
-        self.active = self.active.max(1);
-        Some(start as u32)
-    }
-
     /// Everything but the fast path of `allocate`: the hinted segment
     /// needs its spare room zeroed, or another or a new segment is needed.
     #[cold]
@@ -352,29 +341,7 @@ impl Arena for MultiSegmentArena {
 
     #[inline]
     fn allocate_in(&mut self, len: u32, id: SegmentId) -> Option<u32> {
-        // As `allocate`'s fast paths, then its slow path for that segment
-        // only.
-        let n = len as usize;
-        let i = id.0 as usize;
-        let s = match i {
-            0 => &mut self.first,
-            _ if i < self.active => self.rest.get_mut(i - 1)?,
-            _ => return None,
-        };
-        let start = s.used;
-        if n <= s.zeroed - start {
-            s.used = start + n;
-            if i == 0 {
-                self.active = self.active.max(1);
-            }
-            return Some(start as u32);
-        }
-        if n > s.words.capacity() - start {
-            // No room (the common case once a segment is full): the
-            // message puts the object elsewhere.
-            return None;
-        }
-        self.allocate_in_slow(n, i)
+        self.allocate_in_mut(len, id, true).map(|(o, _)| o)
     }
 
     #[inline]
@@ -384,12 +351,13 @@ impl Arena for MultiSegmentArena {
         id: SegmentId,
         zeroed: bool,
     ) -> Option<(u32, &mut [Word])> {
-        // As `allocate_in`, with the segment looked up once: the words are
-        // cut from the segment the allocation bumped (looked up again
-        // after the bump, it cost every object of a multi-segment build
-        // a second bounds-checked lookup, since the bump's store might, for
-        // all the optimizer knew, have moved the segment list). Words are
-        // always zeroed here.
+        // As `allocate`'s fast paths, then its slow path for that segment
+        // only, with the segment looked up once: the words are cut from
+        // the segment the allocation bumped (looked up again after the
+        // bump, it cost every object of a multi-segment build a second
+        // bounds-checked lookup, since the bump's store might, for all the
+        // optimizer knew, have moved the segment list). Words are always
+        // zeroed here.
         let _ = zeroed;
         let n = len as usize;
         let i = id.0 as usize;

@@ -377,7 +377,6 @@ struct FarPlace {
 // Inlined into the allocation in optimised builds; out of line in debug
 // builds, where every inlined local takes its own stack slot and the deep
 // copies of `tests/deep.rs` run on a 64 KiB stack.
-#[allow(clippy::too_many_arguments)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline(never))]
 fn write_far(
