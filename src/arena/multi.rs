@@ -43,13 +43,22 @@ pub enum GrowthPolicy {
 pub struct MultiSegmentArena {
     // Segment 0 is `first` (a field of its own, so the common case of a
     // message in one segment costs one indirection, as in a single-segment
-    // arena); segment `i >= 1` is `rest[i - 1]`.
+    // arena). Of the later segments, the newest in use is `hot_seg`, also a
+    // field of its own: every allocation that does not fit beside its
+    // pointer goes there, found without indexing the list. Every other
+    // segment `i >= 1` is `rest[i - 1]`; `rest[hot - 1]` holds an empty
+    // placeholder while its segment is `hot_seg`.
     //
-    // Invariants: `active <= 1 + rest.len()`; every segment's `words` never grows past its capacity
-    // (so it is never reallocated) and is all zero from `used` on; segments
-    // at `active` and after have `used == 0` (so their allocated part is
-    // empty without looking at `active`).
+    // Invariants: `hot == active - 1` when `active >= 2`, else `hot == 0`
+    // (no segment is hot, and `hot_seg` is the empty placeholder);
+    // `hot <= rest.len()`; `active <= 1 + rest.len()`; every segment's
+    // `words` never grows past its capacity (so it is never reallocated)
+    // and is all zero from `used` on; segments at `active` and after have
+    // `used == 0` (so their allocated part is empty without looking at
+    // `active`), as does the placeholder.
     first: Segment,
+    hot_seg: Segment,
+    hot: usize,
     rest: Vec<Segment>,
     active: usize,
     first_segment_words: u32,
@@ -130,6 +139,19 @@ impl Segment {
 }
 
 impl Segment {
+    /// Empties the segment for the next message: its words are zeroed now
+    /// when few (in cache; the room after them is zero), else as they are
+    /// handed out again.
+    #[inline(always)]
+    fn reset(&mut self) {
+        if self.used <= EAGER_RESET_WORDS {
+            self.words[..self.used].fill(Word::ZERO);
+        } else {
+            self.zeroed = 0;
+        }
+        self.used = 0;
+    }
+
     /// [`bump`](Self::bump) out of line, for an allocation past the zeroed
     /// room (within the capacity).
     #[cold]
@@ -150,6 +172,8 @@ impl MultiSegmentArena {
     pub fn new() -> Self {
         MultiSegmentArena {
             first: Segment::EMPTY,
+            hot_seg: Segment::EMPTY,
+            hot: 0,
             rest: Vec::new(),
             active: 0,
             first_segment_words: 1024,
@@ -181,24 +205,58 @@ impl MultiSegmentArena {
     /// Words of capacity over the segments in use.
     pub fn capacity(&self) -> u64 {
         (0..self.active)
-            .map(|i| self.seg(i).words.capacity() as u64)
+            .filter_map(|i| self.seg(i))
+            .map(|s| s.words.capacity() as u64)
             .sum()
     }
 
-    /// Segment `index`, which must exist (`index <= rest.len()`).
-    fn seg(&self, index: usize) -> &Segment {
+    /// Segment `index`, if the arena has one there (in use or kept).
+    #[inline(always)]
+    fn seg(&self, index: usize) -> Option<&Segment> {
         match index {
-            0 => &self.first,
-            i => &self.rest[i - 1],
+            0 => Some(&self.first),
+            i if i == self.hot => Some(&self.hot_seg),
+            i => self.rest.get(i - 1),
         }
     }
 
-    /// Segment `index`, which must exist (`index <= rest.len()`), mutably.
-    fn seg_mut(&mut self, index: usize) -> &mut Segment {
+    /// Segment `index`, if the arena has one there, mutably.
+    #[inline(always)]
+    fn seg_mut(&mut self, index: usize) -> Option<&mut Segment> {
         match index {
-            0 => &mut self.first,
-            i => &mut self.rest[i - 1],
+            0 => Some(&mut self.first),
+            i if i == self.hot => Some(&mut self.hot_seg),
+            i => self.rest.get_mut(i - 1),
         }
+    }
+
+    /// Makes segment `index` (at least 1, kept in the list) the hot one,
+    /// or none for 0, putting the hot one back in its place first.
+    fn make_hot(&mut self, index: usize) {
+        if index == self.hot {
+            return;
+        }
+        if let Some(slot) = self.hot.checked_sub(1).and_then(|i| self.rest.get_mut(i)) {
+            core::mem::swap(slot, &mut self.hot_seg);
+        }
+        self.hot = 0;
+        if let Some(slot) = index.checked_sub(1).and_then(|i| self.rest.get_mut(i)) {
+            core::mem::swap(slot, &mut self.hot_seg);
+            self.hot = index;
+        }
+    }
+
+    /// [`Arena::reset`] of the later segments, after a message of more than
+    /// one segment (out of line: a message in one segment resets segment 0
+    /// alone); none is hot again.
+    #[inline(never)]
+    fn reset_rest(&mut self) {
+        self.hot_seg.reset();
+        // The placeholder among them is empty: its reset does nothing.
+        for s in self.rest.iter_mut().take(self.active - 1) {
+            s.reset();
+        }
+        self.make_hot(0);
     }
 
     fn new_segment_words(&self, len: u32) -> u64 {
@@ -229,14 +287,14 @@ impl MultiSegmentArena {
             available: 0,
         };
         if hint < self.active {
-            if let Some(start) = self.seg_mut(hint).bump(n) {
+            if let Some(start) = self.seg_mut(hint).and_then(|s| s.bump(n)) {
                 return Ok((SegmentId(hint as u32), start as u32));
             }
         }
         if self.active > 0 {
             let last = self.active - 1;
             if last != hint {
-                if let Some(start) = self.seg_mut(last).bump(n) {
+                if let Some(start) = self.seg_mut(last).and_then(|s| s.bump(n)) {
                     return Ok((SegmentId(last as u32), start as u32));
                 }
             }
@@ -246,19 +304,32 @@ impl MultiSegmentArena {
         }
         let want = self.new_segment_words(len) as usize;
         let index = self.active;
+        if index == 0 {
+            if self.first.words.capacity() < n {
+                // Segment 0 before its first use, or kept too small for
+                // this request: replace its memory.
+                self.first = Segment::with_capacity(want).ok_or(err)?;
+            }
+            self.active = 1;
+            let start = self.first.bump(n).ok_or(err)?;
+            return Ok((SegmentId(0), start as u32));
+        }
+        // A later segment, taken from the list (kept from an earlier
+        // message, or made now) and made the hot one.
         if index > self.rest.len() {
             let seg = Segment::with_capacity(want).ok_or(err)?;
             if self.rest.try_reserve(1).is_err() {
                 return Err(err);
             }
             self.rest.push(seg);
-        } else if self.seg(index).words.capacity() < n {
-            // A kept segment too small for this request (or segment 0
-            // before its first use): replace its memory.
-            *self.seg_mut(index) = Segment::with_capacity(want).ok_or(err)?;
+        } else if self.rest[index - 1].words.capacity() < n {
+            // A kept segment too small for this request: replace its
+            // memory.
+            self.rest[index - 1] = Segment::with_capacity(want).ok_or(err)?;
         }
+        self.make_hot(index);
         self.active += 1;
-        let start = self.seg_mut(index).bump(n).ok_or(err)?;
+        let start = self.hot_seg.bump(n).ok_or(err)?;
         Ok((SegmentId(index as u32), start as u32))
     }
 }
@@ -277,39 +348,33 @@ impl Arena for MultiSegmentArena {
 
     #[inline]
     fn segment(&self, id: SegmentId) -> &[Word] {
-        // Segments past `active` have `used == 0`: no need to look at it.
-        let s = match id.0 {
-            0 => &self.first,
-            i => match self.rest.get(i as usize - 1) {
-                Some(s) => s,
-                None => return &[],
-            },
-        };
-        &s.words[..s.used]
+        // Segments past `active` (and the placeholder) have `used == 0`:
+        // no need to look at it.
+        match self.seg(id.0 as usize) {
+            Some(s) => &s.words[..s.used],
+            None => &[],
+        }
     }
 
     #[inline]
     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
-        let s = match id.0 {
-            0 => &mut self.first,
-            i => match self.rest.get_mut(i as usize - 1) {
-                Some(s) => s,
-                None => return &mut [],
-            },
-        };
-        &mut s.words[..s.used]
+        match self.seg_mut(id.0 as usize) {
+            Some(s) => &mut s.words[..s.used],
+            None => &mut [],
+        }
     }
 
     #[inline]
     fn allocate(&mut self, len: u32, hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
         // Fast paths: the hinted segment has zeroed room, else the newest
-        // segment has (where the reference allocates whatever does not fit
-        // beside its pointer: once a segment is full, every object whose
-        // pointer lies in it comes here). Segment 0 may still be inactive
-        // (right after a reset): taking room in it makes it the first
-        // segment, as the first allocation must.
+        // segment (the hot one) has (where the reference allocates
+        // whatever does not fit beside its pointer: once a segment is
+        // full, every object whose pointer lies in it comes here). Segment
+        // 0 may still be inactive (right after a reset): taking room in
+        // it makes it the first segment, as the first allocation must.
         let n = len as usize;
-        if hint.0 == 0 {
+        let h = hint.0 as usize;
+        if h == 0 {
             let s = &mut self.first;
             let start = s.used;
             if n <= s.zeroed - start {
@@ -317,8 +382,8 @@ impl Arena for MultiSegmentArena {
                 self.active = self.active.max(1);
                 return Ok((hint, start as u32));
             }
-        } else if (hint.0 as usize) < self.active {
-            if let Some(s) = self.rest.get_mut(hint.0 as usize - 1) {
+        } else if h != self.hot && h < self.active {
+            if let Some(s) = self.rest.get_mut(h - 1) {
                 let start = s.used;
                 if n <= s.zeroed - start {
                     s.used = start + n;
@@ -326,17 +391,16 @@ impl Arena for MultiSegmentArena {
                 }
             }
         }
-        let newest = self.active.wrapping_sub(1);
-        if newest != hint.0 as usize && newest > 0 {
-            if let Some(s) = self.rest.get_mut(newest - 1) {
-                let start = s.used;
-                if n <= s.zeroed - start {
-                    s.used = start + n;
-                    return Ok((SegmentId(newest as u32), start as u32));
-                }
+        // The newest segment (the hot one), hinted or not.
+        if self.hot != 0 {
+            let s = &mut self.hot_seg;
+            let start = s.used;
+            if n <= s.zeroed - start {
+                s.used = start + n;
+                return Ok((SegmentId(self.hot as u32), start as u32));
             }
         }
-        self.allocate_slow(len, hint.0 as usize)
+        self.allocate_slow(len, h)
     }
 
     #[inline]
@@ -353,17 +417,16 @@ impl Arena for MultiSegmentArena {
     ) -> Option<(u32, &mut [Word])> {
         // As `allocate`'s fast paths, then its slow path for that segment
         // only, with the segment looked up once: the words are cut from
-        // the segment the allocation bumped (looked up again after the
-        // bump, it cost every object of a multi-segment build a second
-        // bounds-checked lookup, since the bump's store might, for all the
-        // optimizer knew, have moved the segment list). Words are always
-        // zeroed here.
+        // the segment the allocation bumped. Words are always zeroed here.
         let _ = zeroed;
         let n = len as usize;
         let i = id.0 as usize;
+        // Segment 0 takes words before its first use (right after a
+        // reset); a later one only while in use (the hot one always is).
         let active = &mut self.active;
         let s = match i {
             0 => &mut self.first,
+            _ if i == self.hot => &mut self.hot_seg,
             _ if i < *active => self.rest.get_mut(i - 1)?,
             _ => return None,
         };
@@ -384,10 +447,10 @@ impl Arena for MultiSegmentArena {
         s.words.get_mut(..used).map(|w| (start as u32, w))
     }
 
-    /// In the newest segment when it has zeroed room and is not `from`,
-    /// else as [`allocate`](Arena::allocate)'s slow path (a new segment,
-    /// sized by the policy); both segments' words are cut from the segment
-    /// list at once.
+    /// In the newest segment (the hot one) when it has zeroed room and is
+    /// not `from`, else as [`allocate`](Arena::allocate)'s slow path (a new
+    /// segment, sized by the policy, made the hot one); `from`'s words come
+    /// from the list, the new place's from the hot segment.
     #[inline]
     fn allocate_far_mut(
         &mut self,
@@ -403,48 +466,34 @@ impl Arena for MultiSegmentArena {
         if from > newest {
             return None;
         }
-        // The common case once a segment is full: the newest segment
-        // (`rest[newest - 1]`, not `from`) has zeroed room.
-        if from < newest
-            && self
-                .rest
-                .get(newest - 1)
-                .is_some_and(|far| n <= far.zeroed - far.used)
-        {
-            let (before, after) = self.rest.split_at_mut_checked(newest - 1)?;
-            let far = after.first_mut()?;
-            let start = far.used;
-            far.used = start + n;
-            let near = match from {
-                0 => &mut self.first,
-                i => before.get_mut(i - 1)?,
-            };
-            return Some((
-                SegmentId(newest as u32),
-                start as u32,
-                near.words.get_mut(..near.used)?,
-                far.words.get_mut(..far.used)?,
-            ));
-        }
-        let (SegmentId(s), o) = self.allocate_slow(len, newest).ok()?;
-        let s = s as usize;
-        // Hinted at the newest segment, `allocate_slow` places in it or in
-        // a new one, and `from` (at most the newest) lacked the room when
-        // it was the newest: `s > from`. Were it not, the words would stay
-        // allocated and unused, and the message would place the object
-        // the slower way.
-        if s <= from {
-            return None;
-        }
-        let (before, after) = self.rest.split_at_mut_checked(s - 1)?;
-        let far = after.first_mut()?;
+        // The newest segment is the hot one when there are two or more.
+        let start = if from < newest && n <= self.hot_seg.zeroed - self.hot_seg.used {
+            // The common case once a segment is full: the newest segment
+            // (not `from`) has zeroed room.
+            let start = self.hot_seg.used;
+            self.hot_seg.used = start + n;
+            start as u32
+        } else {
+            let (SegmentId(s), o) = self.allocate_slow(len, newest).ok()?;
+            // Hinted at the newest segment, `allocate_slow` places in it or
+            // in a new one (the hot one either way: neither is segment 0,
+            // being past `from`), and `from` (at most the newest) lacked
+            // the room when it was the newest: `s > from`. Were it not, the
+            // words would stay allocated and unused, and the message would
+            // place the object the slower way.
+            if s as usize <= from || s as usize != self.hot {
+                return None;
+            }
+            o
+        };
         let near = match from {
             0 => &mut self.first,
-            i => before.get_mut(i - 1)?,
+            i => self.rest.get_mut(i - 1)?,
         };
+        let far = &mut self.hot_seg;
         Some((
-            SegmentId(s as u32),
-            o,
+            SegmentId(self.hot as u32),
+            start,
             near.words.get_mut(..near.used)?,
             far.words.get_mut(..far.used)?,
         ))
@@ -456,29 +505,22 @@ impl Arena for MultiSegmentArena {
     fn room(&self, id: SegmentId) -> Option<u32> {
         // As `allocate`'s fast paths: segment 0 takes words even before
         // its first use (after a reset), a later one only while in use.
-        let s = match id.0 {
-            0 => &self.first,
-            i if (i as usize) < self.active => match self.rest.get(i as usize - 1) {
-                Some(s) => s,
-                None => return Some(0),
-            },
-            _ => return Some(0),
+        let i = id.0 as usize;
+        if i != 0 && i >= self.active {
+            return Some(0);
+        }
+        let s = match self.seg(i) {
+            Some(s) => s,
+            None => return Some(0),
         };
         Some((s.words.capacity() - s.used).min(u32::MAX as usize) as u32)
     }
 
     #[inline]
     fn reset(&mut self) {
-        for i in 0..self.active {
-            let s = self.seg_mut(i);
-            if s.used <= EAGER_RESET_WORDS {
-                // Small: zeroed now, in cache (the room after it is zero).
-                s.words[..s.used].fill(Word::ZERO);
-            } else {
-                // Large: zeroed as it is handed out again.
-                s.zeroed = 0;
-            }
-            s.used = 0;
+        self.first.reset();
+        if self.active > 1 {
+            self.reset_rest();
         }
         self.active = 0;
     }
@@ -544,6 +586,60 @@ mod tests {
         let again: Vec<*const Word> = (0..3).map(|i| a.segment(SegmentId(i)).as_ptr()).collect();
         assert_eq!(ptrs, again);
         assert_eq!(a.segment(SegmentId(1))[2], Word::ZERO);
+    }
+
+    /// The newest segment is held apart from the list (the hot one) and
+    /// goes back to its place when a newer one opens or the arena resets:
+    /// across messages of 1 to 5 segments, each segment keeps its id, its
+    /// words (as a model of every allocation says) and its buffer, and
+    /// hands out only zeroed words.
+    #[test]
+    fn segments_keep_their_ids_and_words_as_the_newest_changes() {
+        let mut a = MultiSegmentArena::new()
+            .with_first_segment_words(6)
+            .with_policy(GrowthPolicy::FixedSize(6));
+        let mut buffers: Vec<*const Word> = Vec::new();
+        for (round, segments) in [3usize, 1, 5, 2, 4, 5].into_iter().enumerate() {
+            // Model: the words each segment should hold, in order.
+            let mut model: Vec<Vec<u64>> = Vec::new();
+            for s in 0..segments {
+                for k in 0..3u64 {
+                    // Two words, hinted at segment 0 (full from the second
+                    // segment on), so each lands in the newest segment.
+                    let (SegmentId(id), o) = a.allocate(2, SegmentId(0)).unwrap();
+                    assert_eq!(id as usize, s, "round {round}: segment {s}, piece {k}");
+                    let words = &mut a.segment_mut(SegmentId(id))[o as usize..o as usize + 2];
+                    assert!(words.iter().all(|w| *w == Word::ZERO));
+                    let v = (round as u64) << 32 | (s as u64) << 8 | k;
+                    words.copy_from_slice(&[Word::from_u64(v), Word::from_u64(!v)]);
+                    if model.len() == s {
+                        model.push(Vec::new());
+                    }
+                    model[s].extend([v, !v]);
+                }
+                // Every segment so far still holds what was written there.
+                for (i, want) in model.iter().enumerate() {
+                    let got: Vec<u64> = a
+                        .segment(SegmentId(i as u32))
+                        .iter()
+                        .map(|w| w.to_u64())
+                        .collect();
+                    assert_eq!(&got, want, "round {round}: segment {i}");
+                }
+            }
+            assert_eq!(a.segment_count() as usize, segments);
+            for i in 0..segments {
+                let p = a.segment(SegmentId(i as u32)).as_ptr();
+                match buffers.get(i) {
+                    // Kept segments are reused, not reallocated.
+                    Some(&q) => assert_eq!(p, q, "round {round}: segment {i} moved"),
+                    None => buffers.push(p),
+                }
+            }
+            a.reset();
+            assert_eq!(a.segment_count(), 0);
+            assert!((0..6).all(|i| a.segment(SegmentId(i)).is_empty()));
+        }
     }
 
     /// `room` is what `allocate` still places in a segment: the capacity
