@@ -97,7 +97,10 @@ impl<A: Arena> Message<A> {
 
     /// Resets the message and hands out its arena for a read to fill.
     pub(crate) fn arena_for_reading(&mut self) -> &mut A {
-        self.reset();
+        // What the last message used is overwritten by the read, not
+        // zeroed first.
+        self.arena.reset_for_overwrite();
+        self.state = State::Empty;
         &mut self.arena
     }
 

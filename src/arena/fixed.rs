@@ -158,11 +158,40 @@ impl Arena for FixedArena<'_> {
         }
         self.used = 0;
     }
+
+    /// Leaves what was used as it is: nothing is known zero any more, so
+    /// words are zeroed as `allocate` hands them out again, and a read
+    /// overwrites them.
+    #[inline]
+    fn reset_for_overwrite(&mut self) {
+        self.used = 0;
+        self.clean_end = 0;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// As for `SingleSegmentArena`: `reset_for_overwrite` zeroes nothing,
+    /// and `allocate` after it hands out zeroes.
+    #[test]
+    fn reset_for_overwrite_leaves_words_and_allocate_still_zeroes() {
+        let dirt = Word::from_u64(0x5a5a_5a5a_5a5a_5a5a);
+        let mut buf = [Word::ZERO; 8];
+        let mut a = FixedArena::new(&mut buf);
+        a.allocate(6, SegmentId(0)).unwrap();
+        a.segment_mut(SegmentId(0)).fill(dirt);
+        a.reset_for_overwrite();
+        a.allocate_overwritten(3, SegmentId(0)).unwrap();
+        assert!(a.segment(SegmentId(0)).iter().all(|w| *w == dirt));
+        assert_eq!(a.allocate(5, SegmentId(0)), Ok((SegmentId(0), 3)));
+        assert!(
+            a.segment(SegmentId(0))[3..]
+                .iter()
+                .all(|w| *w == Word::ZERO)
+        );
+    }
 
     #[test]
     fn allocations_are_zeroed_even_over_dirty_memory() {

@@ -293,6 +293,20 @@ pub trait Arena {
     /// must again return zeroed words.
     fn reset(&mut self);
 
+    /// Forgets every allocation, as [`reset`](Arena::reset) does, before
+    /// the message reads a message into the arena: every word it then
+    /// allocates, it allocates with
+    /// [`allocate_overwritten`](Arena::allocate_overwritten) and overwrites
+    /// in full. An arena that zeroes what was used on `reset` can leave
+    /// those words as they are here and zero them when
+    /// [`allocate`](Arena::allocate) hands them out again: reading a stream
+    /// into one message then zeroes nothing. Later allocations must again
+    /// return zeroed words. The default calls `reset`.
+    #[inline]
+    fn reset_for_overwrite(&mut self) {
+        self.reset();
+    }
+
     /// A proof that this arena value holds none of the words it hands
     /// out, or `None` (the default, and the only answer an arena outside
     /// this crate can give: only the built-in arenas can make one).
@@ -360,6 +374,10 @@ impl<A: Arena + ?Sized> Arena for &mut A {
     fn reset(&mut self) {
         (**self).reset()
     }
+    #[inline]
+    fn reset_for_overwrite(&mut self) {
+        (**self).reset_for_overwrite()
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -417,5 +435,9 @@ impl<A: Arena + ?Sized> Arena for alloc::boxed::Box<A> {
     #[inline]
     fn reset(&mut self) {
         (**self).reset()
+    }
+    #[inline]
+    fn reset_for_overwrite(&mut self) {
+        (**self).reset_for_overwrite()
     }
 }

@@ -230,6 +230,17 @@ impl Arena for SingleSegmentArena {
         self.used = 0;
         self.clean = 0;
     }
+
+    /// Leaves what was used as it is: the words up to the high-water mark
+    /// are zeroed when `allocate` hands them out again (the invariant needs
+    /// only the words past `max(used, dirty)` zero), and a read overwrites
+    /// them.
+    #[inline]
+    fn reset_for_overwrite(&mut self) {
+        self.dirty = self.dirty.max(self.used);
+        self.used = 0;
+        self.clean = 0;
+    }
 }
 
 #[cfg(test)]
@@ -262,6 +273,36 @@ mod tests {
         assert_eq!(a.capacity(), cap);
         a.allocate(64, SegmentId(0)).unwrap();
         assert_eq!(a.segment(SegmentId(0))[3], Word::ZERO);
+    }
+
+    /// `reset_for_overwrite` zeroes nothing (a read overwrites what it
+    /// allocates), and what `allocate` hands out after it is still zero,
+    /// as is everything after a `reset` that follows it.
+    #[test]
+    fn reset_for_overwrite_leaves_words_and_allocate_still_zeroes() {
+        let dirt = Word::from_u64(0x5a5a_5a5a_5a5a_5a5a);
+        let mut a = SingleSegmentArena::new();
+        a.allocate(10, SegmentId(0)).unwrap();
+        a.segment_mut(SegmentId(0)).fill(dirt);
+        a.reset_for_overwrite();
+        assert_eq!(
+            a.allocate_overwritten(4, SegmentId(0)),
+            Ok((SegmentId(0), 0))
+        );
+        assert!(
+            a.segment(SegmentId(0)).iter().all(|w| *w == dirt),
+            "the overwritten words were not zeroed first"
+        );
+        assert_eq!(a.allocate(8, SegmentId(0)), Ok((SegmentId(0), 4)));
+        assert!(
+            a.segment(SegmentId(0))[4..]
+                .iter()
+                .all(|w| *w == Word::ZERO)
+        );
+        a.reset_for_overwrite();
+        a.reset();
+        a.allocate_overwritten(12, SegmentId(0)).unwrap();
+        assert!(a.segment(SegmentId(0)).iter().all(|w| *w == Word::ZERO));
     }
 
     /// After a message larger than the eager-reset size, every word
