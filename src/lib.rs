@@ -23,6 +23,7 @@ mod segment;
 pub mod serialize;
 pub mod text;
 pub mod typed;
+mod utf8;
 mod word;
 
 pub use arena::{AllocError, Arena, FixedArena, SegmentId, WordsOutside};

@@ -491,9 +491,7 @@ impl<'a> PointerReader<'a> {
     /// As [`get_text_bytes`](Self::get_text_bytes), or not valid UTF-8.
     pub fn get_text(&self) -> Result<&'a str> {
         let bytes = self.get_text_bytes()?;
-        core::str::from_utf8(bytes).map_err(|e| Error::Utf8 {
-            valid_up_to: e.valid_up_to(),
-        })
+        crate::utf8::text_str(bytes)
     }
 
     /// The index of a capability pointer in the message's capability table.

@@ -591,9 +591,7 @@ impl<A: Arena + ?Sized> TextListBuilder<'_, A> {
     /// If `index >= self.len()`.
     pub fn get(&mut self, index: u32) -> Result<&str> {
         let bytes = self.list.pointer(index).get_text_bytes_mut()?;
-        core::str::from_utf8(bytes).map_err(|e| crate::Error::Utf8 {
-            valid_up_to: e.valid_up_to(),
-        })
+        crate::utf8::text_str(bytes)
     }
     /// The bytes of element `index` (terminator excluded), to read or
     /// overwrite in place, without the UTF-8 check [`get`](Self::get)

@@ -79,9 +79,7 @@ impl<'a> TextBuilder<'a> {
     /// # Errors
     /// [`Error::Utf8`] with the position of the first bad byte.
     pub fn as_str(&self) -> Result<&str> {
-        core::str::from_utf8(self.bytes).map_err(|e| Error::Utf8 {
-            valid_up_to: e.valid_up_to(),
-        })
+        crate::utf8::text_str(self.bytes)
     }
 
     /// The bytes, for the builder's whole lifetime.
