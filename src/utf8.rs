@@ -1,6 +1,7 @@
 //! Text bytes as `&str`: the one UTF-8 check every text read makes.
 
 use crate::error::{Error, Result};
+use crate::word::Word;
 
 /// `bytes` as `&str`, or [`Error::Utf8`] with the position of the first
 /// bad byte, exactly as `core::str::from_utf8` decides. ASCII text (most
@@ -20,6 +21,43 @@ pub(crate) fn text_str(bytes: &[u8]) -> Result<&str> {
     core::str::from_utf8(bytes).map_err(|e| Error::Utf8 {
         valid_up_to: e.valid_up_to(),
     })
+}
+
+/// The text in a list of `count` bytes held in `words` (with up to 7
+/// bytes of padding after them): the bytes before its NUL terminator, as
+/// `&str`, decided as [`text_str`] decides. Up to 8 words (a text below
+/// 64 bytes) that are all ASCII, padding included (a text's words, most
+/// often), are tested whole, a word at a time with no byte-at-a-time
+/// tail; longer texts go to [`text_str`].
+///
+/// # Errors
+/// [`Error::TextNotTerminated`] when the last of the `count` bytes is not
+/// 0 (or there is none, or `count` is past the words);
+/// [`Error::Utf8`] as for [`text_str`].
+#[inline]
+pub(crate) fn text_of_byte_list(words: &[Word], count: usize) -> Result<&str> {
+    let bytes = Word::slice_as_bytes(words);
+    let last = count.checked_sub(1).and_then(|i| Some((i, *bytes.get(i)?)));
+    let Some((len, 0)) = last else {
+        return Err(Error::TextNotTerminated { len: count as u64 });
+    };
+    // `len` is below `bytes.len()`: the byte at `len` exists.
+    let (text, _) = bytes.split_at(len);
+    // Past 8 words `is_ascii`'s vector loop (in `text_str`) is faster.
+    if words.len() > 8 {
+        return text_str(text);
+    }
+    let high = words.iter().fold(0u64, |acc, w| acc | w.to_u64());
+    if high & 0x8080_8080_8080_8080 == 0 {
+        // SAFETY: no byte of `words` has its top bit set (just tested on
+        // each whole word: every byte's top bit is one of the bits the
+        // mask keeps, whatever the byte order), so every byte is below
+        // 0x80; `text` is a prefix of those bytes, a shared borrow that
+        // nothing changes while it lives; and bytes below 0x80 are valid
+        // UTF-8, as in `text_str`.
+        return Ok(unsafe { core::str::from_utf8_unchecked(text) });
+    }
+    text_str(text)
 }
 
 #[cfg(test)]
@@ -91,6 +129,72 @@ mod tests {
         }
         let combinations: usize = (0..=max_len).map(|l| alphabet.len().pow(l as u32)).sum();
         assert_eq!(checked, pads.len() * afters.len() * combinations);
+    }
+
+    /// A text in a byte list's words: for every length below 80 (both sides of the 8-word test), ASCII,
+    /// with a wide character, or with a cut one, each with zero padding and
+    /// with padding of `0xff` bytes (which the whole-word test sees and
+    /// must not count against the text), the answer is `core::str::from_utf8`'s
+    /// of the bytes before the terminator; a list without a terminator, an
+    /// empty one and a count past the words are `TextNotTerminated` with
+    /// the count.
+    #[test]
+    fn byte_list_texts_agree_with_core_and_need_their_terminator() {
+        let step = if cfg!(miri) { 5 } else { 1 };
+        for len in (0..80usize).step_by(step) {
+            let ascii: Vec<u8> = (0..len).map(|i| b'A' + (i % 26) as u8).collect();
+            let mut texts = vec![ascii.clone()];
+            if len >= 2 {
+                let mut wide = ascii.clone();
+                wide.splice(len / 2 - 1..len / 2 + 1, "é".bytes());
+                texts.push(wide.clone());
+                // The second byte of the character cut off.
+                wide[len / 2] = b'x';
+                texts.push(wide);
+            }
+            for text in texts {
+                for pad in [0u8, 0xff] {
+                    let count = text.len() + 1;
+                    let mut bytes = text.clone();
+                    bytes.push(0);
+                    bytes.resize(count.div_ceil(8) * 8, pad);
+                    let words: Vec<Word> = bytes
+                        .chunks(8)
+                        .map(|c| Word::from_u64(u64::from_le_bytes(c.try_into().unwrap())))
+                        .collect();
+                    let got = text_of_byte_list(&words, count).map_err(|e| match e {
+                        Error::Utf8 { valid_up_to } => valid_up_to,
+                        other => panic!("{other}"),
+                    });
+                    assert_eq!(got, reference(&text), "{bytes:02x?}");
+                    // The same bytes, the terminator made part of the text.
+                    if let Some(last) = bytes.get_mut(count - 1) {
+                        *last = b'!';
+                    }
+                    let words: Vec<Word> = bytes
+                        .chunks(8)
+                        .map(|c| Word::from_u64(u64::from_le_bytes(c.try_into().unwrap())))
+                        .collect();
+                    assert!(matches!(
+                        text_of_byte_list(&words, count),
+                        Err(Error::TextNotTerminated { len }) if len == count as u64
+                    ));
+                }
+            }
+        }
+        let zeros = [Word::ZERO; 2];
+        assert!(matches!(
+            text_of_byte_list(&zeros, 0),
+            Err(Error::TextNotTerminated { len: 0 })
+        ));
+        assert!(matches!(
+            text_of_byte_list(&zeros, 17),
+            Err(Error::TextNotTerminated { len: 17 })
+        ));
+        assert_eq!(
+            text_of_byte_list(&zeros, 16).ok(),
+            Some("\0".repeat(15).as_str())
+        );
     }
 
     /// Real text: ASCII of every length below 100, and the same with one

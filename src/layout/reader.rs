@@ -440,9 +440,22 @@ impl<'a> PointerReader<'a> {
     /// # Errors
     /// Not a list of bytes, out of bounds, or a limit exceeded.
     pub fn get_data(&self) -> Result<&'a [u8]> {
-        // Fast path for a list of bytes: the same checks as
-        // `get_list_any` followed by `as_bytes`, in the same order, without
-        // building the generic list. Everything else takes that generic path.
+        // Fast path for a list of bytes; everything else takes the generic
+        // path.
+        if let Some((words, count)) = self.byte_list()? {
+            return Ok(Word::slice_as_bytes(words).get(..count).unwrap_or(&[]));
+        }
+        let list = self.get_list_any()?;
+        list.as_bytes()
+    }
+
+    /// A list of bytes: the words its bytes lie in (with up to 7 bytes of
+    /// padding after them) and its byte count, after the same checks as
+    /// `get_list_any` followed by `as_bytes`, in the same order, without
+    /// building the generic list. `None` for anything else, null
+    /// included.
+    #[inline(always)]
+    fn byte_list(&self) -> Result<Option<(&'a [Word], usize)>> {
         if let Resolved::Object(t) = self.resolve()? {
             if pointer::kind(t.tag) == KIND_LIST
                 && pointer::list_element_size(t.tag) == ElementSize::Byte
@@ -452,19 +465,12 @@ impl<'a> PointerReader<'a> {
                 let words = count.div_ceil(8);
                 let start = bounds(t.seg, t.segment, t.start, words)?;
                 self.ctx.charge(words)?;
-                let from = start * 8;
-                return Word::slice_as_bytes(t.seg)
-                    .get(from..from + count as usize)
-                    .ok_or(Error::OutOfBounds {
-                        segment: t.segment,
-                        start: start as i64,
-                        len: words,
-                        segment_len: t.seg.len() as u64,
-                    });
+                // Inside the segment: `bounds` checked the range.
+                let words = t.seg.get(start..start + words as usize).unwrap_or(&[]);
+                return Ok(Some((words, count as usize)));
             }
         }
-        let list = self.get_list_any()?;
-        list.as_bytes()
+        Ok(None)
     }
 
     /// The bytes of a `Text`, without its NUL terminator and without a
@@ -490,6 +496,11 @@ impl<'a> PointerReader<'a> {
     /// # Errors
     /// As [`get_text_bytes`](Self::get_text_bytes), or not valid UTF-8.
     pub fn get_text(&self) -> Result<&'a str> {
+        // A list of bytes (any text): its terminator checked here, and
+        // its words tested for ASCII whole, padding included.
+        if let Some((words, count)) = self.byte_list()? {
+            return crate::utf8::text_of_byte_list(words, count);
+        }
         let bytes = self.get_text_bytes()?;
         crate::utf8::text_str(bytes)
     }
