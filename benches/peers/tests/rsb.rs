@@ -165,9 +165,9 @@ fn read_loops_see_the_generators_values() {
 }
 
 /// The format's floor (the read loop decoding the frame by hand) reads the
-/// generator's values on the log and the mesh: its field offsets and
-/// pointer decoding reach the fields the read columns read, so its time is
-/// the same work with no reader. It is offered for those read columns only.
+/// generator's values on every set: its field offsets and pointer decoding
+/// reach the fields the read columns read, so its time is the same work
+/// with no reader. Its access row opens the frame (1) as the readers do.
 #[test]
 fn format_floor_reads_the_generators_values() {
     for set in floor::SETS {
@@ -177,14 +177,40 @@ fn format_floor_reads_the_generators_values() {
         let mut seen = Vec::new();
         floor::read_with(set, &words, |v| seen.push(v));
         assert!(seen == expected_seen(set, SEED), "{set}: values read");
-        assert!(floor_step(&format!("rsb/{set}/access")).is_none(), "{set}");
+        for column in ["access", "access_single"] {
+            let mut s = floor_step(&format!("rsb/{set}/{column}")).expect("an access column");
+            assert_eq!(s(), 1, "{set} {column}");
+        }
+        assert!(
+            floor_step(&format!("rsb/{set}/serialize")).is_none(),
+            "{set}"
+        );
     }
-    for name in [
-        "rsb/minecraft_savedata/read",
-        "rsb/mk48/read",
-        "rsb/nothing/read",
-    ] {
+    for name in ["rsb/nothing/read", "rsb/mk48", "rsb/mk48/packed_read"] {
         assert!(floor_step(name).is_none(), "{name}");
+    }
+}
+
+/// The access floor's hand open finds each set's root where the readers do
+/// (a struct of no data and one pointer, the word after the root pointer),
+/// and refuses a frame whose table does not match its length, a second
+/// segment, or a root pointer past the segment's end.
+#[test]
+fn format_floor_opens_the_root_and_refuses_bad_frames() {
+    for set in SETS {
+        let f = framed(set).0;
+        assert_eq!(floor::root(&f), Some((&f[16..24], 0)), "{set}");
+        assert!(
+            floor::root(&f[..f.len() - 8]).is_none(),
+            "{set}: cut by a word"
+        );
+        let mut two = f.clone();
+        two[0] = 1;
+        assert!(floor::root(&two).is_none(), "{set}: two segments");
+        let mut far = f.clone();
+        let words = (f.len() / 8 - 1) as u32;
+        far[8..12].copy_from_slice(&(words << 2).to_le_bytes());
+        assert!(floor::root(&far).is_none(), "{set}: root past the end");
     }
 }
 

@@ -11,8 +11,8 @@
 //! `text_copy/reuse`, `read_all`, `pack`, `unpack`, `packed_stream`, `realistic/...`
 //! as listed in `capnarena_peers::realistic::steps::SCENARIOS`, `rsb/SET/COLUMN` as listed by
 //! `capnarena_peers::rsb::steps::scenarios`), `SIDE` is `capnarena` or `capnp`
-//! (or `format_floor` for an `rsb/SET/read` scenario: the read loop with no
-//! reader, `capnarena_peers::rsb::floor`).
+//! (or `format_floor` for an `rsb/SET/read`, `access` or `access_single`
+//! scenario: the loop or the open with no reader, `capnarena_peers::rsb::floor`).
 //! One warm-up iteration runs before the counted ones; the checksum of the
 //! results is printed so that no work is optimized away.
 

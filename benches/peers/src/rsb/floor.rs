@@ -1,6 +1,5 @@
-//! The format's floor for the read columns that follow a pointer an element
-//! (log and mesh): the same loop over the same message with no reader at
-//! all. Pointers are decoded by hand from the schema's layout, and nothing
+//! The format's floor for the read columns (and the access columns): the
+//! same loop over the same message with no reader at all. Pointers are decoded by hand from the schema's layout, and nothing
 //! is checked but slice bounds (an out-of-range word reads as zero): what a
 //! read path that validated the message once beforehand would be left to
 //! do, with no traversal charge, nesting count, kind test or error path.
@@ -12,9 +11,16 @@
 //! and a cache line elsewhere for the normal, where formats that inline
 //! structs read one contiguous array.
 //!
-//! The minecraft and mk48 read columns read one data field an element; the
-//! reader's loop there is already a load and an add (or a load, a range
-//! test and an add for an enum), so they have no row here.
+//! The minecraft and mk48 read columns read one data field an element (a
+//! player's game type, an update's score): the floor loads it from each
+//! element and hands it on, with the game type's range test (an enum of 4
+//! values; a reader that skipped it would answer differently on a value
+//! past the enum). There the floor answers whether the column's time is
+//! the reader's at all, or the memory and the `black_box` every side pays.
+//!
+//! The access floor ([`access`]) opens a one-segment frame by hand: the
+//! header test, the root pointer's decode and the cut of the root's words
+//! out of the frame, nothing else.
 //!
 //! Only one-segment frames are read (the read columns' input is built on
 //! one segment); a frame of more segments reads no elements.
@@ -23,9 +29,8 @@ use std::hint::black_box;
 
 use super::black_boxed;
 
-/// The data sets with a floor row: those whose read column follows a
-/// pointer an element.
-pub const SETS: [&str; 2] = ["log", "mesh"];
+/// The data sets with a floor row in their read column: all four.
+pub const SETS: [&str; 4] = ["log", "mesh", "minecraft_savedata", "mk48"];
 
 /// Byte offsets of the log read column's fields in the data section, from
 /// the schema's layout (`schema/rsb/log.capnp`): `Log.code` (UInt16, @5,
@@ -38,6 +43,13 @@ const LOG_SIZE: usize = 8;
 /// first.
 const TRIANGLE_NORMAL: usize = 3;
 const LOG_ADDRESS: usize = 0;
+/// `Player.gameType` (a `GameType` enum, UInt16, @0) and `Update.score`
+/// (UInt32, @1, the struct's first data field): both at byte 0 of the
+/// element's first word.
+const PLAYER_GAME_TYPE: usize = 0;
+const UPDATE_SCORE: usize = 0;
+/// `GameType`'s enumerants: a game type at or past this is not one.
+const GAME_TYPES: u16 = 4;
 
 /// The frame's one segment as words; empty for a frame of more segments.
 /// The floor reads a copy of the framed message's words (the same bytes
@@ -161,7 +173,68 @@ pub fn read_with(set: &str, seg: &[[u8; 8]], mut seen: impl FnMut(u64)) -> u64 {
                 black_box(struct_at(seg, pos, word(e, data + TRIANGLE_NORMAL)));
             }
         }
+        // One data field an element, at the element's first word: a walk
+        // over those words by the element's step (no per-element bounds
+        // test; `i < elems.len()` is the loop's own).
+        "minecraft_savedata" => {
+            let mut i = 0;
+            while i < elems.len() {
+                let w = elems[i];
+                let v = u16::from_le_bytes([w[PLAYER_GAME_TYPE], w[PLAYER_GAME_TYPE + 1]]);
+                if v >= GAME_TYPES {
+                    return 0;
+                }
+                seen(u64::from(v));
+                i += step;
+            }
+        }
+        "mk48" => {
+            let mut i = 0;
+            while i < elems.len() {
+                let w = elems[i];
+                let at = UPDATE_SCORE;
+                seen(u64::from(u32::from_le_bytes([
+                    w[at],
+                    w[at + 1],
+                    w[at + 2],
+                    w[at + 3],
+                ])));
+                i += step;
+            }
+        }
         _ => return 0,
     }
     count as u64
+}
+
+/// The root struct of a one-segment frame read in place, opened by hand:
+/// the bytes of its words (data section, then pointer section) and its
+/// data words. `None` unless the frame is one segment whose size is the
+/// rest of the frame, and the root pointer's target lies inside it.
+#[inline(always)]
+pub fn root(framed: &[u8]) -> Option<(&[u8], usize)> {
+    let header = u64::from_le_bytes(framed.get(..8)?.try_into().ok()?);
+    let words = (framed.len() / 8).checked_sub(1)?;
+    if !framed.len().is_multiple_of(8) || header as u32 != 0 || (header >> 32) as usize != words {
+        return None;
+    }
+    let w = u64::from_le_bytes(framed.get(8..16)?.try_into().ok()?);
+    let start = target(0, w);
+    let data = (w >> 32) as u16 as usize;
+    let ptrs = (w >> 48) as usize;
+    let from = 8 + start.checked_mul(8)?;
+    let to = from + (data + ptrs) * 8;
+    Some((framed.get(from..to)?, data))
+}
+
+/// The access column with no reader: [`root`] handed to `black_box`; 1 when
+/// the frame opened, 0 when it did not.
+pub fn access(framed: &[u8]) -> u64 {
+    match root(framed) {
+        Some(r) => {
+            black_box(r);
+            1
+        }
+        None => 0,
+    }
 }

@@ -176,13 +176,22 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [u8]) -> Option<Ste
     })
 }
 
-/// The read column's loop of `set` with no reader ([`super::floor`]), over
-/// the same framed bytes as the read column: the `format_floor` row beside
-/// capnarena and capnp. `None` unless `scenario` is the read column of one
-/// of [`super::floor::SETS`].
+/// The read or access column of `set` with no reader ([`super::floor`]),
+/// over the same framed bytes as that column: the `format_floor` row beside
+/// capnarena and capnp. `None` unless `scenario` is the `read`, `access`
+/// or `access_single` column of one of [`super::floor::SETS`].
 pub fn floor_step(scenario: &str) -> Option<Step<'static>> {
-    let name = scenario.strip_prefix("rsb/")?.strip_suffix("/read")?;
+    let (name, column) = scenario.strip_prefix("rsb/")?.split_once('/')?;
     let set = *super::floor::SETS.iter().find(|s| **s == name)?;
-    let words = super::floor::segment_words(&framed(set).0);
-    Some(Box::new(move || super::floor::read(set, &words)))
+    match column {
+        "read" => {
+            let words = super::floor::segment_words(&framed(set).0);
+            Some(Box::new(move || super::floor::read(set, &words)))
+        }
+        "access" | "access_single" => {
+            let bytes = AlignedBytes::new(&framed(set).0);
+            Some(Box::new(move || super::floor::access(bytes.as_bytes())))
+        }
+        _ => None,
+    }
 }
