@@ -172,6 +172,10 @@ enum Way {
     Packed,
     /// `try_read_from` through a `PackedReader` on the packed stream.
     PackedReader,
+    /// `try_read_buffered_from` on the framed stream, through a `BufRead`
+    /// (its buffer the size of the reads, so that messages start near its
+    /// end and are larger than it).
+    Buffered,
 }
 
 /// Reads every message of `stream` (framed or packed, per `way`) with
@@ -214,6 +218,21 @@ fn read_all(way: Way, stream: &[u8], chunk: usize) -> Vec<Vec<u8>> {
             }
             assert!(msg.try_read_from(&mut r, options()).unwrap().is_none());
         }
+        Way::Buffered => {
+            let mut r = BufReader::with_capacity(chunk.max(1), src);
+            while let Some(reader) = msg.try_read_buffered_from(&mut r, options()).unwrap() {
+                got.push(reframed(&reader));
+            }
+            assert!(
+                msg.try_read_buffered_from(&mut r, options())
+                    .unwrap()
+                    .is_none()
+            );
+            assert!(matches!(
+                msg.read_buffered_from(&mut r, options()),
+                Err(Error::EndOfStream)
+            ));
+        }
     }
     got
 }
@@ -236,7 +255,19 @@ fn messages_come_back_in_order_then_none() {
         );
         let via_reader = read_all(Way::PackedReader, &packed_stream, chunk.max(16));
         assert!(via_reader == msgs, "PackedReader, reads of {chunk}");
+        assert!(
+            read_all(Way::Buffered, &framed_stream, chunk) == msgs,
+            "buffered, a buffer of {chunk}"
+        );
     }
+    // From a byte slice, whose buffer is the whole stream.
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut rest = &framed_stream[..];
+    let mut got = Vec::new();
+    while let Some(reader) = msg.try_read_buffered_from(&mut rest, options()).unwrap() {
+        got.push(reframed(&reader));
+    }
+    assert!(got == msgs, "try_read_buffered_from on a byte slice");
     // From a byte slice, message by message.
     let mut msg = Message::new(SingleSegmentArena::new());
     let mut rest = &packed_stream[..];
@@ -261,6 +292,9 @@ fn read_cut(way: Way, stream: &[u8], cut: usize) -> (usize, Result<(), Error>) {
             Way::Packed => msg
                 .try_read_packed_from(&mut r, options())
                 .map(|m| m.is_some()),
+            Way::Buffered => msg
+                .try_read_buffered_from(&mut r, options())
+                .map(|m| m.is_some()),
             Way::PackedReader => unreachable!("not cut"),
         };
         match next {
@@ -281,9 +315,9 @@ fn truncation_inside_the_last_message_is_an_error() {
     let all = messages();
     // Two small messages, then a multi-segment one last.
     let msgs = [all[5].clone(), all[0].clone(), all[all.len() - 2].clone()];
-    for way in [Way::Framed, Way::Packed] {
+    for way in [Way::Framed, Way::Packed, Way::Buffered] {
         let encoded: Vec<Vec<u8>> = match way {
-            Way::Framed => msgs.to_vec(),
+            Way::Framed | Way::Buffered => msgs.to_vec(),
             _ => msgs.iter().map(|m| packed(m)).collect(),
         };
         let stream = encoded.concat();
@@ -304,7 +338,7 @@ fn truncation_inside_the_last_message_is_an_error() {
                             "{way:?} cut {cut}: {available} >= {needed}"
                         );
                         assert!(needed <= last_framed_len, "{way:?} cut {cut}");
-                        if matches!(way, Way::Framed) {
+                        if matches!(way, Way::Framed | Way::Buffered) {
                             assert_eq!(available, (cut - last_start) as u64, "{way:?} cut {cut}");
                         }
                     }
@@ -318,7 +352,8 @@ fn truncation_inside_the_last_message_is_an_error() {
 /// Once the arena and the stream's readers are warm, reading the whole
 /// stream again (every message of at most 8 segments) allocates nothing:
 /// framed from a reader, packed from a `BufRead`, packed from a byte
-/// slice, and framed through a `PackedReader`; on a single-segment arena
+/// slice, framed through a `PackedReader`, and framed from a `BufRead`
+/// (`try_read_buffered_from`); on a single-segment arena
 /// and a multi-segment one.
 #[test]
 fn warm_stream_reads_allocate_nothing() {
@@ -327,7 +362,7 @@ fn warm_stream_reads_allocate_nothing() {
     let framed_stream = msgs.concat();
     let packed_stream: Vec<u8> = msgs.iter().flat_map(|m| packed(m)).collect();
 
-    fn pass<A: Arena>(msg: &mut Message<A>, framed: &[u8], packed: &[u8]) -> [u64; 4] {
+    fn pass<A: Arena>(msg: &mut Message<A>, framed: &[u8], packed: &[u8]) -> [u64; 5] {
         let (n, framed_allocs) = count_allocs(|| {
             let mut r = Chunked {
                 data: framed,
@@ -371,18 +406,81 @@ fn warm_stream_reads_allocate_nothing() {
                 .is_some()
             {}
         });
-        [framed_allocs, bufread_allocs, slice_allocs, reader_allocs]
+        let mut framed_buffered = BufReader::with_capacity(
+            512,
+            Chunked {
+                data: framed,
+                chunk: 700,
+            },
+        );
+        let (_, framed_bufread_allocs) = count_allocs(|| {
+            while msg
+                .try_read_buffered_from(&mut framed_buffered, options())
+                .unwrap()
+                .is_some()
+            {}
+        });
+        [
+            framed_allocs,
+            bufread_allocs,
+            slice_allocs,
+            reader_allocs,
+            framed_bufread_allocs,
+        ]
     }
 
     let mut single = Message::new(SingleSegmentArena::new());
     let cold = pass(&mut single, &framed_stream, &packed_stream);
     let warm = pass(&mut single, &framed_stream, &packed_stream);
     println!("SingleSegmentArena: cold {cold:?}, warm {warm:?}");
-    assert_eq!(warm, [0; 4], "SingleSegmentArena, warm");
+    assert_eq!(warm, [0; 5], "SingleSegmentArena, warm");
 
     let mut multi = Message::new(MultiSegmentArena::new());
     let cold = pass(&mut multi, &framed_stream, &packed_stream);
     let warm = pass(&mut multi, &framed_stream, &packed_stream);
     println!("MultiSegmentArena: cold {cold:?}, warm {warm:?}");
-    assert_eq!(warm, [0; 4], "MultiSegmentArena, warm");
+    assert_eq!(warm, [0; 5], "MultiSegmentArena, warm");
+}
+
+/// A message whose table breaks a limit (more segments than allowed, or
+/// more words than the traversal limit) gets the same error from
+/// `try_read_buffered_from` as from `try_read_from`, whether the whole
+/// message is in the buffer (read in place) or not (read through `Read`).
+#[test]
+fn buffered_reads_refuse_bad_tables_as_plain_reads_do() {
+    let msgs = messages();
+    let one = msgs[0].clone();
+    let multi = msgs[msgs.len() - 1].clone();
+    let limits = [
+        ReaderOptions {
+            segment_limit: 2,
+            ..options()
+        },
+        ReaderOptions {
+            traversal_limit_words: 10,
+            ..options()
+        },
+    ];
+    for (i, opts) in limits.into_iter().enumerate() {
+        for bytes in [&one, &multi] {
+            let mut msg = Message::new(SingleSegmentArena::new());
+            let plain = msg
+                .try_read_from(&mut &bytes[..], opts)
+                .map(|r| r.is_some());
+            // Only one segment passes the segment limit.
+            assert_eq!(plain.is_ok(), i == 0 && bytes == &one, "limits {i}");
+            for capacity in [bytes.len() + 8, 8, 5] {
+                let mut r = BufReader::with_capacity(capacity, &bytes[..]);
+                let buffered = msg
+                    .try_read_buffered_from(&mut r, opts)
+                    .map(|r| r.is_some());
+                assert_eq!(
+                    format!("{buffered:?}"),
+                    format!("{plain:?}"),
+                    "limits {i}, {} bytes, buffer {capacity}",
+                    bytes.len()
+                );
+            }
+        }
+    }
 }

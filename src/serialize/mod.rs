@@ -289,6 +289,53 @@ fn move_words<A: Arena>(arena: &mut A, from: (u32, u32), to: (u32, u32), len: u3
     Ok(())
 }
 
+/// Where the framed message at the start of some bytes lies: its segment
+/// table checked against the [`ReaderOptions`], and every byte of it inside
+/// those bytes.
+#[cfg(feature = "std")]
+struct FrameExtent {
+    /// Bytes of the whole message: table and segments.
+    end: usize,
+}
+
+#[cfg(feature = "std")]
+impl FrameExtent {
+    /// The extent of the message at the start of `bytes`.
+    ///
+    /// # Errors
+    /// [`Error::Truncated`] when `bytes` end before the message does (the
+    /// bytes the message needs, as far as its table is in, and the bytes
+    /// there are); a limit exceeded.
+    #[inline(always)]
+    fn of(bytes: &[u8], options: &ReaderOptions) -> Result<Self> {
+        let available = bytes.len() as u64;
+        let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
+            needed: 8,
+            available,
+        })?;
+        let TableHeader {
+            count,
+            header_bytes,
+        } = parse_count(first, options)?;
+        let table = bytes.get(..header_bytes).ok_or(Error::Truncated {
+            needed: header_bytes as u64,
+            available,
+        })?;
+        let total: u64 = (0..count as usize)
+            .map(|i| u64::from(size_at(table, i)))
+            .sum();
+        check_total(total, options)?;
+        let end = header_bytes as u64 + total * 8;
+        if end > available {
+            return Err(Error::Truncated {
+                needed: end,
+                available,
+            });
+        }
+        Ok(FrameExtent { end: end as usize })
+    }
+}
+
 /// Checks the declared size of a message against the traversal limit.
 pub(crate) fn check_total(total: u64, options: &ReaderOptions) -> Result<()> {
     if total > options.traversal_limit_words {
@@ -434,6 +481,88 @@ impl<A: Arena> Message<A> {
         r: R,
         options: ReaderOptions,
     ) -> Result<Option<MessageReader<'_>>> {
+        read_message(self, &mut ReadSource(r), &options)
+    }
+
+    /// As [`read_from`](Self::read_from), from a buffered reader: a message
+    /// whose bytes are all in `r`'s buffer is copied from there into the
+    /// arena as [`read_from_bytes_prefix`](Self::read_from_bytes_prefix)
+    /// copies it, with no read call, and consumed; one that is not (it
+    /// starts near the buffer's end, or is larger than the buffer) is read
+    /// as `read_from` reads it. Reads exactly the message's bytes.
+    ///
+    /// # Errors
+    /// As [`read_from`](Self::read_from). After an error, how much of the
+    /// message was consumed is not specified.
+    #[cfg(feature = "std")]
+    pub fn read_buffered_from<R: std::io::BufRead>(
+        &mut self,
+        r: R,
+        options: ReaderOptions,
+    ) -> Result<MessageReader<'_>> {
+        self.try_read_buffered_from(r, options)?
+            .ok_or(Error::EndOfStream)
+    }
+
+    /// As [`read_buffered_from`](Self::read_buffered_from), for a stream of
+    /// messages: `Ok(None)` when `r` ends cleanly before the next message.
+    /// For a `BufRead` (a `BufReader` over a file or a socket, or a byte
+    /// slice): a message in the buffer is read with no read call, where
+    /// [`try_read_from`](Self::try_read_from) makes two.
+    ///
+    /// ```
+    /// use capnarena::{Message, ReaderOptions, SingleSegmentArena, StructSize};
+    /// use std::io::BufReader;
+    /// let mut stream = Vec::new();
+    /// for v in 1..=3u64 {
+    ///     let mut msg = Message::new(SingleSegmentArena::new());
+    ///     msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, v);
+    ///     msg.append_to(&mut stream);
+    /// }
+    /// // A buffer smaller than the stream: some messages start near its end.
+    /// let mut input = BufReader::with_capacity(40, &stream[..]);
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// let mut seen = Vec::new();
+    /// while let Some(reader) = msg.try_read_buffered_from(&mut input, ReaderOptions::default())? {
+    ///     seen.push(reader.root()?.get::<u64>(0));
+    /// }
+    /// assert_eq!(seen, [1, 2, 3]);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`read_buffered_from`](Self::read_buffered_from), less
+    /// [`Error::EndOfStream`].
+    #[cfg(feature = "std")]
+    pub fn try_read_buffered_from<R: std::io::BufRead>(
+        &mut self,
+        mut r: R,
+        options: ReaderOptions,
+    ) -> Result<Option<MessageReader<'_>>> {
+        let buf = loop {
+            match r.fill_buf() {
+                Ok(buf) => break buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::Io(e)),
+            }
+        };
+        if buf.is_empty() {
+            self.arena_for_reading();
+            return Ok(None);
+        }
+        match FrameExtent::of(buf, &options) {
+            Ok(extent) => {
+                let (reader, used) = self.read_from_bytes_prefix(&buf[..extent.end], options)?;
+                r.consume(used);
+                return Ok(Some(reader));
+            }
+            // Not all in the buffer: read through `Read`, from its start.
+            Err(Error::Truncated { .. }) => {}
+            Err(e) => {
+                self.arena_for_reading();
+                return Err(e);
+            }
+        }
         read_message(self, &mut ReadSource(r), &options)
     }
 }
