@@ -292,13 +292,14 @@ fn move_words<A: Arena>(arena: &mut A, from: (u32, u32), to: (u32, u32), len: u3
 /// Where the framed message at the start of some bytes lies: its segment
 /// table checked against the [`ReaderOptions`], and every byte of it inside
 /// those bytes.
-#[cfg(feature = "std")]
 struct FrameExtent {
+    count: u32,
+    /// Bytes of the table, padding included.
+    header_bytes: usize,
     /// Bytes of the whole message: table and segments.
     end: usize,
 }
 
-#[cfg(feature = "std")]
 impl FrameExtent {
     /// The extent of the message at the start of `bytes`.
     ///
@@ -332,7 +333,11 @@ impl FrameExtent {
                 available,
             });
         }
-        Ok(FrameExtent { end: end as usize })
+        Ok(FrameExtent {
+            count,
+            header_bytes,
+            end: end as usize,
+        })
     }
 }
 
@@ -385,36 +390,18 @@ impl<A: Arena> Message<A> {
         options: ReaderOptions,
     ) -> Result<(MessageReader<'_>, usize)> {
         let arena = self.arena_for_reading();
-        let available = bytes.len() as u64;
-        let first = bytes.first_chunk::<4>().copied().ok_or(Error::Truncated {
-            needed: 8,
-            available,
-        })?;
-        let TableHeader {
+        let FrameExtent {
             count,
             header_bytes,
-        } = parse_count(first, &options)?;
-        let table = bytes.get(..header_bytes).ok_or(Error::Truncated {
-            needed: header_bytes as u64,
-            available,
-        })?;
-        let total: u64 = (0..count as usize)
-            .map(|i| u64::from(size_at(table, i)))
-            .sum();
-        check_total(total, &options)?;
-        let end = header_bytes as u64 + total * 8;
-        if end > available {
-            return Err(Error::Truncated {
-                needed: end,
-                available,
-            });
-        }
+            end,
+        } = FrameExtent::of(bytes, &options)?;
+        let table = &bytes[..header_bytes];
         if count == 1 {
             let len = size_at(table, 0);
             let (place, dst) = single_segment_mut(arena, len)?;
-            Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[header_bytes..end as usize]);
+            Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[header_bytes..end]);
             let reader = single_segment_reader(arena, place, len, &options)?;
-            return Ok((reader, end as usize));
+            return Ok((reader, end));
         }
         let mut places = Placements::new();
         let mut at = header_bytes;
@@ -426,7 +413,7 @@ impl<A: Arena> Message<A> {
             Word::slice_as_bytes_mut(dst).copy_from_slice(&bytes[at..at + n]);
             at += n;
         }
-        Ok((places.reader(arena, &options)?, end as usize))
+        Ok((places.reader(arena, &options)?, end))
     }
 
     /// Reads one framed message from `r` into this message's arena
