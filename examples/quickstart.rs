@@ -5,7 +5,7 @@
 //! `capnarena-build` (see `examples/addressbook/`); this example includes
 //! the checked-in copy, so it runs without the `capnp` tool.
 //!
-//! Run with `cargo run --example quickstart`.
+//! Run with `cargo run -p quickstart`.
 
 use capnarena::{Error, Message, MessageReader, ReaderOptions, SingleSegmentArena};
 
