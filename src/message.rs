@@ -80,6 +80,20 @@ impl<A: Arena> Message<A> {
     }
 
     /// Forgets the content and keeps the arena's memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// for id in 0..3u64 {
+    ///     msg.reset(); // the same memory every round
+    ///     msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, id);
+    ///     assert_eq!(msg.reader().root()?.get::<u64>(0), id);
+    /// }
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn reset(&mut self) {
         self.arena.reset();
         self.state = State::Empty;
@@ -126,6 +140,20 @@ impl<A: Arena> Message<A> {
     ///
     /// # Errors
     /// The arena has no room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// // One data word and one pointer, as a compiled schema gives them.
+    /// let mut root = msg.init_root_struct(StructSize::new(1, 1))?;
+    /// root.set::<u32>(0, 7);
+    /// root.set_text(0, "seven")?;
+    /// assert_eq!(msg.reader().root()?.get_text(0)?, "seven");
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     #[inline(always)]
     pub fn init_root_struct(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.root_pointer()?.init_struct(size)
@@ -137,6 +165,22 @@ impl<A: Arena> Message<A> {
     ///
     /// # Errors
     /// The root is not a struct, or the arena has no room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?.set::<u32>(0, 1);
+    /// // Open it again, as a newer schema with one more data word.
+    /// let mut root = msg.get_root_struct(StructSize::new(2, 0))?;
+    /// root.set::<u32>(2, 2);
+    /// let reader = msg.reader();
+    /// let root = reader.root()?;
+    /// assert_eq!((root.get::<u32>(0), root.get::<u32>(2)), (1, 2));
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn get_root_struct(&mut self, size: StructSize) -> Result<StructBuilder<'_, A>> {
         self.root_pointer()?.get_struct(size)
     }
@@ -146,6 +190,23 @@ impl<A: Arena> Message<A> {
     ///
     /// # Errors
     /// The arena has no room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[allow(dead_code)]
+    /// # #[rustfmt::skip]
+    /// # #[path = "../examples/generated/addressbook_capnp.rs"]
+    /// # mod addressbook_capnp;
+    /// use addressbook_capnp::person;
+    /// use capnarena::{Message, SingleSegmentArena};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// let mut alice = msg.init_root::<person::Builder<_>>()?;
+    /// alice.set_name("Alice")?;
+    /// assert_eq!(msg.reader().get_root::<person::Reader>()?.get_name()?, "Alice");
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     #[inline(always)]
     pub fn init_root<'s, T: crate::typed::FromStructBuilder<'s, A>>(&'s mut self) -> Result<T> {
         Ok(T::from_struct_builder(
@@ -190,6 +251,20 @@ impl<A: Arena> Message<A> {
     ///
     /// # Errors
     /// As [`PointerBuilder::set_struct`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MultiSegmentArena, SingleSegmentArena, StructSize};
+    ///
+    /// let mut first = Message::new(SingleSegmentArena::new());
+    /// first.init_root_struct(StructSize::new(0, 1))?.set_text(0, "copied")?;
+    ///
+    /// let mut second = Message::new(MultiSegmentArena::new());
+    /// second.set_root(&first.reader().root()?)?;
+    /// assert_eq!(second.reader().root()?.get_text(0)?, "copied");
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn set_root(&mut self, src: &StructReader<'_>) -> Result<()> {
         self.root_pointer()?.set_struct(src)
     }
@@ -241,6 +316,18 @@ impl<A: Arena> Message<A> {
     /// reads and copies fail with [`Error::NestingLimitExceeded`] or
     /// [`Error::TraversalLimitExceeded`] instead of running forever. Use
     /// [`reader_with_options`](Self::reader_with_options) to set others.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?.set::<i16>(0, -3);
+    /// let reader = msg.reader(); // no copy, no framing
+    /// assert_eq!(reader.root()?.get::<i16>(0), -3);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn reader(&self) -> MessageReader<'_> {
         let words = crate::layout::source_words(self);
         self.reader_with_options(ReaderOptions {
@@ -280,6 +367,21 @@ impl<A: Arena> Message<A> {
     /// # Errors
     /// [`Error::BufferTooSmall`] when `out` is shorter than
     /// [`segment_table_len`](Self::segment_table_len).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{FixedArena, Message, StructSize, Word};
+    ///
+    /// let mut words = [Word::ZERO; 8]; // no heap
+    /// let mut msg = Message::new(FixedArena::new(&mut words));
+    /// msg.init_root_struct(StructSize::new(1, 0))?;
+    /// let mut table = [0u8; 8];
+    /// let len = msg.write_segment_table(&mut table)?;
+    /// // One segment (count - 1 = 0) of two words: the root pointer and the struct.
+    /// assert_eq!(&table[..len], &[0, 0, 0, 0, 2, 0, 0, 0]);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn write_segment_table(&self, out: &mut [u8]) -> Result<usize> {
         let count = self.segment_count();
         let len = crate::read::header_bytes(count);
@@ -314,6 +416,20 @@ impl<A: Arena> Message<A> {
     /// [`Error::NotSingleSegment`] when the message has more than one
     /// segment (frame it with [`append_to`](Self::append_to) or
     /// `write_to` instead).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, 9);
+    /// let bytes = msg.framed_bytes()?; // 8-aligned: it can be read in place
+    /// assert_eq!(bytes.len(), 8 + 16); // the table, the root pointer, the struct
+    /// let reader = MessageReader::from_bytes(bytes, ReaderOptions::default())?;
+    /// assert_eq!(reader.root()?.get::<u64>(0), 9);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn framed_bytes(&mut self) -> Result<&[u8]> {
         self.ensure_root()?;
         let count = self.segment_count();
@@ -336,6 +452,25 @@ impl<A: Arena> Message<A> {
 
     /// Appends the framed message to `out`. Allocates nothing when `out`
     /// has room for [`serialized_size`](Self::serialized_size) more bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, 5);
+    /// let mut out = Vec::new();
+    /// msg.append_to(&mut out);
+    /// msg.append_to(&mut out); // a stream of two messages
+    /// assert_eq!(out.len(), 2 * msg.serialized_size());
+    ///
+    /// let mut copy = Message::new(SingleSegmentArena::new());
+    /// let first = &out[..msg.serialized_size()];
+    /// let reader = copy.read_from_bytes(first, ReaderOptions::default())?;
+    /// assert_eq!(reader.root()?.get::<u64>(0), 5);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn append_to(&self, out: &mut Vec<u8>) {
         let count = self.segment_count();
@@ -362,6 +497,19 @@ impl<A: Arena> Message<A> {
     ///
     /// # Errors
     /// Any error of `w`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MultiSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(MultiSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(0, 1))?.set_text(0, "to a socket or a file")?;
+    /// let mut sink = Vec::new(); // any `io::Write`
+    /// msg.write_to(&mut sink)?;
+    /// assert_eq!(sink.len(), msg.serialized_size());
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     #[cfg(feature = "std")]
     pub fn write_to<W: std::io::Write>(&self, mut w: W) -> Result<()> {
         use std::io::IoSlice;

@@ -43,6 +43,20 @@ impl Default for ReaderOptions {
 
 impl ReaderOptions {
     /// The defaults.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(4, 0))?;
+    /// // A budget of 2 words cannot visit the root's 4.
+    /// let options = ReaderOptions::new().traversal_limit_words(2).nesting_limit(8);
+    /// let reader = MessageReader::from_bytes(msg.framed_bytes()?, options)?;
+    /// assert!(matches!(reader.root(), Err(capnarena::Error::TraversalLimitExceeded { .. })));
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
@@ -169,6 +183,20 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// More segments than [`ReaderOptions::segment_limit`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize, Word};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?.set::<u32>(0, 3);
+    /// // Segments that came without a table: from shared memory, say.
+    /// let segments: Vec<&[Word]> = msg.segments().map(|s| s.words()).collect();
+    /// let reader = MessageReader::from_segments(&segments, ReaderOptions::default())?;
+    /// assert_eq!(reader.root()?.get::<u32>(0), 3);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn from_segments(segments: &'a [&'a [Word]], options: ReaderOptions) -> Result<Self> {
         if segments.len() as u64 > u64::from(options.segment_limit) {
             return Err(Error::SegmentLimitExceeded {
@@ -196,6 +224,21 @@ impl<'a> MessageReader<'a> {
     /// # Errors
     /// A bad or truncated segment table, more segments than the limit, or
     /// words left over after the message.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?.set::<u8>(0, 1);
+    /// let mut bytes = Vec::new();
+    /// msg.append_to(&mut bytes);
+    /// let words = capnarena::words_from_bytes(&bytes)?; // aligned words
+    /// let reader = MessageReader::from_words(&words, ReaderOptions::default())?;
+    /// assert_eq!(reader.root()?.get::<u8>(0), 1);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn from_words(words: &'a [Word], options: ReaderOptions) -> Result<Self> {
         let (reader, rest) = Self::from_words_prefix(words, options)?;
         if !rest.is_empty() {
@@ -208,6 +251,30 @@ impl<'a> MessageReader<'a> {
 
     /// A reader over the framed message at the start of `words`, and the
     /// words after it (the next message of a stream, say).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// let mut stream = Vec::new();
+    /// for n in 0..3u64 {
+    ///     msg.reset();
+    ///     msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, n);
+    ///     msg.append_to(&mut stream);
+    /// }
+    /// let words = capnarena::words_from_bytes(&stream)?;
+    /// let mut rest = &words[..];
+    /// let mut seen = Vec::new();
+    /// while !rest.is_empty() {
+    ///     let (reader, after) = MessageReader::from_words_prefix(rest, ReaderOptions::default())?;
+    ///     seen.push(reader.root()?.get::<u64>(0));
+    ///     rest = after;
+    /// }
+    /// assert_eq!(seen, [0, 1, 2]);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     ///
     /// # Errors
     /// A bad or truncated segment table, or more segments than the limit.
@@ -234,6 +301,22 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// Unaligned input, or as [`from_words`](Self::from_words).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(0, 1))?.set_text(0, "in place")?;
+    /// let reader = MessageReader::from_bytes(msg.framed_bytes()?, ReaderOptions::default())?;
+    /// assert_eq!(reader.root()?.get_text(0)?, "in place");
+    ///
+    /// // Bad input is an error with the numbers, never a panic.
+    /// let err = MessageReader::from_bytes(&[0u8; 4], ReaderOptions::default()).err().expect("cut");
+    /// println!("{err}");
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     // Always inlined, with the general path out of line: a one-segment
     // message that fills `bytes` (most input) is read with a few checks,
     // and its reader is built where the caller keeps it.
@@ -326,6 +409,20 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// As [`PointerReader::get_struct`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// let mut root = msg.init_root_struct(StructSize::new(1, 0))?;
+    /// root.set::<f32>(1, 2.5); // the second f32 of the data section
+    /// let reader = MessageReader::from_bytes(msg.framed_bytes()?, ReaderOptions::default())?;
+    /// let root = reader.root()?;
+    /// assert_eq!((root.get::<f32>(0), root.get::<f32>(1)), (0.0, 2.5));
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     // Always inlined, as the readers it returns through: a reader returned
     // through memory is read back with wider loads than it was stored with,
     // which stalls on store forwarding.
@@ -339,6 +436,23 @@ impl<'a> MessageReader<'a> {
     ///
     /// # Errors
     /// As [`root`](Self::root).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[allow(dead_code)]
+    /// # #[rustfmt::skip]
+    /// # #[path = "../examples/generated/addressbook_capnp.rs"]
+    /// # mod addressbook_capnp;
+    /// use addressbook_capnp::person;
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root::<person::Builder<_>>()?.set_id(12);
+    /// let reader = MessageReader::from_bytes(msg.framed_bytes()?, ReaderOptions::default())?;
+    /// assert_eq!(reader.get_root::<person::Reader>()?.get_id(), 12);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     #[inline(always)]
     pub fn get_root<'r, T: crate::typed::FromStructReader<'r>>(&'r self) -> Result<T> {
         Ok(T::from_struct_reader(self.root()?))
@@ -361,6 +475,22 @@ impl<'a> MessageReader<'a> {
     }
 
     /// Restores the full traversal budget, to read the message again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?;
+    /// let options = ReaderOptions::new().traversal_limit_words(1);
+    /// let reader = MessageReader::from_bytes(msg.framed_bytes()?, options)?;
+    /// reader.root()?; // spends the budget
+    /// assert!(reader.root().is_err());
+    /// reader.reset_traversal();
+    /// assert!(reader.root().is_ok());
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn reset_traversal(&self) {
         self.ctx.reset_traversal()
     }

@@ -39,6 +39,17 @@ fn readers_are_send_and_sync() {
     send::<all_types::Builder<'static, SingleSegmentArena>>();
 }
 
+/// What the crate docs' *Threads* section states of messages: a message on
+/// a built-in arena is `Send` and `Sync`, so a built message can sit in an
+/// `Arc` and be read from several threads through `Message::reader`.
+#[test]
+fn messages_on_built_in_arenas_are_send_and_sync() {
+    send_sync::<Message<SingleSegmentArena>>();
+    send_sync::<Message<MultiSegmentArena>>();
+    send_sync::<Message<capnarena::FixedArena<'static>>>();
+    send_sync::<Message<&'static mut SingleSegmentArena>>();
+}
+
 /// An arena that is `Send` but not `Sync` (it counts lookups in a `Cell`),
 /// like a third-party arena with interior bookkeeping.
 #[derive(Default)]

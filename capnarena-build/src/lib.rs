@@ -168,6 +168,31 @@ impl From<Error> for io::Error {
 
 /// What to compile and where the Rust goes. Every option is a method;
 /// [`compile`](Config::compile) runs it.
+///
+/// # Examples
+///
+/// In a build script, `compile()` writes into `OUT_DIR` (see the crate
+/// docs). Here it writes into a directory of its own:
+///
+/// ```
+/// use std::fs;
+///
+/// let dir = std::env::temp_dir().join(format!("capnarena-build-doc-{}", std::process::id()));
+/// fs::create_dir_all(&dir)?;
+/// let schema = "@0xe3c1d1b4f1d2a7e5;\nstruct Point { x @0 :Int32; y @1 :Int32; }\n";
+/// fs::write(dir.join("point.capnp"), schema)?;
+///
+/// capnarena_build::Config::new()
+///     .src_prefix(&dir)
+///     .file(dir.join("point.capnp"))
+///     .out_dir(&dir)
+///     .compile()?;
+///
+/// let rust = fs::read_to_string(dir.join("point_capnp.rs"))?;
+/// assert!(rust.contains("pub mod point"));
+/// # fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     files: Vec<PathBuf>,
@@ -325,6 +350,22 @@ impl Config {
     /// # Errors
     /// A schema is rejected ([`Error::Schema`], every error as a `file:line:col:
     /// error: message` line), or `capnp` cannot be run or fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::fs;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("capnarena-build-req-{}", std::process::id()));
+    /// fs::create_dir_all(&dir)?;
+    /// fs::write(dir.join("empty.capnp"), "@0xe3c1d1b4f1d2a7e7;\n")?;
+    ///
+    /// // What `capnp compile -o-` writes: a framed message.
+    /// let request = capnarena_build::Config::new().file(dir.join("empty.capnp")).request()?;
+    /// assert_eq!(request.len() % 8, 0);
+    /// # fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn request(&self) -> Result<Vec<u8>, Error> {
         self.request_to(&mut io::sink())
     }
@@ -420,6 +461,30 @@ impl Config {
     /// missing or failing (with [`use_capnp`](Self::use_capnp)), the
     /// generator failing, or a file not written. The error's `Debug`
     /// is readable text, one schema error per line.
+    ///
+    /// # Examples
+    ///
+    /// A schema error names the file, line and column:
+    ///
+    /// ```
+    /// use std::fs;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("capnarena-build-err-{}", std::process::id()));
+    /// fs::create_dir_all(&dir)?;
+    /// let schema = "@0xe3c1d1b4f1d2a7e6;\nstruct Point { x @0 :Int32; y @1 :Strin; }\n";
+    /// fs::write(dir.join("point.capnp"), schema)?;
+    ///
+    /// let err = capnarena_build::Config::new()
+    ///     .file(dir.join("point.capnp"))
+    ///     .out_dir(&dir)
+    ///     .compile()
+    ///     .unwrap_err();
+    /// let text = format!("{err:?}");
+    /// assert!(text.contains("point.capnp:2:"), "{text}");
+    /// assert!(text.contains("Strin"), "{text}");
+    /// # fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn compile(&self) -> Result<(), Error> {
         let mut cargo = Vec::new();
         let result = self.compile_to(&mut cargo);

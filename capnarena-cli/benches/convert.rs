@@ -8,7 +8,7 @@
 //! the two outputs are compared and must be equal.
 //!
 //! `cargo bench -p capnarena-cli --bench convert` (see benches/README.md,
-//! "The command against capnp convert"). Without `capnp` on PATH the
+//! "The `capnarena convert` command"). Without `capnp` on PATH the
 //! reference's rows are skipped with a SKIP line (and the stream inputs,
 //! which the reference writes, are made from the binary stream by
 //! capnarena itself).

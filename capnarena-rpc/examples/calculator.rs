@@ -19,8 +19,8 @@ mod calculator_capnp;
 
 use calculator_capnp::calculator::{self, Operator, expression, function, value};
 
-/// An expression read out of a message (readers are not `Send`, so the
-/// tree is made owned before anything is awaited).
+/// An expression read out of a message into an owned tree, which the
+/// recursive evaluation takes by value.
 enum Expr {
     Literal(f64),
     Previous(value::Client),

@@ -11,7 +11,9 @@
 //! Readers borrow the message they read, so they are reached in two steps:
 //! [`reader`](TypedParams::reader) holds the message, its `get()` gives the
 //! struct's reader (or [`read`](TypedParams::read) does both for a closure).
-//! A reader is not `Send`: read what is needed before an `.await`.
+//! A reader borrows the parameters or response it reads, so it lives no
+//! longer than they do. Readers are `Send` and `Sync`: one may be held
+//! across an `.await` in a server's future (`tests/threads.rs`).
 
 use std::future::Future;
 use std::marker::PhantomData;

@@ -155,6 +155,58 @@ impl core::error::Error for AllocError {}
 /// An implementation must never assume:
 /// - anything about what the words mean, or that allocations are ever
 ///   freed one by one: only `reset` forgets them.
+///
+/// # Examples
+///
+/// A minimal arena: one segment in a `Vec`, capped at a number of words.
+/// It zeroes on `allocate` and keeps its memory on `reset`.
+///
+/// ```
+/// use capnarena::{AllocError, Arena, Message, SegmentId, StructSize, Word};
+///
+/// struct CappedArena {
+///     words: Vec<Word>,
+///     cap: usize,
+///     segments: u32, // 0 after a reset, 1 once something is allocated
+/// }
+///
+/// impl Arena for CappedArena {
+///     fn segment_count(&self) -> u32 {
+///         self.segments
+///     }
+///     fn segment(&self, id: SegmentId) -> &[Word] {
+///         if id.0 < self.segments { &self.words } else { &[] }
+///     }
+///     fn segment_mut(&mut self, id: SegmentId) -> &mut [Word] {
+///         if id.0 < self.segments { &mut self.words } else { &mut [] }
+///     }
+///     fn allocate(&mut self, len: u32, _hint: SegmentId) -> Result<(SegmentId, u32), AllocError> {
+///         let start = self.words.len();
+///         let available = self.cap - start;
+///         if len as usize > available {
+///             return Err(AllocError { requested: len.into(), available: available as u64 });
+///         }
+///         self.words.resize(start + len as usize, Word::ZERO); // zeroed words
+///         self.segments = 1;
+///         Ok((SegmentId(0), start as u32))
+///     }
+///     fn reset(&mut self) {
+///         self.words.clear(); // keeps the capacity
+///         self.segments = 0;
+///     }
+/// }
+///
+/// let arena = CappedArena { words: Vec::with_capacity(4), cap: 4, segments: 0 };
+/// let mut msg = Message::new(arena);
+/// msg.init_root_struct(StructSize::new(1, 0))?.set::<u64>(0, 42);
+/// assert_eq!(msg.reader().root()?.get::<u64>(0), 42);
+///
+/// // Past the cap, building fails with the numbers; nothing panics.
+/// msg.reset();
+/// let err = msg.init_root_struct(StructSize::new(8, 0)).err().expect("past the cap");
+/// assert!(matches!(err, capnarena::Error::Alloc(AllocError { requested: 8, .. })));
+/// # Ok::<(), capnarena::Error>(())
+/// ```
 pub trait Arena {
     /// Segments allocated since the last reset.
     fn segment_count(&self) -> u32;

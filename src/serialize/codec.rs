@@ -127,6 +127,25 @@ impl Frame {
     ///
     /// # Errors
     /// A bad segment table, or `scratch`'s arena has no room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use capnarena::serialize::codec::Frame;
+    /// use capnarena::{Message, ReaderOptions, SingleSegmentArena, StructSize};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(1, 0))?.set::<u16>(0, 80);
+    /// let mut bytes = vec![0u8]; // one byte ahead: the frame is not 8-aligned
+    /// msg.append_to(&mut bytes);
+    /// let frame = Frame::new(Bytes::from(bytes).slice(1..), ReaderOptions::default());
+    ///
+    /// let mut scratch = Message::new(SingleSegmentArena::new()); // reused for every frame
+    /// let reader = frame.reader_or_copy(&mut scratch)?;
+    /// assert_eq!(reader.root()?.get::<u16>(0), 80);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     #[inline]
     pub fn reader_or_copy<'a, A: Arena>(
         &'a self,
@@ -185,6 +204,30 @@ fn cut(needed: usize, available: usize) -> Error {
 /// connection). [`decode_eof`](Decoder::decode_eof) ends the stream: the
 /// codec is clean after it whatever it returns (the bytes of a cut frame
 /// are consumed), ready for another stream.
+///
+/// # Examples
+///
+/// The codec on its own, as `Framed` drives it:
+///
+/// ```
+/// use bytes::BytesMut;
+/// use capnarena::serialize::codec::FramedCodec;
+/// use capnarena::{Message, SingleSegmentArena, StructSize};
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// let mut codec = FramedCodec::new();
+/// let mut msg = Message::new(SingleSegmentArena::new());
+/// msg.init_root_struct(StructSize::new(1, 0))?.set::<u32>(0, 8);
+///
+/// let mut buf = BytesMut::new();
+/// codec.encode(&msg, &mut buf)?;
+/// let mut half = buf.split_to(12);
+/// assert!(codec.decode(&mut half)?.is_none()); // not all there yet
+/// half.unsplit(buf);
+/// let frame = codec.decode(&mut half)?.expect("a whole frame");
+/// assert_eq!(frame.reader()?.root()?.get::<u32>(0), 8);
+/// # Ok::<(), capnarena::Error>(())
+/// ```
 pub struct FramedCodec<T = Message<SingleSegmentArena>> {
     options: ReaderOptions,
     max_frame_bytes: usize,
@@ -284,6 +327,26 @@ impl<T> FramedCodec<T> {
 
     /// Sets the largest frame (segment table and segments, in bytes) the
     /// decoder accepts; larger ones are [`Error::FrameTooLarge`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bytes::BytesMut;
+    /// use capnarena::serialize::codec::FramedCodec;
+    /// use capnarena::{Error, Message, SingleSegmentArena, StructSize};
+    /// use tokio_util::codec::{Decoder, Encoder};
+    ///
+    /// let mut msg = Message::new(SingleSegmentArena::new());
+    /// msg.init_root_struct(StructSize::new(2, 0))?; // 32 bytes framed
+    /// let mut buf = BytesMut::new();
+    /// FramedCodec::new().encode(&msg, &mut buf)?;
+    ///
+    /// // Refused from its table alone, before the rest is in.
+    /// let mut small = FramedCodec::new().max_frame_bytes(16);
+    /// let err = small.decode(&mut buf.split_to(8)).unwrap_err();
+    /// assert!(matches!(err, Error::FrameTooLarge { declared: 32, limit: 16 }));
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn max_frame_bytes(mut self, bytes: usize) -> Self {
         self.max_frame_bytes = bytes;
         self
@@ -460,6 +523,26 @@ impl Encoder<Frame> for FramedCodec<Frame> {
 /// After an error, as for [`FramedCodec`]: `decode` refuses further input
 /// with [`Error::DecoderFailed`] until [`reset`](Self::reset), and
 /// `decode_eof` leaves the codec clean for another stream.
+///
+/// # Examples
+///
+/// ```
+/// use bytes::BytesMut;
+/// use capnarena::serialize::codec::PackedCodec;
+/// use capnarena::{Message, SingleSegmentArena, StructSize};
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// let mut codec = PackedCodec::new();
+/// let mut msg = Message::new(SingleSegmentArena::new());
+/// msg.init_root_struct(StructSize::new(4, 0))?.set::<u64>(3, 1); // mostly zeros
+///
+/// let mut buf = BytesMut::new();
+/// codec.encode(&msg, &mut buf)?;
+/// assert!(buf.len() < msg.serialized_size()); // packed
+/// let frame = codec.decode(&mut buf)?.expect("a whole frame");
+/// assert_eq!(frame.reader()?.root()?.get::<u64>(3), 1);
+/// # Ok::<(), capnarena::Error>(())
+/// ```
 pub struct PackedCodec<T = Message<SingleSegmentArena>> {
     options: ReaderOptions,
     max_frame_bytes: usize,

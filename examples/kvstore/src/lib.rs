@@ -236,10 +236,9 @@ pub async fn serve_connection(sock: TcpStream, store: Arc<Store>) -> capnarena::
     let mut resp = Message::new(SingleSegmentArena::new());
     let mut served = 0;
     while let Some(frame) = framed.next().await {
-        // The reader stays in this block: it is not `Send`, so it must
-        // not live across an await of a task the runtime may move. The
-        // frame shares the read buffer: it is dropped here too, before
-        // the next decode, which can then reuse that memory.
+        // The frame shares the read buffer. It and its reader are
+        // dropped at the end of this block, before the next decode, which
+        // can then reuse that memory.
         {
             let frame = frame?;
             let reader = frame.reader_or_copy(&mut scratch)?;
