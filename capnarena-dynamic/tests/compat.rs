@@ -265,6 +265,15 @@ fn renames_are_binary_only() {
 }
 
 #[test]
+fn the_same_schema_in_another_file_is_no_change() {
+    let text = format!("{FILE_ID}struct S {{ a @0 :Int32; }} interface I {{ m @0 (); }}");
+    let a = CompatSchema::compile_sources(&[("/old.capnp", &text)]).unwrap();
+    let b = CompatSchema::compile_sources(&[("/new.capnp", &text)]).unwrap();
+    let f = compat::check(&a, &b).findings;
+    assert!(f.is_empty(), "{f:#?}");
+}
+
+#[test]
 fn a_type_renamed_without_an_explicit_id_is_removed() {
     let (fwd, _) = both("struct A { x @0 :Int32; }", "struct B { x @0 :Int32; }");
     assert_eq!(fwd, [TypeAdded, TypeRemoved]);

@@ -210,7 +210,7 @@ impl<'a> Comparer<'a> {
             self.push(Rule::NodeKindChanged, Some(old_at), Some(new_at), msg);
             return;
         }
-        if old.display_name != new.display_name
+        if scoped_name(&old.display_name) != scoped_name(&new.display_name)
             && !Self::is_part(old)
             && !matches!(old.kind, NodeKind::File)
         {
@@ -947,6 +947,14 @@ impl<'a> Comparer<'a> {
         }
         None
     }
+}
+
+/// A display name without its file (`"Outer.Inner"`): the file's name
+/// is where the schema was read from, not part of the type.
+fn scoped_name(display_name: &str) -> &str {
+    display_name
+        .split_once(':')
+        .map_or(display_name, |(_, rest)| rest)
 }
 
 /// The bindings of `scope` in `brand` (`None`: not bound there, or
