@@ -50,11 +50,21 @@
 //! - It matches members by position and ignores names, so two
 //!   same-typed fields or enumerants that swap numbers pass. Here the
 //!   name moving to another number is [`Rule::NameMoved`].
-//! - It does not compare Text, Data, list or struct defaults, interface
-//!   ids of a field's type, or generic bindings. Here each is an error.
+//! - It does not compare Text, Data, list or struct defaults, or generic
+//!   bindings. Here each is an error.
+//! - It accepts a list of structs turned back into a list of its `@0`
+//!   type, the upgrade's other direction. Here that is
+//!   [`Rule::ListElementChanged`]: old readers of new messages see only
+//!   the first field.
+//! - libcapnp 0.9.2 still upgrades `List(Bool)` to a list of structs,
+//!   which the page now forbids. Here that is [`Rule::ListElementChanged`].
 //! - It rejects a type made generic, the page's own example. Here that is
 //!   [`Rule::MadeGeneric`] when every use binds the parameter to the type
 //!   it replaced, [`Rule::GenericBindingChanged`] otherwise.
+//!
+//! `tests/compat_cxx.rs` runs the reference on each pair of
+//! `tests/compat.rs`'s kinds in both directions and checks that every
+//! disagreement is one of these.
 //!
 //! # Limits
 //! The comparison takes time in proportion to the two schemas: each node
