@@ -1,6 +1,7 @@
 //! `capnarena`: the reference `capnp` tool's commands without the C++
 //! tool: `compile`, `convert`, `decode`, `encode`, `eval` and `id`, with
-//! its options, outputs and messages (0.9.2).
+//! its options, outputs and messages (0.9.2); and `compat`, which checks
+//! a schema change against the rules for evolving a protocol.
 //!
 //! Schemas are compiled in process by `capnarena-compiler`; messages are
 //! read and written by the capnarena runtime, and converted to and from
@@ -8,6 +9,7 @@
 //! writes, byte for byte (its tests run both on the same inputs).
 
 mod arena;
+mod compat;
 mod convert;
 mod eval;
 mod plausible;
@@ -211,7 +213,15 @@ fn cli() -> Command {
             .version(env!("CARGO_PKG_VERSION"))
             .about(ABOUT)
             .subcommand_required(true)
-            .subcommands([compile, convert, decode, encode, eval, id]),
+            .subcommands([
+                compile,
+                convert,
+                decode,
+                encode,
+                eval,
+                id,
+                compat::command(),
+            ]),
     )
 }
 
@@ -226,6 +236,7 @@ fn main() -> ExitCode {
     imports.no_standard_import |= sub_imports.no_standard_import;
     let result = match name {
         "compile" => return compile(&imports, sub),
+        "compat" => return compat::run(&imports, sub),
         "convert" => run_convert(&imports, sub),
         "decode" => run_decode(&imports, sub),
         "encode" => run_encode(&imports, sub),

@@ -86,6 +86,7 @@
 #![forbid(unsafe_code)]
 
 mod builder;
+pub mod compat;
 mod error;
 mod generated;
 mod list_builder;

@@ -98,6 +98,11 @@ impl LoadedSchema {
         Ok(LoadedSchema { store })
     }
 
+    /// The nodes as loaded, for the schema comparison.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// The view every lookup goes through.
     pub fn schema(&self) -> Schema<'_> {
         Schema {
