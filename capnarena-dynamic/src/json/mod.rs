@@ -84,8 +84,9 @@
 //! any JSON value, as the reference does, through dynamic values and
 //! through generated code alike; a call it holds is written
 //! `function(params...)`, which JSON text has no form of (so it does not
-//! read back), and a number that is not finite as the reference writes
-//! it, `nan`, `inf` or `-inf`.
+//! read back). A `json.Value` number that is not finite is refused with
+//! [`JsonError::Encode`]. The reference writes it bare (`nan`, `inf`),
+//! which no JSON reader reads back, its own included.
 
 mod annotations;
 mod de;

@@ -4,14 +4,16 @@
 //! any JSON value into one. The generated impls of that struct call these.
 //!
 //! The holder's union maps to JSON as the reference writes it
-//! (`json.c++`'s `encodeRaw`): `null`, `boolean`, `number` (a non-finite
-//! one is the bare `nan`, `inf` or `-inf`, which is not JSON), `string`,
+//! (`json.c++`'s `encodeRaw`): `null`, `boolean`, `number` (the
+//! reference writes a non-finite one bare, `nan` or `inf`, which is not
+//! JSON; capnarena's JSON serializer refuses it), `string`,
 //! `array`, `object` (members in order, a name given twice kept twice)
 //! and `call`, written `function(param, ...)`, which JSON text cannot hold
 //! either. Neither non-JSON form goes through every serializer: each is
 //! handed to the serializer under a name of its own ([`JSON_NUMBER`],
 //! [`JSON_CALL`]) that capnarena's own JSON serializer
-//! (`capnarena_dynamic::json`) writes as the reference does; another
+//! (`capnarena_dynamic::json`) knows (a call written as the reference
+//! writes it, a non-finite number refused); another
 //! serializer sees a newtype struct of the float and a tuple struct of
 //! the function's name and the parameters (serde_json: `null` and an
 //! array).
