@@ -57,7 +57,9 @@
 //! writes the same message (one writer serves both: [`JsonSerializer`]).
 //! [`JsonDeserializer`] reads with the parser and the limits of
 //! [`decode`] (the message-size limit aside: no message is built), and
-//! reads a stream of documents. JSON annotations are the generated
+//! reads a stream of documents. The heap the values read take is bounded
+//! by the runtime's `serde_support::with_value_limit` (256 MiB by
+//! default), whatever the deserializer. JSON annotations are the generated
 //! impls' business: today they write the schema's plain names.
 //!
 //! # Untrusted input

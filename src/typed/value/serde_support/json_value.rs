@@ -27,7 +27,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeTupleStruct as _;
 use serde::{Deserializer, Serializer};
 
-use super::{Ser, SerializeValue};
+use super::{Ser, SerializeValue, budget};
 
 /// The newtype struct name a non-finite `Json.Value` number is handed to
 /// a serializer under (its one field the `f64`).
@@ -136,6 +136,7 @@ pub trait JsonValueParts: Sized {
 pub fn deserialize_json_value<'de, V: JsonValueParts, D: Deserializer<'de>>(
     d: D,
 ) -> Result<V, D::Error> {
+    let _scope = super::budget::Scope::enter();
     JsonValueSeed(0, PhantomData).deserialize(d)
 }
 
@@ -190,26 +191,29 @@ impl<'de, V: JsonValueParts> Visitor<'de> for JsonValueSeed<V> {
         Ok(V::number(v))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V, E> {
+        budget::charge::<E>(v.len())?;
         Ok(V::string(v.into()))
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<V, E> {
+        budget::charge::<E>(v.len())?;
         Ok(V::string(v))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<V, A::Error> {
         let deeper = self.deeper()?;
         // The hint is the input's claim: cap what it reserves up front.
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        let mut items = budget::vec_with_hint::<V, A::Error>(seq.size_hint())?;
         while let Some(item) = seq.next_element_seed(JsonValueSeed(deeper.0, PhantomData))? {
-            items.push(item);
+            budget::push::<V, A::Error>(&mut items, item)?;
         }
         Ok(V::array(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V, A::Error> {
         let deeper = self.deeper()?;
-        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+        let mut members = budget::vec_with_hint::<V::Member, A::Error>(map.size_hint())?;
         while let Some(name) = map.next_key::<String>()? {
+            budget::charge::<A::Error>(name.len())?;
             let value = map.next_value_seed(JsonValueSeed(deeper.0, PhantomData))?;
-            members.push(V::member(name, value));
+            budget::push::<V::Member, A::Error>(&mut members, V::member(name, value))?;
         }
         Ok(V::object(members))
     }
