@@ -7,9 +7,9 @@
 //! message is written in it).
 
 use std::cell::RefCell;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
-use capnarena::serialize::packed::{pack_to_vec, unpack_to_vec};
+use capnarena::serialize::packed::{PackedReader, pack_to_vec};
 use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructReader, Word};
 use capnarena_dynamic::json::{JsonCodec, JsonLimits, JsonOptions};
 use capnarena_dynamic::text::TextWriter;
@@ -198,26 +198,14 @@ pub fn read_messages(
             }
         }
         Format::Flat | Format::Canonical | Format::FlatPacked => {
-            let bytes = read_all(input)?;
-            if bytes.is_empty() {
-                return Ok(());
-            }
+            let limit = options.traversal_limit_words;
             let words = if from == Format::FlatPacked {
-                let mut words = Vec::new();
-                unpack_to_vec(&bytes, &mut words, options.traversal_limit_words)
-                    .map_err(|e| at_message(1, &e.to_string()))?;
-                words
+                read_words(&mut PackedReader::new(&mut *input), limit, "flat-packed")?
             } else {
-                // Straggler bytes past the last whole word are left out,
-                // as the reference does.
-                bytes
-                    .chunks_exact(8)
-                    .map(|c| {
-                        let mut w = Word::ZERO;
-                        Word::slice_as_bytes_mut(core::slice::from_mut(&mut w)).copy_from_slice(c);
-                        w
-                    })
-                    .collect()
+                read_words(&mut *input, limit, "flat")?
+            };
+            let Some(words) = words else {
+                return Ok(());
             };
             let segments = [&words[..]];
             let reader = MessageReader::from_segments(&segments, options)
@@ -343,12 +331,52 @@ impl Place {
     }
 }
 
-fn read_all(input: &mut dyn BufRead) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    input
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("reading the input: {e}"))?;
-    Ok(bytes)
+/// Reads all of `input` as the words of one flat message (`kind`);
+/// `None` when it is empty. Straggler bytes past the last whole word are
+/// left out, as the reference does. Memory: the words read, in a buffer
+/// that at most doubles; never more than `limit_words` words.
+///
+/// # Errors
+/// The input holds more than `limit_words` words (the readers' traversal
+/// limit: no message that large could be read), or reading fails.
+fn read_words(
+    input: &mut dyn Read,
+    limit_words: u64,
+    kind: &str,
+) -> Result<Option<Vec<Word>>, String> {
+    let limit_bytes = usize::try_from(limit_words.saturating_mul(8)).unwrap_or(usize::MAX);
+    let mut words: Vec<Word> = Vec::new();
+    let mut filled = 0usize; // bytes
+    loop {
+        if filled == words.len() * 8 {
+            if filled > limit_bytes {
+                return Err(at_message(
+                    1,
+                    &format!(
+                        "a {kind} message of more than {limit_bytes} bytes ({limit_words} words, \
+                         the traversal limit)"
+                    ),
+                ));
+            }
+            // Grow by doubling, to one word past the limit at most: a
+            // word past it tells an input over the limit.
+            let cap_words = limit_bytes / 8 + 1;
+            let target = words.len().saturating_mul(2).max(512).min(cap_words);
+            words.resize(target, Word::ZERO);
+        }
+        let bytes = Word::slice_as_bytes_mut(&mut words);
+        match input.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(at_message(1, &format!("reading the input: {e}"))),
+        }
+    }
+    if filled == 0 {
+        return Ok(None);
+    }
+    words.truncate(filled / 8);
+    Ok(Some(words))
 }
 
 /// Where a stream of text or JSON messages is cut, as the reference's

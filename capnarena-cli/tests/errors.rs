@@ -283,3 +283,54 @@ fn json_streams() {
         "message 1: a json message of more than 16777216 bytes",
     );
 }
+
+/// Peak resident memory, in KiB, of `capnarena ARGS` reading `stdin`,
+/// by `/usr/bin/time -f %M` (GNU time), with its output.
+fn peak_kib(args: &[&str], stdin: Stdio) -> (u64, Output) {
+    let report = std::env::temp_dir().join(format!(
+        "capnarena-peak-{}-{}",
+        std::process::id(),
+        args.join("_").replace([':', '/'], "-")
+    ));
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M", "-o"])
+        .arg(&report)
+        .arg(env!("CARGO_BIN_EXE_capnarena"))
+        .current_dir(vectors())
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("GNU time (/usr/bin/time) runs the command");
+    let text = std::fs::read_to_string(&report).expect("GNU time's report");
+    let _ = std::fs::remove_file(&report);
+    let kib = text
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {text:?}"));
+    (kib, out)
+}
+
+/// An endless input (`/dev/zero`) to the flat formats ends with the
+/// traversal limit's error (64 MiB of words read at most), in memory
+/// about twice that: the input is never read whole before its size is
+/// checked, packed or not.
+#[test]
+fn endless_flat_input_is_bounded() {
+    const LIMIT_BYTES: u64 = 8 << 23; // 8 Mi words, the readers' default.
+    for from in ["flat", "flat-packed"] {
+        let conversion = format!("{from}:binary");
+        let zero = std::fs::File::open("/dev/zero").expect("/dev/zero");
+        let (kib, out) = peak_kib(
+            &["convert", "--quiet", &conversion, SCHEMA[0], SCHEMA[1]],
+            Stdio::from(zero),
+        );
+        fails_with(&out, &format!("more than {LIMIT_BYTES} bytes"));
+        // Words read (at most the limit plus one word), a buffer doubling
+        // to them (the old and new buffer at once), and the program.
+        let bound_kib = 2 * LIMIT_BYTES / 1024 + 32 * 1024;
+        assert!(kib <= bound_kib, "{from}: peak {kib} KiB > {bound_kib} KiB");
+    }
+}

@@ -638,3 +638,75 @@ fn flattened_struct_counts_against_message_limit() {
     );
     assert_eq!(at(&e), (1, 26));
 }
+
+/// What the encoder writes, the decoder reads back: a `json.Value`
+/// number that is not finite has no JSON form (the reference writes a
+/// bare `inf`, which no JSON reader takes), so both writers refuse it
+/// with an error naming the value; a finite one goes and comes back.
+#[test]
+fn non_finite_json_value_number_is_refused() {
+    let src = workspace().join("conformance/corpus/capnproto/c++/src");
+    let loaded = LoadedSchema::compile(
+        &Compiler::new()
+            .import_path(&src)
+            .source(
+                "/nf.capnp",
+                "@0xd3bd7ff1e1ed8b6d;\nusing Json = import \"/capnp/compat/json.capnp\";\n\
+                 struct W { v @0 :Json.Value; }\n",
+            )
+            .file("/nf.capnp"),
+    )
+    .unwrap();
+    let schema = loaded.schema();
+    let w = schema.find_struct("nf.capnp:W").unwrap();
+    let encoded = |n: f64| {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let mut b = DynamicStructBuilder::init_root(&mut msg, w.clone()).unwrap();
+        let capnarena_dynamic::DynamicValueBuilder::Struct(mut v) = b.init_by_name("v").unwrap()
+        else {
+            panic!("v is a struct");
+        };
+        v.set_by_name("number", DynamicValue::Float64(n)).unwrap();
+        let bytes = msg.framed_bytes().unwrap().to_vec();
+        json::message_to_json(
+            &w,
+            &bytes,
+            capnarena::ReaderOptions::default(),
+            &JsonOptions::short(),
+        )
+    };
+    for n in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e308 * 10.0] {
+        let e = encoded(n).unwrap_err();
+        assert!(
+            matches!(&e, JsonError::Encode { message, .. } if message.contains("not finite")),
+            "{n}: {e}"
+        );
+    }
+    let text = encoded(1.5).unwrap();
+    assert_eq!(text, r#"{"v":1.5}"#);
+    let back = json::json_to_message(&w, text.as_bytes(), &JsonLimits::default()).unwrap();
+    assert_eq!(
+        json::message_to_json(
+            &w,
+            &back,
+            capnarena::ReaderOptions::default(),
+            &JsonOptions::short()
+        )
+        .unwrap(),
+        text
+    );
+
+    /// A `json.Value` number as generated code hands it to a serializer.
+    struct Number(f64);
+    impl serde::Serialize for Number {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(capnarena::typed::value::serde_support::JSON_NUMBER, &self.0)
+        }
+    }
+    let e = json::to_string(&Number(f64::INFINITY), &JsonOptions::short()).unwrap_err();
+    assert!(e.to_string().contains("not finite"), "{e}");
+    assert_eq!(
+        json::to_string(&Number(2.0), &JsonOptions::short()).unwrap(),
+        "2"
+    );
+}

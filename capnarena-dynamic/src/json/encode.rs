@@ -134,6 +134,11 @@ impl<'p> Encoder<'p> {
         Ok(match (member.name(), value) {
             ("null", _) => Out::Null,
             ("boolean", DynamicValue::Bool(b)) => Out::Bool(b),
+            ("number", DynamicValue::Float64(n)) if !n.is_finite() => {
+                return Err(self.fail(format!(
+                    "a json.Value number {n} is not finite: JSON has no form of it that reads back"
+                )));
+            }
             ("number", DynamicValue::Float64(n)) => Out::Number(n),
             ("string", DynamicValue::Text(t)) => Out::String(t.to_string()),
             ("array", v) => Out::Array(list(self, v)?),

@@ -57,7 +57,9 @@
 //! writes the same message (one writer serves both: [`JsonSerializer`]).
 //! [`JsonDeserializer`] reads with the parser and the limits of
 //! [`decode`] (the message-size limit aside: no message is built), and
-//! reads a stream of documents. JSON annotations are the generated
+//! reads a stream of documents. The heap the values read take is bounded
+//! by the runtime's `serde_support::with_value_limit` (256 MiB by
+//! default), whatever the deserializer. JSON annotations are the generated
 //! impls' business: today they write the schema's plain names.
 //!
 //! # Untrusted input
@@ -84,8 +86,9 @@
 //! any JSON value, as the reference does, through dynamic values and
 //! through generated code alike; a call it holds is written
 //! `function(params...)`, which JSON text has no form of (so it does not
-//! read back), and a number that is not finite as the reference writes
-//! it, `nan`, `inf` or `-inf`.
+//! read back). A `json.Value` number that is not finite is refused with
+//! [`JsonError::Encode`]. The reference writes it bare (`nan`, `inf`),
+//! which no JSON reader reads back, its own included.
 
 mod annotations;
 mod de;

@@ -53,8 +53,8 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T, options: &JsonOptions) -> Jso
 /// the text with [`JsonSerializer::into_string`].
 pub struct JsonSerializer {
     w: JsonWriter,
-    /// The next float is a `Json.Value` number: written bare, `nan` and
-    /// `inf` too, as the reference writes one.
+    /// The next float is a `Json.Value` number: written bare, and
+    /// refused when it is not finite (JSON has no form of it).
     raw_number: bool,
 }
 
@@ -83,8 +83,13 @@ impl JsonSerializer {
         Ok(())
     }
 
-    fn float(&mut self, v: f64) {
+    fn float(&mut self, v: f64) -> JsonResult<()> {
         if core::mem::take(&mut self.raw_number) {
+            if !v.is_finite() {
+                return Err(JsonError::custom(format_args!(
+                    "a json.Value number {v} is not finite: JSON has no form of it that reads back"
+                )));
+            }
             self.w.number(v);
         } else if v.is_nan() {
             self.w.string("NaN");
@@ -95,6 +100,7 @@ impl JsonSerializer {
         } else {
             self.w.number(v);
         }
+        Ok(())
     }
 
     /// `{"variant": ` before a variant's data.
@@ -225,12 +231,10 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
     /// A `Float32` is written as the double it widens to, as the
     /// reference does (`0.1f32` is `0.10000000149011612`).
     fn serialize_f32(self, v: f32) -> JsonResult<()> {
-        self.float(f64::from(v));
-        Ok(())
+        self.float(f64::from(v))
     }
     fn serialize_f64(self, v: f64) -> JsonResult<()> {
-        self.float(v);
-        Ok(())
+        self.float(v)
     }
     fn serialize_char(self, v: char) -> JsonResult<()> {
         self.w.string(v.encode_utf8(&mut [0; 4]));
@@ -272,8 +276,8 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
         self.w.string(variant);
         Ok(())
     }
-    /// [`JSON_NUMBER`], a `Json.Value` number that is not finite, is
-    /// written bare (`nan`, `inf`, `-inf`), as the reference writes it.
+    /// [`JSON_NUMBER`], a `Json.Value` number, is written bare; one that
+    /// is not finite is an error.
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         name: &'static str,

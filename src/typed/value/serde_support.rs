@@ -39,8 +39,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::AnyValue;
 use crate::typed::Enum;
 
+mod budget;
 mod content;
 mod json_value;
+pub use budget::{DEFAULT_MAX_VALUE_BYTES, value_limit, with_value_limit};
 use content::{Content, ContentDeserializer, ContentSeed};
 pub use json_value::{
     JSON_CALL, JSON_NUMBER, JsonValueParts, MAX_JSON_VALUE_DEPTH, deserialize_json_value,
@@ -82,6 +84,8 @@ pub trait DeserializeValue<'de>: Sized {
     /// # Errors
     /// As [`DeserializeValue::deserialize_value`].
     fn deserialize_boxed<D: Deserializer<'de>>(d: D) -> Result<Box<Self>, D::Error> {
+        let _scope = budget::Scope::enter();
+        budget::charge::<D::Error>(core::mem::size_of::<Self>())?;
         Self::deserialize_value(d).map(Box::new)
     }
 }
@@ -257,6 +261,7 @@ pub enum BytesForm {
 /// The deserializer's, or the string is not that encoding (the error
 /// names the character and its position).
 pub fn next_bytes<'de, D: Deserializer<'de>>(d: D, form: BytesForm) -> Result<Vec<u8>, D::Error> {
+    let _scope = budget::Scope::enter();
     d.deserialize_str(form)
 }
 
@@ -269,6 +274,8 @@ impl Visitor<'_> for BytesForm {
         })
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<u8>, E> {
+        // The bytes decoded are fewer than the characters.
+        budget::charge::<E>(v.len())?;
         match self {
             BytesForm::Base64 => crate::text::encoding::decode_base64(v).map_err(E::custom),
             BytesForm::Hex => crate::text::encoding::decode_hex(v).map_err(E::custom),
@@ -291,6 +298,7 @@ pub fn skip<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
 /// # Errors
 /// As [`DeserializeValue::deserialize_value`].
 pub fn deserialize_struct<'de, V: StructFields, D: Deserializer<'de>>(d: D) -> Result<V, D::Error> {
+    let _scope = budget::Scope::enter();
     d.deserialize_struct(V::NAME, V::FIELDS, StructVisitor(PhantomData))
 }
 
@@ -302,6 +310,8 @@ pub fn deserialize_struct<'de, V: StructFields, D: Deserializer<'de>>(d: D) -> R
 pub fn deserialize_struct_boxed<'de, V: StructFields, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Box<V>, D::Error> {
+    let _scope = budget::Scope::enter();
+    budget::charge::<D::Error>(core::mem::size_of::<V>())?;
     let mut boxed = boxed_default::<V>();
     match d.deserialize_struct(V::NAME, V::FIELDS, FillVisitor(&mut *boxed)) {
         Ok(()) => Ok(boxed),
@@ -389,7 +399,10 @@ fn fill<'de, V: StructFields, A: MapAccess<'de>>(
                 seen: &mut *seen,
                 index,
             })?,
-            Some(index) => waiting.push((index, map.next_value_seed(ContentSeed(0))?)),
+            Some(index) => {
+                let kept = map.next_value_seed(ContentSeed(0))?;
+                budget::push::<_, A::Error>(&mut waiting, (index, kept))?;
+            }
             None => map.next_value::<IgnoredAny>().map(|_| ())?,
         }
     }
@@ -684,7 +697,32 @@ impl SerializeValue for String {
 
 impl<'de> DeserializeValue<'de> for String {
     fn deserialize_value<D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-        String::deserialize(d)
+        let _scope = budget::Scope::enter();
+        d.deserialize_string(StringVisitor)
+    }
+}
+
+/// A text, its bytes charged to the heap budget before they are copied.
+struct StringVisitor;
+
+impl Visitor<'_> for StringVisitor {
+    type Value = String;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        budget::charge::<E>(v.len())?;
+        Ok(v.into())
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+        budget::charge::<E>(v.len())?;
+        Ok(v)
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<String, E> {
+        match core::str::from_utf8(v) {
+            Ok(s) => self.visit_str(s),
+            Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(v), &self)),
+        }
     }
 }
 
@@ -711,6 +749,7 @@ impl<T: SerializeValue> SerializeValue for Vec<T> {
 
 impl<'de, T: DeserializeValue<'de>> DeserializeValue<'de> for Vec<T> {
     fn deserialize_value<D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+        let _scope = budget::Scope::enter();
         d.deserialize_seq(ListVisitor(PhantomData))
     }
 }
@@ -726,9 +765,9 @@ impl<'de, T: DeserializeValue<'de>> Visitor<'de> for ListVisitor<T> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
         // The hint is the input's claim: cap what it reserves up front.
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        let mut out = budget::vec_with_hint::<T, A::Error>(seq.size_hint())?;
         while let Some(v) = seq.next_element_seed(Seed(PhantomData))? {
-            out.push(v);
+            budget::push::<T, A::Error>(&mut out, v)?;
         }
         Ok(out)
     }

@@ -64,6 +64,7 @@ impl<'de> Visitor<'de> for ContentSeed {
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Content<'de>, D::Error> {
         let inner = self.deeper()?.deserialize(d)?;
+        budget::charge::<D::Error>(core::mem::size_of::<Content<'de>>())?;
         Ok(Content::Some(Box::new(inner)))
     }
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Content<'de>, E> {
@@ -82,19 +83,22 @@ impl<'de> Visitor<'de> for ContentSeed {
         Ok(Content::Str(v))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Content<'de>, E> {
+        budget::charge::<E>(v.len())?;
         Ok(Content::String(v.into()))
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<Content<'de>, E> {
+        budget::charge::<E>(v.len())?;
         Ok(Content::String(v))
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Content<'de>, E> {
+        budget::charge::<E>(v.len())?;
         Ok(Content::Bytes(v.into()))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'de>, A::Error> {
         let deeper = self.deeper()?;
         let mut items = Vec::new();
         while let Some(item) = seq.next_element_seed(ContentSeed(deeper.0))? {
-            items.push(item);
+            budget::push::<_, A::Error>(&mut items, item)?;
         }
         Ok(Content::Seq(items))
     }
@@ -103,7 +107,7 @@ impl<'de> Visitor<'de> for ContentSeed {
         let mut entries = Vec::new();
         while let Some(key) = map.next_key_seed(ContentSeed(deeper.0))? {
             let value = map.next_value_seed(ContentSeed(deeper.0))?;
-            entries.push((key, value));
+            budget::push::<_, A::Error>(&mut entries, (key, value))?;
         }
         Ok(Content::Map(entries))
     }

@@ -4,14 +4,16 @@
 //! any JSON value into one. The generated impls of that struct call these.
 //!
 //! The holder's union maps to JSON as the reference writes it
-//! (`json.c++`'s `encodeRaw`): `null`, `boolean`, `number` (a non-finite
-//! one is the bare `nan`, `inf` or `-inf`, which is not JSON), `string`,
+//! (`json.c++`'s `encodeRaw`): `null`, `boolean`, `number` (the
+//! reference writes a non-finite one bare, `nan` or `inf`, which is not
+//! JSON; capnarena's JSON serializer refuses it), `string`,
 //! `array`, `object` (members in order, a name given twice kept twice)
 //! and `call`, written `function(param, ...)`, which JSON text cannot hold
 //! either. Neither non-JSON form goes through every serializer: each is
 //! handed to the serializer under a name of its own ([`JSON_NUMBER`],
 //! [`JSON_CALL`]) that capnarena's own JSON serializer
-//! (`capnarena_dynamic::json`) writes as the reference does; another
+//! (`capnarena_dynamic::json`) knows (a call written as the reference
+//! writes it, a non-finite number refused); another
 //! serializer sees a newtype struct of the float and a tuple struct of
 //! the function's name and the parameters (serde_json: `null` and an
 //! array).
@@ -25,7 +27,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeTupleStruct as _;
 use serde::{Deserializer, Serializer};
 
-use super::{Ser, SerializeValue};
+use super::{Ser, SerializeValue, budget};
 
 /// The newtype struct name a non-finite `Json.Value` number is handed to
 /// a serializer under (its one field the `f64`).
@@ -134,6 +136,7 @@ pub trait JsonValueParts: Sized {
 pub fn deserialize_json_value<'de, V: JsonValueParts, D: Deserializer<'de>>(
     d: D,
 ) -> Result<V, D::Error> {
+    let _scope = super::budget::Scope::enter();
     JsonValueSeed(0, PhantomData).deserialize(d)
 }
 
@@ -188,26 +191,29 @@ impl<'de, V: JsonValueParts> Visitor<'de> for JsonValueSeed<V> {
         Ok(V::number(v))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V, E> {
+        budget::charge::<E>(v.len())?;
         Ok(V::string(v.into()))
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<V, E> {
+        budget::charge::<E>(v.len())?;
         Ok(V::string(v))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<V, A::Error> {
         let deeper = self.deeper()?;
         // The hint is the input's claim: cap what it reserves up front.
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        let mut items = budget::vec_with_hint::<V, A::Error>(seq.size_hint())?;
         while let Some(item) = seq.next_element_seed(JsonValueSeed(deeper.0, PhantomData))? {
-            items.push(item);
+            budget::push::<V, A::Error>(&mut items, item)?;
         }
         Ok(V::array(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V, A::Error> {
         let deeper = self.deeper()?;
-        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+        let mut members = budget::vec_with_hint::<V::Member, A::Error>(map.size_hint())?;
         while let Some(name) = map.next_key::<String>()? {
+            budget::charge::<A::Error>(name.len())?;
             let value = map.next_value_seed(JsonValueSeed(deeper.0, PhantomData))?;
-            members.push(V::member(name, value));
+            budget::push::<V::Member, A::Error>(&mut members, V::member(name, value))?;
         }
         Ok(V::object(members))
     }
