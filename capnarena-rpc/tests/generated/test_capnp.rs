@@ -1508,16 +1508,9 @@ pub mod test {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("value");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_value() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.end_struct();
@@ -2050,16 +2043,9 @@ pub mod test {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("name");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_name() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.field("start");
@@ -3931,16 +3917,9 @@ pub mod holder {
             }
             if self.reader.has_pointer(1) {
                 v.field("label");
-                if self.reader.has_pointer(1) {
-                    match self.reader.pointer(1).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_label() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(1).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(2) {
@@ -4597,16 +4576,9 @@ pub mod named {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("name");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_name() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.end_struct();
