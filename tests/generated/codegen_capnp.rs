@@ -3112,6 +3112,12 @@ pub mod holder {
         pub fn set_cap(&mut self, index: u32) {
             self.builder.pointer(1).set_capability(index);
         }
+        /// The `cap` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_cap(&mut self) {
+            self.builder.pointer(1).clear();
+        }
         /// Whether the `cap` field is set (its pointer is not null).
         #[inline]
         pub fn has_cap(&self) -> bool {

@@ -25679,6 +25679,12 @@ pub mod test_use_generics {
         pub fn set_generic_cap(&mut self, index: u32) {
             self.builder.pointer(19).set_capability(index);
         }
+        /// The `genericCap` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_generic_cap(&mut self) {
+            self.builder.pointer(19).clear();
+        }
         /// Whether the `genericCap` field is set (its pointer is not null).
         #[inline]
         pub fn has_generic_cap(&self) -> bool {
@@ -31445,6 +31451,12 @@ pub mod test_pipeline {
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap(&self) -> bool {
@@ -32083,6 +32095,12 @@ pub mod test_pipeline {
             #[inline]
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
@@ -32866,6 +32884,12 @@ pub mod test_pipeline {
             #[inline]
             pub fn set_in_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `inCap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_in_cap(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `inCap` field is set (its pointer is not null).
             #[inline]
@@ -34122,6 +34146,12 @@ pub mod test_tail_callee {
             pub fn set_c(&mut self, index: u32) {
                 self.builder.pointer(1).set_capability(index);
             }
+            /// The `c` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_c(&mut self) {
+                self.builder.pointer(1).clear();
+            }
             /// Whether the `c` field is set (its pointer is not null).
             #[inline]
             pub fn has_c(&self) -> bool {
@@ -34642,6 +34672,12 @@ pub mod test_tail_caller {
             #[inline]
             pub fn set_callee(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `callee` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_callee(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `callee` field is set (its pointer is not null).
             #[inline]
@@ -36310,6 +36346,12 @@ pub mod test_more_stuff {
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap(&self) -> bool {
@@ -36486,6 +36528,12 @@ pub mod test_more_stuff {
             #[inline]
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
@@ -37415,6 +37463,12 @@ pub mod test_more_stuff {
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap(&self) -> bool {
@@ -37784,6 +37838,12 @@ pub mod test_more_stuff {
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap(&self) -> bool {
@@ -37961,6 +38021,12 @@ pub mod test_more_stuff {
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap(&self) -> bool {
@@ -38137,6 +38203,12 @@ pub mod test_more_stuff {
             #[inline]
             pub fn set_handle(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `handle` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_handle(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `handle` field is set (its pointer is not null).
             #[inline]
@@ -38449,6 +38521,12 @@ pub mod test_more_stuff {
             pub fn set_fd_cap3(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `fdCap3` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_fd_cap3(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `fdCap3` field is set (its pointer is not null).
             #[inline]
             pub fn has_fd_cap3(&self) -> bool {
@@ -38665,6 +38743,12 @@ pub mod test_more_stuff {
             pub fn set_fd_cap1(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `fdCap1` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_fd_cap1(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `fdCap1` field is set (its pointer is not null).
             #[inline]
             pub fn has_fd_cap1(&self) -> bool {
@@ -38685,6 +38769,12 @@ pub mod test_more_stuff {
             #[inline]
             pub fn set_fd_cap2(&mut self, index: u32) {
                 self.builder.pointer(1).set_capability(index);
+            }
+            /// The `fdCap2` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_fd_cap2(&mut self) {
+                self.builder.pointer(1).clear();
             }
             /// Whether the `fdCap2` field is set (its pointer is not null).
             #[inline]
@@ -39117,6 +39207,12 @@ pub mod test_more_stuff {
             pub fn set_cap_copy(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `capCopy` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap_copy(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `capCopy` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap_copy(&self) -> bool {
@@ -39486,6 +39582,12 @@ pub mod test_more_stuff {
             pub fn set_null_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `nullCap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_null_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `nullCap` field is set (its pointer is not null).
             #[inline]
             pub fn has_null_cap(&self) -> bool {
@@ -39789,6 +39891,12 @@ pub mod test_more_stuff {
             #[inline]
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
@@ -40221,6 +40329,12 @@ pub mod test_more_stuff {
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap(&self) -> bool {
@@ -40463,6 +40577,12 @@ pub mod test_more_stuff {
             pub fn set_b(&mut self, index: u32) {
                 self.builder.pointer(1).set_capability(index);
             }
+            /// The `b` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_b(&mut self) {
+                self.builder.pointer(1).clear();
+            }
             /// Whether the `b` field is set (its pointer is not null).
             #[inline]
             pub fn has_b(&self) -> bool {
@@ -40639,6 +40759,12 @@ pub mod test_more_stuff {
             #[inline]
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
@@ -42099,6 +42225,12 @@ pub mod test_membrane {
             pub fn set_thing(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `thing` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_thing(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `thing` field is set (its pointer is not null).
             #[inline]
             pub fn has_thing(&self) -> bool {
@@ -42282,6 +42414,12 @@ pub mod test_membrane {
             #[inline]
             pub fn set_thing(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `thing` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_thing(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `thing` field is set (its pointer is not null).
             #[inline]
@@ -42603,6 +42741,12 @@ pub mod test_membrane {
             #[inline]
             pub fn set_thing(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `thing` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_thing(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `thing` field is set (its pointer is not null).
             #[inline]
@@ -43045,6 +43189,12 @@ pub mod test_membrane {
             pub fn set_thing(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `thing` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_thing(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `thing` field is set (its pointer is not null).
             #[inline]
             pub fn has_thing(&self) -> bool {
@@ -43221,6 +43371,12 @@ pub mod test_membrane {
             #[inline]
             pub fn set_thing(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `thing` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_thing(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `thing` field is set (its pointer is not null).
             #[inline]
@@ -43660,6 +43816,12 @@ pub mod test_contain_membrane {
         #[inline]
         pub fn set_cap(&mut self, index: u32) {
             self.builder.pointer(0).set_capability(index);
+        }
+        /// The `cap` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_cap(&mut self) {
+            self.builder.pointer(0).clear();
         }
         /// Whether the `cap` field is set (its pointer is not null).
         #[inline]
@@ -44151,6 +44313,12 @@ pub mod test_transfer_cap {
             #[inline]
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(1).set_capability(index);
+            }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(1).clear();
             }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]

@@ -3552,6 +3552,12 @@ pub mod container {
             pub fn set_c(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `c` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_c(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `c` field is set (its pointer is not null).
             #[inline]
             pub fn has_c(&self) -> bool {
@@ -5289,6 +5295,12 @@ pub mod uses_generics {
         pub fn set_c(&mut self, index: u32) {
             self.builder.pointer(2).set_capability(index);
         }
+        /// The `c` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_c(&mut self) {
+            self.builder.pointer(2).clear();
+        }
         /// Whether the `c` field is set (its pointer is not null).
         #[inline]
         pub fn has_c(&self) -> bool {
@@ -5448,6 +5460,12 @@ pub mod uses_generics {
         #[inline]
         pub fn set_i(&mut self, index: u32) {
             self.builder.pointer(8).set_capability(index);
+        }
+        /// The `i` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_i(&mut self) {
+            self.builder.pointer(8).clear();
         }
         /// Whether the `i` field is set (its pointer is not null).
         #[inline]
