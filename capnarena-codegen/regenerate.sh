@@ -41,3 +41,13 @@ CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/examples/generated --src-prefix
 # The runtime's test schemas with interfaces, with typed RPC code (compiled by capnarena-rpc's tests).
 CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/tests/generated --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp tests/schemas/names.capnp
 capnp compile -o- --src-prefix=capnarena-rpc/examples/calculator capnarena-rpc/examples/calculator/calculator.capnp > $R/calculator.bin
+
+# Every other interface schema of the repository, with typed RPC code
+# (compiled by capnarena-rpc's tests/generated_rpc.rs): the reference's
+# test.capnp family (with schema.capnp, which it imports) and the
+# workspace's own schemas with interfaces.
+C=conformance/corpus/capnproto/c++/src
+CAPNARENA_RPC=1 capnp compile --no-standard-import -I$C -o$G:capnarena-rpc/tests/generated/reference --src-prefix=$C/capnp $C/capnp/schema.capnp $C/capnp/test.capnp $C/capnp/test-import.capnp $C/capnp/test-import2.capnp
+capnp compile --no-standard-import -I$C -o- --src-prefix=$C/capnp $C/capnp/schema.capnp $C/capnp/test.capnp $C/capnp/test-import.capnp $C/capnp/test-import2.capnp > $R/rpc_reference.bin
+CAPNARENA_RPC=1 capnp compile --no-standard-import -I$C -o$G:capnarena-rpc/tests/generated/schemas --src-prefix=tests/schemas --src-prefix=capnarena-compiler/tests/schemas --src-prefix=$C/capnp $C/capnp/stream.capnp tests/schemas/owned_generics.capnp tests/schemas/text_format.capnp capnarena-compiler/tests/schemas/misc.capnp capnarena-compiler/tests/schemas/interfaces.capnp
+capnp compile --no-standard-import -I$C -o- --src-prefix=tests/schemas --src-prefix=capnarena-compiler/tests/schemas --src-prefix=$C/capnp $C/capnp/stream.capnp tests/schemas/owned_generics.capnp tests/schemas/text_format.capnp capnarena-compiler/tests/schemas/misc.capnp capnarena-compiler/tests/schemas/interfaces.capnp > $R/rpc_schemas.bin

@@ -995,6 +995,23 @@ fn constants_hold_the_schema_values() {
     assert_eq!(codegen_capnp::shapes::TYPE_ID, 0xa93b_0391_9d5f_b3ca);
 }
 
+/// A capability field can be set back to null: `clear_cap` leaves no
+/// pointer (so no capability), where `set_cap` could only name another
+/// table index.
+#[test]
+fn capability_fields_clear_to_null() {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut h = msg.init_root::<holder::Builder<_>>().unwrap();
+    h.set_cap(3);
+    assert!(h.has_cap());
+    h.clear_cap();
+    assert!(!h.has_cap());
+    let reader = msg.reader();
+    let r = reader.get_root::<holder::Reader>().unwrap();
+    assert!(!r.has_cap());
+    assert!(r.get_cap().is_err(), "a null pointer names no capability");
+}
+
 /// AnyPointer fields read and build as a chosen type; capability fields
 /// hold table indexes; keyword field names get their accessors; a generic
 /// struct's fields have the types its brand binds; struct setters

@@ -269,16 +269,9 @@ pub mod node {
             v.uint(self.get_id());
             if self.reader.has_pointer(0) {
                 v.field("displayName");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_display_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("displayNamePrefixLength");
@@ -840,16 +833,9 @@ pub mod node {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("name");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_name() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.end_struct();
@@ -1047,16 +1033,9 @@ pub mod node {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("name");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_name() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.field("id");
@@ -1301,16 +1280,9 @@ pub mod node {
                 v.uint(self.get_id());
                 if self.reader.has_pointer(0) {
                     v.field("docComment");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_doc_comment() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 if self.reader.has_pointer(1) {
@@ -1594,16 +1566,9 @@ pub mod node {
                     v.begin_struct();
                     if self.reader.has_pointer(0) {
                         v.field("docComment");
-                        if self.reader.has_pointer(0) {
-                            match self.reader.pointer(0).get_text_bytes() {
-                                Ok(b) => v.text(b),
-                                Err(e) => v.error(e),
-                            }
-                        } else {
-                            match self.get_doc_comment() {
-                                Ok(t) => v.text(t.as_bytes()),
-                                Err(e) => v.error(e),
-                            }
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
                         }
                     }
                     v.end_struct();
@@ -3106,16 +3071,9 @@ pub mod field {
             let which = self.reader.get::<u16>(4);
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("codeOrder");
@@ -3931,16 +3889,9 @@ pub mod enumerant {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("codeOrder");
@@ -4468,16 +4419,9 @@ pub mod method {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("codeOrder");
@@ -8968,16 +8912,9 @@ pub mod code_generator_request {
                 v.uint(self.get_id());
                 if self.reader.has_pointer(0) {
                     v.field("filename");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_filename() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 if self.reader.has_pointer(1) {
@@ -9264,16 +9201,9 @@ pub mod code_generator_request {
                     v.uint(self.get_id());
                     if self.reader.has_pointer(0) {
                         v.field("name");
-                        if self.reader.has_pointer(0) {
-                            match self.reader.pointer(0).get_text_bytes() {
-                                Ok(b) => v.text(b),
-                                Err(e) => v.error(e),
-                            }
-                        } else {
-                            match self.get_name() {
-                                Ok(t) => v.text(t.as_bytes()),
-                                Err(e) => v.error(e),
-                            }
+                        match self.reader.pointer(0).get_text_bytes() {
+                            Ok(b) => v.text(b),
+                            Err(e) => v.error(e),
                         }
                     }
                     v.end_struct();

@@ -163,6 +163,77 @@ const TARGETS: &[Target] = &[
         schema_nodes: false,
     },
     Target {
+        request: "rpc_reference.bin",
+        args: &[
+            "--no-standard-import",
+            "-Iconformance/corpus/capnproto/c++/src",
+            "--src-prefix=conformance/corpus/capnproto/c++/src/capnp",
+            "conformance/corpus/capnproto/c++/src/capnp/schema.capnp",
+            "conformance/corpus/capnproto/c++/src/capnp/test.capnp",
+            "conformance/corpus/capnproto/c++/src/capnp/test-import.capnp",
+            "conformance/corpus/capnproto/c++/src/capnp/test-import2.capnp",
+        ],
+        outputs: &[
+            (
+                "schema_capnp.rs",
+                "capnarena-rpc/tests/generated/reference/schema_capnp.rs",
+            ),
+            (
+                "test_capnp.rs",
+                "capnarena-rpc/tests/generated/reference/test_capnp.rs",
+            ),
+            (
+                "test_import_capnp.rs",
+                "capnarena-rpc/tests/generated/reference/test_import_capnp.rs",
+            ),
+            (
+                "test_import2_capnp.rs",
+                "capnarena-rpc/tests/generated/reference/test_import2_capnp.rs",
+            ),
+        ],
+        rpc: true,
+        schema_nodes: false,
+    },
+    Target {
+        request: "rpc_schemas.bin",
+        args: &[
+            "--no-standard-import",
+            "-Iconformance/corpus/capnproto/c++/src",
+            "--src-prefix=tests/schemas",
+            "--src-prefix=capnarena-compiler/tests/schemas",
+            "--src-prefix=conformance/corpus/capnproto/c++/src/capnp",
+            "conformance/corpus/capnproto/c++/src/capnp/stream.capnp",
+            "tests/schemas/owned_generics.capnp",
+            "tests/schemas/text_format.capnp",
+            "capnarena-compiler/tests/schemas/misc.capnp",
+            "capnarena-compiler/tests/schemas/interfaces.capnp",
+        ],
+        outputs: &[
+            (
+                "stream_capnp.rs",
+                "capnarena-rpc/tests/generated/schemas/stream_capnp.rs",
+            ),
+            (
+                "owned_generics_capnp.rs",
+                "capnarena-rpc/tests/generated/schemas/owned_generics_capnp.rs",
+            ),
+            (
+                "text_format_capnp.rs",
+                "capnarena-rpc/tests/generated/schemas/text_format_capnp.rs",
+            ),
+            (
+                "misc_capnp.rs",
+                "capnarena-rpc/tests/generated/schemas/misc_capnp.rs",
+            ),
+            (
+                "interfaces_capnp.rs",
+                "capnarena-rpc/tests/generated/schemas/interfaces_capnp.rs",
+            ),
+        ],
+        rpc: true,
+        schema_nodes: false,
+    },
+    Target {
         request: "rpc_test.bin",
         args: &[
             "--src-prefix=capnarena-rpc/tests/interop",

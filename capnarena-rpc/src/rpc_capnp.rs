@@ -6719,16 +6719,9 @@ pub mod exception {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("reason");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_reason() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("obsoleteIsCallersFault");
@@ -6745,16 +6738,9 @@ pub mod exception {
             );
             if self.reader.has_pointer(1) {
                 v.field("trace");
-                if self.reader.has_pointer(1) {
-                    match self.reader.pointer(1).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_trace() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(1).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.end_struct();

@@ -155,30 +155,16 @@ pub mod person {
             v.uint(u64::from(self.get_id()));
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(1) {
                 v.field("email");
-                if self.reader.has_pointer(1) {
-                    match self.reader.pointer(1).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_email() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(1).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(2) {
@@ -504,16 +490,9 @@ pub mod person {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("number");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_number() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.field("type");

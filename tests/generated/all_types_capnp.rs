@@ -383,16 +383,9 @@ pub mod labeled {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("label");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_label() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(1) {
@@ -1075,16 +1068,9 @@ pub mod all_types {
             v.float64(self.get_float64_field());
             if self.reader.has_pointer(0) {
                 v.field("textField");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_text_field() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(1) {
@@ -2959,16 +2945,9 @@ pub mod all_types {
                 v.uint(u64::from(self.get_a()));
                 if self.reader.has_pointer(22) {
                     v.field("b");
-                    if self.reader.has_pointer(22) {
-                        match self.reader.pointer(22).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_b() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(22).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.end_struct();
@@ -3418,16 +3397,9 @@ pub mod entry {
             v.uint(u64::from(self.get_level()));
             if self.reader.has_pointer(0) {
                 v.field("message");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_message() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(1) {

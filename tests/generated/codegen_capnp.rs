@@ -429,16 +429,9 @@ pub mod defaults {
             );
             if self.reader.has_pointer(0) {
                 v.field("text");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_text() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(1) {
@@ -1538,16 +1531,9 @@ pub mod shapes {
             let which = self.reader.get::<u16>(4);
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if which == 0 {
@@ -3030,16 +3016,9 @@ pub mod holder {
             v.uint(u64::from(self.get_type()));
             if self.reader.has_pointer(9) {
                 v.field("self");
-                if self.reader.has_pointer(9) {
-                    match self.reader.pointer(9).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_self() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(9).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(10) {
@@ -3132,6 +3111,12 @@ pub mod holder {
         #[inline]
         pub fn set_cap(&mut self, index: u32) {
             self.builder.pointer(1).set_capability(index);
+        }
+        /// The `cap` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_cap(&mut self) {
+            self.builder.pointer(1).clear();
         }
         /// Whether the `cap` field is set (its pointer is not null).
         #[inline]
@@ -5771,16 +5756,9 @@ pub mod service {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("request");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_request() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.field("count");
@@ -6128,16 +6106,9 @@ pub mod service {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("reply");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_reply() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 if self.reader.has_pointer(1) {
@@ -6560,16 +6531,9 @@ pub mod documented {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("value");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_value() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.end_struct();

@@ -111,16 +111,9 @@ pub mod item {
             v.uint(u64::from(self.get_id()));
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.end_struct();

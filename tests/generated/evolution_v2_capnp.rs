@@ -135,16 +135,9 @@ pub mod item {
             v.uint(u64::from(self.get_id()));
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("weight");
@@ -597,16 +590,9 @@ pub mod named {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("rank");
@@ -922,16 +908,9 @@ pub mod root {
             }
             if self.reader.has_pointer(4) {
                 v.field("label");
-                if self.reader.has_pointer(4) {
-                    match self.reader.pointer(4).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_label() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(4).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("total");

@@ -159,16 +159,9 @@ pub mod item {
             v.uint(u64::from(self.get_id()));
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("weight");
@@ -193,16 +186,9 @@ pub mod item {
             v.bool(self.get_flag());
             if self.reader.has_pointer(2) {
                 v.field("note");
-                if self.reader.has_pointer(2) {
-                    match self.reader.pointer(2).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_note() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(2).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("score");
@@ -718,32 +704,18 @@ pub mod named {
             v.begin_struct();
             if self.reader.has_pointer(0) {
                 v.field("name");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_name() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("rank");
             v.uint(u64::from(self.get_rank()));
             if self.reader.has_pointer(1) {
                 v.field("alias");
-                if self.reader.has_pointer(1) {
-                    match self.reader.pointer(1).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_alias() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(1).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.end_struct();
@@ -1118,16 +1090,9 @@ pub mod root {
             }
             if self.reader.has_pointer(4) {
                 v.field("label");
-                if self.reader.has_pointer(4) {
-                    match self.reader.pointer(4).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_label() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(4).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("total");

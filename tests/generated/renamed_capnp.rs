@@ -294,16 +294,9 @@ pub mod new_name {
             v.uint(u64::from(self.get_new_field()));
             if self.reader.has_pointer(0) {
                 v.field("type");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_kind() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("color");
@@ -343,18 +336,9 @@ pub mod new_name {
             }
             if self.reader.has_pointer(3) {
                 v.field("maybeText");
-                if self.reader.has_pointer(3) {
-                    match self.reader.pointer(3).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                        self.reader.pointer(3),
-                    ) {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(3).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(4) {

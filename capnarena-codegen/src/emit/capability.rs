@@ -45,6 +45,14 @@ impl Generator<'_> {
             "self.builder.pointer({offset}).set_capability(index);"
         ));
         builder.close();
+        let clear = self.names_of(context.field).method(("clear_", ""));
+        doc_attr(builder, context.doc());
+        builder.docs("Sets the field to null: it holds no capability.");
+        builder.line("#[inline]");
+        builder.open_fn(&format!("pub fn {clear}(&mut self)"));
+        context.write_discriminant(builder);
+        builder.line(&format!("self.builder.pointer({offset}).clear();"));
+        builder.close();
         context.has_method(builder, "builder", offset);
         self.typed_capability(code, context, offset, id, brand)
     }

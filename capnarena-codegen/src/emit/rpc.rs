@@ -20,12 +20,20 @@ pub(super) struct RpcMethod<'s> {
     pub(super) ordinal: u16,
     /// The server trait's method (snake case).
     pub(super) name: String,
+    /// The client's method that starts a call (`{name}_request`, a
+    /// keyword's `_` dropped: `move_request`, not `move__request`).
+    pub(super) request: String,
     /// `{name}Pipeline`'s stem (Pascal case).
     pub(super) pascal: String,
     /// The parameters' `Owned` type.
     pub(super) params: String,
     /// The results' `Owned` type (`AnyPointer` for a stream).
     pub(super) results: String,
+    /// The generic arguments of `{Method}Params`: the interface's
+    /// parameters its struct uses, as `<..>` (or "").
+    pub(super) params_args: String,
+    /// The same for `{Method}Results`.
+    pub(super) results_args: String,
     pub(super) stream: bool,
 }
 
@@ -96,6 +104,15 @@ pub(super) fn interface_reserved(methods: &[Method]) -> Vec<String> {
     names
 }
 
+/// `{name}_request`, without the `_` that escaped a keyword `name`.
+fn request_name(name: &str) -> String {
+    let stem = name
+        .strip_suffix('_')
+        .filter(|s| crate::names::KEYWORDS.contains(s))
+        .unwrap_or(name);
+    format!("{stem}_request")
+}
+
 /// `<list>`, or "" for an empty list.
 pub(super) fn angle(list: &str) -> String {
     if list.is_empty() {
@@ -150,6 +167,11 @@ impl<'s> Generator<'s> {
                 what: format!("interface {:#x} with over 65536 methods", node.id),
             })?;
             let stream = method.result_struct == STREAM_RESULT;
+            let results_args = if stream {
+                String::new()
+            } else {
+                self.used_generics(method.result_struct)
+            };
             let results = if stream {
                 format!("{}::typed::AnyPointer", self.runtime)
             } else {
@@ -159,9 +181,12 @@ impl<'s> Generator<'s> {
                 method,
                 ordinal,
                 pascal: crate::names::convert(&method.name, Case::Pascal),
+                request: request_name(&name),
                 name,
                 params: self.method_struct(node, method.param_struct, file, depth)?,
                 results,
+                params_args: self.used_generics(method.param_struct),
+                results_args,
                 stream,
             });
         }
@@ -176,6 +201,23 @@ impl<'s> Generator<'s> {
             ancestors,
             direct,
         })
+    }
+
+    /// The interface's generic parameters (in scope now) that struct
+    /// `id`'s `Owned` type takes as arguments, as `<..>` (or ""): a
+    /// struct declared outside the interface uses none of them, one
+    /// nested in an outer generic scope only that scope's. A type alias
+    /// must use every parameter it declares (E0091).
+    fn used_generics(&self, id: u64) -> String {
+        let target = self.scope_params(id);
+        let used: Vec<String> = self
+            .params
+            .borrow()
+            .iter()
+            .filter(|(scope, index, _)| target.iter().any(|(s, i, _)| s == scope && i == index))
+            .map(|(_, _, name)| name.clone())
+            .collect();
+        angle(&used.join(", "))
     }
 
     /// The `Owned` type of a method's parameter or result struct `id`,

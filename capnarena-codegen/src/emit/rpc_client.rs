@@ -148,8 +148,8 @@ impl Generator<'_> {
             m.method.name, m.ordinal
         ));
         out.open_fn(&format!(
-            "pub fn {}_request(&self) -> {rpc}::TypedRequest<{}, {}{pipeline}>",
-            m.name, m.params, m.results
+            "pub fn {}(&self) -> {rpc}::TypedRequest<{}, {}{pipeline}>",
+            m.request, m.params, m.results
         ));
         out.line(&format!(
             "{rpc}::TypedRequest::new(self.client.new_call(TYPE_ID, {}))",
@@ -168,8 +168,8 @@ impl Generator<'_> {
             m.method.name, m.ordinal
         ));
         out.open_fn(&format!(
-            "pub fn {}_request(&self) -> {rpc}::StreamRequest<{}>",
-            m.name, m.params
+            "pub fn {}(&self) -> {rpc}::StreamRequest<{}>",
+            m.request, m.params
         ));
         out.line(&format!(
             "let request = {rpc}::TypedRequest::new(self.client.new_call(TYPE_ID, {}));",

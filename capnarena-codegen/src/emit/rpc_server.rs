@@ -22,14 +22,16 @@ impl Generator<'_> {
 
     /// `{Method}Params` and `{Method}Results`: the typed parameters and
     /// results a server method takes.
+    /// Each alias declares only the interface's parameters its struct
+    /// uses.
     fn method_aliases(&self, out: &mut Writer, info: &Rpc<'_>, m: &RpcMethod<'_>) {
-        let (rpc, args) = (&info.rpc, info.args());
+        let rpc = &info.rpc;
         out.docs(&format!(
             "The parameters of `{}`, as a server receives them.",
             m.method.name
         ));
         out.assign_type(
-            &format!("pub type {}Params{args}", m.pascal),
+            &format!("pub type {}Params{}", m.pascal, m.params_args),
             &format!("{rpc}::TypedParams<{}>", m.params),
             ";",
         );
@@ -39,7 +41,7 @@ impl Generator<'_> {
                 m.method.name
             ));
             out.assign_type(
-                &format!("pub type {}Results{args}", m.pascal),
+                &format!("pub type {}Results{}", m.pascal, m.results_args),
                 &format!("{rpc}::TypedResults<{}>", m.results),
                 ";",
             );
@@ -79,12 +81,11 @@ impl Generator<'_> {
 
     fn server_method(&self, out: &mut Writer, info: &Rpc<'_>, m: &RpcMethod<'_>) {
         let rpc = &info.rpc;
-        let generics = info.args();
-        let params = format!("params: {}Params{generics}", m.pascal);
+        let params = format!("params: {}Params{}", m.pascal, m.params_args);
         let (args, output, unused) = if m.stream {
             (params, "()".to_string(), "params")
         } else {
-            let results = format!("{}Results{generics}", m.pascal);
+            let results = format!("{}Results{}", m.pascal, m.results_args);
             (
                 format!("{params}, results: {results}"),
                 results,

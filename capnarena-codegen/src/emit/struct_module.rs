@@ -616,7 +616,9 @@ impl Generator<'_> {
         if let FieldKind::Slot { ty, .. } = &f.kind {
             match ty {
                 Type::Text => forms.push(("get_", "_bytes")),
-                Type::Interface(..) => forms.extend([("get_", "_client"), ("set_", "_client")]),
+                Type::Interface(..) => {
+                    forms.extend([("get_", "_client"), ("set_", "_client"), ("clear_", "")])
+                }
                 Type::Param { .. } => forms.push(("initn_", "")),
                 Type::List(elem) => match **elem {
                     Type::Text | Type::Data => forms.push(("set_", "_from_iter")),

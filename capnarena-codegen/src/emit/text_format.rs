@@ -56,9 +56,11 @@ impl Generator<'_> {
         if let Some(k) = f.discriminant {
             conditions.push(format!("which == {k}"));
         }
+        let mut pointer_set = false;
         if let FieldKind::Slot { offset, ty, .. } = &f.kind {
             if ty.is_pointer() && !matches!(f.discriminant, Some(k) if k != 0) {
                 conditions.push(format!("self.reader.has_pointer({offset})"));
+                pointer_set = true;
             }
         }
         if !conditions.is_empty() {
@@ -101,7 +103,12 @@ impl Generator<'_> {
                     } else {
                         format!("self.get_{stem}()")
                     };
-                    self.slot_text(out, ty, *offset, &getter, file, depth)?;
+                    let slot = Slot {
+                        ty,
+                        offset: *offset,
+                        pointer_set,
+                    };
+                    self.slot_text(out, &slot, &getter, file, depth)?;
                 }
             },
         }
@@ -116,17 +123,25 @@ impl Generator<'_> {
     fn slot_text(
         &self,
         out: &mut Writer,
-        ty: &Type,
-        offset: u32,
+        slot: &Slot<'_>,
         getter: &str,
         file: u64,
         depth: usize,
     ) -> Result<(), Error> {
+        let (ty, offset) = (slot.ty, slot.offset);
         match ty {
             Type::Enum(id) => {
                 let path = self.path_to(*id, file, depth)?;
                 enumerant_text(out, getter, &path);
             }
+            // A set pointer prints its bytes (text that is not UTF-8
+            // included); a null one prints the field's default.
+            Type::Text if slot.pointer_set => print_result(
+                out,
+                &format!("self.reader.pointer({offset}).get_text_bytes()"),
+                "Ok(b)",
+                "v.text(b)",
+            ),
             Type::Text => {
                 out.open_expression(&format!("if self.reader.has_pointer({offset})"));
                 print_result(
@@ -207,6 +222,16 @@ impl Generator<'_> {
         out.close();
         Ok(())
     }
+}
+
+/// A slot field as its text is written.
+struct Slot<'t> {
+    ty: &'t Type,
+    /// The pointer slot.
+    offset: u32,
+    /// Whether the code around tested the pointer set (so a text field
+    /// needs no branch for a null one).
+    pointer_set: bool,
 }
 
 /// The call that feeds `value`, of a value type (or one that does not

@@ -226,6 +226,13 @@ pub mod calculator {
                 self.builder.set::<u16>(4, 1);
                 self.builder.pointer(0).set_capability(index);
             }
+            /// A value an earlier `evaluate` gave (it may not have arrived yet).
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_previous_result(&mut self) {
+                self.builder.set::<u16>(4, 1);
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `previousResult` field is set (its pointer is not null and the member is the union's active one).
             #[inline]
             pub fn has_previous_result(&self) -> bool {
@@ -401,6 +408,12 @@ pub mod calculator {
                 #[inline]
                 pub fn set_function(&mut self, index: u32) {
                     self.builder.pointer(0).set_capability(index);
+                }
+                /// The `function` field.
+                /// Sets the field to null: it holds no capability.
+                #[inline]
+                pub fn clear_function(&mut self) {
+                    self.builder.pointer(0).clear();
                 }
                 /// Whether the `function` field is set (its pointer is not null).
                 #[inline]
@@ -1520,6 +1533,12 @@ pub mod calculator {
             pub fn set_value(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `value` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_value(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `value` field is set (its pointer is not null).
             #[inline]
             pub fn has_value(&self) -> bool {
@@ -1696,6 +1715,12 @@ pub mod calculator {
             #[inline]
             pub fn set_func(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `func` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_func(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `func` field is set (its pointer is not null).
             #[inline]

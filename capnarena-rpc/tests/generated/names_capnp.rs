@@ -277,16 +277,9 @@ pub mod collisions {
             let which = self.reader.get::<u16>(8);
             if self.reader.has_pointer(0) {
                 v.field("from");
-                if self.reader.has_pointer(0) {
-                    match self.reader.pointer(0).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_from_() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(0).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("fooBar");
@@ -310,16 +303,9 @@ pub mod collisions {
             v.uint(u64::from(self.get_l_from_slice_()));
             if self.reader.has_pointer(2) {
                 v.field("t");
-                if self.reader.has_pointer(2) {
-                    match self.reader.pointer(2).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_t() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(2).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("tBytes");
@@ -352,16 +338,9 @@ pub mod collisions {
             v.uint(u64::from(self.get_type()));
             if self.reader.has_pointer(4) {
                 v.field("self");
-                if self.reader.has_pointer(4) {
-                    match self.reader.pointer(4).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_self() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(4).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             v.field("g");

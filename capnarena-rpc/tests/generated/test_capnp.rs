@@ -162,6 +162,12 @@ pub mod test {
             pub fn set_box(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `box` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_box(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `box` field is set (its pointer is not null).
             #[inline]
             pub fn has_box(&self) -> bool {
@@ -737,6 +743,12 @@ pub mod test {
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
             pub fn has_cap(&self) -> bool {
@@ -913,6 +925,12 @@ pub mod test {
             #[inline]
             pub fn set_named(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `named` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_named(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `named` field is set (its pointer is not null).
             #[inline]
@@ -1097,6 +1115,12 @@ pub mod test {
             #[inline]
             pub fn set_counter(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `counter` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_counter(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `counter` field is set (its pointer is not null).
             #[inline]
@@ -1508,16 +1532,9 @@ pub mod test {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("value");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_value() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.end_struct();
@@ -2050,16 +2067,9 @@ pub mod test {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("name");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_name() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.field("start");
@@ -2308,6 +2318,12 @@ pub mod test {
             #[inline]
             pub fn set_counter(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `counter` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_counter(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `counter` field is set (its pointer is not null).
             #[inline]
@@ -2983,6 +2999,12 @@ pub mod test {
             pub fn set_sink(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
             }
+            /// The `sink` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_sink(&mut self) {
+                self.builder.pointer(0).clear();
+            }
             /// Whether the `sink` field is set (its pointer is not null).
             #[inline]
             pub fn has_sink(&self) -> bool {
@@ -3159,6 +3181,12 @@ pub mod test {
             #[inline]
             pub fn set_cap(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `cap` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_cap(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `cap` field is set (its pointer is not null).
             #[inline]
@@ -3931,16 +3959,9 @@ pub mod holder {
             }
             if self.reader.has_pointer(1) {
                 v.field("label");
-                if self.reader.has_pointer(1) {
-                    match self.reader.pointer(1).get_text_bytes() {
-                        Ok(b) => v.text(b),
-                        Err(e) => v.error(e),
-                    }
-                } else {
-                    match self.get_label() {
-                        Ok(t) => v.text(t.as_bytes()),
-                        Err(e) => v.error(e),
-                    }
+                match self.reader.pointer(1).get_text_bytes() {
+                    Ok(b) => v.text(b),
+                    Err(e) => v.error(e),
                 }
             }
             if self.reader.has_pointer(2) {
@@ -3996,6 +4017,12 @@ pub mod holder {
         #[inline]
         pub fn set_counter(&mut self, index: u32) {
             self.builder.pointer(0).set_capability(index);
+        }
+        /// The `counter` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_counter(&mut self) {
+            self.builder.pointer(0).clear();
         }
         /// Whether the `counter` field is set (its pointer is not null).
         #[inline]
@@ -4053,6 +4080,12 @@ pub mod holder {
         pub fn set_box(&mut self, index: u32) {
             self.builder.pointer(2).set_capability(index);
         }
+        /// The `box` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_box(&mut self) {
+            self.builder.pointer(2).clear();
+        }
         /// Whether the `box` field is set (its pointer is not null).
         #[inline]
         pub fn has_box(&self) -> bool {
@@ -4079,6 +4112,13 @@ pub mod holder {
         pub fn set_named(&mut self, index: u32) {
             self.builder.set::<u16>(0, 1);
             self.builder.pointer(3).set_capability(index);
+        }
+        /// The `named` field.
+        /// Sets the field to null: it holds no capability.
+        #[inline]
+        pub fn clear_named(&mut self) {
+            self.builder.set::<u16>(0, 1);
+            self.builder.pointer(3).clear();
         }
         /// Whether the `named` field is set (its pointer is not null and the member is the union's active one).
         #[inline]
@@ -4597,16 +4637,9 @@ pub mod named {
                 v.begin_struct();
                 if self.reader.has_pointer(0) {
                     v.field("name");
-                    if self.reader.has_pointer(0) {
-                        match self.reader.pointer(0).get_text_bytes() {
-                            Ok(b) => v.text(b),
-                            Err(e) => v.error(e),
-                        }
-                    } else {
-                        match self.get_name() {
-                            Ok(t) => v.text(t.as_bytes()),
-                            Err(e) => v.error(e),
-                        }
+                    match self.reader.pointer(0).get_text_bytes() {
+                        Ok(b) => v.text(b),
+                        Err(e) => v.error(e),
                     }
                 }
                 v.end_struct();
