@@ -62,8 +62,8 @@
 //! (`Reader`, `set_from`, the arena parameter `A`, `Result`, `std`, ...) or
 //! one another schema name took first, names being placed plain camelCase
 //! first, then in byte order of their spelling (never by declaration
-//! order). The full rule, with its reserved names, is in the README's
-//! generated-API section; `tests/schemas/names.capnp` holds every
+//! order). The full rule, with its reserved names, is in the capnarena crate
+//! docs' "Names" section; `tests/schemas/names.capnp` holds every
 //! collision it settles.
 //!
 //! Generic structs (`struct Pair(Key, Value)`) take their parameters, and
@@ -232,7 +232,7 @@ impl Options {
     }
 
     /// Whether each interface also gets typed RPC code (a `Client`, a
-    /// `Server` trait and its `dispatch`, see the README's RPC section),
+    /// `Server` trait and its `dispatch`, see capnarena-rpc's README),
     /// written against the `capnarena-rpc` crate. Off by default, so that
     /// schemas with interfaces compile without that crate (and tokio).
     pub fn rpc(mut self, on: bool) -> Self {
