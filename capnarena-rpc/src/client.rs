@@ -80,11 +80,23 @@ pub(crate) struct AnswerCap {
 /// ([`follow`]) and dropped in a loop ([`Drop`] below), never by recursion,
 /// so the depth of a chain never reaches the thread's stack.
 pub(crate) struct Promise {
-    /// The resolution; `None` only while the promise is dropped.
-    resolution: Option<Shared<BoxFuture<Result<Client>>>>,
+    source: Source,
     /// The first client past the chain that is no promise, once a call
     /// has followed it (later calls go there at once).
     end: OnceLock<Client>,
+}
+
+/// Where a promise's resolution comes from.
+enum Source {
+    /// Set once by its connection (a capability of a call not yet
+    /// returned, which waits on it through a weak reference).
+    Cell {
+        slot: OnceLock<Result<Client>>,
+        resolved: tokio::sync::Notify,
+    },
+    /// The outcome of a future, shared by its awaiters (a capability of
+    /// a local call's pipeline). `None` only while the promise is dropped.
+    Future(Option<Shared<BoxFuture<Result<Client>>>>),
 }
 
 /// The most links of a promise chain a call follows. Past it (a chain
@@ -93,18 +105,75 @@ pub(crate) struct Promise {
 pub(crate) const MAX_PROMISE_CHAIN: usize = 1 << 20;
 
 impl Promise {
-    pub(crate) fn new(resolution: BoxFuture<Result<Client>>) -> Arc<Self> {
+    /// A promise resolved by [`resolve`](Self::resolve).
+    pub(crate) fn cell() -> Arc<Self> {
         Arc::new(Promise {
-            resolution: Some(resolution.shared()),
+            source: Source::Cell {
+                slot: OnceLock::new(),
+                resolved: tokio::sync::Notify::new(),
+            },
             end: OnceLock::new(),
         })
     }
 
+    /// A promise of what `resolution` gives.
+    pub(crate) fn new(resolution: BoxFuture<Result<Client>>) -> Arc<Self> {
+        Arc::new(Promise {
+            source: Source::Future(Some(resolution.shared())),
+            end: OnceLock::new(),
+        })
+    }
+
+    /// Resolves a promise made by [`cell`](Self::cell), once (a second
+    /// resolution is dropped).
+    pub(crate) fn resolve(&self, resolution: Result<Client>) {
+        if let Source::Cell { slot, resolved } = &self.source {
+            let _ = slot.set(resolution);
+            resolved.notify_waiters();
+        }
+    }
+
     /// What this promise resolves to (one link of its chain).
     async fn next(&self) -> Result<Client> {
-        match &self.resolution {
-            Some(r) => r.clone().await,
-            None => Err(Error::failed("a promise awaited while dropped")),
+        match &self.source {
+            Source::Cell { slot, resolved } => loop {
+                if let Some(r) = slot.get() {
+                    return r.clone();
+                }
+                let mut notified = std::pin::pin!(resolved.notified());
+                notified.as_mut().enable();
+                if let Some(r) = slot.get() {
+                    return r.clone();
+                }
+                notified.await;
+            },
+            Source::Future(Some(f)) => f.clone().await,
+            Source::Future(None) => Err(Error::failed("a promise awaited while dropped")),
+        }
+    }
+
+    /// Unhooks the promise this one resolved to, if any.
+    fn take_next(&mut self) -> Option<Arc<Promise>> {
+        match &mut self.source {
+            Source::Cell { slot, .. } => match slot.take() {
+                Some(Ok(Client {
+                    hook: Hook::Promise(p),
+                })) => Some(p),
+                _ => None,
+            },
+            Source::Future(future) => {
+                let shared = future.take()?;
+                let link = match shared.peek() {
+                    Some(Ok(Client {
+                        hook: Hook::Promise(p),
+                    })) => Some(Arc::clone(p)),
+                    _ => None,
+                };
+                // Drops this link's copy of the next one (unless another
+                // awaiter holds the future): ours is left.
+                drop(shared);
+                link
+            }
         }
     }
 }
@@ -142,18 +211,10 @@ impl Drop for Promise {
     /// promise held last is unhooked from its resolution before it goes,
     /// so no drop reaches the next link from inside the previous one.
     fn drop(&mut self) {
-        let mut resolution = self.resolution.take();
-        while let Some(shared) = resolution.take() {
-            let link = match shared.peek() {
-                Some(Ok(Client {
-                    hook: Hook::Promise(p),
-                })) => Some(Arc::clone(p)),
-                _ => None,
-            };
-            // Drops this link's copy of the next one: ours is left.
-            drop(shared);
-            if let Some(mut last) = link.and_then(Arc::into_inner) {
-                resolution = last.resolution.take();
+        let mut next = self.take_next();
+        while let Some(link) = next.take() {
+            if let Some(mut last) = Arc::into_inner(link) {
+                next = last.take_next();
             }
         }
     }

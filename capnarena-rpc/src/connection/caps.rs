@@ -6,10 +6,8 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use tokio::sync::oneshot;
-
 use super::{Conn, Export, Garbage, Import, ImportClient, State, Target, Violation, violation};
-use crate::client::{Arena, Client, Hook};
+use crate::client::{Arena, Client, Hook, Promise};
 use crate::error::{Error, Result};
 use crate::rpc_capnp::{cap_descriptor, message_target, payload, promised_answer};
 
@@ -216,7 +214,7 @@ impl Conn {
         // capabilities leave it in amortized constant time.
         if answer.waiters.len() >= 2 * answer.waiters_kept + 16 {
             let before = answer.waiters.len();
-            answer.waiters.retain(|(_, tx)| !tx.is_closed());
+            answer.waiters.retain(|(_, p)| p.strong_count() > 0);
             answer.waiters_kept = answer.waiters.len();
             st.waiters -= before - answer.waiters_kept;
         }
@@ -226,18 +224,13 @@ impl Conn {
             ));
         };
         st.waiters += 1;
-        Ok({
-            {
-                let (tx, rx) = oneshot::channel();
-                answer.waiters.push((transform, tx));
-                Client::promise(Box::pin(async move {
-                    rx.await.unwrap_or_else(|_| {
-                        Err(Error::disconnected(
-                            "the connection ended before the answer",
-                        ))
-                    })
-                }))
-            }
+        // The answer resolves it (when it returns, is canceled, or the
+        // connection ends); it waits through a weak reference, so a
+        // dropped capability is seen as gone.
+        let promise = Promise::cell();
+        answer.waiters.push((transform, Arc::downgrade(&promise)));
+        Ok(Client {
+            hook: Hook::Promise(promise),
         })
     }
 }

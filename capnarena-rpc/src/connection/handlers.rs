@@ -289,8 +289,8 @@ impl Conn {
         drop(garbage);
         if let Some(answer) = finished {
             self.deliver_queued(answer.queued, Some(&returned));
-            for (transform, tx) in answer.waiters {
-                let _ = tx.send(Ok(returned.cap_at(&transform)));
+            for (transform, promise) in answer.waiters {
+                super::resolve(&promise, Ok(returned.cap_at(&transform)));
             }
             drop(caps);
             return;
@@ -311,8 +311,8 @@ impl Conn {
             };
             self.deliver_queued(batch, Some(&returned));
         };
-        for (transform, tx) in waiters {
-            let _ = tx.send(Ok(returned.cap_at(&transform)));
+        for (transform, promise) in waiters {
+            super::resolve(&promise, Ok(returned.cap_at(&transform)));
         }
         drop(caps);
     }
@@ -501,11 +501,14 @@ impl Conn {
             // Calls pipelined on it still get delivered (or fail).
             let queued = std::mem::take(&mut removed.queued);
             self.deliver_queued(queued, removed.returned.as_ref());
-            for (transform, tx) in removed.waiters {
-                let _ = tx.send(match &removed.returned {
-                    Some(r) => Ok(r.cap_at(&transform)),
-                    None => Err(Error::failed("the call was canceled")),
-                });
+            for (transform, promise) in removed.waiters {
+                super::resolve(
+                    &promise,
+                    match &removed.returned {
+                        Some(r) => Ok(r.cap_at(&transform)),
+                        None => Err(Error::failed("the call was canceled")),
+                    },
+                );
             }
         }
         drop(garbage);

@@ -21,7 +21,7 @@ use capnarena::typed::FromStructBuilder;
 use capnarena::{Message, ReaderOptions, SingleSegmentArena};
 use futures_util::StreamExt;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{Notify, mpsc, oneshot, watch};
+use tokio::sync::{Notify, mpsc, watch};
 use tokio_util::codec::FramedRead;
 
 mod calls;
@@ -260,7 +260,7 @@ struct Answer {
     queued: Queue,
     /// Pipelined capabilities waiting for the results: their transforms.
     /// Entries whose capability was dropped are pruned as the list grows.
-    waiters: Vec<(Vec<u16>, oneshot::Sender<Result<Client>>)>,
+    waiters: Vec<Waiter>,
     /// Entries of `waiters` left by its last pruning.
     waiters_kept: usize,
     /// The answer this call is queued on (pipelined on its results),
@@ -280,7 +280,7 @@ impl Answer {
     /// Whether this side still waits on the results: calls pipelined on
     /// them, or capabilities of them not yet resolved and still held.
     fn referenced(&self) -> bool {
-        !self.queued.is_empty() || self.waiters.iter().any(|(_, tx)| !tx.is_closed())
+        !self.queued.is_empty() || self.waiters.iter().any(|(_, p)| p.strong_count() > 0)
     }
 
     fn new(serial: u64) -> Self {
@@ -296,6 +296,18 @@ impl Answer {
             result_exports: Vec::new(),
             finished_early: None,
         }
+    }
+}
+
+/// A capability waiting on an answer's results: its path in them and
+/// its promise, while any client holds it.
+type Waiter = (Vec<u16>, Weak<crate::client::Promise>);
+
+/// Resolves the promise of a waiter, if a client still holds it (called
+/// without the lock: the last clone may go here, and with it a chain).
+fn resolve(promise: &Weak<crate::client::Promise>, resolution: Result<Client>) {
+    if let Some(promise) = promise.upgrade() {
+        promise.resolve(resolution);
     }
 }
 
@@ -438,7 +450,7 @@ impl State {
     }
 
     /// Takes the waiters of answer `id` (to resolve them).
-    fn take_waiters(&mut self, id: u32) -> Vec<(Vec<u16>, oneshot::Sender<Result<Client>>)> {
+    fn take_waiters(&mut self, id: u32) -> Vec<Waiter> {
         let Some(answer) = self.answers.get_mut(&id) else {
             return Vec::new();
         };
@@ -453,7 +465,7 @@ impl State {
     fn prune_waiters(&mut self) -> usize {
         let mut left = 0;
         for answer in self.answers.values_mut() {
-            answer.waiters.retain(|(_, tx)| !tx.is_closed());
+            answer.waiters.retain(|(_, p)| p.strong_count() > 0);
             answer.waiters_kept = answer.waiters.len();
             left += answer.waiters.len();
         }
@@ -780,8 +792,8 @@ impl Conn {
         drop(dropped);
         drop(self.close_calls());
         for a in answers {
-            for (_, tx) in a.waiters {
-                let _ = tx.send(Err(error.clone()));
+            for (_, promise) in a.waiters {
+                resolve(&promise, Err(error.clone()));
             }
         }
         drop(exports);
