@@ -118,8 +118,6 @@ pub struct Stats {
     pub exports: usize,
     /// Capabilities waiting on the peer's calls not yet returned.
     pub waiters: usize,
-    /// Bytes of messages queued to be written.
-    pub queued_bytes: usize,
 }
 
 /// A table of entries under small integer ids, reusing freed ids (lowest
@@ -809,7 +807,6 @@ impl Conn {
             imports: st.imports.len(),
             exports: st.exports.len,
             waiters: st.waiters,
-            queued_bytes: self.queued.load(Ordering::Relaxed),
         }
     }
 }
@@ -840,11 +837,16 @@ impl Connection {
     /// Starts a connection over `stream`, offering `bootstrap` to the peer.
     ///
     /// # Panics
-    /// Outside a tokio runtime (it spawns its reader and writer tasks).
+    /// Outside a tokio runtime (it spawns its reader and writer tasks), and
+    /// on a runtime without timers when [`Options::write_timeout`] is set
+    /// (here, rather than at the first write that waits).
     pub fn new<S>(stream: S, bootstrap: Option<Client>, options: Options) -> Self
     where
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
+        if options.write_timeout.is_some() {
+            drop(tokio::time::sleep(Duration::ZERO));
+        }
         let (read, write) = tokio::io::split(stream);
         let (out, rx) = mpsc::unbounded_channel();
         let (done_tx, done) = watch::channel(None);
@@ -919,6 +921,13 @@ impl Connection {
     /// Entries in the connection's tables.
     pub fn stats(&self) -> Stats {
         self.conn.stats()
+    }
+
+    /// Bytes of messages queued to be written (bounded by
+    /// [`Options::max_queued_bytes`]; zero once the connection has ended
+    /// and its writer has stopped).
+    pub fn queued_bytes(&self) -> usize {
+        self.conn.queued.load(Ordering::Relaxed)
     }
 
     /// Aborts the connection: sends the peer an `Abort` with `reason`,
