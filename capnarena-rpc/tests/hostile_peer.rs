@@ -854,6 +854,60 @@ fn exports_over_max_exports_fail_the_call() {
     });
 }
 
+/// Calls the peer makes on its own capability, echoed back through this
+/// side, are forwarded to it as this side's questions; past
+/// `max_questions` (the peer never answers) the forwarded call fails as
+/// overloaded, and the connection goes on.
+#[test]
+fn forwarded_calls_over_max_questions_fail() {
+    run(|| async {
+        let options = Options {
+            max_questions: 8,
+            ..Options::default()
+        };
+        let mut s = serve(options, &[10, 11], true).await;
+        s.peer.bootstrap(0);
+        s.peer.call(
+            1,
+            To::Answer(0, &[]),
+            ECHO_CAP,
+            [0, 0],
+            &[Cap::SenderHosted(5)],
+        );
+        for q in 2..12 {
+            s.peer.call(q, To::Answer(1, &[0]), 0, [1, 2], &[]);
+        }
+        s.peer.flush().await;
+        assert!(
+            common::eventually(|| s.peer.returns() == 4).await,
+            "{} returns",
+            s.peer.returns()
+        );
+        for q in [10, 11] {
+            let r = s.peer.watched(q);
+            assert!(r.contains("exception overloaded"), "{r}");
+            assert!(r.contains("8 calls in flight"), "{r}");
+        }
+        assert_eq!(s.conn.stats().questions, 8, "{:?}", s.conn.stats());
+        drop(s.peer.write);
+        s.conn.closed().await.unwrap();
+        let Setup {
+            conn,
+            server,
+            dropped,
+            ..
+        } = s;
+        Setup {
+            conn,
+            peer: Peer::new(tcp_pair().await.2, &[], false),
+            server,
+            dropped,
+        }
+        .assert_closed_and_empty()
+        .await;
+    });
+}
+
 /// A message over `max_message_bytes` aborts before it is read whole.
 #[test]
 fn message_over_max_message_bytes_aborts() {
