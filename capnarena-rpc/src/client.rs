@@ -72,15 +72,160 @@ pub(crate) struct AnswerCap {
     pub(crate) transform: Vec<u16>,
 }
 
-/// What a promise resolves to.
-pub(crate) type Resolution = Shared<BoxFuture<Result<Client>>>;
+/// A capability not known yet: the future of what it resolves to, shared
+/// by every call waiting on it.
+///
+/// A promise may resolve to another promise, so a peer can build a chain
+/// as long as the messages it sends. Chains are followed in a loop
+/// ([`follow`]) and dropped in a loop ([`Drop`] below), never by recursion,
+/// so the depth of a chain never reaches the thread's stack.
+pub(crate) struct Promise {
+    source: Source,
+    /// The first client past the chain that is no promise, once a call
+    /// has followed it (later calls go there at once).
+    end: OnceLock<Client>,
+}
+
+/// Where a promise's resolution comes from.
+enum Source {
+    /// Set once by its connection (a capability of a call not yet
+    /// returned, which waits on it through a weak reference).
+    Cell {
+        slot: OnceLock<Result<Client>>,
+        resolved: tokio::sync::Notify,
+    },
+    /// The outcome of a future, shared by its awaiters (a capability of
+    /// a local call's pipeline). `None` only while the promise is dropped.
+    Future(Option<Shared<BoxFuture<Result<Client>>>>),
+}
+
+/// The most links of a promise chain a call follows. Past it (a chain
+/// that long, or a promise that resolves to itself through others) the
+/// call fails: a cycle must not spin forever.
+pub(crate) const MAX_PROMISE_CHAIN: usize = 1 << 20;
+
+impl Promise {
+    /// A promise resolved by [`resolve`](Self::resolve).
+    pub(crate) fn cell() -> Arc<Self> {
+        Arc::new(Promise {
+            source: Source::Cell {
+                slot: OnceLock::new(),
+                resolved: tokio::sync::Notify::new(),
+            },
+            end: OnceLock::new(),
+        })
+    }
+
+    /// A promise of what `resolution` gives.
+    pub(crate) fn new(resolution: BoxFuture<Result<Client>>) -> Arc<Self> {
+        Arc::new(Promise {
+            source: Source::Future(Some(resolution.shared())),
+            end: OnceLock::new(),
+        })
+    }
+
+    /// Resolves a promise made by [`cell`](Self::cell), once (a second
+    /// resolution is dropped).
+    pub(crate) fn resolve(&self, resolution: Result<Client>) {
+        if let Source::Cell { slot, resolved } = &self.source {
+            let _ = slot.set(resolution);
+            resolved.notify_waiters();
+        }
+    }
+
+    /// What this promise resolves to (one link of its chain).
+    async fn next(&self) -> Result<Client> {
+        match &self.source {
+            Source::Cell { slot, resolved } => loop {
+                if let Some(r) = slot.get() {
+                    return r.clone();
+                }
+                let mut notified = std::pin::pin!(resolved.notified());
+                notified.as_mut().enable();
+                if let Some(r) = slot.get() {
+                    return r.clone();
+                }
+                notified.await;
+            },
+            Source::Future(Some(f)) => f.clone().await,
+            Source::Future(None) => Err(Error::failed("a promise awaited while dropped")),
+        }
+    }
+
+    /// Unhooks the promise this one resolved to, if any.
+    fn take_next(&mut self) -> Option<Arc<Promise>> {
+        match &mut self.source {
+            Source::Cell { slot, .. } => match slot.take() {
+                Some(Ok(Client {
+                    hook: Hook::Promise(p),
+                })) => Some(p),
+                _ => None,
+            },
+            Source::Future(future) => {
+                let shared = future.take()?;
+                let link = match shared.peek() {
+                    Some(Ok(Client {
+                        hook: Hook::Promise(p),
+                    })) => Some(Arc::clone(p)),
+                    _ => None,
+                };
+                // Drops this link's copy of the next one (unless another
+                // awaiter holds the future): ours is left.
+                drop(shared);
+                link
+            }
+        }
+    }
+}
+
+/// The client at the end of `promise`'s chain: the first that is not a
+/// promise, followed link by link in one loop.
+pub(crate) async fn follow(promise: Arc<Promise>) -> Result<Client> {
+    if let Some(end) = promise.end.get() {
+        return Ok(end.clone());
+    }
+    let mut current = Arc::clone(&promise);
+    for _ in 0..MAX_PROMISE_CHAIN {
+        let next = current.next().await?;
+        let next = match next.hook {
+            Hook::Promise(p) => match p.end.get() {
+                Some(end) => end.clone(),
+                None => {
+                    current = p;
+                    continue;
+                }
+            },
+            hook => Client { hook },
+        };
+        // Another caller may have set it first: the same client.
+        let _ = promise.end.set(next.clone());
+        return Ok(next);
+    }
+    Err(Error::failed(format!(
+        "a promise chain of more than {MAX_PROMISE_CHAIN} links (or a cycle)"
+    )))
+}
+
+impl Drop for Promise {
+    /// Drops the chain behind this promise link by link: each link this
+    /// promise held last is unhooked from its resolution before it goes,
+    /// so no drop reaches the next link from inside the previous one.
+    fn drop(&mut self) {
+        let mut next = self.take_next();
+        while let Some(link) = next.take() {
+            if let Some(mut last) = Arc::into_inner(link) {
+                next = last.take_next();
+            }
+        }
+    }
+}
 
 #[derive(Clone)]
 pub(crate) enum Hook {
     Local(Arc<LocalServer>),
     Import(Arc<ImportClient>),
     Answer(Arc<AnswerCap>),
-    Promise(Resolution),
+    Promise(Arc<Promise>),
     Broken(Error),
 }
 
@@ -133,9 +278,10 @@ impl Client {
         }
     }
 
-    pub(crate) fn promise(resolution: Resolution) -> Self {
+    /// A promise of the client `resolution` gives.
+    pub(crate) fn promise(resolution: BoxFuture<Result<Client>>) -> Self {
         Client {
-            hook: Hook::Promise(resolution),
+            hook: Hook::Promise(Promise::new(resolution)),
         }
     }
 
@@ -188,8 +334,10 @@ impl Client {
                 Arc::clone(&local.server).dispatch(interface_id, method_id, params, results)
             }
             Hook::Broken(e) => Box::pin(std::future::ready(Err(e))),
-            Hook::Promise(resolution) => Box::pin(async move {
-                let target = resolution.await?;
+            // Followed to its end first: the call made there is no
+            // promise's, so futures never nest one per link.
+            Hook::Promise(promise) => Box::pin(async move {
+                let target = follow(promise).await?;
                 target
                     .call_incoming(interface_id, method_id, params, results)
                     .await
@@ -568,9 +716,10 @@ impl Request {
                     crate::connection::Target::Answer(answer.question.id, answer.transform.clone());
                 conn.send_call(self, target)
             }
-            Hook::Promise(resolution) => {
+            Hook::Promise(promise) => {
                 let future: BoxFuture<Result<Response>> = Box::pin(async move {
-                    let target = resolution.await?;
+                    // The end of the chain, no promise: sent from there.
+                    let target = follow(promise).await?;
                     // Built for the promise; re-aimed at what it became.
                     let request = self.retarget(target);
                     request.send().response.await
@@ -802,9 +951,9 @@ impl Pipeline {
             PipelineInner::Shared(shared) => {
                 let shared = shared.clone();
                 let transform = self.transform.clone();
-                let resolution: BoxFuture<Result<Client>> =
-                    Box::pin(async move { shared.await?.payload.cap_at(&transform) });
-                Client::promise(resolution.shared())
+                Client::promise(Box::pin(
+                    async move { shared.await?.payload.cap_at(&transform) },
+                ))
             }
             PipelineInner::Broken(e) => Client::broken(e.clone()),
         }

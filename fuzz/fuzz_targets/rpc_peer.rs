@@ -77,7 +77,9 @@ fn stream(data: &[u8]) -> Vec<u8> {
 
 fuzz_target!(|data: &[u8]| {
     let bytes = stream(data);
+    // Timers: the connection bounds its writes with `write_timeout`.
     let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
         .build()
         .expect("a runtime");
     runtime.block_on(async move {

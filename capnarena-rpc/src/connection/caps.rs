@@ -6,11 +6,8 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use futures_util::FutureExt;
-use tokio::sync::oneshot;
-
 use super::{Conn, Export, Garbage, Import, ImportClient, State, Target, Violation, violation};
-use crate::client::{Arena, BoxFuture, Client, Hook};
+use crate::client::{Arena, Client, Hook, Promise};
 use crate::error::{Error, Result};
 use crate::rpc_capnp::{cap_descriptor, message_target, payload, promised_answer};
 
@@ -191,25 +188,49 @@ impl Conn {
         id: u32,
         transform: Vec<u16>,
     ) -> std::result::Result<Client, Violation> {
+        let Some(answer) = st.answers.get(&id) else {
+            return violation(format!(
+                "promisedAnswer of question {id}, which is not open"
+            ));
+        };
+        if let Some(returned) = answer.returned.as_ref().filter(|_| !answer.draining) {
+            return Ok(returned.cap_at(&transform));
+        }
+        // Past the limit, the entries of capabilities already dropped go
+        // first; the live ones count.
+        if st.waiters >= self.options.max_waiters && st.prune_waiters() >= self.options.max_waiters
+        {
+            return Err(Violation(Error::overloaded(format!(
+                "the peer has {} capabilities waiting on calls not returned, the limit",
+                st.waiters
+            ))));
+        }
         let Some(answer) = st.answers.get_mut(&id) else {
             return violation(format!(
                 "promisedAnswer of question {id}, which is not open"
             ));
         };
-        Ok(match &answer.returned {
-            Some(returned) if !answer.draining => returned.cap_at(&transform),
-            _ => {
-                let (tx, rx) = oneshot::channel();
-                answer.waiters.push((transform, tx));
-                let resolution: BoxFuture<Result<Client>> = Box::pin(async move {
-                    rx.await.unwrap_or_else(|_| {
-                        Err(Error::disconnected(
-                            "the connection ended before the answer",
-                        ))
-                    })
-                });
-                Client::promise(resolution.shared())
-            }
+        // A list twice as long as when last pruned is pruned: dropped
+        // capabilities leave it in amortized constant time.
+        if answer.waiters.len() >= 2 * answer.waiters_kept + 16 {
+            let before = answer.waiters.len();
+            answer.waiters.retain(|(_, p)| p.strong_count() > 0);
+            answer.waiters_kept = answer.waiters.len();
+            st.waiters -= before - answer.waiters_kept;
+        }
+        let Some(answer) = st.answers.get_mut(&id) else {
+            return violation(format!(
+                "promisedAnswer of question {id}, which is not open"
+            ));
+        };
+        st.waiters += 1;
+        // The answer resolves it (when it returns, is canceled, or the
+        // connection ends); it waits through a weak reference, so a
+        // dropped capability is seen as gone.
+        let promise = Promise::cell();
+        answer.waiters.push((transform, Arc::downgrade(&promise)));
+        Ok(Client {
+            hook: Hook::Promise(promise),
         })
     }
 }

@@ -135,7 +135,14 @@ impl Conn {
             }
         };
         let serial = st.answer_serial();
-        st.answers.insert(id, Answer::new(serial));
+        let mut answer = Answer::new(serial);
+        if let Err((question, _)) = &target {
+            answer.queued_on = st.answers.get(question).map(|a| AnswerKey {
+                id: *question,
+                serial: a.serial,
+            });
+        }
+        st.answers.insert(id, answer);
         let params = Params {
             payload: Payload::new(
                 Body::Frame(frame.clone()),
@@ -151,14 +158,17 @@ impl Conn {
             }
             Err((question, transform)) => {
                 if let Some(a) = st.answers.get_mut(&question) {
-                    a.queued.push(Queued {
-                        key: AnswerKey { id, serial },
-                        interface_id,
-                        method_id,
-                        params,
-                        transform,
-                        redirect,
-                    });
+                    a.queued.insert(
+                        serial,
+                        Queued {
+                            key: AnswerKey { id, serial },
+                            interface_id,
+                            method_id,
+                            params,
+                            transform,
+                            redirect,
+                        },
+                    );
                 }
             }
         }
@@ -193,6 +203,7 @@ impl Conn {
             match st.answers.get_mut(&id) {
                 Some(a) if a.serial == key.serial && a.returned.is_none() => {
                     a.task = Some(call);
+                    a.queued_on = None;
                     None
                 }
                 Some(a) if a.serial == key.serial => None,
@@ -248,7 +259,7 @@ impl Conn {
             // sent, the id is the peer's again, so the answer leaves the
             // table now (its queued calls are delivered from here).
             let finished = match st.answers.get(&id).and_then(|a| a.finished_early) {
-                Some(release) => st.answers.remove(&id).map(|a| (a, release)),
+                Some(release) => st.remove_answer(id).map(|a| (a, release)),
                 None => None,
             };
             let finished = match finished {
@@ -278,8 +289,8 @@ impl Conn {
         drop(garbage);
         if let Some(answer) = finished {
             self.deliver_queued(answer.queued, Some(&returned));
-            for (transform, tx) in answer.waiters {
-                let _ = tx.send(Ok(returned.cap_at(&transform)));
+            for (transform, promise) in answer.waiters {
+                super::resolve(&promise, Ok(returned.cap_at(&transform)));
             }
             drop(caps);
             return;
@@ -294,14 +305,14 @@ impl Conn {
                 };
                 if a.queued.is_empty() {
                     a.draining = false;
-                    break std::mem::take(&mut a.waiters);
+                    break st.take_waiters(id);
                 }
                 std::mem::take(&mut a.queued)
             };
             self.deliver_queued(batch, Some(&returned));
         };
-        for (transform, tx) in waiters {
-            let _ = tx.send(Ok(returned.cap_at(&transform)));
+        for (transform, promise) in waiters {
+            super::resolve(&promise, Ok(returned.cap_at(&transform)));
         }
         drop(caps);
     }
@@ -310,10 +321,10 @@ impl Conn {
     /// results, or failed as canceled when it never returned.
     pub(super) fn deliver_queued(
         self: &Arc<Self>,
-        calls: Vec<Queued>,
+        calls: super::Queue,
         returned: Option<&Returned>,
     ) {
-        for q in calls {
+        for q in calls.into_values() {
             let target = match returned {
                 Some(r) => r.cap_at(&q.transform),
                 None => Client::broken(Error::failed("the call was canceled")),
@@ -427,7 +438,11 @@ impl Conn {
         release_result_caps: bool,
     ) -> std::result::Result<(), Violation> {
         let mut garbage: Garbage = Vec::new();
-        let mut removed = None;
+        // The finished answer, then those canceled down its chain (no
+        // allocation unless there are some).
+        let mut first = None;
+        let mut removed = Vec::new();
+        let mut unqueued = Vec::new();
         {
             let mut st = self.lock();
             if st.closed.is_some() {
@@ -445,44 +460,72 @@ impl Conn {
                 }
                 Some(_) => {}
             }
-            let Some(answer) = st.answers.remove(&id) else {
-                return violation(format!("finish for question {id}, which is not open"));
-            };
-            let answer = removed.insert(answer);
-            if answer.returned.is_none() {
-                // Canceled: the call's future is dropped (once the lock is
-                // released), and the return says so.
-                if let Err(e) = self.send_with(|mut root| {
-                    let mut ret = root.init_return()?;
-                    ret.set_answer_id(id);
-                    ret.set_release_param_caps(false);
-                    ret.set_canceled();
-                    Ok(())
-                }) {
-                    self.fail_later(Error::failed(format!("building a return: {e}")));
+            // A canceled call queued on another answer leaves its queue;
+            // when that answer was finished early and nothing else waits
+            // on it, it is canceled in turn, and so on down the chain.
+            let mut next = Some((id, release_result_caps));
+            while let Some((id, release)) = next.take() {
+                let Some(mut answer) = st.remove_answer(id) else {
+                    break;
+                };
+                if answer.returned.is_none() {
+                    self.send_canceled(id);
+                    if let Some(on) = answer.queued_on {
+                        if let Some(a) =
+                            st.answers.get_mut(&on.id).filter(|a| a.serial == on.serial)
+                        {
+                            unqueued.extend(a.queued.remove(&answer.serial));
+                            if let (Some(release), None, false) =
+                                (a.finished_early, &a.returned, a.referenced())
+                            {
+                                next = Some((on.id, release));
+                            }
+                        }
+                    }
+                } else if release {
+                    for e in std::mem::take(&mut answer.result_exports) {
+                        self.release_export(&mut st, e, 1, &mut garbage)?;
+                    }
                 }
-            } else if release_result_caps {
-                for e in std::mem::take(&mut answer.result_exports) {
-                    self.release_export(&mut st, e, 1, &mut garbage)?;
+                match first {
+                    None => first = Some(answer),
+                    Some(_) => removed.push(answer),
                 }
             }
         }
-        if let Some(mut removed) = removed {
+        drop(unqueued);
+        for mut removed in first.into_iter().chain(removed) {
             if let Some(call) = removed.task.take() {
                 drop(self.cancel_future(call));
             }
             // Calls pipelined on it still get delivered (or fail).
             let queued = std::mem::take(&mut removed.queued);
             self.deliver_queued(queued, removed.returned.as_ref());
-            for (transform, tx) in removed.waiters {
-                let _ = tx.send(match &removed.returned {
-                    Some(r) => Ok(r.cap_at(&transform)),
-                    None => Err(Error::failed("the call was canceled")),
-                });
+            for (transform, promise) in removed.waiters {
+                super::resolve(
+                    &promise,
+                    match &removed.returned {
+                        Some(r) => Ok(r.cap_at(&transform)),
+                        None => Err(Error::failed("the call was canceled")),
+                    },
+                );
             }
         }
         drop(garbage);
         Ok(())
+    }
+
+    /// Sends the `Return` of a call canceled by the peer's finish.
+    fn send_canceled(&self, id: u32) {
+        if let Err(e) = self.send_with(|mut root| {
+            let mut ret = root.init_return()?;
+            ret.set_answer_id(id);
+            ret.set_release_param_caps(false);
+            ret.set_canceled();
+            Ok(())
+        }) {
+            self.fail_later(Error::failed(format!("building a return: {e}")));
+        }
     }
 
     pub(super) fn handle_bootstrap(
@@ -495,6 +538,13 @@ impl Conn {
         }
         if st.answers.contains_key(&id) {
             return violation(format!("bootstrap with question id {id}, which is in use"));
+        }
+        // A bootstrap is an answer like a call's, held until its finish.
+        if st.answers.len() >= self.options.max_answers {
+            return Err(Violation(Error::overloaded(format!(
+                "the peer has more than {} calls in flight (bootstraps included)",
+                self.options.max_answers
+            ))));
         }
         let returned = match st.bootstrap.clone() {
             Some(cap) => {

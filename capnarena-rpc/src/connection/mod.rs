@@ -14,13 +14,14 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use capnarena::serialize::codec::FramedCodec;
 use capnarena::typed::FromStructBuilder;
 use capnarena::{Message, ReaderOptions, SingleSegmentArena};
 use futures_util::StreamExt;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{Notify, mpsc, oneshot, watch};
+use tokio::sync::{Notify, mpsc, watch};
 use tokio_util::codec::FramedRead;
 
 mod calls;
@@ -35,24 +36,54 @@ use caps::write_target;
 /// Limits a connection keeps against its peer (and its own callers).
 ///
 /// A peer that goes past a limit it controls (calls in flight, imports,
-/// message size) has the connection aborted; a local caller that would go
-/// past one (questions, exports) gets an [`ErrorKind::Overloaded`](crate::ErrorKind::Overloaded) error.
+/// waiters, queued bytes, message size, a write that waits too long) has
+/// the connection aborted. The abort is an `Abort` message with the
+/// numbers, when it can be sent. A local caller that would go past a limit
+/// of its own (questions, exports) gets an
+/// [`ErrorKind::Overloaded`](crate::ErrorKind::Overloaded) error.
+///
+/// Together they bound what a peer can make a connection hold:
+/// - `max_answers`: the peer's calls and bootstraps not yet finished,
+///   with their parameters and results, and the calls pipelined on them.
+/// - `max_imports`: the peer's capabilities held here.
+/// - `max_waiters`: capabilities of answers not yet returned that this
+///   side waits on (promised answers named in the peer's messages).
+/// - `max_queued_bytes` and `write_timeout`: messages waiting to be
+///   written, and how long they may wait.
+/// - `max_message_bytes` and `reader`: each message read.
+///
+/// Promises that resolve to promises make chains as long as the messages
+/// that built them. Calls follow a chain, and drops undo it, in a loop:
+/// no depth reaches the thread's stack. A call gives up past 1,048,576
+/// links (a cycle of promises fails there too).
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Calls this side may have in flight (questions), default 4096.
     pub max_questions: usize,
-    /// Calls the peer may have in flight (answers), default 4096.
+    /// Calls the peer may have in flight (answers), bootstraps included,
+    /// default 4096.
     pub max_answers: usize,
     /// Capabilities the peer may have this side hold (imports), default
     /// 16384.
     pub max_imports: usize,
     /// Capabilities this side may export at once, default 16384.
     pub max_exports: usize,
+    /// Capabilities of the peer's calls not yet returned that this side
+    /// may wait on at once, default 16384. Each promisedAnswer the peer
+    /// names (in a cap table, a `Resolve`, a `Disembargo`) on such a call
+    /// waits until it returns or the capability is dropped.
+    pub max_waiters: usize,
     /// Bytes of messages queued to send; a peer that does not read them
     /// has the connection aborted past this (default 64 MiB).
     pub max_queued_bytes: usize,
     /// The largest message accepted (framed bytes), default 64 MiB.
     pub max_message_bytes: usize,
+    /// How long one write may wait for the peer to read, default 30 s.
+    /// Past it the connection is aborted and its stream closed. Once a
+    /// connection is aborted, queued messages are dropped at once and
+    /// the `Abort` gets this long to be written. `None`: no limit. Needs
+    /// a runtime with timers (`enable_time`) when it is `Some`.
+    pub write_timeout: Option<Duration>,
     /// Limits for reading each message.
     pub reader: ReaderOptions,
 }
@@ -64,8 +95,10 @@ impl Default for Options {
             max_answers: 4096,
             max_imports: 16384,
             max_exports: 16384,
+            max_waiters: 16384,
             max_queued_bytes: 64 << 20,
             max_message_bytes: 64 << 20,
+            write_timeout: Some(Duration::from_secs(30)),
             reader: ReaderOptions::default(),
         }
     }
@@ -83,6 +116,8 @@ pub struct Stats {
     pub imports: usize,
     /// Capabilities of this side held by the peer.
     pub exports: usize,
+    /// Capabilities waiting on the peer's calls not yet returned.
+    pub waiters: usize,
 }
 
 /// A table of entries under small integer ids, reusing freed ids (lowest
@@ -217,10 +252,18 @@ struct Answer {
     /// Returned, and the calls queued before are being delivered: new
     /// pipelined calls still queue behind them.
     draining: bool,
-    /// Calls pipelined on the results before they were in, in order.
-    queued: Vec<Queued>,
+    /// Calls pipelined on the results before they were in, by serial
+    /// number (the order they came in); one the peer finishes leaves at
+    /// once.
+    queued: Queue,
     /// Pipelined capabilities waiting for the results: their transforms.
-    waiters: Vec<(Vec<u16>, oneshot::Sender<Result<Client>>)>,
+    /// Entries whose capability was dropped are pruned as the list grows.
+    waiters: Vec<Waiter>,
+    /// Entries of `waiters` left by its last pruning.
+    waiters_kept: usize,
+    /// The answer this call is queued on (pipelined on its results),
+    /// until it is delivered.
+    queued_on: Option<AnswerKey>,
     /// Exports made for the results' capabilities (released by a `Finish`
     /// with `releaseResultCaps`).
     result_exports: Vec<u32>,
@@ -235,7 +278,7 @@ impl Answer {
     /// Whether this side still waits on the results: calls pipelined on
     /// them, or capabilities of them not yet resolved and still held.
     fn referenced(&self) -> bool {
-        !self.queued.is_empty() || self.waiters.iter().any(|(_, tx)| !tx.is_closed())
+        !self.queued.is_empty() || self.waiters.iter().any(|(_, p)| p.strong_count() > 0)
     }
 
     fn new(serial: u64) -> Self {
@@ -244,13 +287,30 @@ impl Answer {
             task: None,
             returned: None,
             draining: false,
-            queued: Vec::new(),
+            queued: Queue::new(),
             waiters: Vec::new(),
+            waiters_kept: 0,
+            queued_on: None,
             result_exports: Vec::new(),
             finished_early: None,
         }
     }
 }
+
+/// A capability waiting on an answer's results: its path in them and
+/// its promise, while any client holds it.
+type Waiter = (Vec<u16>, Weak<crate::client::Promise>);
+
+/// Resolves the promise of a waiter, if a client still holds it (called
+/// without the lock: the last clone may go here, and with it a chain).
+fn resolve(promise: &Weak<crate::client::Promise>, resolution: Result<Client>) {
+    if let Some(promise) = promise.upgrade() {
+        promise.resolve(resolution);
+    }
+}
+
+/// Calls pipelined on an answer, by serial number.
+type Queue = std::collections::BTreeMap<u64, Queued>;
 
 /// A call pipelined on an answer not yet returned.
 struct Queued {
@@ -306,10 +366,15 @@ struct State {
     bootstrap: Option<Client>,
     /// The serial number of the next answer.
     next_serial: u64,
+    /// Entries in the answers' `waiters` lists, in all.
+    waiters: usize,
 }
 
 enum Outgoing {
     Message(Message<Arena>),
+    /// The `Abort` that ends an aborted connection: written even though
+    /// the messages queued before it are dropped.
+    Abort(Message<Arena>),
     Shutdown,
 }
 
@@ -328,6 +393,9 @@ pub(crate) struct Conn {
     done: watch::Sender<Option<Result<(), Error>>>,
     /// The calls being answered, run by the connection's call runner.
     calls: calls::Calls,
+    /// Set once the connection is aborted: the writer drops what is
+    /// queued and stops a write that waits on the peer.
+    aborted: watch::Sender<bool>,
 }
 
 /// Messages the pool keeps for reuse.
@@ -370,6 +438,37 @@ impl State {
     fn answer_serial(&mut self) -> u64 {
         self.next_serial += 1;
         self.next_serial
+    }
+
+    /// Removes answer `id` from the table (its waiters leave the count).
+    fn remove_answer(&mut self, id: u32) -> Option<Answer> {
+        let answer = self.answers.remove(&id)?;
+        self.waiters -= answer.waiters.len();
+        Some(answer)
+    }
+
+    /// Takes the waiters of answer `id` (to resolve them).
+    fn take_waiters(&mut self, id: u32) -> Vec<Waiter> {
+        let Some(answer) = self.answers.get_mut(&id) else {
+            return Vec::new();
+        };
+        let waiters = std::mem::take(&mut answer.waiters);
+        answer.waiters_kept = 0;
+        self.waiters -= waiters.len();
+        waiters
+    }
+
+    /// Drops the waiters of every answer whose capability is gone;
+    /// returns how many are left.
+    fn prune_waiters(&mut self) -> usize {
+        let mut left = 0;
+        for answer in self.answers.values_mut() {
+            answer.waiters.retain(|(_, p)| p.strong_count() > 0);
+            answer.waiters_kept = answer.waiters.len();
+            left += answer.waiters.len();
+        }
+        self.waiters = left;
+        left
     }
 
     /// Question `id`: open, or (once the connection has ended) orphaned.
@@ -437,14 +536,38 @@ impl Conn {
         let size = msg.serialized_size();
         let queued = self.queued.fetch_add(size, Ordering::Relaxed) + size;
         if queued > self.options.max_queued_bytes {
+            self.queued.fetch_sub(size, Ordering::Relaxed);
             self.fail_later(Error::overloaded(format!(
                 "{queued} bytes queued for the peer, over the limit of {}",
                 self.options.max_queued_bytes
             )));
             return;
         }
-        // The writer has gone only once the connection has ended.
-        let _ = self.out.send(Outgoing::Message(msg));
+        self.queue(Outgoing::Message(msg), size);
+    }
+
+    /// Hands a message of `size` bytes, already counted, to the writer.
+    fn queue(&self, out: Outgoing, size: usize) {
+        // The writer has gone only once the connection has ended: the
+        // message is dropped, and its bytes leave the count.
+        if self.out.send(out).is_err() {
+            self.queued.fetch_sub(size, Ordering::Relaxed);
+        }
+    }
+
+    /// Queues the `Abort` for `error` (past the queue's limit too: the
+    /// writer drops everything queued before it).
+    fn send_abort(&self, error: &Error) {
+        let mut msg = self.message();
+        msg.reset();
+        let built = msg
+            .init_root::<message::Builder<_>>()
+            .and_then(|mut root| error.write(root.init_abort()?));
+        if built.is_ok() {
+            let size = msg.serialized_size();
+            self.queued.fetch_add(size, Ordering::Relaxed);
+            self.queue(Outgoing::Abort(msg), size);
+        }
     }
 
     /// Builds and queues a message with `build` (its errors are this
@@ -657,6 +780,7 @@ impl Conn {
             }
             st.orphans = orphans;
             answers = st.answers.drain().map(|(_, a)| a).collect::<Vec<_>>();
+            st.waiters = 0;
             exports = st.exports.drain().collect::<Vec<_>>();
             st.export_ids.clear();
             st.imports.clear();
@@ -666,8 +790,8 @@ impl Conn {
         drop(dropped);
         drop(self.close_calls());
         for a in answers {
-            for (_, tx) in a.waiters {
-                let _ = tx.send(Err(error.clone()));
+            for (_, promise) in a.waiters {
+                resolve(&promise, Err(error.clone()));
             }
         }
         drop(exports);
@@ -682,6 +806,7 @@ impl Conn {
             answers: st.answers.len(),
             imports: st.imports.len(),
             exports: st.exports.len,
+            waiters: st.waiters,
         }
     }
 }
@@ -712,14 +837,20 @@ impl Connection {
     /// Starts a connection over `stream`, offering `bootstrap` to the peer.
     ///
     /// # Panics
-    /// Outside a tokio runtime (it spawns its reader and writer tasks).
+    /// Outside a tokio runtime (it spawns its reader and writer tasks), and
+    /// on a runtime without timers when [`Options::write_timeout`] is set
+    /// (here, rather than at the first write that waits).
     pub fn new<S>(stream: S, bootstrap: Option<Client>, options: Options) -> Self
     where
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
+        if options.write_timeout.is_some() {
+            drop(tokio::time::sleep(Duration::ZERO));
+        }
         let (read, write) = tokio::io::split(stream);
         let (out, rx) = mpsc::unbounded_channel();
         let (done_tx, done) = watch::channel(None);
+        let (aborted, aborted_rx) = watch::channel(false);
         let conn = Arc::new(Conn {
             state: Mutex::new(State {
                 closed: None,
@@ -731,6 +862,7 @@ impl Connection {
                 imports: HashMap::new(),
                 bootstrap,
                 next_serial: 0,
+                waiters: 0,
             }),
             out,
             queued: AtomicUsize::new(0),
@@ -741,8 +873,14 @@ impl Connection {
             wake_reader: Notify::new(),
             done: done_tx,
             calls: calls::Calls::new(),
+            aborted,
         });
-        tokio::spawn(write_loop(Arc::downgrade(&conn), write, rx));
+        let writer = Writer {
+            conn: Arc::downgrade(&conn),
+            timeout: options.write_timeout,
+            aborted: aborted_rx,
+        };
+        tokio::spawn(writer.run(write, rx));
         tokio::spawn(read_loop(Arc::clone(&conn), read));
         tokio::spawn(Arc::clone(&conn).run_calls());
         Connection { conn, done }
@@ -783,6 +921,13 @@ impl Connection {
     /// Entries in the connection's tables.
     pub fn stats(&self) -> Stats {
         self.conn.stats()
+    }
+
+    /// Bytes of messages queued to be written (bounded by
+    /// [`Options::max_queued_bytes`]; zero once the connection has ended
+    /// and its writer has stopped).
+    pub fn queued_bytes(&self) -> usize {
+        self.conn.queued.load(Ordering::Relaxed)
     }
 
     /// Aborts the connection: sends the peer an `Abort` with `reason`,
@@ -864,7 +1009,8 @@ async fn read_loop<R: AsyncRead + Unpin + Send + 'static>(conn: Arc<Conn>, read:
         }
         Err(e) => {
             if conn.close(e.clone()) {
-                let _ = conn.send_with(|mut root| e.write(root.init_abort()?));
+                conn.aborted.send_replace(true);
+                conn.send_abort(&e);
             }
             Err(e)
         }
@@ -873,48 +1019,136 @@ async fn read_loop<R: AsyncRead + Unpin + Send + 'static>(conn: Arc<Conn>, read:
     let _ = conn.done.send(Some(result));
 }
 
-async fn write_loop<W: AsyncWrite + Unpin + Send + 'static>(
+/// The writer task's side of a connection.
+struct Writer {
     conn: Weak<Conn>,
-    write: W,
-    mut rx: mpsc::UnboundedReceiver<Outgoing>,
-) {
-    let mut write = tokio::io::BufWriter::new(write);
-    while let Some(out) = rx.recv().await {
-        let mut msg = match out {
-            Outgoing::Message(m) => m,
-            Outgoing::Shutdown => break,
-        };
-        let written = match msg.framed_bytes() {
-            Ok(bytes) => write.write_all(bytes).await,
-            Err(_) => {
-                let mut bytes = Vec::new();
-                msg.append_to(&mut bytes);
-                write.write_all(&bytes).await
+    timeout: Option<Duration>,
+    aborted: watch::Receiver<bool>,
+}
+
+/// Why a write did not complete.
+enum Stop {
+    Io(std::io::Error),
+    /// It waited longer than `write_timeout` for the peer to read.
+    TimedOut(Duration),
+    /// The connection was aborted while it waited.
+    Aborted,
+}
+
+impl Writer {
+    /// Writes the queued messages until the connection ends, then closes
+    /// the stream. Every wait on the peer is bounded by the timeout, and
+    /// an abort cuts a waiting write short; either way the stream is
+    /// dropped and what is queued freed.
+    async fn run<W: AsyncWrite + Unpin + Send + 'static>(
+        mut self,
+        write: W,
+        mut rx: mpsc::UnboundedReceiver<Outgoing>,
+    ) {
+        let mut write = tokio::io::BufWriter::new(write);
+        let mut clean = true;
+        while let Some(out) = rx.recv().await {
+            let (mut msg, abort) = match out {
+                Outgoing::Message(m) => (m, false),
+                Outgoing::Abort(m) => (m, true),
+                Outgoing::Shutdown => break,
+            };
+            let size = msg.serialized_size();
+            let written = if abort || !*self.aborted.borrow() {
+                let bytes = match msg.framed_bytes() {
+                    Ok(bytes) => std::borrow::Cow::Borrowed(bytes),
+                    Err(_) => {
+                        let mut bytes = Vec::new();
+                        msg.append_to(&mut bytes);
+                        std::borrow::Cow::Owned(bytes)
+                    }
+                };
+                self.bounded(write.write_all(&bytes), !abort).await
+            } else {
+                // Aborted: what was queued before the `Abort` is dropped.
+                Ok(())
+            };
+            let Some(c) = self.conn.upgrade() else { break };
+            c.queued.fetch_sub(size, Ordering::Relaxed);
+            msg.reset();
+            {
+                let mut pool = c.pool.lock().unwrap_or_else(|p| p.into_inner());
+                if pool.len() < POOL_SIZE {
+                    pool.push(msg);
+                }
             }
-        };
-        let size = msg.serialized_size();
-        let Some(c) = conn.upgrade() else { break };
-        c.queued.fetch_sub(size, Ordering::Relaxed);
-        msg.reset();
-        {
-            let mut pool = c.pool.lock().unwrap_or_else(|p| p.into_inner());
-            if pool.len() < POOL_SIZE {
-                pool.push(msg);
-            }
-        }
-        if let Err(e) = written {
-            c.fail_later(e.into());
-            break;
-        }
-        if rx.is_empty() {
-            if let Err(e) = write.flush().await {
-                c.fail_later(e.into());
+            let flushed = match written {
+                Ok(()) if rx.is_empty() => self.bounded(write.flush(), !abort).await,
+                other => other,
+            };
+            if let Err(stop) = flushed {
+                clean = false;
+                if let Some(e) = self.error(stop) {
+                    c.fail_later(e);
+                }
                 break;
             }
         }
+        // What is still queued is dropped now, its bytes uncounted.
+        rx.close();
+        let conn = self.conn.upgrade();
+        while let Ok(out) = rx.try_recv() {
+            if let (Outgoing::Message(m) | Outgoing::Abort(m), Some(c)) = (&out, &conn) {
+                c.queued.fetch_sub(m.serialized_size(), Ordering::Relaxed);
+            }
+        }
+        drop(conn);
+        if clean {
+            let _ = self.bounded(write.flush(), false).await;
+            let _ = self.bounded(write.shutdown(), false).await;
+        }
     }
-    let _ = write.flush().await;
-    let _ = write.shutdown().await;
+
+    /// Runs the write `io`: at once when it can go on, else within the
+    /// timeout and (when `interruptible`) until the connection is aborted.
+    async fn bounded(
+        &mut self,
+        io: impl Future<Output = std::io::Result<()>>,
+        interruptible: bool,
+    ) -> std::result::Result<(), Stop> {
+        let mut io = std::pin::pin!(io);
+        // Polled once first: a write that does not wait touches no timer.
+        let first = std::future::poll_fn(|cx| Poll::Ready(io.as_mut().poll(cx))).await;
+        if let Poll::Ready(result) = first {
+            return result.map_err(Stop::Io);
+        }
+        let aborted = async {
+            if interruptible {
+                let _ = self.aborted.wait_for(|a| *a).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
+        let deadline = async {
+            match self.timeout {
+                Some(t) => tokio::time::sleep(t).await,
+                None => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            result = io => result.map_err(Stop::Io),
+            () = aborted => Err(Stop::Aborted),
+            () = deadline => Err(Stop::TimedOut(self.timeout.unwrap_or_default())),
+        }
+    }
+
+    /// The error that ends the connection for `stop` (none for an abort:
+    /// the connection has ended already).
+    fn error(&self, stop: Stop) -> Option<Error> {
+        match stop {
+            Stop::Io(e) => Some(e.into()),
+            Stop::TimedOut(t) => Some(Error::overloaded(format!(
+                "a write waited {} ms for the peer to read, the limit (write_timeout)",
+                t.as_millis()
+            ))),
+            Stop::Aborted => None,
+        }
+    }
 }
 
 impl From<Violation> for Error {
