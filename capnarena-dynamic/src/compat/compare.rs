@@ -895,6 +895,8 @@ impl<'a> Comparer<'a> {
     /// same value.
     fn default_change(&self, o: &RawValue, n: &RawValue) -> Option<String> {
         match (o, n) {
+            // Both null: nothing to read.
+            (RawValue::Pointer(_, None), RawValue::Pointer(_, None)) => None,
             (RawValue::Pointer(_, oi), RawValue::Pointer(_, ni)) => {
                 let a = canonical(self.old.loaded, *oi);
                 let b = canonical(self.new.loaded, *ni);
