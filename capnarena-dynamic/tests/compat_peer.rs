@@ -112,6 +112,44 @@ fn only_exchanged_types_are_reported() {
     );
 }
 
+/// The other way round: the peer runs the generated code and sends its
+/// nodes (`request_from_generated`); we run a modified schema. The nodes
+/// load as `from_generated` loads them, and the check finds our change
+/// with us as the new side.
+#[test]
+fn generated_code_sends_its_nodes() {
+    let sent =
+        compat::request_from_generated(all_types_capnp::SCHEMA_NODES.iter().map(|n| n())).unwrap();
+    assert_eq!(
+        compat::load_peer(&sent, &PeerLimits::default()).unwrap(),
+        ours()
+    );
+    let modified = peer_request(|t| t.replace("  weight @2 :Float64;", "  weight @2 :Float32;"));
+    let service = LoadedSchema::from_request_bytes(&modified).unwrap();
+    let labeled = id::<all_types_capnp::labeled::Owned>();
+    let report = compat::check_peer(&service, &sent, &[labeled], &PeerLimits::default()).unwrap();
+    let got: Vec<(Rule, &str, &str)> = report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.rule,
+                f.old.as_ref().unwrap().name.as_str(),
+                f.new.as_ref().unwrap().name.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            Rule::FieldTypeChanged,
+            "all_types.capnp:Labeled.weight",
+            "all_types.capnp:Labeled.weight"
+        )],
+        "{report:#?}"
+    );
+}
+
 /// A root the peer does not have is not an addition: the two sides do
 /// not share it, and the check says so with an incompatible finding.
 #[test]

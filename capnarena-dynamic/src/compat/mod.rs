@@ -66,7 +66,8 @@
 //! [`check_peer`] compares the schema a peer sends (a CodeGeneratorRequest
 //! of any set of nodes, such as generated code carries) with the
 //! program's own, for the types the two exchange only. Loading the
-//! peer's schema is bounded by [`PeerLimits`].
+//! peer's schema is bounded by [`PeerLimits`]. [`request_from_generated`]
+//! makes the request a program sends from its generated code's nodes.
 //!
 //! `tests/compat_cxx.rs` runs the reference on each pair of
 //! `tests/compat.rs`'s kinds in both directions and checks that every
@@ -87,7 +88,7 @@ mod source;
 
 use std::fmt;
 
-pub use peer::{PeerLimits, check_peer, check_reachable, load_peer};
+pub use peer::{PeerLimits, check_peer, check_reachable, load_peer, request_from_generated};
 pub use rules::{Breaks, Rule, Verdict};
 pub use source::Position;
 

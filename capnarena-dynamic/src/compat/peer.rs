@@ -3,7 +3,8 @@
 
 use std::collections::HashSet;
 
-use capnarena::MessageReader;
+use capnarena::typed::SchemaNode;
+use capnarena::{Message, MessageReader, SingleSegmentArena};
 use capnarena_codegen::schema_capnp::code_generator_request;
 
 use super::compare::{Comparer, Side};
@@ -32,6 +33,36 @@ impl Default for PeerLimits {
             max_nodes: 4096,
         }
     }
+}
+
+/// The request a program sends as its schema for [`check_peer`]: the
+/// nodes of the generated types `roots` and of every type they name
+/// (generated with schema nodes, `Config::schema_nodes(true)`), as a
+/// framed CodeGeneratorRequest with no requested files. The peer loads
+/// it as [`LoadedSchema::from_generated`] loads the same roots.
+///
+/// # Errors
+/// As [`LoadedSchema::from_generated`].
+pub fn request_from_generated(
+    roots: impl IntoIterator<Item = &'static SchemaNode>,
+) -> Result<Vec<u8>> {
+    crate::generated::with_generated_nodes(roots, |nodes| {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let mut request: code_generator_request::Builder<'_, _> = msg.init_root()?;
+        let count = u32::try_from(nodes.len()).map_err(|_| Error::Limit {
+            what: "generated nodes",
+            node: 0,
+            found: nodes.len() as u64,
+            limit: u64::from(u32::MAX),
+        })?;
+        let mut list = request.init_nodes(count)?;
+        for (i, node) in (0..count).zip(nodes) {
+            list.set(i, node)?;
+        }
+        let mut out = Vec::new();
+        msg.append_to(&mut out);
+        Ok(out)
+    })
 }
 
 /// Loads the schema a peer sent: a framed CodeGeneratorRequest, whose
