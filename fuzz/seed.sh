@@ -164,6 +164,17 @@ mkdir -p corpus/generate_request
 for f in ../capnarena-codegen/tests/requests/*.bin; do
   cp "$f" "corpus/generate_request/$(basename "$f")"
 done
+# compat_check: a u32 length, then the old request and the new one: each
+# real request against itself and against the one of the evolved schemas.
+mkdir -p corpus/compat_check
+requests=../capnarena-codegen/tests/requests
+for f in "$requests"/*.bin; do
+  for g in "$f" "$requests/evolution.bin" "$requests/renamed.bin"; do
+    size=$(wc -c <"$f")
+    { printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $((size & 255)) $((size >> 8 & 255)) $((size >> 16 & 255)) $((size >> 24 & 255)))"
+      cat "$f" "$g"; } >"corpus/compat_check/$(basename "$f" .bin)-$(basename "$g")"
+  done
+done
 # json_decode: a root-type byte (0 AllTypes, 1 Log, 2 TestJsonAnnotations),
 # then JSON: the reference's annotation test document, and (when the
 # reference tool is installed) its JSON of every vector, pretty and short.

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:-20}
-targets=(read_framed read_stream roundtrip arena_ops packed_codec read_packed message_stream hostile_io compile_schema compile_tree stream_codecs async_read generate_request rpc_peer rpc_graph json_decode parse_text serde_values)
+targets=(read_framed read_stream roundtrip arena_ops packed_codec read_packed message_stream hostile_io compile_schema compile_tree stream_codecs async_read generate_request rpc_peer rpc_graph json_decode parse_text serde_values compat_check)
 
 rustup toolchain install nightly --profile minimal >/dev/null 2>&1 || true
 if ! command -v cargo-fuzz >/dev/null 2>&1; then

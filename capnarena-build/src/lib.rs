@@ -49,6 +49,14 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
+#[cfg(feature = "compat")]
+mod compat;
+
+/// A rule of the compatibility check, for [`Config::compat_allow`]
+/// (feature `compat`).
+#[cfg(feature = "compat")]
+pub use capnarena_dynamic::compat::Rule as CompatRule;
+
 /// Why [`Config::compile`] failed.
 ///
 /// Its `Debug` is its `Display`, the readable text: a build script's
@@ -83,6 +91,22 @@ pub enum Error {
     /// The generator failed (a request it cannot read, or a generator
     /// bug; the error names the schema file, node and field).
     Generate(capnarena_codegen::Error),
+    /// The schemas changed incompatibly since the compatibility snapshot
+    /// ([`Config::compat_snapshot`], feature `compat`).
+    Incompatible {
+        /// The snapshot compared against.
+        snapshot: PathBuf,
+        /// Each incompatible change, as `file:line:col: error[rule]:
+        /// message` with the old declaration on a second line.
+        findings: Vec<String>,
+    },
+    /// The compatibility snapshot could not be read, loaded or written.
+    Snapshot {
+        /// The snapshot.
+        path: PathBuf,
+        /// Why.
+        problem: String,
+    },
     /// A generated file could not be written.
     Write {
         /// The file.
@@ -128,6 +152,25 @@ impl fmt::Display for Error {
                 stderr.trim_end()
             ),
             Error::Generate(e) => write!(f, "generating Rust: {e}"),
+            Error::Incompatible { snapshot, findings } => {
+                let n = findings.len();
+                write!(
+                    f,
+                    "{n} incompatible change{} to the Cap'n Proto schemas since the snapshot {}:",
+                    if n == 1 { "" } else { "s" },
+                    snapshot.display()
+                )?;
+                for line in findings {
+                    write!(f, "\n{line}")?;
+                }
+                write!(
+                    f,
+                    "\nIf the break is intended, write the snapshot anew: {UPDATE_ENV}=1 cargo build"
+                )
+            }
+            Error::Snapshot { path, problem } => {
+                write!(f, "compatibility snapshot {}: {problem}", path.display())
+            }
             Error::Write { path, error } => write!(f, "writing {}: {error}", path.display()),
         }
     }
@@ -160,6 +203,7 @@ impl From<Error> for io::Error {
             Error::NoOutDir => io::ErrorKind::NotFound,
             Error::Schema(_) => io::ErrorKind::InvalidData,
             Error::CapnpNotRun { error, .. } | Error::Write { error, .. } => error.kind(),
+            Error::Incompatible { .. } | Error::Snapshot { .. } => io::ErrorKind::InvalidData,
             Error::CapnpFailed { .. } | Error::Generate(_) => io::ErrorKind::Other,
         };
         io::Error::new(kind, e)
@@ -203,7 +247,13 @@ pub struct Config {
     capnp: Option<PathBuf>,
     use_capnp: bool,
     codegen: capnarena_codegen::Options,
+    #[cfg(feature = "compat")]
+    compat: Option<compat::Check>,
 }
+
+/// The environment variable that makes [`Config::compat_snapshot`] write
+/// the snapshot instead of checking against it.
+pub const UPDATE_ENV: &str = "CAPNARENA_COMPAT_UPDATE";
 
 const INSTALL_HINT: &str = "install the Cap'n Proto tool (Debian/Ubuntu: `apt-get install capnproto`; \
      Fedora: `dnf install capnproto`; macOS: `brew install capnp`), or set CAPNP=/path/to/capnp";
@@ -325,6 +375,56 @@ impl Config {
     /// [`capnarena_codegen::Options::schema_nodes`]). Off by default.
     pub fn schema_nodes(mut self, on: bool) -> Self {
         self.codegen = self.codegen.schema_nodes(on);
+        self
+    }
+
+    /// Checks the compiled schemas against the snapshot at `path`, a saved
+    /// CodeGeneratorRequest of an earlier version, as `buf breaking`
+    /// checks against the last release. Feature `compat`.
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// fn main() -> Result<(), capnarena_build::Error> {
+    ///     capnarena_build::Config::new()
+    ///         .src_prefix("schema")
+    ///         .file("schema/addressbook.capnp")
+    ///         .compat_snapshot("schema/addressbook.compat.bin")
+    ///         .compile()
+    /// }
+    /// ```
+    ///
+    /// Commit the snapshot. Write it, and write it anew at each release,
+    /// with the variable [`UPDATE_ENV`] set:
+    ///
+    /// ```text
+    /// CAPNARENA_COMPAT_UPDATE=1 cargo build
+    /// ```
+    ///
+    /// When the file exists, [`compile`](Self::compile) compares it (old)
+    /// with the schemas (new) by `capnarena_dynamic::compat`'s rules. A
+    /// wire-incompatible change fails the build with
+    /// [`Error::Incompatible`], one `file:line:col: error[rule]: message`
+    /// line per change. A change that breaks only text, JSON or source
+    /// names (a rename) is a cargo warning. When the file is missing,
+    /// nothing is checked and a cargo warning says so. With
+    /// [`UPDATE_ENV`] set to `1`, the request is written to `path` and
+    /// nothing is checked. No other file is read or written.
+    #[cfg(feature = "compat")]
+    pub fn compat_snapshot(mut self, path: impl AsRef<Path>) -> Self {
+        let allowed = self.compat.take().map(|c| c.allowed).unwrap_or_default();
+        self.compat = Some(compat::Check {
+            snapshot: path.as_ref().to_path_buf(),
+            allowed,
+        });
+        self
+    }
+
+    /// Accepts changes of `rule` in the [`compat_snapshot`](Self::compat_snapshot)
+    /// check: they are warnings, not errors. Feature `compat`.
+    #[cfg(feature = "compat")]
+    pub fn compat_allow(mut self, rule: CompatRule) -> Self {
+        let check = self.compat.get_or_insert_with(compat::Check::default);
+        check.allowed.push(rule);
         self
     }
 
@@ -487,7 +587,8 @@ impl Config {
     /// ```
     pub fn compile(&self) -> Result<(), Error> {
         let mut cargo = Vec::new();
-        let result = self.compile_to(&mut cargo);
+        let update = std::env::var_os(UPDATE_ENV).is_some_and(|v| v == "1");
+        let result = self.compile_env(&mut cargo, update);
         if std::env::var_os("CARGO").is_some() {
             print!("{}", String::from_utf8_lossy(&cargo));
         }
@@ -495,8 +596,15 @@ impl Config {
     }
 
     /// [`compile`](Self::compile), with cargo's directives written to
-    /// `cargo`.
+    /// `cargo`, not updating a compatibility snapshot.
+    #[cfg(test)]
     fn compile_to(&self, cargo: &mut dyn Write) -> Result<(), Error> {
+        self.compile_env(cargo, false)
+    }
+
+    /// [`compile`](Self::compile), with cargo's directives written to
+    /// `cargo`; `update`: write the compatibility snapshot, do not check.
+    fn compile_env(&self, cargo: &mut dyn Write, update: bool) -> Result<(), Error> {
         if self.files.is_empty() {
             return Err(Error::NoFiles);
         }
@@ -507,6 +615,12 @@ impl Config {
                 .ok_or(Error::NoOutDir)?,
         };
         let request = self.request_to(cargo)?;
+        #[cfg(feature = "compat")]
+        if let Some(check) = &self.compat {
+            check.run(&request, &self.files, update, cargo)?;
+        }
+        #[cfg(not(feature = "compat"))]
+        let _ = update;
         let files =
             capnarena_codegen::generate(&request, &self.codegen).map_err(Error::Generate)?;
         std::fs::create_dir_all(&out_dir).map_err(|error| Error::Write {

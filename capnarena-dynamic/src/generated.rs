@@ -46,65 +46,89 @@ impl LoadedSchema {
     pub fn from_generated(
         roots: impl IntoIterator<Item = &'static SchemaNode>,
     ) -> Result<LoadedSchema> {
-        let mut found: HashMap<u64, &'static SchemaNode> = HashMap::new();
-        let mut queue: Vec<&'static SchemaNode> = roots.into_iter().collect();
-        while let Some(n) = queue.pop() {
-            match found.get(&n.id()) {
-                Some(seen) if seen.nodes() == n.nodes() => continue,
-                Some(_) => {
-                    return Err(Error::BadSchemaNode {
-                        id: n.id(),
-                        problem: "two generated types of this id hold different nodes".into(),
-                    });
-                }
-                None => {}
-            }
-            if n.nodes().is_empty() {
+        with_generated_nodes(roots, |nodes| LoadedSchema::from_nodes(nodes))
+    }
+}
+
+/// Calls `f` with readers of the nodes of the generated types `roots`
+/// and of every type they name, in the order of their ids.
+///
+/// # Errors
+/// As [`LoadedSchema::from_generated`], or `f`'s.
+pub(crate) fn with_generated_nodes<R>(
+    roots: impl IntoIterator<Item = &'static SchemaNode>,
+    f: impl FnOnce(Vec<node::Reader<'_>>) -> Result<R>,
+) -> Result<R> {
+    let messages = generated_words(roots)?;
+    let segments: Vec<[&[Word]; 1]> = messages.iter().map(|(_, _, w)| [&w[..]]).collect();
+    let mut readers = Vec::with_capacity(messages.len());
+    for ((_, _, words), segments) in messages.iter().zip(&segments) {
+        readers.push(MessageReader::from_segments(
+            segments,
+            load::reader_options(words.len()),
+        )?);
+    }
+    let mut nodes = Vec::with_capacity(readers.len());
+    for ((id, i, _), reader) in messages.iter().zip(&readers) {
+        let n: node::Reader<'_> = reader.get_root()?;
+        if *i == 0 && n.get_id() != *id {
+            return Err(Error::BadSchemaNode {
+                id: *id,
+                problem: format!("its bytes hold node {:#018x}", n.get_id()),
+            });
+        }
+        nodes.push(n);
+    }
+    nodes.sort_by_key(|n| n.get_id());
+    f(nodes)
+}
+
+/// The nodes of the generated types `roots` and of every type they name,
+/// each as the words of its message, in the order of their ids: (id,
+/// index among the type's nodes, words).
+///
+/// # Errors
+/// As [`LoadedSchema::from_generated`].
+fn generated_words(
+    roots: impl IntoIterator<Item = &'static SchemaNode>,
+) -> Result<Vec<(u64, usize, Vec<Word>)>> {
+    let mut found: HashMap<u64, &'static SchemaNode> = HashMap::new();
+    let mut queue: Vec<&'static SchemaNode> = roots.into_iter().collect();
+    while let Some(n) = queue.pop() {
+        match found.get(&n.id()) {
+            Some(seen) if seen.nodes() == n.nodes() => continue,
+            Some(_) => {
                 return Err(Error::BadSchemaNode {
                     id: n.id(),
-                    problem: "it holds no node".into(),
+                    problem: "two generated types of this id hold different nodes".into(),
                 });
             }
-            found.insert(n.id(), n);
-            queue.extend(n.dependencies());
+            None => {}
         }
-        let mut ids: Vec<u64> = found.keys().copied().collect();
-        ids.sort_unstable();
-        // Each node as words (the bytes need not be aligned), then a
-        // reader of each.
-        let mut messages: Vec<(u64, usize, Vec<Word>)> = Vec::new();
-        for id in ids {
-            for (i, bytes) in found[&id].nodes().iter().enumerate() {
-                let words =
-                    capnarena::words_from_bytes(bytes).map_err(|e| Error::BadSchemaNode {
-                        id,
-                        problem: format!("node {i}: {e}"),
-                    })?;
-                messages.push((id, i, words));
-            }
+        if n.nodes().is_empty() {
+            return Err(Error::BadSchemaNode {
+                id: n.id(),
+                problem: "it holds no node".into(),
+            });
         }
-        let segments: Vec<[&[Word]; 1]> = messages.iter().map(|(_, _, w)| [&w[..]]).collect();
-        let mut readers = Vec::with_capacity(messages.len());
-        for ((_, _, words), segments) in messages.iter().zip(&segments) {
-            readers.push(MessageReader::from_segments(
-                segments,
-                load::reader_options(words.len()),
-            )?);
-        }
-        let mut nodes = Vec::with_capacity(readers.len());
-        for ((id, i, _), reader) in messages.iter().zip(&readers) {
-            let n: node::Reader<'_> = reader.get_root()?;
-            if *i == 0 && n.get_id() != *id {
-                return Err(Error::BadSchemaNode {
-                    id: *id,
-                    problem: format!("its bytes hold node {:#018x}", n.get_id()),
-                });
-            }
-            nodes.push(n);
-        }
-        nodes.sort_by_key(|n| n.get_id());
-        LoadedSchema::from_nodes(nodes)
+        found.insert(n.id(), n);
+        queue.extend(n.dependencies());
     }
+    let mut ids: Vec<u64> = found.keys().copied().collect();
+    ids.sort_unstable();
+    // Each node as words (the bytes need not be aligned), then a
+    // reader of each.
+    let mut messages: Vec<(u64, usize, Vec<Word>)> = Vec::new();
+    for id in ids {
+        for (i, bytes) in found[&id].nodes().iter().enumerate() {
+            let words = capnarena::words_from_bytes(bytes).map_err(|e| Error::BadSchemaNode {
+                id,
+                problem: format!("node {i}: {e}"),
+            })?;
+            messages.push((id, i, words));
+        }
+    }
+    Ok(messages)
 }
 
 impl<'s> Schema<'s> {

@@ -13,9 +13,11 @@ use std::collections::{HashMap, HashSet};
 use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena, StructSize};
 
 use super::rules::Rule;
-use super::{CompatSchema, Finding, Location};
+use super::source::Positions;
+use super::{Finding, Location};
 use crate::load::MAX_TYPE_DEPTH;
 use crate::model::*;
+use crate::schema::LoadedSchema;
 
 /// What a type change is.
 enum TypeChange {
@@ -60,9 +62,16 @@ struct Site {
     new: Location,
 }
 
+/// One side of the comparison: its nodes and where they are written.
+#[derive(Clone, Copy)]
+pub(super) struct Side<'a> {
+    pub(super) loaded: &'a LoadedSchema,
+    pub(super) positions: &'a Positions,
+}
+
 pub(super) struct Comparer<'a> {
-    old: &'a CompatSchema,
-    new: &'a CompatSchema,
+    old: Side<'a>,
+    new: Side<'a>,
     o: &'a Store,
     n: &'a Store,
     pub(super) findings: Vec<Finding>,
@@ -71,10 +80,12 @@ pub(super) struct Comparer<'a> {
     deferred: Vec<DeferredBrand>,
     /// Struct pairs compared (old id, new id).
     visited: HashSet<(u64, u64)>,
+    /// When set, the only nodes compared, added or removed.
+    only: Option<&'a HashSet<u64>>,
 }
 
 impl<'a> Comparer<'a> {
-    pub(super) fn new(old: &'a CompatSchema, new: &'a CompatSchema) -> Comparer<'a> {
+    pub(super) fn new(old: Side<'a>, new: Side<'a>) -> Comparer<'a> {
         Comparer {
             old,
             new,
@@ -84,7 +95,19 @@ impl<'a> Comparer<'a> {
             replaced: HashMap::new(),
             deferred: Vec::new(),
             visited: HashSet::new(),
+            only: None,
         }
+    }
+
+    /// Compares only the nodes `ids` (with their groups and param
+    /// structs, reached through them).
+    pub(super) fn only(mut self, ids: &'a HashSet<u64>) -> Comparer<'a> {
+        self.only = Some(ids);
+        self
+    }
+
+    fn wanted(&self, id: u64) -> bool {
+        self.only.is_none_or(|ids| ids.contains(&id))
     }
 
     fn push(&mut self, rule: Rule, old: Option<Location>, new: Option<Location>, message: String) {
@@ -96,14 +119,14 @@ impl<'a> Comparer<'a> {
         });
     }
 
-    fn node_at(side: &CompatSchema, node: &Node) -> Location {
+    fn node_at(side: Side<'_>, node: &Node) -> Location {
         Location {
             name: node.display_name.clone(),
             position: side.positions.node(&node.display_name).cloned(),
         }
     }
 
-    fn member_at(side: &CompatSchema, scope: &str, name: &str) -> Location {
+    fn member_at(side: Side<'_>, scope: &str, name: &str) -> Location {
         Location {
             name: format!("{scope}.{name}"),
             position: side
@@ -124,9 +147,21 @@ impl<'a> Comparer<'a> {
     }
 
     pub(super) fn run(mut self) -> Vec<Finding> {
-        let mut old_ids: Vec<u64> = self.o.nodes.keys().copied().collect();
+        let mut old_ids: Vec<u64> = self
+            .o
+            .nodes
+            .keys()
+            .copied()
+            .filter(|id| self.wanted(*id))
+            .collect();
         old_ids.sort_unstable();
-        let mut new_ids: Vec<u64> = self.n.nodes.keys().copied().collect();
+        let mut new_ids: Vec<u64> = self
+            .n
+            .nodes
+            .keys()
+            .copied()
+            .filter(|id| self.wanted(*id))
+            .collect();
         new_ids.sort_unstable();
         for id in &old_ids {
             let old = &self.o.nodes[id];
@@ -860,9 +895,11 @@ impl<'a> Comparer<'a> {
     /// same value.
     fn default_change(&self, o: &RawValue, n: &RawValue) -> Option<String> {
         match (o, n) {
+            // Both null: nothing to read.
+            (RawValue::Pointer(_, None), RawValue::Pointer(_, None)) => None,
             (RawValue::Pointer(_, oi), RawValue::Pointer(_, ni)) => {
-                let a = canonical(&self.old.loaded, *oi);
-                let b = canonical(&self.new.loaded, *ni);
+                let a = canonical(self.old.loaded, *oi);
+                let b = canonical(self.new.loaded, *ni);
                 match (a, b) {
                     (Some(a), Some(b)) if a == b => None,
                     (Some(a), Some(b)) => Some(format!(

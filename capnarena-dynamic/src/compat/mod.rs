@@ -62,6 +62,13 @@
 //!   [`Rule::MadeGeneric`] when every use binds the parameter to the type
 //!   it replaced, [`Rule::GenericBindingChanged`] otherwise.
 //!
+//! # At run time
+//! [`check_peer`] compares the schema a peer sends (a CodeGeneratorRequest
+//! of any set of nodes, such as generated code carries) with the
+//! program's own, for the types the two exchange only. Loading the
+//! peer's schema is bounded by [`PeerLimits`]. [`request_from_generated`]
+//! makes the request a program sends from its generated code's nodes.
+//!
 //! `tests/compat_cxx.rs` runs the reference on each pair of
 //! `tests/compat.rs`'s kinds in both directions and checks that every
 //! disagreement is one of these.
@@ -75,11 +82,13 @@
 //! compared.
 
 mod compare;
+mod peer;
 mod rules;
 mod source;
 
 use std::fmt;
 
+pub use peer::{PeerLimits, check_peer, check_reachable, load_peer, request_from_generated};
 pub use rules::{Breaks, Rule, Verdict};
 pub use source::Position;
 
@@ -173,6 +182,13 @@ impl CompatSchema {
     /// The loaded schema.
     pub fn loaded(&self) -> &LoadedSchema {
         &self.loaded
+    }
+
+    fn side(&self) -> compare::Side<'_> {
+        compare::Side {
+            loaded: &self.loaded,
+            positions: &self.positions,
+        }
     }
 }
 
@@ -272,6 +288,6 @@ impl Report {
 /// docs).
 pub fn check(old: &CompatSchema, new: &CompatSchema) -> Report {
     Report {
-        findings: compare::Comparer::new(old, new).run(),
+        findings: compare::Comparer::new(old.side(), new.side()).run(),
     }
 }

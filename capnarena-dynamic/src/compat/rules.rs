@@ -188,6 +188,10 @@ rules! {
     /// An interface no longer extends one it extended: old clients calling
     /// the superclass's methods get "unimplemented".
     SuperclassRemoved = "superclass-removed", Incompatible, false, true;
+    /// A type the two sides exchange (a root of [`check_reachable`](super::check_reachable)
+    /// or [`check_peer`](super::check_peer)) is not in the old side's
+    /// schema: that side cannot read or build it.
+    RootMissing = "root-missing", Incompatible, true, true;
 }
 
 impl fmt::Display for Rule {

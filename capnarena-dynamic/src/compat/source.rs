@@ -23,7 +23,8 @@ pub struct Position {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Positions {
     nodes: HashMap<String, Position>,
-    members: HashMap<(String, String), Position>,
+    /// By scope, then by member name: looked up without allocating.
+    members: HashMap<String, HashMap<String, Position>>,
 }
 
 /// Declarations deeper than this are not given positions (the compiler
@@ -36,7 +37,14 @@ impl Positions {
     }
 
     pub(crate) fn member(&self, scope: &str, name: &str) -> Option<&Position> {
-        self.members.get(&(scope.to_owned(), name.to_owned()))
+        self.members.get(scope)?.get(name)
+    }
+
+    fn add_member(&mut self, scope: &str, name: &str, at: Position) {
+        self.members
+            .entry(scope.to_owned())
+            .or_default()
+            .insert(name.to_owned(), at);
     }
 
     /// Adds the declarations of `text`, the file the request names
@@ -85,23 +93,20 @@ impl Positions {
                     full
                 }
                 DeclKind::Field { .. } | DeclKind::Enumerant => {
-                    self.members
-                        .insert((scope.clone(), name.clone()), at(decl.name.span));
+                    self.add_member(&scope, name, at(decl.name.span));
                     continue;
                 }
                 DeclKind::Method {
                     params, results, ..
                 } => {
-                    self.members
-                        .insert((scope.clone(), name.clone()), at(decl.name.span));
+                    self.add_member(&scope, name, at(decl.name.span));
                     for (list, suffix) in
                         [(Some(params), "$Params"), (results.as_ref(), "$Results")]
                     {
                         if let Some(ParamList::Named(list, _)) = list {
                             let key = format!("{full}{suffix}");
                             for p in list {
-                                self.members
-                                    .insert((key.clone(), p.name.value.clone()), at(p.name.span));
+                                self.add_member(&key, &p.name.value, at(p.name.span));
                             }
                         }
                     }
@@ -109,8 +114,7 @@ impl Positions {
                 }
                 DeclKind::Union if name.is_empty() => scope,
                 DeclKind::Union | DeclKind::Group => {
-                    self.members
-                        .insert((scope.clone(), name.clone()), at(decl.name.span));
+                    self.add_member(&scope, name, at(decl.name.span));
                     self.nodes.insert(full.clone(), at(decl.name.span));
                     full
                 }
