@@ -233,7 +233,8 @@ fn long_strings_take_the_message_they_make() {
 }
 
 /// The default input limit, 64 MiB of `[0,0,...]`: the shape that took
-/// 2 GB as a tree. A minute in a debug build, so run on demand:
+/// 2 GB as a tree. A minute in a debug build (20 s in release on a
+/// loaded two-core machine), so run on demand:
 /// `cargo test --release -p capnarena-dynamic --test json_memory -- --ignored`.
 #[test]
 #[ignore = "slow in a debug build; run with --release -- --ignored"]
