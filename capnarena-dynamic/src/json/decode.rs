@@ -19,6 +19,8 @@
 //! `$base64` or `$hex`); an enum its (JSON) name or its number; a list
 //! an array; a struct or group an object. A member given twice is
 //! decoded twice (the last wins; a struct or group is built afresh).
+//! A member that waits for its union's tag is decoded once, the last
+//! given under its name.
 //! Members the struct does not have are skipped, or refused with
 //! [`JsonLimits::reject_unknown_fields`](super::JsonLimits). A union's
 //! tag naming no member is skipped, as are the members it would have
