@@ -14,6 +14,9 @@
 //!   reader) reads the text as the decoder's parser does: it refuses it
 //!   exactly when the decoder's error is about the text (syntax, UTF-8,
 //!   nesting), with the same error at the same position.
+//! - Memory: the heap the decoder takes, counted by this binary's global
+//!   allocator, peaks at most at twice what the message it built holds
+//!   plus 64 KiB, whether it succeeds or not (no tree of the input).
 #![no_main]
 
 use std::sync::OnceLock;
@@ -23,6 +26,13 @@ use capnarena_compiler::Compiler;
 use capnarena_dynamic::json::{self, JsonLimits, JsonOptions};
 use capnarena_dynamic::{DynamicStructBuilder, DynamicStructReader, LoadedSchema, StructSchema};
 use libfuzzer_sys::fuzz_target;
+use peak_heap::{PeakHeap, measure};
+
+#[global_allocator]
+static HEAP: PeakHeap = PeakHeap;
+
+/// The decoder's own state beside the message: plan, path, one string.
+const SLACK: usize = 64 << 10;
 
 const ALL_TYPES: &str = include_str!("../../tests/vectors/all_types.capnp");
 const JSON_CAPNP: &str =
@@ -66,9 +76,18 @@ fn text_error(e: &json::JsonError) -> bool {
 }
 
 fn decode(root: &StructSchema<'_>, text: &[u8]) -> Option<Message<SingleSegmentArena>> {
-    let mut msg = Message::new(SingleSegmentArena::new());
-    let b = DynamicStructBuilder::init_root(&mut msg, root.clone()).expect("room for a root");
-    let decoded = json::decode(text, b, &JsonLimits::default());
+    let ((msg, decoded), heap) = measure(|| {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let b = DynamicStructBuilder::init_root(&mut msg, root.clone()).expect("room for a root");
+        let decoded = json::decode(text, b, &JsonLimits::default());
+        (msg, decoded)
+    });
+    assert!(
+        heap.peak <= 2 * heap.held + SLACK,
+        "peak heap {} B over twice the {} B the message holds + {SLACK} B",
+        heap.peak,
+        heap.held
+    );
     let serde = json::from_slice::<capnarena::serde::de::IgnoredAny>(text, &JsonLimits::default());
     match (&decoded, &serde) {
         (Err(d), Err(s)) if text_error(d) => assert_eq!(d.to_string(), s.to_string()),

@@ -1,5 +1,14 @@
-//! Decoding: a JSON value tree into a struct builder, by the plan of the
-//! schema's annotations (see [`annotations`](super::annotations)).
+//! Decoding: JSON text that [`validate`](super::parser::validate)
+//! accepted, read again value by value straight into a struct builder, by
+//! the plan of the schema's annotations (see
+//! [`annotations`](super::annotations)).
+//!
+//! Memory: no tree of the input is built. A list's length is counted by
+//! reading ahead over its elements, so the decoder holds only the path
+//! of open values (bounded by the depth limit), one string or `Data`
+//! value at a time, and per object the members that wait for their
+//! union's tag (one per name the schema has). Time is at most the input
+//! times the depth of nested lists.
 //!
 //! Value rules (the reference's, strict where it is loose): `Void` takes
 //! `null`; `Bool` a boolean; an integer type a number that is an integer
@@ -10,12 +19,15 @@
 //! `$base64` or `$hex`); an enum its (JSON) name or its number; a list
 //! an array; a struct or group an object. A member given twice is
 //! decoded twice (the last wins; a struct or group is built afresh).
+//! A member that waits for its union's tag is decoded once, the last
+//! given under its name.
 //! Members the struct does not have are skipped, or refused with
 //! [`JsonLimits::reject_unknown_fields`](super::JsonLimits). A union's
 //! tag naming no member is skipped, as are the members it would have
 //! flattened, as in the reference. `AnyPointer` and capability fields
 //! cannot be decoded (an error, as in the reference).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use capnarena::text::encoding::{EncodingError, decode_base64, decode_hex};
@@ -24,7 +36,7 @@ use capnarena::{Arena, Message, SingleSegmentArena};
 use super::annotations::{DataForm, FieldPlan, JSON_VALUE, NameKind, Plan, StructPlan};
 use super::encode::{Seg, path_string};
 use super::error::{Context, JsonError, JsonResult, Position};
-use super::parser::{Node, Value};
+use super::parser::{Member, Node, Parser, Value};
 use crate::builder::{DynamicStructBuilder, DynamicValueBuilder};
 use crate::list_builder::DynamicListBuilder;
 use crate::structs::{Field, StructSchema};
@@ -35,7 +47,7 @@ pub(crate) struct Decoder<'x> {
     pub text: &'x [u8],
     pub plan: &'x Plan,
     pub reject_unknown: bool,
-    pub path: Vec<Seg<'x>>,
+    pub path: Vec<Step<'x>>,
     /// Words the message may still take, and the limit.
     pub budget: u64,
     pub limit_words: u64,
@@ -112,15 +124,45 @@ fn list_words(len: u64, element: &Type, struct_size: u64) -> u64 {
     }
 }
 
-type Member = (String, usize, Node);
+/// A step of the path to the value being decoded: a member's name (a
+/// field's, or a `json.Value` object's member's) or an index.
+pub(crate) enum Step<'x> {
+    Name(Cow<'x, str>),
+    Index(u32),
+}
 
 impl<'x> Decoder<'x> {
     fn context(&self) -> String {
-        path_string(&self.path)
+        let path: Vec<Seg<'_>> = self
+            .path
+            .iter()
+            .map(|s| match s {
+                Step::Name(n) => Seg::Name(n),
+                Step::Index(i) => Seg::Index(*i),
+            })
+            .collect();
+        path_string(&path)
+    }
+
+    /// The scalar at `node`, or the kind of the container there.
+    fn value(&self, node: Node) -> JsonResult<Value<'x>> {
+        Parser::scalar_at(self.text, node)
+    }
+
+    /// The kind of the value at `node`, for an error.
+    fn kind(&self, node: Node) -> &'static str {
+        match self.text.get(node.offset) {
+            Some(b'n') => "null",
+            Some(b't' | b'f') => "a boolean",
+            Some(b'"') => "a string",
+            Some(b'[') => "an array",
+            Some(b'{') => "an object",
+            _ => "a number",
+        }
     }
 
     /// Counts `words` of the message against the limit.
-    fn charge(&mut self, node: &Node, words: u64) -> JsonResult<()> {
+    fn charge(&mut self, node: Node, words: u64) -> JsonResult<()> {
         if words > self.budget {
             return Err(JsonError::MessageTooLarge {
                 at: Position::of(self.text, node.offset),
@@ -142,7 +184,7 @@ impl<'x> Decoder<'x> {
         }
     }
 
-    fn fail(&self, node: &Node, message: impl Into<String>) -> JsonError {
+    fn fail(&self, node: Node, message: impl Into<String>) -> JsonError {
         JsonError::Value {
             at: Position::of(self.text, node.offset),
             context: self.context(),
@@ -155,7 +197,7 @@ impl<'x> Decoder<'x> {
     /// has no escape (so the decoded offset is the text's), else at the
     /// string.
     #[cold]
-    fn bad_encoding(&self, node: &Node, e: EncodingError) -> JsonError {
+    fn bad_encoding(&self, node: Node, e: EncodingError) -> JsonError {
         let start = node.offset + 1;
         let offset = e
             .offset()
@@ -172,14 +214,11 @@ impl<'x> Decoder<'x> {
         }
     }
 
-    fn expected(&self, node: &Node, what: &str) -> JsonError {
-        self.fail(
-            node,
-            format!("expected {what}, found {}", node.value.kind()),
-        )
+    fn expected(&self, node: Node, what: &str) -> JsonError {
+        self.fail(node, format!("expected {what}, found {}", self.kind(node)))
     }
 
-    fn struct_plan(&self, id: u64, node: &Node) -> JsonResult<&'x StructPlan> {
+    fn struct_plan(&self, id: u64, node: Node) -> JsonResult<&'x StructPlan> {
         match self.plan.structs.get(&id) {
             Some(p) => Ok(p),
             None => Err(self.fail(
@@ -195,7 +234,7 @@ impl<'x> Decoder<'x> {
     /// outermost. (The text reader's depth limit bounds the levels; this
     /// bounds the stack they take, whatever a level's frames are in the
     /// build at hand.)
-    fn enter(&mut self, node: &Node) -> JsonResult<()> {
+    fn enter(&mut self, node: Node) -> JsonResult<()> {
         self.depth += 1;
         if self.depth == 1 {
             self.stack_base = crate::stack::address();
@@ -213,7 +252,7 @@ impl<'x> Decoder<'x> {
     /// Decodes the object `node` into `b`.
     pub(crate) fn decode_struct<A: Arena + ?Sized>(
         &mut self,
-        node: &'x Node,
+        node: Node,
         b: DynamicStructBuilder<'_, A>,
     ) -> JsonResult<()> {
         self.enter(node)?;
@@ -229,18 +268,23 @@ impl<'x> Decoder<'x> {
     /// Decodes the members of the object `node` into `b`.
     fn members<A: Arena + ?Sized>(
         &mut self,
-        node: &'x Node,
+        node: Node,
         mut b: DynamicStructBuilder<'_, A>,
     ) -> JsonResult<()> {
-        let Value::Object(members) = &node.value else {
+        if self.text.get(node.offset) != Some(&b'{') {
             return Err(self.expected(node, "an object"));
-        };
+        }
         let plan = self.struct_plan(b.schema().id(), node)?;
         let mut seen: HashSet<Vec<u32>> = HashSet::new();
-        let mut retries: Vec<&'x Member> = Vec::new();
+        // Members that wait for their union's tag: the last of each name
+        // (a later one overwrites what an earlier one would write), so
+        // at most one a name the plan knows.
+        let mut retries: Vec<Member<'x>> = Vec::new();
         let mut upath = Vec::new();
-        for m in members {
-            if !self.member(plan, b.reborrow(), m, &m.0, &mut upath, &mut seen)? {
+        for m in Parser::members(self.text, node) {
+            let m = m?;
+            if !self.member(plan, b.reborrow(), &m, &m.0, &mut upath, &mut seen)? {
+                retries.retain(|r| r.0 != m.0);
                 retries.push(m);
             }
         }
@@ -250,7 +294,7 @@ impl<'x> Decoder<'x> {
             let before = retries.len();
             let mut again = Vec::new();
             for m in retries {
-                if !self.member(plan, b.reborrow(), m, &m.0, &mut upath, &mut seen)? {
+                if !self.member(plan, b.reborrow(), &m, &m.0, &mut upath, &mut seen)? {
                     again.push(m);
                 }
             }
@@ -266,7 +310,7 @@ impl<'x> Decoder<'x> {
     /// recursion).
     fn raw<A: Arena + ?Sized>(
         &mut self,
-        node: &'x Node,
+        node: Node,
         b: DynamicStructBuilder<'_, A>,
     ) -> JsonResult<()> {
         self.enter(node)?;
@@ -277,28 +321,29 @@ impl<'x> Decoder<'x> {
 
     fn raw_value<A: Arena + ?Sized>(
         &mut self,
-        node: &'x Node,
+        node: Node,
         mut b: DynamicStructBuilder<'_, A>,
     ) -> JsonResult<()> {
         let ctx = |d: &Self| d.context();
-        match &node.value {
+        match self.value(node)? {
             Value::Null => b.set_by_name("null", DynamicValue::Void),
-            Value::Bool(v) => b.set_by_name("boolean", DynamicValue::Bool(*v)),
-            Value::Number(n) => b.set_by_name("number", DynamicValue::Float64(*n)),
+            Value::Bool(v) => b.set_by_name("boolean", DynamicValue::Bool(v)),
+            Value::Number(n) => b.set_by_name("number", DynamicValue::Float64(n)),
             Value::String(s) => {
                 self.charge(node, s.len() as u64 / 8 + 1)?;
-                b.set_by_name("string", DynamicValue::Text(s))
+                b.set_by_name("string", DynamicValue::Text(&s))
             }
-            Value::Array(items) => {
-                let len = self.length(node, items.len())?;
+            Value::Array => {
+                let len = self.length(node)?;
                 self.charge(node, u64::from(len) * struct_words(b.schema()) + 1)?;
                 let DynamicValueBuilder::List(mut l) =
                     b.init_list_by_name("array", len).ctx(|| ctx(self))?
                 else {
                     return Err(self.fail(node, "json.Value.array is not a list"));
                 };
-                for (i, item) in items.iter().enumerate() {
-                    self.path.push(Seg::Index(i as u32));
+                for (i, item) in Parser::items(self.text, node).enumerate() {
+                    let item = item?;
+                    self.path.push(Step::Index(i as u32));
                     let DynamicValueBuilder::Struct(e) = l.get(i as u32).ctx(|| ctx(self))? else {
                         return Err(self.fail(item, "a json.Value element is not a struct"));
                     };
@@ -307,8 +352,8 @@ impl<'x> Decoder<'x> {
                 }
                 return Ok(());
             }
-            Value::Object(members) => {
-                let len = self.length(node, members.len())?;
+            Value::Object => {
+                let len = self.length(node)?;
                 let value_words = struct_words(b.schema());
                 self.charge(node, u64::from(len) * value_words + 1)?;
                 let DynamicValueBuilder::List(mut l) =
@@ -316,15 +361,16 @@ impl<'x> Decoder<'x> {
                 else {
                     return Err(self.fail(node, "json.Value.object is not a list"));
                 };
-                for (i, (name, _, item)) in members.iter().enumerate() {
-                    self.path.push(Seg::Name(name));
+                for (i, member) in Parser::members(self.text, node).enumerate() {
+                    let (name, _, item) = member?;
                     let DynamicValueBuilder::Struct(mut f) = l.get(i as u32).ctx(|| ctx(self))?
                     else {
                         return Err(self.fail(item, "a json.Value member is not a struct"));
                     };
                     self.charge(item, name.len() as u64 / 8 + 1 + value_words)?;
-                    f.set_by_name("name", DynamicValue::Text(name))
+                    f.set_by_name("name", DynamicValue::Text(&name))
                         .ctx(|| ctx(self))?;
+                    self.path.push(Step::Name(name));
                     let DynamicValueBuilder::Struct(v) =
                         f.init_by_name("value").ctx(|| ctx(self))?
                     else {
@@ -345,12 +391,13 @@ impl<'x> Decoder<'x> {
         &mut self,
         plan: &'x StructPlan,
         mut b: DynamicStructBuilder<'_, A>,
-        m: &'x Member,
-        name: &'x str,
+        m: &Member<'x>,
+        name: &str,
         upath: &mut Vec<u32>,
         seen: &mut HashSet<Vec<u32>>,
     ) -> JsonResult<bool> {
         let (_, name_at, value) = m;
+        let value = *value;
         let Some(kind) = plan.by_name.get(name) else {
             if self.reject_unknown {
                 return Err(JsonError::UnknownField {
@@ -429,15 +476,15 @@ impl<'x> Decoder<'x> {
         &mut self,
         plan: &'x StructPlan,
         b: &mut DynamicStructBuilder<'_, A>,
-        value: &Node,
+        value: Node,
         name: &str,
         upath: &[u32],
         seen: &mut HashSet<Vec<u32>>,
     ) -> JsonResult<()> {
-        let Value::String(tag) = &value.value else {
+        let Value::String(tag) = self.value(value)? else {
             return Err(self.expected(value, "a string (the union's tag)"));
         };
-        if let Some(&i) = plan.tags.get(tag) {
+        if let Some(&i) = plan.tags.get(tag.as_ref()) {
             let f = field_of(b, i, plan)?;
             b.clear_and_activate(&f).ctx(|| self.context())?;
             // As the reference: a union's tag names a member once.
@@ -451,7 +498,7 @@ impl<'x> Decoder<'x> {
     fn active<'s, A: Arena + ?Sized>(
         &self,
         b: &DynamicStructBuilder<'s, A>,
-        node: &Node,
+        node: Node,
     ) -> JsonResult<Field<'s>> {
         match b.which() {
             Ok(Some(f)) => Ok(f),
@@ -466,26 +513,26 @@ impl<'x> Decoder<'x> {
         b: &mut DynamicStructBuilder<'_, A>,
         f: &Field<'_>,
         info: &'x FieldPlan,
-        m: &'x Member,
-        name: &'x str,
+        m: &Member<'x>,
+        name: &str,
         upath: &mut Vec<u32>,
         seen: &mut HashSet<Vec<u32>>,
     ) -> JsonResult<bool> {
         let Some((_, child)) = &info.flatten else {
             return Err(self.fail(
-                &m.2,
+                m.2,
                 format!("the union's active member {} is not flattened", f.name()),
             ));
         };
-        let child = self.struct_plan(*child, &m.2)?;
+        let child = self.struct_plan(*child, m.2)?;
         // A flattened struct field is made on its first member.
         if !f.is_group() && !b.has(f).ctx(|| self.context())? {
             let ty = f.ty().ctx(|| self.context())?;
             let words = self.struct_type_words(b.schema(), &ty)?;
-            self.charge(&m.2, words)?;
+            self.charge(m.2, words)?;
         }
         let DynamicValueBuilder::Struct(inner) = b.get(f).ctx(|| self.context())? else {
-            return Err(self.fail(&m.2, "a flattened field is not a struct"));
+            return Err(self.fail(m.2, "a flattened field is not a struct"));
         };
         self.member(child, inner, m, name, upath, seen)
     }
@@ -496,9 +543,9 @@ impl<'x> Decoder<'x> {
         b: &mut DynamicStructBuilder<'_, A>,
         f: &Field<'_>,
         info: &'x FieldPlan,
-        node: &'x Node,
+        node: Node,
     ) -> JsonResult<()> {
-        self.path.push(Seg::Name(&info.name));
+        self.path.push(Step::Name(Cow::Borrowed(&info.name)));
         let ty = f.ty().ctx(|| self.context())?;
         if f.is_group() && has_union(&f.group().ctx(|| self.context())?) {
             self.group_with_union(b, f, node)?;
@@ -529,19 +576,19 @@ impl<'x> Decoder<'x> {
         b: &mut DynamicStructBuilder<'_, A>,
         f: &Field<'_>,
         element: &Type,
-        node: &'x Node,
+        node: Node,
     ) -> JsonResult<()> {
-        let Value::Array(items) = &node.value else {
+        if self.text.get(node.offset) != Some(&b'[') {
             return Err(self.expected(node, "an array"));
-        };
-        let len = self.length(node, items.len())?;
+        }
+        let len = self.length(node)?;
         let size = self.struct_type_words(b.schema(), element)?;
         self.charge(node, list_words(u64::from(len), element, size))?;
         let parent = b.schema().clone();
         let DynamicValueBuilder::List(list) = b.init_list(f, len).ctx(|| self.context())? else {
             return Err(self.fail(node, "a list field gave no list"));
         };
-        self.list(node, list, element, items, &parent)
+        self.list(node, list, element, &parent)
     }
 
     /// Decodes `node` into group `f` of `b`, which has a union. (Out of
@@ -552,7 +599,7 @@ impl<'x> Decoder<'x> {
         &mut self,
         b: &mut DynamicStructBuilder<'_, A>,
         f: &Field<'_>,
-        node: &'x Node,
+        node: Node,
     ) -> JsonResult<()> {
         // The reference decodes a group into a struct of its own, then
         // moves into the cleared group its fields outside the union
@@ -586,7 +633,7 @@ impl<'x> Decoder<'x> {
         f: &Field<'_>,
         info: &'x FieldPlan,
         ty: &Type,
-        node: &'x Node,
+        node: Node,
     ) -> JsonResult<()> {
         if matches!(ty, Type::Data) {
             let bytes = self.data(node, info.data)?;
@@ -594,7 +641,8 @@ impl<'x> Decoder<'x> {
             b.set(f, DynamicValue::Data(&bytes))
                 .ctx(|| self.context())?;
         } else {
-            let v = self.scalar(ty, node)?;
+            let read = self.value(node)?;
+            let v = self.scalar(ty, node, &read)?;
             if let DynamicValue::Text(t) = v {
                 self.charge(node, t.len() as u64 / 8 + 1)?;
             }
@@ -603,7 +651,10 @@ impl<'x> Decoder<'x> {
         Ok(())
     }
 
-    fn length(&self, node: &Node, len: usize) -> JsonResult<u32> {
+    /// The number of elements of the array (or members of the object)
+    /// `node`, counted by reading ahead over them.
+    fn length(&self, node: Node) -> JsonResult<u32> {
+        let len = Parser::count(self.text, node)?;
         u32::try_from(len).map_err(|_| self.fail(node, format!("an array of {len} elements")))
     }
 
@@ -611,28 +662,28 @@ impl<'x> Decoder<'x> {
     /// recursion).
     fn list<A: Arena + ?Sized>(
         &mut self,
-        node: &'x Node,
+        node: Node,
         list: DynamicListBuilder<'_, A>,
         element: &Type,
-        items: &'x [Node],
         schema: &StructSchema<'_>,
     ) -> JsonResult<()> {
         self.enter(node)?;
-        let done = self.elements(list, element, items, schema);
+        let done = self.elements(node, list, element, schema);
         self.depth -= 1;
         done
     }
 
     fn elements<A: Arena + ?Sized>(
         &mut self,
+        node: Node,
         mut list: DynamicListBuilder<'_, A>,
         element: &Type,
-        items: &'x [Node],
         schema: &StructSchema<'_>,
     ) -> JsonResult<()> {
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in Parser::items(self.text, node).enumerate() {
+            let item = item?;
             let i = i as u32;
-            self.path.push(Seg::Index(i));
+            self.path.push(Step::Index(i));
             match element {
                 Type::Struct(_) => {
                     let DynamicValueBuilder::Struct(s) = list.get(i).ctx(|| self.context())? else {
@@ -641,17 +692,17 @@ impl<'x> Decoder<'x> {
                     self.decode_struct(item, s)?;
                 }
                 Type::List(inner) => {
-                    let Value::Array(sub) = &item.value else {
+                    if self.text.get(item.offset) != Some(&b'[') {
                         return Err(self.expected(item, "an array"));
-                    };
-                    let len = self.length(item, sub.len())?;
+                    }
+                    let len = self.length(item)?;
                     let size = self.struct_type_words(schema, inner)?;
                     self.charge(item, list_words(u64::from(len), inner, size))?;
                     let DynamicValueBuilder::List(l) = list.init(i, len).ctx(|| self.context())?
                     else {
                         return Err(self.fail(item, "a list element gave no list"));
                     };
-                    self.list(item, l, inner, sub, schema)?;
+                    self.list(item, l, inner, schema)?;
                 }
                 Type::Data => {
                     let bytes = self.data(item, DataForm::Array)?;
@@ -660,7 +711,8 @@ impl<'x> Decoder<'x> {
                         .ctx(|| self.context())?;
                 }
                 ty => {
-                    let v = self.scalar(ty, item)?;
+                    let read = self.value(item)?;
+                    let v = self.scalar(ty, item, &read)?;
                     if let DynamicValue::Text(t) = v {
                         self.charge(item, t.len() as u64 / 8 + 1)?;
                     }
@@ -672,34 +724,41 @@ impl<'x> Decoder<'x> {
         Ok(())
     }
 
-    fn data(&self, node: &Node, form: DataForm) -> JsonResult<Vec<u8>> {
-        match (form, &node.value) {
-            (DataForm::Array, Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| match item.value {
-                    Value::Number(n) if n.fract() == 0.0 && (0.0..=255.0).contains(&n) => {
-                        Ok(n as u8)
+    fn data(&self, node: Node, form: DataForm) -> JsonResult<Vec<u8>> {
+        match (form, self.value(node)?) {
+            (DataForm::Array, Value::Array) => {
+                // The bytes of the message, held once here before they are
+                // copied in.
+                let mut bytes = Vec::with_capacity(Parser::count(self.text, node)?);
+                for (i, item) in Parser::items(self.text, node).enumerate() {
+                    let item = item?;
+                    match self.value(item)? {
+                        Value::Number(n) if n.fract() == 0.0 && (0.0..=255.0).contains(&n) => {
+                            bytes.push(n as u8);
+                        }
+                        _ => {
+                            return Err(self.fail(
+                                item,
+                                format!("byte {i} of Data must be an integer in [0, 255]"),
+                            ));
+                        }
                     }
-                    _ => Err(self.fail(
-                        item,
-                        format!("byte {i} of Data must be an integer in [0, 255]"),
-                    )),
-                })
-                .collect(),
+                }
+                Ok(bytes)
+            }
             (DataForm::Array, _) => Err(self.expected(node, "an array of bytes")),
             (DataForm::Base64, Value::String(s)) => {
-                decode_base64(s).map_err(|e| self.bad_encoding(node, e))
+                decode_base64(&s).map_err(|e| self.bad_encoding(node, e))
             }
             (DataForm::Hex, Value::String(s)) => {
-                decode_hex(s).map_err(|e| self.bad_encoding(node, e))
+                decode_hex(&s).map_err(|e| self.bad_encoding(node, e))
             }
             (_, _) => Err(self.expected(node, "a string")),
         }
     }
 
-    fn scalar(&self, ty: &Type, node: &'x Node) -> JsonResult<DynamicValue<'x>> {
-        let v = &node.value;
+    /// The value `v` (read at `node`) as a value of type `ty`.
+    fn scalar<'v>(&self, ty: &Type, node: Node, v: &'v Value<'_>) -> JsonResult<DynamicValue<'v>> {
         Ok(match ty {
             Type::Void => match v {
                 Value::Null => DynamicValue::Void,
@@ -710,23 +769,23 @@ impl<'x> Decoder<'x> {
                 _ => return Err(self.expected(node, "a boolean")),
             },
             Type::Int8 => {
-                DynamicValue::Int8(self.integer(node, i8::MIN.into(), i8::MAX.into())? as i8)
+                DynamicValue::Int8(self.integer(node, v, i8::MIN.into(), i8::MAX.into())? as i8)
             }
             Type::Int16 => {
-                DynamicValue::Int16(self.integer(node, i16::MIN.into(), i16::MAX.into())? as i16)
+                DynamicValue::Int16(self.integer(node, v, i16::MIN.into(), i16::MAX.into())? as i16)
             }
             Type::Int32 => {
-                DynamicValue::Int32(self.integer(node, i32::MIN.into(), i32::MAX.into())? as i32)
+                DynamicValue::Int32(self.integer(node, v, i32::MIN.into(), i32::MAX.into())? as i32)
             }
             Type::Int64 => {
-                DynamicValue::Int64(self.integer(node, i64::MIN.into(), i64::MAX.into())? as i64)
+                DynamicValue::Int64(self.integer(node, v, i64::MIN.into(), i64::MAX.into())? as i64)
             }
-            Type::UInt8 => DynamicValue::UInt8(self.integer(node, 0, u8::MAX.into())? as u8),
-            Type::UInt16 => DynamicValue::UInt16(self.integer(node, 0, u16::MAX.into())? as u16),
-            Type::UInt32 => DynamicValue::UInt32(self.integer(node, 0, u32::MAX.into())? as u32),
-            Type::UInt64 => DynamicValue::UInt64(self.integer(node, 0, u64::MAX.into())? as u64),
-            Type::Float32 => DynamicValue::Float32(self.float(node)? as f32),
-            Type::Float64 => DynamicValue::Float64(self.float(node)?),
+            Type::UInt8 => DynamicValue::UInt8(self.integer(node, v, 0, u8::MAX.into())? as u8),
+            Type::UInt16 => DynamicValue::UInt16(self.integer(node, v, 0, u16::MAX.into())? as u16),
+            Type::UInt32 => DynamicValue::UInt32(self.integer(node, v, 0, u32::MAX.into())? as u32),
+            Type::UInt64 => DynamicValue::UInt64(self.integer(node, v, 0, u64::MAX.into())? as u64),
+            Type::Float32 => DynamicValue::Float32(self.float(node, v)? as f32),
+            Type::Float64 => DynamicValue::Float64(self.float(node, v)?),
             Type::Text => match v {
                 Value::String(s) => DynamicValue::Text(s),
                 _ => return Err(self.expected(node, "a string")),
@@ -734,7 +793,7 @@ impl<'x> Decoder<'x> {
             Type::Enum(id) => {
                 let plan = self.plan.enums.get(id);
                 let value = match v {
-                    Value::String(s) => match plan.and_then(|p| p.by_name.get(s.as_str())) {
+                    Value::String(s) => match plan.and_then(|p| p.by_name.get(s.as_ref())) {
                         Some(&n) => n,
                         None => {
                             return Err(self.fail(
@@ -746,7 +805,7 @@ impl<'x> Decoder<'x> {
                             ));
                         }
                     },
-                    Value::Number(_) => self.integer(node, 0, u16::MAX.into())? as u16,
+                    Value::Number(_) => self.integer(node, v, 0, u16::MAX.into())? as u16,
                     _ => return Err(self.expected(node, "an enumerant's name")),
                 };
                 // The builder takes an enum's number.
@@ -761,8 +820,8 @@ impl<'x> Decoder<'x> {
     }
 
     /// An integer in `[min, max]`, from a number or a string.
-    fn integer(&self, node: &Node, min: i128, max: i128) -> JsonResult<i128> {
-        let v = match &node.value {
+    fn integer(&self, node: Node, value: &Value<'_>, min: i128, max: i128) -> JsonResult<i128> {
+        let v = match value {
             Value::Number(n) => {
                 // Exactly representable integers only; 2^64 bounds both
                 // 64-bit types' ranges in f64.
@@ -778,14 +837,14 @@ impl<'x> Decoder<'x> {
         if v < min || v > max {
             return Err(self.fail(node, format!("{v} is out of range [{min}, {max}]")));
         }
-        if min == 0 && matches!(&node.value, Value::String(s) if s.starts_with('-')) {
+        if min == 0 && matches!(value, Value::String(s) if s.starts_with('-')) {
             return Err(self.fail(node, "an unsigned integer with a '-' sign"));
         }
         Ok(v)
     }
 
-    fn float(&self, node: &Node) -> JsonResult<f64> {
-        match &node.value {
+    fn float(&self, node: Node, v: &Value<'_>) -> JsonResult<f64> {
+        match v {
             Value::Null => Ok(f64::NAN),
             Value::Number(n) => Ok(*n),
             Value::String(s) => s

@@ -64,10 +64,22 @@
 //!
 //! # Untrusted input
 //! [`decode`] reads the text strictly: any error is a [`JsonError`] with
-//! the line and column at fault, never a panic. The input's size and the
-//! nesting of arrays and objects are limited ([`JsonLimits`]; nesting
-//! defaults to the reference's 64), so memory stays proportional to the
-//! input and the stack bounded.
+//! the line and column at fault, never a panic. Each limit of
+//! [`JsonLimits`] bounds one thing:
+//! - `max_input_bytes` bounds the text, and so the time.
+//! - `max_depth` bounds the nesting of arrays and objects, and so the
+//!   stack (64 levels by default, the reference's).
+//! - `max_message_words` bounds the message built, counted as it grows.
+//!
+//! The decoder builds no tree of the input. It first checks the whole
+//! text, allocating nothing, so a syntax error is reported before any
+//! value is decoded. Then it reads the text again, value by value,
+//! straight into the builder; a list's length is counted by reading
+//! ahead over its elements. Its own heap is bounded by the schema and
+//! the depth, plus one string or `Data` value at a time. So the peak heap
+//! is about the message built (at most twice it) plus a few kilobytes,
+//! beside the input the caller holds. The time is at most the input's
+//! size times the depth of nested lists.
 //!
 //! # Differences from the reference
 //! Where the reference is loose or wrong, this codec refuses: invalid
@@ -142,14 +154,16 @@ impl Default for JsonOptions {
 /// Limits on the JSON [`decode`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JsonLimits {
-    /// Bytes of input at most (default 64 MiB).
+    /// Bytes of input at most (default 64 MiB). Bounds the time a decode
+    /// takes.
     pub max_input_bytes: usize,
     /// Levels of nested arrays and objects at most (default 64, the
-    /// reference's; at most [`MAX_NESTING_CEILING`]).
+    /// reference's; at most [`MAX_NESTING_CEILING`]). Bounds the stack.
     pub max_depth: usize,
     /// Words (8 bytes) the message built may take at most (default
     /// 2^25, 256 MiB): JSON as short as `[{}, {}]` can ask for large
-    /// structs, so the output is bounded apart from the input.
+    /// structs, so the output is bounded apart from the input. The
+    /// decoder's heap stays within about twice this.
     pub max_message_words: u64,
     /// Whether a member the struct does not have is an error (default:
     /// skipped, as the reference does).
@@ -237,8 +251,8 @@ impl JsonCodec {
                 message: "the input is not UTF-8".into(),
             });
         }
-        let tree = parser::parse(text, limits.max_depth)?;
-        self.decode_tree(text, &tree, builder, limits)
+        let tree = parser::validate(text, limits.max_depth)?;
+        self.decode_tree(text, tree, builder, limits)
     }
 
     /// Reads the first JSON object of `text` at or after byte `start`
@@ -291,7 +305,7 @@ impl JsonCodec {
         // error at its end in a longer text is a document over the limit.
         let cut = first.saturating_add(limits.max_input_bytes).min(text.len());
         let window = &text[..cut];
-        let (tree, end) = match parser::parse_prefix(window, first, limits.max_depth) {
+        let (tree, end) = match parser::validate_prefix(window, first, limits.max_depth) {
             Ok(parsed) => parsed,
             Err((e, reached)) => {
                 if reached >= cut && cut < text.len() {
@@ -303,7 +317,7 @@ impl JsonCodec {
                 return Err(e);
             }
         };
-        self.decode_tree(window, &tree, builder, limits)?;
+        self.decode_tree(window, tree, builder, limits)?;
         // Whitespace after the document may run past the window.
         Ok(Some(parser::skip_whitespace(text, end)))
     }
@@ -322,7 +336,7 @@ impl JsonCodec {
     fn decode_tree<A: Arena + ?Sized>(
         &self,
         text: &[u8],
-        tree: &parser::Node,
+        tree: parser::Node,
         builder: DynamicStructBuilder<'_, A>,
         limits: &JsonLimits,
     ) -> JsonResult<()> {

@@ -1,5 +1,7 @@
-//! The JSON text reader: text to a tree of [`Node`]s that remember where
-//! each value starts, with limits on size and nesting.
+//! The JSON text reader. [`validate`] checks a whole text with no
+//! allocation and no recursion; the decoder then reads the checked text
+//! again by [`Node`]s, the offsets where values start, so no tree of the
+//! input is built. The serde deserializer reads with [`Parser`] too.
 //!
 //! The grammar is the reference codec's: whitespace is space, tab, CR and
 //! LF; numbers are `-? (0 | [1-9][0-9]*) (. [0-9]*)? ([eE] [+-]? [0-9]*)?`
@@ -15,42 +17,32 @@ use std::borrow::Cow;
 
 use super::error::{JsonError, JsonResult, Position};
 
-/// A JSON value and the byte offset where it starts.
-#[derive(Debug)]
+/// A JSON value of a text that [`validate`] accepted: the byte offset
+/// where it starts. What it holds is read again from the text when the
+/// decoder needs it ([`Parser::scalar_at`], [`Parser::items`],
+/// [`Parser::members`]), so no tree of the input is ever built.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Node {
     pub offset: usize,
-    pub value: Value,
 }
 
-/// A JSON value.
+/// A JSON value as the decoder reads it: a scalar with its content, or
+/// the kind of a container.
 #[derive(Debug)]
-pub(crate) enum Value {
+pub(crate) enum Value<'t> {
     Null,
     Bool(bool),
     Number(f64),
-    String(String),
-    Array(Vec<Node>),
-    /// Members in order: name, where the name starts, value.
-    Object(Vec<(String, usize, Node)>),
+    String(Cow<'t, str>),
+    Array,
+    Object,
 }
 
-impl Value {
-    pub(crate) fn kind(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "an array",
-            Value::Object(_) => "an object",
-        }
-    }
-}
-
-/// Parses `text` (all of it: one value and whitespace) into a tree.
-/// Arrays and objects nest at most `max_depth` levels.
-pub(crate) fn parse(text: &[u8], max_depth: usize) -> JsonResult<Node> {
-    let (node, end) = parse_prefix(text, 0, max_depth).map_err(|(e, _)| e)?;
+/// Checks that `text` (all of it: one value and whitespace) is JSON whose
+/// arrays and objects nest at most `max_depth` levels. Allocates nothing
+/// and reports the first error, as a parser of the whole text would.
+pub(crate) fn validate(text: &[u8], max_depth: usize) -> JsonResult<Node> {
+    let (node, end) = validate_prefix(text, 0, max_depth).map_err(|(e, _)| e)?;
     if end < text.len() {
         let p = Parser::new(text, end, max_depth);
         return Err(p.error_at(end, "input remains after the JSON value"));
@@ -58,18 +50,19 @@ pub(crate) fn parse(text: &[u8], max_depth: usize) -> JsonResult<Node> {
     Ok(node)
 }
 
-/// Parses the value at `start` of `text` (after whitespace); returns it
+/// Checks the value at `start` of `text` (after whitespace); returns it
 /// and the offset after it and the whitespace that follows; on an error,
-/// also how far the parser read (the end of `text` when it ran out).
-pub(crate) fn parse_prefix(
+/// also how far the check read (the end of `text` when it ran out).
+pub(crate) fn validate_prefix(
     text: &[u8],
     start: usize,
     max_depth: usize,
 ) -> Result<(Node, usize), (JsonError, usize)> {
     let mut p = Parser::new(text, start, max_depth);
     p.skip_ws();
-    match p.value() {
-        Ok(node) => {
+    let node = Node { offset: p.pos };
+    match p.skip_value() {
+        Ok(()) => {
             p.skip_ws();
             Ok((node, p.pos))
         }
@@ -85,6 +78,136 @@ pub(crate) fn skip_whitespace(text: &[u8], start: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// The offset after the value at `at` of a text [`validate`] accepted:
+/// found by brackets and quotes alone, without checking again. (On a
+/// text that was not checked it stops somewhere, never out of bounds.)
+fn skip_checked(text: &[u8], at: usize) -> usize {
+    let mut i = at;
+    let mut depth = 0usize;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'"' => {
+                i = skip_checked_string(text, i);
+                if depth == 0 {
+                    return i;
+                }
+                continue;
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' if depth == 0 => return i,
+            b']' | b'}' if depth == 1 => return i + 1,
+            b']' | b'}' => depth -= 1,
+            b',' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The offset after the string whose `"` is at `at`, in a checked text.
+fn skip_checked_string(text: &[u8], at: usize) -> usize {
+    let mut i = at + 1;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'"' => return i + 1,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+/// The open arrays and objects of [`Parser::skip_value`]: one bit a
+/// level (set for an object), for [`MAX_NESTING_CEILING`] levels.
+///
+/// [`MAX_NESTING_CEILING`]: super::MAX_NESTING_CEILING
+struct Levels {
+    objects: [u64; super::MAX_NESTING_CEILING / 64],
+    len: usize,
+}
+
+impl Levels {
+    fn push(&mut self, object: bool) -> bool {
+        let Some(word) = self.objects.get_mut(self.len / 64) else {
+            return false;
+        };
+        let bit = 1u64 << (self.len % 64);
+        if object {
+            *word |= bit;
+        } else {
+            *word &= !bit;
+        }
+        self.len += 1;
+        true
+    }
+
+    /// Whether the innermost open level is an object; `None` at the top.
+    fn top(&self) -> Option<bool> {
+        let i = self.len.checked_sub(1)?;
+        Some(self.objects[i / 64] & (1 << (i % 64)) != 0)
+    }
+}
+
+/// The elements of an array (see [`Parser::items`]).
+pub(crate) struct Items<'t> {
+    p: Parser<'t>,
+    done: bool,
+}
+
+impl Iterator for Items<'_> {
+    type Item = JsonResult<Node>;
+
+    fn next(&mut self) -> Option<JsonResult<Node>> {
+        if self.done {
+            return None;
+        }
+        let r = self.p.next_item();
+        match r {
+            Ok(Some(node)) => Some(Ok(node)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// A member of an object: its name, where the name starts, its value.
+pub(crate) type Member<'t> = (Cow<'t, str>, usize, Node);
+
+/// The members of an object (see [`Parser::members`]).
+pub(crate) struct Members<'t> {
+    p: Parser<'t>,
+    done: bool,
+}
+
+impl<'t> Iterator for Members<'t> {
+    type Item = JsonResult<Member<'t>>;
+
+    fn next(&mut self) -> Option<JsonResult<Member<'t>>> {
+        if self.done {
+            return None;
+        }
+        let r = self.p.next_member();
+        match r {
+            Ok(Some(m)) => Some(Ok(m)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
 }
 
 /// The reader of JSON text, a token at a time: what [`parse`] builds its
@@ -152,26 +275,6 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn value(&mut self) -> JsonResult<Node> {
-        let offset = self.pos;
-        let value = match self.peek() {
-            Some(b'n') => self.literal(b"null", Value::Null)?,
-            Some(b't') => self.literal(b"true", Value::Bool(true))?,
-            Some(b'f') => self.literal(b"false", Value::Bool(false))?,
-            Some(b'"') => Value::String(self.string()?),
-            Some(b'[') => self.array()?,
-            Some(b'{') => self.object()?,
-            Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
-            _ => return Err(self.unexpected("a JSON value")),
-        };
-        Ok(Node { offset, value })
-    }
-
-    fn literal(&mut self, word: &[u8], value: Value) -> JsonResult<Value> {
-        self.word(word)?;
-        Ok(value)
-    }
-
     /// Reads the literal `word` (`null`, `true`, `false`).
     pub(crate) fn word(&mut self, word: &[u8]) -> JsonResult<()> {
         let end = self.pos + word.len();
@@ -222,75 +325,205 @@ impl<'t> Parser<'t> {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    fn array(&mut self) -> JsonResult<Value> {
-        self.enter()?;
-        self.pos += 1; // '['
-        let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-        } else {
+    /// Reads past the value at the current position, checking it: the
+    /// grammar, the depth limit and the errors of a parser that builds
+    /// the value, with no allocation and no recursion.
+    pub(crate) fn skip_value(&mut self) -> JsonResult<()> {
+        let outer = self.depth;
+        let mut levels = Levels {
+            objects: [0; super::MAX_NESTING_CEILING / 64],
+            len: 0,
+        };
+        loop {
+            // At a value.
+            match self.peek() {
+                Some(b'n') => self.word(b"null")?,
+                Some(b't') => self.word(b"true")?,
+                Some(b'f') => self.word(b"false")?,
+                Some(b'"') => self.skip_string()?,
+                Some(b'-' | b'0'..=b'9') => self.check_number()?,
+                Some(open @ (b'[' | b'{')) => {
+                    self.enter()?;
+                    let object = open == b'{';
+                    if !levels.push(object) {
+                        return Err(JsonError::TooDeep {
+                            at: Position::of(self.text, self.pos),
+                            limit: levels.len,
+                        });
+                    }
+                    self.pos += 1;
+                    self.skip_ws();
+                    let close = if object { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                        self.leave();
+                        levels.len -= 1;
+                    } else {
+                        if object {
+                            self.member_name()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => return Err(self.unexpected("a JSON value")),
+            }
+            // After a value: close the levels it ends.
             loop {
-                items.push(self.value()?);
+                let Some(object) = levels.top() else {
+                    debug_assert_eq!(self.depth, outer);
+                    return Ok(());
+                };
                 self.skip_ws();
+                let close = if object { b'}' } else { b']' };
                 match self.peek() {
                     Some(b',') => {
                         self.pos += 1;
                         self.skip_ws();
-                    }
-                    Some(b']') => {
-                        self.pos += 1;
+                        if object {
+                            self.member_name()?;
+                        }
                         break;
                     }
+                    Some(c) if c == close => {
+                        self.pos += 1;
+                        self.leave();
+                        levels.len -= 1;
+                    }
+                    _ if object => return Err(self.unexpected("',' or '}'")),
                     _ => return Err(self.unexpected("',' or ']'")),
                 }
             }
         }
-        self.leave();
-        Ok(Value::Array(items))
     }
 
-    fn object(&mut self) -> JsonResult<Value> {
-        self.enter()?;
-        self.pos += 1; // '{'
-        let mut members = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-        } else {
-            loop {
-                if self.peek() != Some(b'"') {
-                    return Err(self.unexpected("a member name (a string)"));
-                }
-                let name_at = self.pos;
-                let name = self.string()?;
-                self.skip_ws();
-                self.expect(b':', "':'")?;
-                self.skip_ws();
-                let value = self.value()?;
-                members.push((name, name_at, value));
-                self.skip_ws();
-                match self.peek() {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.skip_ws();
-                    }
-                    Some(b'}') => {
-                        self.pos += 1;
-                        break;
-                    }
-                    _ => return Err(self.unexpected("',' or '}'")),
-                }
-            }
+    /// Reads a member's name, the `:` after it and the whitespace around
+    /// it; returns the name (kept only when `keep`) and where it starts.
+    fn member_name_kept(&mut self, keep: bool) -> JsonResult<(Cow<'t, str>, usize)> {
+        if self.peek() != Some(b'"') {
+            return Err(self.unexpected("a member name (a string)"));
         }
-        self.leave();
-        Ok(Value::Object(members))
+        let at = self.pos;
+        let name = self.string_kept(keep)?;
+        self.skip_ws();
+        self.expect(b':', "':'")?;
+        self.skip_ws();
+        Ok((name, at))
+    }
+
+    fn member_name(&mut self) -> JsonResult<()> {
+        self.member_name_kept(false).map(drop)
+    }
+
+    /// The value at `node` of a checked text: its content when it is a
+    /// scalar, its kind when it is an array or object.
+    pub(crate) fn scalar_at(text: &'t [u8], node: Node) -> JsonResult<Value<'t>> {
+        let mut p = Parser::new(text, node.offset, 0);
+        Ok(match p.peek() {
+            Some(b'n') => Value::Null,
+            Some(b't') => Value::Bool(true),
+            Some(b'f') => Value::Bool(false),
+            Some(b'"') => Value::String(p.string_cow()?),
+            Some(b'[') => Value::Array,
+            Some(b'{') => Value::Object,
+            _ => Value::Number(p.number()?),
+        })
+    }
+
+    /// The elements of the array at `node` of a checked text, in order.
+    pub(crate) fn items(text: &'t [u8], node: Node) -> Items<'t> {
+        let mut p = Parser::new(text, node.offset + 1, super::MAX_NESTING_CEILING);
+        p.skip_ws();
+        Items { p, done: false }
+    }
+
+    /// The members of the object at `node` of a checked text, in order.
+    pub(crate) fn members(text: &'t [u8], node: Node) -> Members<'t> {
+        let mut p = Parser::new(text, node.offset + 1, super::MAX_NESTING_CEILING);
+        p.skip_ws();
+        Members { p, done: false }
+    }
+
+    /// How many elements the array (or members the object) at `node` of
+    /// a checked text has: read ahead over them, without keeping any.
+    pub(crate) fn count(text: &'t [u8], node: Node) -> JsonResult<usize> {
+        let mut i = node.offset + 1;
+        let mut depth = 0usize;
+        let mut n = 0;
+        let mut empty = true;
+        while let Some(&b) = text.get(i) {
+            match b {
+                b'"' => {
+                    i = skip_checked_string(text, i);
+                    empty = false;
+                    continue;
+                }
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' if depth == 0 => return Ok(if empty { 0 } else { n + 1 }),
+                b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => n += 1,
+                _ => {}
+            }
+            empty &= matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+            i += 1;
+        }
+        Err(Parser::new(text, node.offset, 0)
+            .error_at(node.offset, "the array or object is not closed"))
+    }
+
+    /// The next element of an array, the parser at it (or at the `]`).
+    fn next_item(&mut self) -> JsonResult<Option<Node>> {
+        if self.peek() == Some(b']') {
+            return Ok(None);
+        }
+        let node = Node { offset: self.pos };
+        self.pos = skip_checked(self.text, self.pos);
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                self.skip_ws();
+            }
+            Some(b']') => {}
+            _ => return Err(self.unexpected("',' or ']'")),
+        }
+        Ok(Some(node))
+    }
+
+    /// The next member of an object, the parser at it (or at the `}`).
+    fn next_member(&mut self) -> JsonResult<Option<Member<'t>>> {
+        if self.peek() == Some(b'}') {
+            return Ok(None);
+        }
+        let (name, at) = self.member_name_kept(true)?;
+        let node = Node { offset: self.pos };
+        self.pos = skip_checked(self.text, self.pos);
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                self.skip_ws();
+            }
+            Some(b'}') => {}
+            _ => return Err(self.unexpected("',' or '}'")),
+        }
+        Ok(Some((name, at, node)))
     }
 
     fn digits(&mut self) {
         while let Some(b'0'..=b'9') = self.peek() {
             self.pos += 1;
         }
+    }
+
+    /// Reads past a number, checking that it reads as [`Parser::number`]
+    /// would (the grammar leaves one way to fail: an exponent without
+    /// digits), without converting it.
+    fn check_number(&mut self) -> JsonResult<()> {
+        let (start, _) = self.number_span()?;
+        if let Some(b'e' | b'E' | b'+' | b'-') = self.text.get(self.pos - 1) {
+            return self.number_value(start).map(drop);
+        }
+        Ok(())
     }
 
     fn number(&mut self) -> JsonResult<f64> {
@@ -351,13 +584,21 @@ impl<'t> Parser<'t> {
         Ok(v)
     }
 
-    fn string(&mut self) -> JsonResult<String> {
-        self.string_cow().map(Cow::into_owned)
-    }
-
     /// Reads the string at the current position (at its `"`): borrowed
     /// from the text when it has no escapes.
     pub(crate) fn string_cow(&mut self) -> JsonResult<Cow<'t, str>> {
+        self.string_kept(true)
+    }
+
+    /// Reads past the string at the current position (at its `"`),
+    /// checking it as [`Parser::string_cow`] does, without keeping it.
+    fn skip_string(&mut self) -> JsonResult<()> {
+        self.string_kept(false).map(drop)
+    }
+
+    /// [`Parser::string_cow`], or when not `keep`, the empty string
+    /// after the same checks (no allocation).
+    fn string_kept(&mut self, keep: bool) -> JsonResult<Cow<'t, str>> {
         let open = self.pos;
         self.pos += 1; // '"'
         let mut out: Vec<u8> = Vec::new();
@@ -381,7 +622,9 @@ impl<'t> Parser<'t> {
                 self.pos += 1;
                 return Ok(Cow::Borrowed(raw_str));
             }
-            out.extend_from_slice(raw);
+            if keep {
+                out.extend_from_slice(raw);
+            }
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
@@ -438,7 +681,9 @@ impl<'t> Parser<'t> {
                     };
                     self.pos += 1;
                     let mut buf = [0u8; 4];
-                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    if keep {
+                        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    }
                 }
                 Some(_) => return Err(self.error_at(self.pos, "a NUL byte inside a string")),
                 None => {
