@@ -20,19 +20,29 @@ pub(super) const RESERVED: &[&str] = &[FILE_LIST];
 const STREAM_RESULT: u64 = 0x995f9a3377c0b16e;
 
 impl Generator<'_> {
-    /// The `HasSchema` impl of `ty` (with the impl's generics in
-    /// `impl_head`, `impl` if none) for node `node`, written at `depth`
-    /// modules below file `file`'s module.
+    /// The `HasSchema` and `Introspect` impls of `ty`, generic over the
+    /// parameters `params` (scope, index, name; the node's and its
+    /// scopes'), for node `node`, written at `depth` modules below file
+    /// `file`'s module.
     pub(super) fn has_schema_impl(
         &self,
         out: &mut Writer,
         node: &Node,
-        impl_head: &str,
+        params: &[(u64, u16, String)],
         ty: &str,
         file: u64,
         depth: usize,
     ) -> Result<(), Error> {
         let rt = &self.runtime;
+        let impl_head = if params.is_empty() {
+            "impl".to_string()
+        } else {
+            let bounds: Vec<String> = params
+                .iter()
+                .map(|(_, _, p)| format!("{p}: {rt}::typed::Owned + {rt}::typed::Introspect"))
+                .collect();
+            format!("impl<{}>", bounds.join(", "))
+        };
         // The node, then its groups (depth first, in field order), whose
         // types this node's dependencies include.
         let mut nodes = Vec::new();
@@ -117,6 +127,39 @@ impl Generator<'_> {
         );
         out.line("&NODE");
         out.close();
+        if !params.is_empty() {
+            let bindings: Vec<String> = params
+                .iter()
+                .map(|(scope, index, p)| {
+                    format!(
+                        "{rt}::typed::Binding::new({scope:#x}, {index}, <{p} as {rt}::typed::Introspect>::introspect)"
+                    )
+                })
+                .collect();
+            out.open_fn(&format!("fn brand() -> &'static [{rt}::typed::Binding]"));
+            // An inline const: a `&'static` slice that names the
+            // parameters, one per instantiation.
+            out.open("const");
+            out.line(&format!("&[{}]", bindings.join(", ")));
+            out.close();
+            out.close();
+        }
+        out.close();
+        let schema_type = match &node.kind {
+            NodeKind::Enum(_) => format!(
+                "{rt}::typed::SchemaType::Enum(<Self as {rt}::typed::HasSchema>::schema_node)"
+            ),
+            NodeKind::Interface(_) => format!(
+                "{rt}::typed::SchemaType::Interface {{ node: <Self as {rt}::typed::HasSchema>::schema_node, brand: <Self as {rt}::typed::HasSchema>::brand }}"
+            ),
+            _ => format!(
+                "{rt}::typed::SchemaType::Struct {{ node: <Self as {rt}::typed::HasSchema>::schema_node, brand: <Self as {rt}::typed::HasSchema>::brand }}"
+            ),
+        };
+        out.open_impl(&format!("{impl_head} {rt}::typed::Introspect for {ty}"));
+        out.open_fn(&format!("fn introspect() -> {rt}::typed::SchemaType"));
+        out.line(&schema_type);
+        out.close();
         out.close();
         Ok(())
     }
@@ -182,7 +225,7 @@ impl Generator<'_> {
     ) -> Result<(), Error> {
         out.docs("Names the interface's schema node (through `typed::HasSchema`).");
         out.line("pub struct Owned;");
-        self.has_schema_impl(out, node, "impl", "Owned", file, depth)
+        self.has_schema_impl(out, node, &[], "Owned", file, depth)
     }
 
     /// The file module's `SCHEMA_NODES`: the `schema_node` function of
