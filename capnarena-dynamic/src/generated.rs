@@ -41,9 +41,11 @@ impl LoadedSchema {
     /// `SCHEMA_NODES` gives every type of the file:
     /// `LoadedSchema::from_generated(foo_capnp::SCHEMA_NODES.iter().map(|f| f()))`.
     ///
-    /// The schema has no file nodes, constants or annotation declarations
-    /// (an annotation's value is kept, but read as a typed value only with
-    /// its declaration), and no requested files.
+    /// The schema holds the declarations of the annotations applied to
+    /// the types it holds, so their values read typed. It has no file
+    /// nodes, constants or requested files. An annotation whose value is
+    /// of a type with no generated module has no declaration here; its
+    /// value is kept, and read typed only with a declaration.
     ///
     /// # Errors
     /// Two schema nodes of one id hold different nodes (two versions of a

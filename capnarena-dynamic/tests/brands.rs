@@ -221,3 +221,49 @@ fn a_self_naming_introspect_is_a_limit_error() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Annotations of a schema loaded from generated code come with their
+/// declarations, as through a schema compiled from the `.capnp`: their
+/// values read typed (a `Text`, an enumerant of `Mode`) on a struct, a
+/// field, an enum and an enumerant, and the declarations are found by
+/// name (before, `value()` was `Err(MissingNode)`).
+#[test]
+fn annotations_of_generated_types_read_with_their_declarations() {
+    let loaded = LoadedSchema::of::<box_::Owned>().unwrap();
+    let schema = loaded.schema();
+    let label = schema.find_annotation("generics.capnp:label").unwrap();
+    let weight = schema.find_annotation("generics.capnp:weight").unwrap();
+    let b = schema.struct_for::<box_::Owned>().unwrap();
+    let on_struct = b.annotations().get_by_schema(&label).unwrap();
+    assert!(matches!(
+        on_struct.value().unwrap(),
+        DynamicValue::Text("a box")
+    ));
+    assert_eq!(on_struct.declaration().unwrap(), label);
+    let on_field = b
+        .field_by_name("value")
+        .unwrap()
+        .annotations()
+        .get_by_schema(&weight)
+        .unwrap();
+    assert_eq!(
+        on_field.value().unwrap().into_enum().unwrap().name(),
+        Some("on")
+    );
+
+    let loaded = LoadedSchema::of::<Mode>().unwrap();
+    let schema = loaded.schema();
+    let mode = schema.enum_for::<Mode>().unwrap();
+    let label = schema.find_annotation("generics.capnp:label").unwrap();
+    let on_enum = mode.annotations().get_by_schema(&label).unwrap();
+    assert!(matches!(
+        on_enum.value().unwrap(),
+        DynamicValue::Text("a mode")
+    ));
+    let off = mode.enumerants().next().unwrap();
+    let on_enumerant = off.annotations().get_by_schema(&label).unwrap();
+    assert!(matches!(
+        on_enumerant.value().unwrap(),
+        DynamicValue::Text("nothing")
+    ));
+}

@@ -97,11 +97,31 @@ pub mod box_ {
         ::capnarena::typed::HasSchema for Owned<T>
     {
         fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::HasSchema;
             use ::capnarena::typed::SchemaNode;
+            /// The declaration of annotation `label`.
+            fn annotation_0() -> &'static SchemaNode {
+                static NODES: &[&[u8]] = &[
+                    b"\0\0\0\0\x05\0\x06\0\xff\\\x08\x1b\x0d:\xe8\x8c\x0f\0\0\0\x05\0\x1c\0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xaa\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:label\0\0\0\0\0\0\0\0\x01\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                ];
+                static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+                static NODE: SchemaNode = SchemaNode::new(0x8ce83a0d1b085cff, NODES, DEPENDENCIES);
+                &NODE
+            }
+            /// The declaration of annotation `weight`.
+            fn annotation_1() -> &'static SchemaNode {
+                static NODES: &[&[u8]] = &[
+                    b"\0\0\0\0\x05\0\x06\0r\xd8\x91\x18\xfdWD\xd1\x0f\0\0\0\x05\0 \0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xb2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:weight\0\0\0\0\0\0\0\x01\0\x01\0\x0f\0\0\0\0\0\0\0\x98\xc3\xceo\xa7\xc0Q\xb6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                ];
+                static DEPENDENCIES: &[fn() -> &'static SchemaNode] =
+                    &[<super::Mode as HasSchema>::schema_node];
+                static NODE: SchemaNode = SchemaNode::new(0xd14457fd1891d872, NODES, DEPENDENCIES);
+                &NODE
+            }
             static NODES: &[&[u8]] = &[
-                b"\0\0\0\0\x05\0\x06\0\x9a'(\x19\xddE\xfe\x97\x0f\0\0\0\x01\0\0\0=G{\xa5'Al\xed\x01\0\x07\0\0\0\0\0\0\0\0\0\x01\0\0\0\x15\0\0\0\x9a\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\0?\0\0\0\0\0\0\0\0\0\0\0Q\0\0\0\x0f\0\0\0generics.capnp:Box\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x04\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\x0d\0\0\x002\0\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\x03\0\x01\0\x14\0\0\0\x02\0\x01\0value\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\0\0\x01\0\x01\0\0\0\x12\0\0\0T\0\0\0\0\0\0\0",
+                b"\0\0\0\0\x05\0\x06\0\x9a'(\x19\xddE\xfe\x97\x0f\0\0\0\x01\0\0\0=G{\xa5'Al\xed\x01\0\x07\0\0\0\0\0\0\0\0\0\x01\0\0\0\x15\0\0\0\x9a\0\0\0\x1d\0\0\0\x07\0\0\0\x1d\0\0\0\x1f\0\0\0=\0\0\0?\0\0\0\0\0\0\0\0\0\0\0\x95\0\0\0\x0f\0\0\0generics.capnp:Box\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x04\0\0\0\x01\0\x02\0\xff\\\x08\x1b\x0d:\xe8\x8c\x04\0\0\0\x02\0\x01\0\x10\0\0\0\0\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\x002\0\0\0a box\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\x0d\0\0\x002\0\0\0\x0d\0\0\0\x1f\0\0\0(\0\0\0\x03\0\x01\x004\0\0\0\x02\0\x01\0value\0\0\0\x04\0\0\0\x01\0\x02\0r\xd8\x91\x18\xfdWD\xd1\x04\0\0\0\x02\0\x01\0\x0c\0\0\0\0\0\x01\0\x0f\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\0\0\x01\0\x01\0\0\0\x12\0\0\0T\0\0\0\0\0\0\0",
             ];
-            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[annotation_0, annotation_1];
             static NODE: SchemaNode = SchemaNode::new(0x97fe45dd1928279a, NODES, DEPENDENCIES);
             &NODE
         }
@@ -5085,10 +5105,19 @@ impl ::capnarena::typed::Enum for Mode {
 impl ::capnarena::typed::HasSchema for Mode {
     fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
         use ::capnarena::typed::SchemaNode;
+        /// The declaration of annotation `label`.
+        fn annotation_0() -> &'static SchemaNode {
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\xff\\\x08\x1b\x0d:\xe8\x8c\x0f\0\0\0\x05\0\x1c\0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xaa\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:label\0\0\0\0\0\0\0\0\x01\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+            static NODE: SchemaNode = SchemaNode::new(0x8ce83a0d1b085cff, NODES, DEPENDENCIES);
+            &NODE
+        }
         static NODES: &[&[u8]] = &[
-            b"\0\0\0\0\x05\0\x06\0\x98\xc3\xceo\xa7\xc0Q\xb6\x0f\0\0\0\x02\0\0\0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xa2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\x007\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:Mode\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x08\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\x11\0\0\0\"\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x09\0\0\0\x1a\0\0\0\0\0\0\0\0\0\0\0off\0\0\0\0\0on\0\0\0\0\0\0",
+            b"\0\0\0\0\x05\0\x06\0\x98\xc3\xceo\xa7\xc0Q\xb6\x0f\0\0\0\x02\0\0\0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xa2\0\0\0\x1d\0\0\0\x07\0\0\0\x1d\0\0\0\x1f\0\0\0=\0\0\x007\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:Mode\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x04\0\0\0\x01\0\x02\0\xff\\\x08\x1b\x0d:\xe8\x8c\x04\0\0\0\x02\0\x01\0\x10\0\0\0\0\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0:\0\0\0a mode\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\x11\0\0\0\"\0\0\0\x11\0\0\0\x1f\0\0\0\x01\0\0\0\0\0\0\0-\0\0\0\x1a\0\0\0\0\0\0\0\0\0\0\0off\0\0\0\0\0\x04\0\0\0\x01\0\x02\0\xff\\\x08\x1b\x0d:\xe8\x8c\x04\0\0\0\x02\0\x01\0\x10\0\0\0\0\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0B\0\0\0nothing\0\0\0\0\0\0\0\0\0on\0\0\0\0\0\0",
         ];
-        static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+        static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[annotation_0];
         static NODE: SchemaNode = SchemaNode::new(0xb651c0a76fcec398, NODES, DEPENDENCIES);
         &NODE
     }

@@ -47,6 +47,7 @@ impl Generator<'_> {
         // types this node's dependencies include.
         let mut nodes = Vec::new();
         let mut refs = Vec::new();
+        let mut annotations: Vec<u64> = Vec::new();
         let mut stack = vec![node];
         while let Some(n) = stack.pop() {
             let bytes = n.encoded.as_ref().ok_or(Error::Unsupported {
@@ -54,6 +55,11 @@ impl Generator<'_> {
             })?;
             nodes.push(byte_string(bytes));
             refs.extend(n.refs.iter().copied());
+            for a in &n.annotation_refs {
+                if !annotations.contains(a) {
+                    annotations.push(*a);
+                }
+            }
             if let NodeKind::Struct(s) = &n.kind {
                 for f in s.fields.iter().rev() {
                     if let FieldKind::Group { type_id } = f.kind {
@@ -87,6 +93,35 @@ impl Generator<'_> {
                 deps.push(dep);
             }
         }
+        // The declarations of the annotations applied here, written here
+        // (their files need not be generated), each with the types its
+        // value names; one whose value names a type without a generated
+        // module is left out (its value is then read by id only).
+        let mut declarations = Vec::new();
+        for id in annotations {
+            let Some(decl) = self.schema.nodes.get(&id) else {
+                continue;
+            };
+            let Some(bytes) = decl.encoded.as_ref() else {
+                continue;
+            };
+            let decl_deps: Option<Vec<String>> = decl
+                .refs
+                .iter()
+                .map(|r| {
+                    self.has_module(*r)
+                        .then(|| self.schema_type(*r, file, depth).ok())
+                        .flatten()
+                        .map(|t| format!("<{t} as HasSchema>::schema_node"))
+                })
+                .collect();
+            let Some(decl_deps) = decl_deps else {
+                continue;
+            };
+            let name = format!("annotation_{}", declarations.len());
+            deps.push(name.clone());
+            declarations.push((name, decl, byte_string(bytes), decl_deps));
+        }
         out.open_impl(&format!("{impl_head} {rt}::typed::HasSchema for {ty}"));
         out.open_fn(&format!(
             "fn schema_node() -> &'static {rt}::typed::SchemaNode"
@@ -94,7 +129,9 @@ impl Generator<'_> {
         // Short names, so the statics' types stay on a line at any depth
         // (the paths of the dependencies start at `super::`, never at a
         // name these could shadow).
-        if !deps.is_empty() {
+        if deps.iter().any(|d| d.contains("HasSchema"))
+            || declarations.iter().any(|(_, _, _, d)| !d.is_empty())
+        {
             out.line(&format!("use {rt}::typed::HasSchema;"));
         }
         out.line(&format!("use {rt}::typed::SchemaNode;"));
@@ -105,6 +142,26 @@ impl Generator<'_> {
             out.assign(
                 "static NODE: SchemaNode",
                 &format!("SchemaNode::new({STREAM_RESULT:#x}, NODES, &[])"),
+                ";",
+            );
+            out.line("&NODE");
+            out.close();
+        }
+        for (name, decl, bytes, decl_deps) in &declarations {
+            out.docs(&format!(
+                "The declaration of annotation `{}`.",
+                decl.short_name()
+            ));
+            out.open_fn(&format!("fn {name}() -> &'static SchemaNode"));
+            out.assign("static NODES: &[&[u8]]", &format!("&[{bytes}]"), ";");
+            out.assign(
+                "static DEPENDENCIES: &[fn() -> &'static SchemaNode]",
+                &format!("&[{}]", decl_deps.join(", ")),
+                ";",
+            );
+            out.assign(
+                "static NODE: SchemaNode",
+                &format!("SchemaNode::new({:#x}, NODES, DEPENDENCIES)", decl.id),
                 ";",
             );
             out.line("&NODE");
