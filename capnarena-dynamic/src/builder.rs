@@ -305,6 +305,14 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
         })
     }
 
+    /// [`has`](Self::has) of the field named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchField`].
+    pub fn has_by_name(&self, name: &str) -> Result<bool> {
+        self.has(&self.schema.field_by_name(name)?)
+    }
+
     /// The field of this struct's schema (and lifetime) that `field` names.
     fn own_field(&self, field: &Field<'_>) -> Result<Field<'a>> {
         check_field(&self.schema, field)?;

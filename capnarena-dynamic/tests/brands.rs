@@ -267,3 +267,25 @@ fn annotations_of_generated_types_read_with_their_declarations() {
         DynamicValue::Text("nothing")
     ));
 }
+
+/// The dynamic builder answers `has` by name as the reader does: a null
+/// pointer field is unset until set; a name the struct lacks is
+/// `NoSuchField`.
+#[test]
+fn builder_has_by_name() {
+    let loaded = LoadedSchema::of::<Bound>().unwrap();
+    let schema = loaded.schema();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let typed = msg
+        .init_root::<triple::Builder<_, Text, box_::Owned<Data>, EnumList<Mode>>>()
+        .unwrap();
+    let mut d = DynamicStructBuilder::from_typed::<Bound>(&schema, typed).unwrap();
+    assert!(!d.has_by_name("a").unwrap());
+    d.set_by_name("a", "set".into()).unwrap();
+    assert!(d.has_by_name("a").unwrap());
+    assert!(!d.has_by_name("b").unwrap());
+    assert!(matches!(
+        d.has_by_name("nope"),
+        Err(Error::NoSuchField { .. })
+    ));
+}
