@@ -11,7 +11,8 @@ cp /tmp/gen/schema_capnp.rs capnarena-codegen/src/schema_capnp.rs
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp
 # The vectors' schema with schema nodes (Options::schema_nodes): the dynamic layer's tests load it from the types.
 CAPNARENA_SCHEMA_NODES=1 capnp compile -o$G:tests/generated --src-prefix=tests/vectors tests/vectors/all_types.capnp
-capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/generics.capnp
+# Generics with schema nodes too: the dynamic layer's tests carry bindings from the types.
+CAPNARENA_SCHEMA_NODES=1 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/generics.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/names.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/evolution_v1.capnp tests/schemas/evolution_v2.capnp tests/schemas/evolution_v3.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/nonutf8.capnp

@@ -442,7 +442,7 @@ fn long_segments_read_back_whole_when_read_in_chunks() {
         );
         let mut small = Message::new(
             MultiSegmentArena::new()
-                .with_first_segment_words(1_000)
+                .with_first_segment_words(999)
                 .with_policy(GrowthPolicy::FixedSize(1_000)),
         );
         check(

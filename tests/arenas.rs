@@ -248,7 +248,7 @@ fn single_segment_limit_is_an_error() {
 #[test]
 fn multi_segment_max_segments_is_an_error() {
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(4)
+        .with_first_segment_words(3)
         .with_policy(GrowthPolicy::FixedSize(4))
         .with_max_segments(2);
     let mut msg = Message::new(arena);
@@ -344,13 +344,13 @@ fn reset_rezeroes_every_arena() {
     reset_rezeroes(
         "multi-tiny",
         MultiSegmentArena::new()
-            .with_first_segment_words(2)
+            .with_first_segment_words(1)
             .with_policy(GrowthPolicy::FixedSize(3)),
     );
     let mut buf = vec![DIRTY; 1 << 14];
     reset_rezeroes("fixed", FixedArena::new(&mut buf));
     reset_rezeroes("one-word", OneWordArena::default());
-    let mut inner = MultiSegmentArena::new().with_first_segment_words(8);
+    let mut inner = MultiSegmentArena::new().with_first_segment_words(7);
     reset_rezeroes("&mut multi", &mut inner);
     reset_rezeroes("Box<single>", Box::new(SingleSegmentArena::new()));
     let boxed: Box<dyn Arena> = Box::new(MultiSegmentArena::new());
@@ -393,7 +393,7 @@ fn fixed_arena_touches_only_what_it_hands_out() {
 /// through `Message::reset`, and the bytes come out the same.
 #[test]
 fn reset_keeps_capacity() {
-    let mut msg = Message::new(MultiSegmentArena::new().with_first_segment_words(64));
+    let mut msg = Message::new(MultiSegmentArena::new().with_first_segment_words(63));
     build_log(&mut msg).unwrap();
     let first = framed(&msg);
     let count = msg.segment_count();
@@ -461,7 +461,7 @@ fn multi_segment_default_growth_doubles() {
 /// than the first segment gets a segment of exactly its size.
 #[test]
 fn multi_segment_heuristic_large_requests() {
-    let mut a = MultiSegmentArena::new().with_first_segment_words(16);
+    let mut a = MultiSegmentArena::new().with_first_segment_words(15);
     assert_eq!(a.allocate(40, SegmentId(0)).unwrap(), (SegmentId(0), 0));
     assert_eq!(a.capacity(), 40);
     assert_eq!(a.allocate(100, SegmentId(0)).unwrap(), (SegmentId(1), 0));
@@ -478,7 +478,7 @@ fn multi_segment_heuristic_large_requests() {
 #[test]
 fn multi_segment_fixed_size_growth() {
     let mut a = MultiSegmentArena::new()
-        .with_first_segment_words(4)
+        .with_first_segment_words(3)
         .with_policy(GrowthPolicy::FixedSize(6));
     assert_eq!(a.allocate(3, SegmentId(0)).unwrap(), (SegmentId(0), 0));
     assert_eq!(a.capacity(), 4);
@@ -506,7 +506,7 @@ fn multi_segment_fixed_size_growth() {
 fn multi_segment_policy_shapes_a_message() {
     let mut msg = Message::new(
         MultiSegmentArena::new()
-            .with_first_segment_words(8)
+            .with_first_segment_words(7)
             .with_policy(GrowthPolicy::FixedSize(8)),
     );
     build_log(&mut msg).unwrap();
@@ -600,13 +600,13 @@ fn mut_ref_arena_is_reused_after_the_message() {
 /// as `A` itself.
 #[test]
 fn boxed_arena_builds_the_same_bytes() {
-    let mut plain = Message::new(MultiSegmentArena::new().with_first_segment_words(4));
+    let mut plain = Message::new(MultiSegmentArena::new().with_first_segment_words(3));
     build_log(&mut plain).unwrap();
     let mut boxed = Message::new(Box::new(
-        MultiSegmentArena::new().with_first_segment_words(4),
+        MultiSegmentArena::new().with_first_segment_words(3),
     ));
     build_log(&mut boxed).unwrap();
-    let dynamic: Box<dyn Arena> = Box::new(MultiSegmentArena::new().with_first_segment_words(4));
+    let dynamic: Box<dyn Arena> = Box::new(MultiSegmentArena::new().with_first_segment_words(3));
     let mut dynamic = Message::new(dynamic);
     build_log(&mut dynamic).unwrap();
     assert!(plain.segment_count() > 1);
@@ -632,7 +632,7 @@ fn into_arena_returns_the_arena_for_reuse() {
     assert_eq!(msg.arena().capacity(), capacity);
     assert_eq!(msg.arena().segment(SegmentId(0)).as_ptr(), addr);
 
-    let mut multi = Message::new(MultiSegmentArena::new().with_first_segment_words(32));
+    let mut multi = Message::new(MultiSegmentArena::new().with_first_segment_words(31));
     build_log(&mut multi).unwrap();
     let segs = multi.segment_count();
     let capacity = multi.arena().capacity();
@@ -868,4 +868,21 @@ fn messages_after_dirty_messages_are_the_same_bytes() {
     // Each fixed arena over its own dirty buffer, leaked to outlive the
     // messages `check` keeps side by side (a few MiB, once per test run).
     check("fixed", || FixedArena::new(Vec::leak(vec![DIRTY; 1 << 16])));
+}
+
+/// `with_first_segment_words(n)` is the words a message can fill, as
+/// capnp's `first_segment_words` is: a message of exactly `n` words (root
+/// pointer 1, struct 2, text 1) is one segment; with `n - 1` it is two.
+/// The arena's segment table word is on top (regression: the message got
+/// `n - 1` words and took two segments).
+#[test]
+fn first_segment_words_are_the_message_s() {
+    let build = |words: u32| -> u32 {
+        let mut msg = Message::new(MultiSegmentArena::new().with_first_segment_words(words));
+        let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();
+        root.set_text(0, "seven").unwrap();
+        msg.segment_count()
+    };
+    assert_eq!(build(4), 1);
+    assert_eq!(build(3), 2);
 }

@@ -47,7 +47,7 @@ fn messages() -> Vec<Vec<u8>> {
         out.push(framed(&m));
     }
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(4)
+        .with_first_segment_words(3)
         .with_policy(GrowthPolicy::FixedSize(8));
     let mut m = Message::new(arena);
     let mut root = m.init_root_struct(StructSize::new(0, 4)).unwrap();

@@ -206,7 +206,7 @@ fn codecs_allocate_nothing_per_message() {
     );
     let multi = || {
         MultiSegmentArena::new()
-            .with_first_segment_words(64)
+            .with_first_segment_words(63)
             .with_policy(GrowthPolicy::FixedSize(128))
     };
     let mut probe = Message::new(multi());

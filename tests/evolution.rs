@@ -601,7 +601,7 @@ fn arenas() -> Vec<(&'static str, Box<dyn Arena>)> {
             "1-word segments",
             Box::new(
                 MultiSegmentArena::new()
-                    .with_first_segment_words(2)
+                    .with_first_segment_words(1)
                     .with_policy(GrowthPolicy::FixedSize(1)),
             ),
         ),
@@ -976,7 +976,7 @@ proptest! {
 fn moved_struct_points_far_at_what_stayed() {
     let mut msg = Message::new(
         MultiSegmentArena::new()
-            .with_first_segment_words(4)
+            .with_first_segment_words(3)
             .with_policy(GrowthPolicy::FixedSize(3)),
     );
     msg.init_root_struct(StructSize::new(0, 1))

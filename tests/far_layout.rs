@@ -34,7 +34,7 @@ const SEGMENT_WORDS: [u32; 3] = [1, 3, 16];
 /// The arena the reference's `MallocMessageBuilder(n, FIXED_SIZE)` is.
 fn fixed_segments(n: u32) -> MultiSegmentArena {
     MultiSegmentArena::new()
-        .with_first_segment_words(n + 1)
+        .with_first_segment_words(n)
         .with_policy(GrowthPolicy::FixedSize(n))
 }
 

@@ -1406,3 +1406,41 @@ fn text_lists_in_one_allocation() {
         .unwrap_err();
     assert!(matches!(err, capnarena::Error::Alloc(_)), "{err}");
 }
+
+/// A typed list reader's `Debug` prints the list in the reference's text
+/// format, as a struct reader's does (expected strings written from the
+/// text format's rules: `[a, b]`, texts quoted, enumerants by name,
+/// structs in parentheses).
+#[test]
+fn typed_list_readers_debug_as_text_format() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut b = msg.init_root::<all_types::Builder<_>>()?;
+    let mut ints = b.init_int32_list(3)?;
+    for (i, v) in [1, -2, 3].into_iter().enumerate() {
+        ints.set(i as u32, v);
+    }
+    let mut texts = b.init_text_list(2)?;
+    texts.set(0, "a")?;
+    texts.set(1, "b\"c")?;
+    let mut colors = b.init_enum_list(2)?;
+    colors.set(0, Color::Red);
+    colors.set(1, Color::Blue);
+    let mut points = b.init_point_list(2)?;
+    points.get(0).set_x(1);
+    points.get(1).set_y(-4);
+    let mut lists = b.init_list_of_lists(2)?;
+    lists.init(0, 1)?.set(0, 7);
+    b.init_bool_list(2)?.set(1, true);
+    let reader = msg.reader();
+    let r = reader.get_root::<all_types::Reader>()?;
+    assert_eq!(format!("{:?}", r.get_int32_list()?), "[1, -2, 3]");
+    assert_eq!(format!("{:?}", r.get_text_list()?), r#"["a", "b\"c"]"#);
+    assert_eq!(format!("{:?}", r.get_enum_list()?), "[red, blue]");
+    assert_eq!(
+        format!("{:?}", r.get_point_list()?),
+        "[(x = 1, y = 0), (x = 0, y = -4)]"
+    );
+    assert_eq!(format!("{:?}", r.get_list_of_lists()?), "[[7], []]");
+    assert_eq!(format!("{:?}", r.get_bool_list()?), "[false, true]");
+    Ok(())
+}

@@ -184,7 +184,7 @@ fn in_multi_default(name: &str, framing: Framing) -> Built {
 
 fn in_multi_small(name: &str, framing: Framing) -> Built {
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(4)
+        .with_first_segment_words(3)
         .with_policy(GrowthPolicy::FixedSize(4));
     build_framed(name, Message::new(arena), framing)
 }

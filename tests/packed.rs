@@ -216,7 +216,7 @@ fn built_messages_pack_for_the_reference() {
         build_named(name, &mut single).unwrap();
         let mut small = Message::new(
             MultiSegmentArena::new()
-                .with_first_segment_words(4)
+                .with_first_segment_words(3)
                 .with_policy(capnarena::GrowthPolicy::FixedSize(4)),
         );
         build_named(name, &mut small).unwrap();

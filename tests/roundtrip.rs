@@ -481,13 +481,13 @@ fn arenas(fixed: &mut [Word]) -> Vec<(&'static str, Box<dyn Arena + '_>)> {
         ("single", Box::new(SingleSegmentArena::new())),
         (
             "multi-tiny-first",
-            Box::new(MultiSegmentArena::new().with_first_segment_words(2)),
+            Box::new(MultiSegmentArena::new().with_first_segment_words(1)),
         ),
         (
             "multi-tiny-fixed",
             Box::new(
                 MultiSegmentArena::new()
-                    .with_first_segment_words(3)
+                    .with_first_segment_words(2)
                     .with_policy(GrowthPolicy::FixedSize(4)),
             ),
         ),

@@ -99,7 +99,7 @@ fn messages() -> Vec<Vec<u8>> {
     out.push(framed(&Message::new(SingleSegmentArena::new())));
     for name in ["scalars", "full"] {
         let arena = MultiSegmentArena::new()
-            .with_first_segment_words(16)
+            .with_first_segment_words(15)
             .with_policy(GrowthPolicy::FixedSize(64));
         let mut msg = Message::new(arena);
         build_named(name, &mut msg).unwrap();

@@ -110,7 +110,7 @@ fn reader_of_a_non_sync_arena_is_shared_between_threads() {
     let n = 200;
     let mut msg = Message::new(CountingArena {
         inner: MultiSegmentArena::new()
-            .with_first_segment_words(4)
+            .with_first_segment_words(3)
             .with_policy(GrowthPolicy::FixedSize(16)),
         ..CountingArena::default()
     });

@@ -93,7 +93,7 @@ fn read_framed_everywhere(bytes: &[u8]) {
         );
     }
     let multi = MultiSegmentArena::new()
-        .with_first_segment_words(2)
+        .with_first_segment_words(1)
         .with_policy(GrowthPolicy::FixedSize(3));
     assert_eq!(stream_into(multi, bytes), Some(streamed), "multi");
     assert_eq!(

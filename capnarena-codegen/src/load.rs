@@ -333,9 +333,42 @@ fn node_refs(n: node::Reader<'_>) -> Result<Vec<u64>> {
                 brand_refs(s.get_brand()?, id, 0, &mut out)?;
             }
         }
+        // An annotation declaration names the types of its value.
+        node::Which::Annotation(a) => type_refs(a.get_type()?, id, 0, &mut out)?,
         _ => {}
     }
     out.retain(|r| *r != id);
+    Ok(out)
+}
+
+/// The annotation declarations applied to node `n`, its fields,
+/// enumerants and methods, each once, in the order met.
+fn annotation_refs(n: node::Reader<'_>) -> Result<Vec<u64>> {
+    let mut out = Vec::new();
+    let mut add = |list: capnarena::typed::StructListReader<'_, annotation::Owned>| {
+        for a in list {
+            add_ref(a.get_id(), &mut out);
+        }
+    };
+    add(n.get_annotations()?);
+    match n.which()? {
+        node::Which::Struct(s) => {
+            for f in s.get_fields()? {
+                add(f.get_annotations()?);
+            }
+        }
+        node::Which::Enum(e) => {
+            for x in e.get_enumerants()? {
+                add(x.get_annotations()?);
+            }
+        }
+        node::Which::Interface(i) => {
+            for m in i.get_methods()? {
+                add(m.get_annotations()?);
+            }
+        }
+        _ => {}
+    }
     Ok(out)
 }
 
@@ -424,6 +457,11 @@ fn load_node(n: node::Reader<'_>, encode: bool) -> Result<Node> {
             _ => Vec::new(),
         },
         refs: if encode { node_refs(n)? } else { Vec::new() },
+        annotation_refs: if encode {
+            annotation_refs(n)?
+        } else {
+            Vec::new()
+        },
         encoded: if encode { Some(encode_node(n)?) } else { None },
         json_discriminator: json_discriminator(n.get_annotations()?)?,
         kind,

@@ -201,6 +201,9 @@ pub struct Node {
     /// the node's own types name (fields, methods, superclasses, and the
     /// types their brands bind), each once.
     pub refs: Vec<u64>,
+    /// With `Options::schema_nodes`: the annotation declarations applied
+    /// to the node, its fields, enumerants and methods, each once.
+    pub annotation_refs: Vec<u64>,
 }
 
 impl Field {

@@ -8,7 +8,7 @@ use capnarena::typed::{FromStructBuilder, HasSchema, IntoStructBuilder, StructOw
 use capnarena::{Arena, ElementSize, Message, PointerBuilder, Primitive, StructBuilder};
 
 use crate::error::{Error, Result};
-use crate::generated::check_type;
+use crate::generated::check_struct;
 use crate::list_builder::DynamicListBuilder;
 use crate::model::RawValue;
 use crate::schema::Schema;
@@ -239,10 +239,11 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
     ///
     /// # Errors
     /// [`Error::WrongType`], naming both ids, when `T` is generated from
-    /// another struct than the value's; [`Error::StructSize`] when `T`'s
-    /// size is not the schema's.
+    /// another struct than the value's; [`Error::WrongBrand`] when `T`
+    /// binds its generic parameters to other types than the value's
+    /// schema; [`Error::StructSize`] when `T`'s size is not the schema's.
     pub fn downcast<T: StructOwned + HasSchema>(self) -> Result<T::Builder<'a, A>> {
-        check_type::<T>(self.schema.id())?;
+        check_struct::<T>(&self.schema)?;
         check_size(&self.schema, T::STRUCT_SIZE)?;
         Ok(<T::Builder<'a, A> as FromStructBuilder<'a, A>>::from_struct_builder(self.builder))
     }
@@ -302,6 +303,14 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
             (Some(offset), true) => self.builder.has_pointer(offset as usize),
             _ => true,
         })
+    }
+
+    /// [`has`](Self::has) of the field named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchField`].
+    pub fn has_by_name(&self, name: &str) -> Result<bool> {
+        self.has(&self.schema.field_by_name(name)?)
     }
 
     /// The field of this struct's schema (and lifetime) that `field` names.

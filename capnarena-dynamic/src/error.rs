@@ -220,6 +220,20 @@ pub enum Error {
         /// The struct or enum the generated type was generated from.
         generated: u64,
     },
+    /// A generated type was asked for a value of its struct bound to
+    /// other generic arguments (a `downcast` of a `Box(Data)` to
+    /// `box_::Owned<Text>`).
+    #[error(
+        "the value of node {id:#018x} has the bindings {schema}; the generated type has {generated}"
+    )]
+    WrongBrand {
+        /// The struct.
+        id: u64,
+        /// The value's bindings, printed.
+        schema: String,
+        /// The generated type's bindings, printed.
+        generated: String,
+    },
     /// A schema node compiled into the program (`typed::SchemaNode`) is
     /// not what its id says.
     #[error("generated schema node {id:#018x}: {problem}")]

@@ -3,26 +3,33 @@
 //! out through [`HasSchema`]), loaded as any request's nodes are.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use capnarena::typed::{HasSchema, SchemaNode};
+use capnarena::typed::{Binding, HasSchema, SchemaNode, SchemaType};
 use capnarena::{MessageReader, Word};
 use capnarena_codegen::schema_capnp::node;
 
 use crate::error::{Error, Result};
 use crate::load;
 use crate::nodes::{EnumSchema, InterfaceSchema};
-use crate::schema::{LoadedSchema, Schema};
+use crate::schema::{LoadedSchema, MAX_RESOLVED_TYPE_DEPTH, Schema};
 use crate::structs::StructSchema;
+use crate::types::{Brand, BrandScopes, StructType, Type};
 
 impl LoadedSchema {
     /// The schema of generated type `T` (a struct's `Owned`, an enum, an
     /// interface's `Owned`) and of every type it names, from the nodes
     /// compiled into the program (see [`from_generated`](Self::from_generated)).
+    /// The types `T`'s generic parameters are bound to are loaded too:
+    /// `of::<generic_box::Owned<foo::Owned>>()` holds `Foo`.
     ///
     /// # Errors
-    /// As [`from_generated`](Self::from_generated).
+    /// As [`from_generated`](Self::from_generated); [`Error::Limit`] when
+    /// the bound types nest past [`MAX_RESOLVED_TYPE_DEPTH`].
     pub fn of<T: HasSchema>() -> Result<LoadedSchema> {
-        LoadedSchema::from_generated([T::schema_node()])
+        let mut roots = vec![T::schema_node()];
+        bound_nodes(T::brand(), T::schema_node().id(), 0, &mut roots)?;
+        LoadedSchema::from_generated(roots)
     }
 
     /// The schema of the generated types whose nodes are `roots` and of
@@ -34,9 +41,11 @@ impl LoadedSchema {
     /// `SCHEMA_NODES` gives every type of the file:
     /// `LoadedSchema::from_generated(foo_capnp::SCHEMA_NODES.iter().map(|f| f()))`.
     ///
-    /// The schema has no file nodes, constants or annotation declarations
-    /// (an annotation's value is kept, but read as a typed value only with
-    /// its declaration), and no requested files.
+    /// The schema holds the declarations of the annotations applied to
+    /// the types it holds, so their values read typed. It has no file
+    /// nodes, constants or requested files. An annotation whose value is
+    /// of a type with no generated module has no declaration here; its
+    /// value is kept, and read typed only with a declaration.
     ///
     /// # Errors
     /// Two schema nodes of one id hold different nodes (two versions of a
@@ -132,13 +141,28 @@ fn generated_words(
 }
 
 impl<'s> Schema<'s> {
-    /// The struct generated type `T` (its `Owned`) was generated from.
+    /// The struct generated type `T` (its `Owned`) was generated from,
+    /// with `T`'s generic bindings: for `Owned<Text>` of `Box(T)`, the
+    /// field `value` is of type [`Type::Text`].
     ///
     /// # Errors
     /// [`Error::MissingNode`] when the schema does not hold it,
-    /// [`Error::WrongNodeKind`].
+    /// [`Error::WrongNodeKind`]; [`Error::Limit`] when the bound types
+    /// nest past [`MAX_RESOLVED_TYPE_DEPTH`].
     pub fn struct_for<T: HasSchema>(&'s self) -> Result<StructSchema<'s>> {
-        self.struct_schema(T::schema_node().id())
+        let id = T::schema_node().id();
+        self.struct_with_brand(id, brand_of(T::brand(), id, 0)?)
+    }
+
+    /// The type generated type `T` stands for (a struct's `Owned` with its
+    /// bindings, an enum, text, a list...), as [`Type`]: what capnp's
+    /// `T::introspect()` gives. Nodes it names need not be in the schema.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when the type nests past
+    /// [`MAX_RESOLVED_TYPE_DEPTH`].
+    pub fn type_for<T: capnarena::typed::Introspect>(&self) -> Result<Type> {
+        type_of(T::introspect(), 0, 0)
     }
 
     /// The enum generated enum `T` was generated from.
@@ -165,6 +189,151 @@ pub(crate) fn check_type<T: HasSchema>(schema: u64) -> Result<()> {
     let generated = T::schema_node().id();
     if schema != generated {
         return Err(Error::WrongType { schema, generated });
+    }
+    Ok(())
+}
+
+/// `Ok` when struct `schema` (a value's) is the one `T` was generated
+/// from, with the bindings `T` has: [`Error::WrongType`] for another
+/// struct, [`Error::WrongBrand`] for other bindings.
+pub(crate) fn check_struct<T: HasSchema>(schema: &StructSchema<'_>) -> Result<()> {
+    check_type::<T>(schema.id())?;
+    let generated = brand_of(T::brand(), schema.id(), 0)?;
+    if *schema.brand() != generated {
+        return Err(Error::WrongBrand {
+            id: schema.id(),
+            schema: format!("{:?}", schema.brand()),
+            generated: format!("{generated:?}"),
+        });
+    }
+    Ok(())
+}
+
+/// The depth error of a type or brand of node `node` past the bound.
+fn too_deep(node: u64, depth: u32) -> Error {
+    Error::Limit {
+        what: "levels of a type with its generic bindings",
+        node,
+        found: u64::from(depth),
+        limit: u64::from(MAX_RESOLVED_TYPE_DEPTH),
+    }
+}
+
+/// The bindings `bindings` (of node `node`, `depth` levels down) as a
+/// [`Brand`]: by scope, in order of first appearance, each parameter at
+/// its index (a gap is `AnyPointer`).
+pub(crate) fn brand_of(bindings: &[Binding], node: u64, depth: u32) -> Result<Brand> {
+    if bindings.is_empty() {
+        return Ok(Brand::default());
+    }
+    if depth >= MAX_RESOLVED_TYPE_DEPTH {
+        return Err(too_deep(node, depth + 1));
+    }
+    let mut scopes: Vec<(u64, Vec<Type>)> = Vec::new();
+    let mut deepest = 0;
+    for b in bindings {
+        let ty = type_of(b.ty(), node, depth + 1)?;
+        deepest = deepest.max(ty.depth());
+        let at = match scopes.iter().position(|(s, _)| *s == b.scope()) {
+            Some(at) => at,
+            None => {
+                scopes.push((b.scope(), Vec::new()));
+                scopes.len() - 1
+            }
+        };
+        let list = &mut scopes[at].1;
+        let index = usize::from(b.index());
+        if list.len() <= index {
+            list.resize(index + 1, Type::AnyPointer);
+        }
+        list[index] = ty;
+    }
+    let depth = deepest + 1;
+    if depth > MAX_RESOLVED_TYPE_DEPTH {
+        return Err(too_deep(node, depth));
+    }
+    Ok(Brand(Some(Arc::new(BrandScopes {
+        scopes: scopes.into_iter().map(|(s, t)| (s, t.into())).collect(),
+        depth,
+    }))))
+}
+
+/// `ty` as a [`Type`], `depth` levels down in a type of node `node`:
+/// bounded, so that a hand-written `Introspect` that names itself is an
+/// error, not a stack overflow.
+pub(crate) fn type_of(ty: SchemaType, node: u64, depth: u32) -> Result<Type> {
+    if depth > MAX_RESOLVED_TYPE_DEPTH {
+        return Err(too_deep(node, depth));
+    }
+    Ok(match ty {
+        SchemaType::Void => Type::Void,
+        SchemaType::Bool => Type::Bool,
+        SchemaType::Int8 => Type::Int8,
+        SchemaType::Int16 => Type::Int16,
+        SchemaType::Int32 => Type::Int32,
+        SchemaType::Int64 => Type::Int64,
+        SchemaType::UInt8 => Type::UInt8,
+        SchemaType::UInt16 => Type::UInt16,
+        SchemaType::UInt32 => Type::UInt32,
+        SchemaType::UInt64 => Type::UInt64,
+        SchemaType::Float32 => Type::Float32,
+        SchemaType::Float64 => Type::Float64,
+        SchemaType::Text => Type::Text,
+        SchemaType::Data => Type::Data,
+        SchemaType::List(element) => {
+            let element = type_of(element(), node, depth + 1)?;
+            if element.depth() >= MAX_RESOLVED_TYPE_DEPTH {
+                return Err(too_deep(node, element.depth() + 1));
+            }
+            Type::List(Arc::new(element))
+        }
+        SchemaType::Enum(n) => Type::Enum(n().id()),
+        SchemaType::Struct { node: n, brand } => {
+            let id = n().id();
+            Type::Struct(StructType {
+                id,
+                brand: brand_of(brand(), id, depth)?,
+            })
+        }
+        SchemaType::Interface { node: n, .. } => Type::Interface(n().id()),
+        // The runtime's enum grows: a kind this crate does not know is
+        // read as an opaque pointer.
+        _ => Type::AnyPointer,
+    })
+}
+
+/// Adds to `out` the schema nodes of the types `bindings` name (of node
+/// `node`, `depth` levels down), at any depth.
+fn bound_nodes(
+    bindings: &[Binding],
+    node: u64,
+    depth: u32,
+    out: &mut Vec<&'static SchemaNode>,
+) -> Result<()> {
+    for b in bindings {
+        // Lists in a loop; a struct's own bindings one level down.
+        let mut ty = b.ty();
+        let mut level = depth + 1;
+        loop {
+            if level > MAX_RESOLVED_TYPE_DEPTH {
+                return Err(too_deep(node, level));
+            }
+            match ty {
+                SchemaType::List(element) => {
+                    ty = element();
+                    level += 1;
+                    continue;
+                }
+                SchemaType::Enum(n) => out.push(n()),
+                SchemaType::Struct { node: n, brand }
+                | SchemaType::Interface { node: n, brand } => {
+                    out.push(n());
+                    bound_nodes(brand(), n().id(), level, out)?;
+                }
+                _ => {}
+            }
+            break;
+        }
     }
     Ok(())
 }

@@ -79,7 +79,10 @@
 //! [`DynamicStructBuilder::from_typed`]) and back
 //! ([`DynamicStructReader::downcast`], [`DynamicStructBuilder::downcast`]),
 //! checked by node id: a value of another struct is
-//! [`Error::WrongType`], naming both.
+//! [`Error::WrongType`], naming both. A generic type carries its
+//! bindings both ways: `box_::Owned<Text>` reads its `value` as
+//! [`Type::Text`], and a value of `Box(Data)` is [`Error::WrongBrand`]
+//! to it.
 //!
 //! [capnarena]: https://docs.rs/capnarena
 

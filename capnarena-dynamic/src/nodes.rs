@@ -468,3 +468,39 @@ impl<'s> Annotation<'s> {
         self.schema.value(&ty, &self.a.value, decl.id())
     }
 }
+
+/// The same node of the same loaded schema.
+impl PartialEq for EnumSchema<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self.node, other.node)
+    }
+}
+
+impl Eq for EnumSchema<'_> {}
+
+/// The same node of the same loaded schema, with equal bindings.
+impl PartialEq for InterfaceSchema<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self.node, other.node) && self.brand == other.brand
+    }
+}
+
+impl Eq for InterfaceSchema<'_> {}
+
+/// The same node of the same loaded schema.
+impl PartialEq for ConstSchema<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self.node, other.node)
+    }
+}
+
+impl Eq for ConstSchema<'_> {}
+
+/// The same node of the same loaded schema.
+impl PartialEq for AnnotationSchema<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self.node, other.node)
+    }
+}
+
+impl Eq for AnnotationSchema<'_> {}

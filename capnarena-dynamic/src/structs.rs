@@ -30,6 +30,25 @@ impl core::fmt::Debug for StructSchema<'_> {
     }
 }
 
+/// The same struct of the same loaded schema, with equal bindings (see
+/// [`Brand`]): `Box(Text)` and `Box(Data)` differ.
+impl PartialEq for StructSchema<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self.node, other.node) && self.brand == other.brand
+    }
+}
+
+impl Eq for StructSchema<'_> {}
+
+/// The same field (by index) of equal structs.
+impl PartialEq for Field<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.parent == other.parent
+    }
+}
+
+impl Eq for Field<'_> {}
+
 impl<'s> StructSchema<'s> {
     /// The struct's id.
     pub fn id(&self) -> u64 {

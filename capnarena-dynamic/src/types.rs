@@ -97,7 +97,8 @@ impl Type {
     }
 
     /// Whether `self` and `other` are the same type, generic bindings
-    /// aside (they do not change the encoding). In constant stack.
+    /// aside (they do not change the encoding). In constant stack. `==`
+    /// compares the bindings too: `Box(Text)` is not `Box(Data)`.
     pub fn same_as(&self, other: &Type) -> bool {
         let (mut a, mut b) = (self, other);
         loop {
@@ -138,8 +139,34 @@ impl core::fmt::Display for Type {
     }
 }
 
-/// A struct type: its id and generic bindings.
-#[derive(Clone, Debug)]
+/// Types are equal when they are the same type with the same generic
+/// bindings: a list's element types are equal, two structs have the same
+/// id and equal [`Brand`]s. Interfaces compare by id.
+impl PartialEq for Type {
+    fn eq(&self, other: &Type) -> bool {
+        // Lists in a loop; a struct's bindings recurse, as deep as a
+        // brand may be (`MAX_RESOLVED_TYPE_DEPTH`, checked where brands
+        // are made).
+        let (mut a, mut b) = (self, other);
+        loop {
+            return match (a, b) {
+                (Type::List(x), Type::List(y)) => {
+                    (a, b) = (x, y);
+                    continue;
+                }
+                (Type::Enum(x), Type::Enum(y)) | (Type::Interface(x), Type::Interface(y)) => x == y,
+                (Type::Struct(x), Type::Struct(y)) => x == y,
+                _ => core::mem::discriminant(a) == core::mem::discriminant(b),
+            };
+        }
+    }
+}
+
+impl Eq for Type {}
+
+/// A struct type: its id and generic bindings. Two are equal when their
+/// ids are and their bindings are (see [`Brand`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StructType {
     pub(crate) id: u64,
     pub(crate) brand: Brand,
@@ -160,8 +187,33 @@ impl StructType {
 /// Generic bindings: for each generic scope (a struct or interface with
 /// parameters, or one around it) the types bound to its parameters.
 /// Parameters of a scope it does not name are `AnyPointer`.
+///
+/// Two brands are equal when they bind every parameter to equal types,
+/// an unbound parameter counting as `AnyPointer`: `Box` named without
+/// arguments equals `Box(AnyPointer)`.
 #[derive(Clone, Debug, Default)]
 pub struct Brand(pub(crate) Option<Arc<BrandScopes>>);
+
+impl PartialEq for Brand {
+    fn eq(&self, other: &Brand) -> bool {
+        let scopes = |b: &Brand| -> Vec<(u64, usize)> {
+            b.0.as_ref().map_or_else(Vec::new, |s| {
+                s.scopes.iter().map(|(id, t)| (*id, t.len())).collect()
+            })
+        };
+        scopes(self)
+            .into_iter()
+            .chain(scopes(other))
+            .all(|(scope, len)| {
+                (0..len).all(|i| {
+                    let i = u16::try_from(i).unwrap_or(u16::MAX);
+                    self.binding(scope, i) == other.binding(scope, i)
+                })
+            })
+    }
+}
+
+impl Eq for Brand {}
 
 #[derive(Debug)]
 pub(crate) struct BrandScopes {

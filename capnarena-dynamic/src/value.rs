@@ -6,7 +6,7 @@ use capnarena::typed::{Enum, FromStructReader, HasSchema, StructOwned};
 use capnarena::{ListReader, MessageReader, PointerReader, Primitive, StructReader};
 
 use crate::error::{Error, Result};
-use crate::generated::check_type;
+use crate::generated::{check_struct, check_type};
 use crate::model::RawValue;
 use crate::nodes::{EnumSchema, Enumerant};
 use crate::schema::Schema;
@@ -327,10 +327,11 @@ impl<'a> DynamicStructReader<'a> {
     ///
     /// # Errors
     /// [`Error::WrongType`], naming both ids, when `T` is generated from
-    /// another struct than the value's; [`Error::StructSize`] when `T`'s
-    /// size is not the schema's.
+    /// another struct than the value's; [`Error::WrongBrand`] when `T`
+    /// binds its generic parameters to other types than the value's
+    /// schema; [`Error::StructSize`] when `T`'s size is not the schema's.
     pub fn downcast<T: StructOwned + HasSchema>(&self) -> Result<T::Reader<'a>> {
-        check_type::<T>(self.schema.id())?;
+        check_struct::<T>(&self.schema)?;
         check_size(&self.schema, T::STRUCT_SIZE)?;
         Ok(<T::Reader<'a> as FromStructReader<'a>>::from_struct_reader(
             self.reader,

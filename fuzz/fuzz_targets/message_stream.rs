@@ -205,7 +205,7 @@ fuzz_target!(|input: &[u8]| {
         0 => read_stream(&mut Message::new(SingleSegmentArena::new()), data, ctl),
         1 => {
             let arena = MultiSegmentArena::new()
-                .with_first_segment_words(u32::from(ctl[1] & 7) + 1)
+                .with_first_segment_words(u32::from(ctl[1] & 7))
                 .with_policy(GrowthPolicy::FixedSize(u32::from(ctl[1] >> 3 & 7) + 1));
             read_stream(&mut Message::new(arena), data, ctl)
         }

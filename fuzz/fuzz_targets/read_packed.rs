@@ -242,7 +242,7 @@ fuzz_target!(|input: &[u8]| {
         0 => outcome.clone(),
         1 => {
             let arena = MultiSegmentArena::new()
-                .with_first_segment_words(u32::from(ctl[2] & 7) + 1)
+                .with_first_segment_words(u32::from(ctl[2] & 7))
                 .with_policy(GrowthPolicy::FixedSize(u32::from(ctl[2] >> 3) + 1));
             read_paths(&mut Message::new(arena), packed, ctl)
         }

@@ -81,7 +81,7 @@ fuzz_target!(|input: &[u8]| {
     );
 
     let multi = MultiSegmentArena::new()
-        .with_first_segment_words(u32::from(ctl & 7) + 1)
+        .with_first_segment_words(u32::from(ctl & 7))
         .with_policy(GrowthPolicy::FixedSize(u32::from(ctl >> 3) + 1));
     let got = read_into(&mut Message::new(multi), stream(), options);
     assert_eq!(
@@ -113,7 +113,7 @@ fuzz_target!(|input: &[u8]| {
     // Two messages from one stream into one arena: the second reads as it
     // does in a fresh arena, though the arena held the first.
     let mut cursor = Cursor::new(data);
-    let mut reused = Message::new(MultiSegmentArena::new().with_first_segment_words(4));
+    let mut reused = Message::new(MultiSegmentArena::new().with_first_segment_words(3));
     if read_into(&mut reused, &mut cursor, options).is_ok() {
         let rest = &data[cursor.position() as usize..];
         let fresh = read_into(&mut Message::new(SingleSegmentArena::new()), rest, options);

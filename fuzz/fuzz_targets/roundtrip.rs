@@ -340,7 +340,7 @@ fn roundtrip<A: Arena>(name: &str, mut msg: Message<A>, root: &S) -> Option<Vec<
         .read_from(Cursor::new(&framed), options)
         .expect("read_from");
     check_message(&format!("{name} read_from"), &r, root, true);
-    let mut back = Message::new(MultiSegmentArena::new().with_first_segment_words(2));
+    let mut back = Message::new(MultiSegmentArena::new().with_first_segment_words(1));
     let r = back
         .read_from_bytes(&framed, options)
         .expect("read_from_bytes");
@@ -372,7 +372,7 @@ fuzz_target!(|input: &[u8]| {
 
     let single = roundtrip("single", Message::new(SingleSegmentArena::new()), &root);
     let multi = MultiSegmentArena::new()
-        .with_first_segment_words(u32::from(first % 8) + 1)
+        .with_first_segment_words(u32::from(first % 8))
         .with_policy(GrowthPolicy::FixedSize(u32::from(first / 8 % 8) + 1));
     let multi = roundtrip("multi", Message::new(multi), &root);
     let one_word = roundtrip("one_word", Message::new(OneWordArena::default()), &root);

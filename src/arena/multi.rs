@@ -33,7 +33,7 @@ pub enum GrowthPolicy {
 /// ```
 /// use capnarena::{Arena, GrowthPolicy, MultiSegmentArena, SegmentId};
 /// let mut arena = MultiSegmentArena::new()
-///     .with_first_segment_words(4)
+///     .with_first_segment_words(3)
 ///     .with_policy(GrowthPolicy::FixedSize(4));
 /// arena.allocate(3, SegmentId(0)).unwrap();
 /// // Does not fit in segment 0: a new segment.
@@ -61,6 +61,8 @@ pub struct MultiSegmentArena {
     hot: usize,
     rest: Vec<Segment>,
     active: usize,
+    /// Capacity of segment 0: the words a message can fill, plus the
+    /// segment table word.
     first_segment_words: u32,
     policy: GrowthPolicy,
     max_segments: u32,
@@ -184,9 +186,24 @@ impl MultiSegmentArena {
         }
     }
 
-    /// Sets the size of the first segment (at least 1 word).
+    /// Sets the words of the first segment that a message can fill: a
+    /// message of `words` words fits in one segment, as with capnp's
+    /// `first_segment_words`. The segment holds one word more,
+    /// the segment table a [`Message`](crate::Message) keeps in front of
+    /// its first segment so that framing needs no copy.
+    ///
+    /// ```
+    /// use capnarena::{Message, MultiSegmentArena, StructSize};
+    /// // Root pointer and a struct of one data word and one pointer, and
+    /// // the text's word: four words.
+    /// let mut msg = Message::new(MultiSegmentArena::new().with_first_segment_words(4));
+    /// let mut root = msg.init_root_struct(StructSize::new(1, 1))?;
+    /// root.set_text(0, "four")?;
+    /// assert_eq!(msg.segment_count(), 1);
+    /// # Ok::<(), capnarena::Error>(())
+    /// ```
     pub fn with_first_segment_words(mut self, words: u32) -> Self {
-        self.first_segment_words = words.max(1);
+        self.first_segment_words = words.min(u32::MAX - 1) + 1;
         self
     }
 
@@ -532,7 +549,7 @@ mod tests {
 
     #[test]
     fn heuristic_policy_doubles_total_capacity() {
-        let mut a = MultiSegmentArena::new().with_first_segment_words(8);
+        let mut a = MultiSegmentArena::new().with_first_segment_words(7);
         a.allocate(8, SegmentId(0)).unwrap();
         assert_eq!(a.allocate(1, SegmentId(0)).unwrap(), (SegmentId(1), 0));
         assert_eq!(a.capacity(), 16);
@@ -543,7 +560,7 @@ mod tests {
 
     #[test]
     fn a_request_past_the_doubling_gets_twice_its_size() {
-        let mut a = MultiSegmentArena::new().with_first_segment_words(8);
+        let mut a = MultiSegmentArena::new().with_first_segment_words(7);
         a.allocate(8, SegmentId(0)).unwrap();
         assert_eq!(a.allocate(100, SegmentId(0)).unwrap(), (SegmentId(1), 0));
         // Room for 100 more words after the object, in the same segment.
@@ -554,7 +571,7 @@ mod tests {
     #[test]
     fn hint_is_used_when_it_has_room() {
         let mut a = MultiSegmentArena::new()
-            .with_first_segment_words(4)
+            .with_first_segment_words(3)
             .with_policy(GrowthPolicy::FixedSize(4));
         a.allocate(3, SegmentId(0)).unwrap();
         a.allocate(3, SegmentId(0)).unwrap(); // segment 1
@@ -563,7 +580,7 @@ mod tests {
 
     #[test]
     fn large_request_gets_a_segment_of_its_size() {
-        let mut a = MultiSegmentArena::new().with_first_segment_words(4);
+        let mut a = MultiSegmentArena::new().with_first_segment_words(3);
         assert_eq!(a.allocate(100, SegmentId(0)).unwrap(), (SegmentId(0), 0));
         assert_eq!(a.segment(SegmentId(0)).len(), 100);
     }
@@ -571,7 +588,7 @@ mod tests {
     #[test]
     fn reset_reuses_segments_without_reallocating() {
         let mut a = MultiSegmentArena::new()
-            .with_first_segment_words(4)
+            .with_first_segment_words(3)
             .with_policy(GrowthPolicy::FixedSize(4));
         for _ in 0..3 {
             a.allocate(4, SegmentId(0)).unwrap();
@@ -596,7 +613,7 @@ mod tests {
     #[test]
     fn segments_keep_their_ids_and_words_as_the_newest_changes() {
         let mut a = MultiSegmentArena::new()
-            .with_first_segment_words(6)
+            .with_first_segment_words(5)
             .with_policy(GrowthPolicy::FixedSize(6));
         let mut buffers: Vec<*const Word> = Vec::new();
         for (round, segments) in [3usize, 1, 5, 2, 4, 5].into_iter().enumerate() {
@@ -648,7 +665,7 @@ mod tests {
     #[test]
     fn room_is_what_allocate_still_places_there() {
         let mut a = MultiSegmentArena::new()
-            .with_first_segment_words(4)
+            .with_first_segment_words(3)
             .with_policy(GrowthPolicy::FixedSize(6));
         a.allocate(3, SegmentId(0)).unwrap();
         assert_eq!(a.room(SegmentId(0)), Some(1));
@@ -681,7 +698,7 @@ mod tests {
     #[test]
     fn a_full_hint_goes_to_the_newest_segment_without_the_slow_path() {
         let mut a = MultiSegmentArena::new()
-            .with_first_segment_words(8)
+            .with_first_segment_words(7)
             .with_policy(GrowthPolicy::FixedSize(4096));
         a.allocate(8, SegmentId(0)).unwrap();
         a.allocate(4096, SegmentId(0)).unwrap(); // segment 1, full
@@ -712,7 +729,7 @@ mod tests {
     /// this guards).
     #[test]
     fn lazily_zeroed_words_are_zero_when_handed_out() {
-        let mut a = MultiSegmentArena::new().with_first_segment_words(512);
+        let mut a = MultiSegmentArena::new().with_first_segment_words(511);
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: u64| {
             rng ^= rng << 13;
@@ -755,7 +772,7 @@ mod tests {
     #[test]
     fn max_segments_is_an_error() {
         let mut a = MultiSegmentArena::new()
-            .with_first_segment_words(1)
+            .with_first_segment_words(0)
             .with_max_segments(1);
         a.allocate(1, SegmentId(0)).unwrap();
         assert!(a.allocate(1, SegmentId(0)).is_err());
@@ -768,7 +785,7 @@ mod tests {
     #[test]
     fn allocate_far_mut_places_outside_from_with_both_segments() {
         let mut a = MultiSegmentArena::new()
-            .with_first_segment_words(4)
+            .with_first_segment_words(3)
             .with_policy(GrowthPolicy::FixedSize(6));
         assert!(a.allocate_far_mut(1, SegmentId(0), true).is_none());
         a.allocate(4, SegmentId(0)).unwrap();

@@ -284,7 +284,7 @@ mod tests {
     /// growth policy) holding `n` texts.
     fn multi(n: u32) -> Message<MultiSegmentArena> {
         let arena = MultiSegmentArena::new()
-            .with_first_segment_words(4)
+            .with_first_segment_words(3)
             .with_policy(crate::GrowthPolicy::FixedSize(4));
         let mut msg = Message::new(arena);
         let mut root = msg.init_root_struct(StructSize::new(1, 1)).unwrap();

@@ -277,6 +277,14 @@ macro_rules! typed_list {
             }
         }
 
+        /// Prints the list in the reference's text format, as a
+        /// generated struct reader's `Debug` does.
+        impl<'a, $($gen $(: $bound)? + 'static),*> core::fmt::Debug for $reader<'a, $($gen),*> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                crate::text::fmt_text(f, |v| <$marker<$($gen),*> as Owned>::write_text(*self, v))
+            }
+        }
+
         impl<$($gen $(: $bound)? + 'static),*> super::FromView for $marker<$($gen),*> {
             #[inline]
             fn from_view<'r>(view: &'r crate::layout::BuiltView<'_>) -> $reader<'r, $($gen),*> {

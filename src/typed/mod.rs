@@ -25,7 +25,7 @@ pub use list::{
     StructListReader, TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder,
     VoidListReader,
 };
-pub use schema_node::{HasSchema, IntoStructBuilder, SchemaNode};
+pub use schema_node::{Binding, HasSchema, IntoStructBuilder, Introspect, SchemaNode, SchemaType};
 pub use text_builder::TextBuilder;
 pub use typed_builder::TypedBuilder;
 pub use view::{FromView, ReaderView};

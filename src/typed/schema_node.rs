@@ -63,7 +63,147 @@ impl SchemaNode {
 pub trait HasSchema {
     /// The type's schema node.
     fn schema_node() -> &'static SchemaNode;
+
+    /// The types bound to the generic parameters of the type, of its
+    /// node's and of the scopes around it: `Owned<Text>` of `Box(T)`
+    /// binds `T` to `Text`. Empty for a type that is not generic.
+    fn brand() -> &'static [Binding] {
+        &[]
+    }
 }
+
+/// One generic parameter bound to a type: parameter `index` of the struct
+/// or interface `scope`. What [`HasSchema::brand`] lists.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    scope: u64,
+    index: u16,
+    ty: fn() -> SchemaType,
+}
+
+impl Binding {
+    /// Parameter `index` of scope `scope` bound to the type `ty` gives.
+    pub const fn new(scope: u64, index: u16, ty: fn() -> SchemaType) -> Self {
+        Binding { scope, index, ty }
+    }
+
+    /// The id of the struct or interface that declares the parameter.
+    pub fn scope(&self) -> u64 {
+        self.scope
+    }
+
+    /// The parameter's position in its scope's list.
+    pub fn index(&self) -> u16 {
+        self.index
+    }
+
+    /// The bound type.
+    pub fn ty(&self) -> SchemaType {
+        (self.ty)()
+    }
+}
+
+/// A schema type as a program's types know it: what [`Introspect`] gives,
+/// and what a generic parameter is bound to. The types it names are
+/// reached through functions, so a type of any depth is a small value.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum SchemaType {
+    /// `Void`.
+    Void,
+    /// `Bool`.
+    Bool,
+    /// `Int8`.
+    Int8,
+    /// `Int16`.
+    Int16,
+    /// `Int32`.
+    Int32,
+    /// `Int64`.
+    Int64,
+    /// `UInt8`.
+    UInt8,
+    /// `UInt16`.
+    UInt16,
+    /// `UInt32`.
+    UInt32,
+    /// `UInt64`.
+    UInt64,
+    /// `Float32`.
+    Float32,
+    /// `Float64`.
+    Float64,
+    /// `Text`.
+    Text,
+    /// `Data`.
+    Data,
+    /// `List(T)`: the function gives `T`.
+    List(fn() -> SchemaType),
+    /// A generated enum, by its schema node.
+    Enum(fn() -> &'static SchemaNode),
+    /// A generated struct: its schema node and its generic bindings.
+    Struct {
+        /// The struct's node.
+        node: fn() -> &'static SchemaNode,
+        /// Its bindings ([`HasSchema::brand`]).
+        brand: fn() -> &'static [Binding],
+    },
+    /// A generated interface: its schema node and its generic bindings.
+    Interface {
+        /// The interface's node.
+        node: fn() -> &'static SchemaNode,
+        /// Its bindings ([`HasSchema::brand`]).
+        brand: fn() -> &'static [Binding],
+    },
+    /// `AnyPointer`.
+    AnyPointer,
+}
+
+/// A type that knows its schema type: the runtime's value and list types,
+/// and the types generated with the `schema_nodes` option. How a generic
+/// type's bindings are told at run time (capnp's `Introspect`).
+pub trait Introspect {
+    /// The schema type of `Self`.
+    fn introspect() -> SchemaType;
+}
+
+macro_rules! introspect_scalar {
+    ($($t:ty => $v:ident),* $(,)?) => {$(
+        impl Introspect for $t {
+            fn introspect() -> SchemaType {
+                SchemaType::$v
+            }
+        }
+    )*};
+}
+
+introspect_scalar!(
+    () => Void, bool => Bool, i8 => Int8, i16 => Int16, i32 => Int32, i64 => Int64,
+    u8 => UInt8, u16 => UInt16, u32 => UInt32, u64 => UInt64, f32 => Float32, f64 => Float64,
+    super::Text => Text, super::Data => Data, super::AnyPointer => AnyPointer,
+);
+
+macro_rules! introspect_list {
+    ($($marker:ident<$($g:ident: $b:path),*> => $e:ty),* $(,)?) => {$(
+        impl<$($g: $b + Introspect + 'static),*> Introspect for super::$marker<$($g),*> {
+            fn introspect() -> SchemaType {
+                SchemaType::List(<$e as Introspect>::introspect)
+            }
+        }
+    )*};
+}
+
+introspect_list!(
+    VoidList<> => (),
+    BoolList<> => bool,
+    TextList<> => super::Text,
+    DataList<> => super::Data,
+    AnyPointerList<> => super::AnyPointer,
+    PrimitiveList<T: crate::layout::Primitive> => T,
+    EnumList<E: super::Enum> => E,
+    StructList<S: super::StructOwned> => S,
+    ListList<L: super::Owned> => L,
+);
 
 /// A generated struct builder that hands out the untyped builder under it
 /// (generated with the `schema_nodes` option): how generic code turns a

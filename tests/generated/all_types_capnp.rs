@@ -66,6 +66,11 @@ impl ::capnarena::typed::HasSchema for Color {
         &NODE
     }
 }
+impl ::capnarena::typed::Introspect for Color {
+    fn introspect() -> ::capnarena::typed::SchemaType {
+        ::capnarena::typed::SchemaType::Enum(<Self as ::capnarena::typed::HasSchema>::schema_node)
+    }
+}
 /// The `Point` struct.
 pub mod point {
     /// Id of the struct.
@@ -129,6 +134,14 @@ pub mod point {
             static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
             static NODE: SchemaNode = SchemaNode::new(0xf1cd73c98f92c680, NODES, DEPENDENCIES);
             &NODE
+        }
+    }
+    impl ::capnarena::typed::Introspect for Owned {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::IntoStructBuilder<'a, A>
@@ -308,6 +321,14 @@ pub mod labeled {
                 &[<super::point::Owned as HasSchema>::schema_node];
             static NODE: SchemaNode = SchemaNode::new(0xc7442203ad83f80b, NODES, DEPENDENCIES);
             &NODE
+        }
+    }
+    impl ::capnarena::typed::Introspect for Owned {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::IntoStructBuilder<'a, A>
@@ -584,6 +605,14 @@ pub mod all_types {
             ];
             static NODE: SchemaNode = SchemaNode::new(0xf789d0b0ade372a6, NODES, DEPENDENCIES);
             &NODE
+        }
+    }
+    impl ::capnarena::typed::Introspect for Owned {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::IntoStructBuilder<'a, A>
@@ -3093,6 +3122,14 @@ pub mod log {
             &NODE
         }
     }
+    impl ::capnarena::typed::Introspect for Owned {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::IntoStructBuilder<'a, A>
         for Builder<'a, A>
     {
@@ -3311,6 +3348,14 @@ pub mod entry {
             static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
             static NODE: SchemaNode = SchemaNode::new(0xc85bc407f18cbe50, NODES, DEPENDENCIES);
             &NODE
+        }
+    }
+    impl ::capnarena::typed::Introspect for Owned {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
         }
     }
     impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::IntoStructBuilder<'a, A>

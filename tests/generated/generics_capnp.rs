@@ -2,6 +2,18 @@
 
 /// Id of the schema file.
 pub const FILE_ID: u64 = 0xed6c4127a57b473d;
+/// The schema node of every struct, enum and interface of the file.
+pub const SCHEMA_NODES: &[fn() -> &'static ::capnarena::typed::SchemaNode] = &[
+    <box_::Owned as ::capnarena::typed::HasSchema>::schema_node,
+    <triple::Owned as ::capnarena::typed::HasSchema>::schema_node,
+    <outer::Owned as ::capnarena::typed::HasSchema>::schema_node,
+    <uses::Owned as ::capnarena::typed::HasSchema>::schema_node,
+    <deep::Owned as ::capnarena::typed::HasSchema>::schema_node,
+    <quad::Owned as ::capnarena::typed::HasSchema>::schema_node,
+    <more_uses::Owned as ::capnarena::typed::HasSchema>::schema_node,
+    <Mode as ::capnarena::typed::HasSchema>::schema_node,
+    <outer::inner::Owned as ::capnarena::typed::HasSchema>::schema_node,
+];
 /// The `Box` struct.
 pub mod box_ {
     /// Id of the struct.
@@ -79,6 +91,66 @@ pub mod box_ {
                 builder,
                 marker: ::core::marker::PhantomData,
             }
+        }
+    }
+    impl<T: ::capnarena::typed::Owned + ::capnarena::typed::Introspect>
+        ::capnarena::typed::HasSchema for Owned<T>
+    {
+        fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::HasSchema;
+            use ::capnarena::typed::SchemaNode;
+            /// The declaration of annotation `label`.
+            fn annotation_0() -> &'static SchemaNode {
+                static NODES: &[&[u8]] = &[
+                    b"\0\0\0\0\x05\0\x06\0\xff\\\x08\x1b\x0d:\xe8\x8c\x0f\0\0\0\x05\0\x1c\0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xaa\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:label\0\0\0\0\0\0\0\0\x01\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                ];
+                static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+                static NODE: SchemaNode = SchemaNode::new(0x8ce83a0d1b085cff, NODES, DEPENDENCIES);
+                &NODE
+            }
+            /// The declaration of annotation `weight`.
+            fn annotation_1() -> &'static SchemaNode {
+                static NODES: &[&[u8]] = &[
+                    b"\0\0\0\0\x05\0\x06\0r\xd8\x91\x18\xfdWD\xd1\x0f\0\0\0\x05\0 \0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xb2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:weight\0\0\0\0\0\0\0\x01\0\x01\0\x0f\0\0\0\0\0\0\0\x98\xc3\xceo\xa7\xc0Q\xb6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                ];
+                static DEPENDENCIES: &[fn() -> &'static SchemaNode] =
+                    &[<super::Mode as HasSchema>::schema_node];
+                static NODE: SchemaNode = SchemaNode::new(0xd14457fd1891d872, NODES, DEPENDENCIES);
+                &NODE
+            }
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\x9a'(\x19\xddE\xfe\x97\x0f\0\0\0\x01\0\0\0=G{\xa5'Al\xed\x01\0\x07\0\0\0\0\0\0\0\0\0\x01\0\0\0\x15\0\0\0\x9a\0\0\0\x1d\0\0\0\x07\0\0\0\x1d\0\0\0\x1f\0\0\0=\0\0\0?\0\0\0\0\0\0\0\0\0\0\0\x95\0\0\0\x0f\0\0\0generics.capnp:Box\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x04\0\0\0\x01\0\x02\0\xff\\\x08\x1b\x0d:\xe8\x8c\x04\0\0\0\x02\0\x01\0\x10\0\0\0\0\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\x002\0\0\0a box\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\x0d\0\0\x002\0\0\0\x0d\0\0\0\x1f\0\0\0(\0\0\0\x03\0\x01\x004\0\0\0\x02\0\x01\0value\0\0\0\x04\0\0\0\x01\0\x02\0r\xd8\x91\x18\xfdWD\xd1\x04\0\0\0\x02\0\x01\0\x0c\0\0\0\0\0\x01\0\x0f\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\0\0\x01\0\x01\0\0\0\x12\0\0\0T\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[annotation_0, annotation_1];
+            static NODE: SchemaNode = SchemaNode::new(0x97fe45dd1928279a, NODES, DEPENDENCIES);
+            &NODE
+        }
+        fn brand() -> &'static [::capnarena::typed::Binding] {
+            const {
+                &[::capnarena::typed::Binding::new(
+                    0x97fe45dd1928279a,
+                    0,
+                    <T as ::capnarena::typed::Introspect>::introspect,
+                )]
+            }
+        }
+    }
+    impl<T: ::capnarena::typed::Owned + ::capnarena::typed::Introspect>
+        ::capnarena::typed::Introspect for Owned<T>
+    {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+        ::capnarena::typed::IntoStructBuilder<'a, A> for Builder<'a, A, T>
+    {
+        #[inline]
+        fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
         }
     }
     impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
@@ -333,6 +405,69 @@ pub mod triple {
                 builder,
                 marker: ::core::marker::PhantomData,
             }
+        }
+    }
+    impl<
+        A_: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        B: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        C: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+    > ::capnarena::typed::HasSchema for Owned<A_, B, C>
+    {
+        fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::SchemaNode;
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\x0a\x8d\xf6\x08,\xb7\xfc\xb7\x0f\0\0\0\x01\0\0\0=G{\xa5'Al\xed\x03\0\x07\0\0\0\0\0\0\0\0\0\x01\0\0\0\x15\0\0\0\xb2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\0\xaf\0\0\0\0\0\0\0\0\0\0\0\xc9\0\0\0\x1f\0\0\0generics.capnp:Triple\0\0\0\0\0\0\0\x01\0\x01\0\x0c\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0E\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0@\0\0\0\x03\0\x01\0L\0\0\0\x02\0\x01\0\x01\0\0\0\x01\0\0\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0I\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0D\0\0\0\x03\0\x01\0P\0\0\0\x02\0\x01\0\x02\0\0\0\x02\0\0\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\0\0M\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0H\0\0\0\x03\0\x01\0T\0\0\0\x02\0\x01\0a\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x0a\x8d\xf6\x08,\xb7\xfc\xb7\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0b\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x01\0\0\0\0\0\x0a\x8d\xf6\x08,\xb7\xfc\xb7\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0c\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x02\0\0\0\0\0\x0a\x8d\xf6\x08,\xb7\xfc\xb7\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0c\0\0\0\0\0\x01\0\x09\0\0\0\x12\0\0\0\x09\0\0\0\x12\0\0\0\x09\0\0\0\x12\0\0\0A\0\0\0\0\0\0\0B\0\0\0\0\0\0\0C\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+            static NODE: SchemaNode = SchemaNode::new(0xb7fcb72c08f68d0a, NODES, DEPENDENCIES);
+            &NODE
+        }
+        fn brand() -> &'static [::capnarena::typed::Binding] {
+            const {
+                &[
+                    ::capnarena::typed::Binding::new(
+                        0xb7fcb72c08f68d0a,
+                        0,
+                        <A_ as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                    ::capnarena::typed::Binding::new(
+                        0xb7fcb72c08f68d0a,
+                        1,
+                        <B as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                    ::capnarena::typed::Binding::new(
+                        0xb7fcb72c08f68d0a,
+                        2,
+                        <C as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                ]
+            }
+        }
+    }
+    impl<
+        A_: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        B: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        C: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+    > ::capnarena::typed::Introspect for Owned<A_, B, C>
+    {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+    > ::capnarena::typed::IntoStructBuilder<'a, A> for Builder<'a, A, A_, B, C>
+    {
+        #[inline]
+        fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
         }
     }
     impl<A_: ::capnarena::typed::Owned, B: ::capnarena::typed::Owned, C: ::capnarena::typed::Owned>
@@ -707,6 +842,48 @@ pub mod outer {
                 builder,
                 marker: ::core::marker::PhantomData,
             }
+        }
+    }
+    impl<T: ::capnarena::typed::Owned + ::capnarena::typed::Introspect>
+        ::capnarena::typed::HasSchema for Owned<T>
+    {
+        fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::HasSchema;
+            use ::capnarena::typed::SchemaNode;
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\x85Q|\xc7\xf7[\xa2\xf9\x0f\0\0\0\x01\0\x01\0=G{\xa5'Al\xed\x04\0\x07\0\0\0\x03\0\0\0\0\0\x01\0\0\0\x15\0\0\0\xaa\0\0\0\x1d\0\0\0\x17\0\0\0\0\0\0\0\0\0\0\0%\0\0\0W\x01\0\0\0\0\0\0\0\0\0\0\xa1\x01\0\0\x0f\0\0\0generics.capnp:Outer\0\0\0\0\x04\0\0\0\x01\0\x01\0\x1a\xcf\xbe|\x85\x8f\xf2\xff\x01\0\0\x002\0\0\0Inner\0\0\0\x18\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\x99\0\0\x002\0\0\0\0\0\0\0\0\0\0\0\x94\0\0\0\x03\0\x01\0\xb4\0\0\0\x02\0\x01\0\x01\0\0\0\x01\0\0\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\xb1\0\0\0j\0\0\0\0\0\0\0\0\0\0\0\xb0\0\0\0\x03\0\x01\0\xbc\0\0\0\x02\0\x01\0\x02\0\0\0\x02\0\0\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\0\0\xb9\0\0\0*\0\0\0\0\0\0\0\0\0\0\0\xb4\0\0\0\x03\0\x01\0\xc0\0\0\0\x02\0\x01\0\x03\0\xff\xff\0\0\0\0\0\0\x01\0\x03\0\0\0\0\0\0\0\0\0\0\0\xbd\0\0\0*\0\0\0\0\0\0\0\0\0\0\0\xb8\0\0\0\x03\0\x01\0\xc4\0\0\0\x02\0\x01\0\x04\0\xfe\xff\x03\0\0\0\0\0\x01\0\x04\0\0\0\0\0\0\0\0\0\0\0\xc1\0\0\0*\0\0\0\0\0\0\0\0\0\0\0\xbc\0\0\0\x03\0\x01\0\xc8\0\0\0\x02\0\x01\0\x05\0\xfd\xff\x01\0\0\0\0\0\x01\0\x05\0\0\0\0\0\0\0\0\0\0\0\xc5\0\0\x002\0\0\0\0\0\0\0\0\0\0\0\xc0\0\0\0\x03\0\x01\0\xcc\0\0\0\x02\0\x01\0inner\0\0\0\x10\0\0\0\0\0\0\0\x1a\xcf\xbe|\x85\x8f\xf2\xff\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x85Q|\xc7\xf7[\xa2\xf9\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0innerUnbound\0\0\0\0\x10\0\0\0\0\0\0\0\x1a\xcf\xbe|\x85\x8f\xf2\xff\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0self\0\0\0\0\x10\0\0\0\0\0\0\0\x85Q|\xc7\xf7[\xa2\xf9\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0none\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0some\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x85Q|\xc7\xf7[\xa2\xf9\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0count\0\0\0\x08\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\0\0\x01\0\x01\0\0\0\x12\0\0\0T\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] =
+                &[<super::outer::inner::Owned as HasSchema>::schema_node];
+            static NODE: SchemaNode = SchemaNode::new(0xf9a25bf7c77c5185, NODES, DEPENDENCIES);
+            &NODE
+        }
+        fn brand() -> &'static [::capnarena::typed::Binding] {
+            const {
+                &[::capnarena::typed::Binding::new(
+                    0xf9a25bf7c77c5185,
+                    0,
+                    <T as ::capnarena::typed::Introspect>::introspect,
+                )]
+            }
+        }
+    }
+    impl<T: ::capnarena::typed::Owned + ::capnarena::typed::Introspect>
+        ::capnarena::typed::Introspect for Owned<T>
+    {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+        ::capnarena::typed::IntoStructBuilder<'a, A> for Builder<'a, A, T>
+    {
+        #[inline]
+        fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
         }
     }
     /// The union's members, with the value of the one that is set.
@@ -1196,6 +1373,46 @@ pub mod outer {
                 }
             }
         }
+        impl<T: ::capnarena::typed::Owned + ::capnarena::typed::Introspect>
+            ::capnarena::typed::HasSchema for Owned<T>
+        {
+            fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+                use ::capnarena::typed::SchemaNode;
+                static NODES: &[&[u8]] = &[
+                    b"\0\0\0\0\x05\0\x06\0\x1a\xcf\xbe|\x85\x8f\xf2\xff\x15\0\0\0\x01\0\0\0\x85Q|\xc7\xf7[\xa2\xf9\x01\0\x07\0\0\0\0\0\0\0\0\0\x01\0\0\0\x15\0\0\0\xda\0\0\0!\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x1d\0\0\0?\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:Outer.Inner\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x04\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\x0d\0\0\0*\0\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\x03\0\x01\0\x14\0\0\0\x02\0\x01\0item\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x85Q|\xc7\xf7[\xa2\xf9\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                ];
+                static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+                static NODE: SchemaNode = SchemaNode::new(0xfff28f857cbecf1a, NODES, DEPENDENCIES);
+                &NODE
+            }
+            fn brand() -> &'static [::capnarena::typed::Binding] {
+                const {
+                    &[::capnarena::typed::Binding::new(
+                        0xf9a25bf7c77c5185,
+                        0,
+                        <T as ::capnarena::typed::Introspect>::introspect,
+                    )]
+                }
+            }
+        }
+        impl<T: ::capnarena::typed::Owned + ::capnarena::typed::Introspect>
+            ::capnarena::typed::Introspect for Owned<T>
+        {
+            fn introspect() -> ::capnarena::typed::SchemaType {
+                ::capnarena::typed::SchemaType::Struct {
+                    node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                    brand: <Self as ::capnarena::typed::HasSchema>::brand,
+                }
+            }
+        }
+        impl<'a, A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned>
+            ::capnarena::typed::IntoStructBuilder<'a, A> for Builder<'a, A, T>
+        {
+            #[inline]
+            fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+                self.builder
+            }
+        }
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -1395,6 +1612,39 @@ pub mod uses {
         #[inline]
         fn from_struct_builder(builder: ::capnarena::StructBuilder<'a, A>) -> Self {
             Builder { builder }
+        }
+    }
+    impl ::capnarena::typed::HasSchema for Owned {
+        fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::HasSchema;
+            use ::capnarena::typed::SchemaNode;
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\xf3\0\xe3\x15\x0c\xca\x87\xcd\x0f\0\0\0\x01\0\0\0=G{\xa5'Al\xed\x0a\0\x07\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xa2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\x007\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:Uses\0\0\0\0\0\0\0\0\0\x01\0\x01\0(\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\x09\x01\0\x002\0\0\0\0\0\0\0\0\0\0\0\x04\x01\0\0\x03\0\x01\0P\x01\0\0\x02\0\x01\0\x01\0\0\0\x01\0\0\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0M\x01\0\0:\0\0\0\0\0\0\0\0\0\0\0H\x01\0\0\x03\0\x01\0\xb4\x01\0\0\x02\0\x01\0\x02\0\0\0\x02\0\0\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\0\0\xb1\x01\0\x002\0\0\0\0\0\0\0\0\0\0\0\xac\x01\0\0\x03\0\x01\0\xf8\x01\0\0\x02\0\x01\0\x03\0\0\0\x03\0\0\0\0\0\x01\0\x03\0\0\0\0\0\0\0\0\0\0\0\xf5\x01\0\0b\0\0\0\0\0\0\0\0\0\0\0\xf4\x01\0\0\x03\0\x01\0p\x02\0\0\x02\0\x01\0\x04\0\0\0\x04\0\0\0\0\0\x01\0\x04\0\0\0\0\0\0\0\0\0\0\0m\x02\0\0*\0\0\0\0\0\0\0\0\0\0\0h\x02\0\0\x03\0\x01\0\xf4\x02\0\0\x02\0\x01\0\x05\0\0\0\x05\0\0\0\0\0\x01\0\x05\0\0\0\0\0\0\0\0\0\0\0\xf1\x02\0\0:\0\0\0\0\0\0\0\0\0\0\0\xec\x02\0\0\x03\0\x01\0\x98\x03\0\0\x02\0\x01\0\x06\0\0\0\x06\0\0\0\0\0\x01\0\x06\0\0\0\0\0\0\0\0\0\0\0\x95\x03\0\x002\0\0\0\0\0\0\0\0\0\0\0\x90\x03\0\0\x03\0\x01\0\xfc\x03\0\0\x02\0\x01\0\x07\0\0\0\x07\0\0\0\0\0\x01\0\x07\0\0\0\0\0\0\0\0\0\0\0\xf9\x03\0\0:\0\0\0\0\0\0\0\0\0\0\0\xf4\x03\0\0\x03\0\x01\0@\x04\0\0\x02\0\x01\0\x08\0\0\0\x08\0\0\0\0\0\x01\0\x08\0\0\0\0\0\0\0\0\0\0\0=\x04\0\x002\0\0\0\0\0\0\0\0\0\0\x008\x04\0\0\x03\0\x01\0\x84\x04\0\0\x02\0\x01\0\x09\0\0\0\x09\0\0\0\0\0\x01\0\x09\0\0\0\0\0\0\0\0\0\0\0\x81\x04\0\0B\0\0\0\0\0\0\0\0\0\0\0|\x04\0\0\x03\0\x01\0\x88\x04\0\0\x02\0\x01\0bytes\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x06\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0nested\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0boxes\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0listOfBoxes\0\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0deep\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0triple\0\0\x10\0\0\0\0\0\0\0\x0a\x8d\xf6\x08,\xb7\xfc\xb7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x0a\x8d\xf6\x08,\xb7\xfc\xb7\0\0\0\0\0\0\0\0\x01\0\0\x007\0\0\0\x0c\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\x10\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0P\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x03\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0outer\0\0\0\x10\0\0\0\0\0\0\0\x85Q|\xc7\xf7[\xa2\xf9\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x85Q|\xc7\xf7[\xa2\xf9\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0floats\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0a\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0enums\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0f\0\0\0\0\0\0\0\x98\xc3\xceo\xa7\xc0Q\xb6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0unbound\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[
+                <super::box_::Owned as HasSchema>::schema_node,
+                <super::triple::Owned as HasSchema>::schema_node,
+                <super::outer::Owned as HasSchema>::schema_node,
+                <super::Mode as HasSchema>::schema_node,
+            ];
+            static NODE: SchemaNode = SchemaNode::new(0xcd87ca0c15e300f3, NODES, DEPENDENCIES);
+            &NODE
+        }
+    }
+    impl ::capnarena::typed::Introspect for Owned {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::IntoStructBuilder<'a, A>
+        for Builder<'a, A>
+    {
+        #[inline]
+        fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
         }
     }
     impl ::core::fmt::Debug for Reader<'_> {
@@ -2378,6 +2628,73 @@ pub mod deep {
                 builder,
                 marker: ::core::marker::PhantomData,
             }
+        }
+    }
+    impl<
+        X: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        Y: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        Z: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+    > ::capnarena::typed::HasSchema for Owned<X, Y, Z>
+    {
+        fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::HasSchema;
+            use ::capnarena::typed::SchemaNode;
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\x8c+\xd7\x92\xf9\xccL\xda\x0f\0\0\0\x01\0\x01\0=G{\xa5'Al\xed\x03\0\x07\0\0\0\x05\0\0\0\0\0\x01\0\0\0\x15\0\0\0\xa2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\0W\x01\0\0\0\0\0\0\0\0\0\0!\x04\0\0\x1f\0\0\0generics.capnp:Deep\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x18\0\0\0\x03\0\x04\0\0\0\xff\xff\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\x99\0\0\x002\0\0\0\0\0\0\0\0\0\0\0\x94\0\0\0\x03\0\x01\0`\x01\0\0\x02\0\x01\0\x01\0\xfe\xff\0\0\0\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0]\x01\0\0\x12\0\0\0\0\0\0\0\0\0\0\0X\x01\0\0\x03\0\x01\0d\x01\0\0\x02\0\x01\0\x02\0\xfd\xff\0\0\0\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\0\0a\x01\0\x002\0\0\0\0\0\0\0\0\0\0\0\\\x01\0\0\x03\0\x01\0\xe8\x01\0\0\x02\0\x01\0\x03\0\xfc\xff\0\0\0\0\x01\0\0\0\0\0\0\0G\x1fQ%a.\xbc\xcc\xe5\x01\0\x002\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\0\xfb\xff\0\0\0\0\0\0\x01\0\x06\0\0\0\0\0\0\0\0\0\0\0\xcd\x01\0\0:\0\0\0\0\0\0\0\0\0\0\0\xc8\x01\0\0\x03\0\x01\0\x04\x03\0\0\x02\0\x01\0\x05\0\0\0\x02\0\0\0\0\0\x01\0\x07\0\0\0\0\0\0\0\0\0\0\0\x01\x03\0\0*\0\0\0\0\0\0\0\0\0\0\0\xfc\x02\0\0\x03\0\x01\0X\x03\0\0\x02\0\x01\0lists\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x01\0\0\x007\0\0\0\x0c\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\x10\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0 \0\0\0\x03\0\x01\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x01\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x02\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0x\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0boxes\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x12\0\0\0\0\0\0\0\x01\0\x01\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0group\0\0\0nested\0\0\x10\0\0\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x01\0\0\x007\0\0\0\x0c\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\x10\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0H\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0\x90\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x12\0\0\0\0\0\0\0\x01\0\x01\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x12\0\0\0\0\0\0\0\x01\0\x02\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0five\0\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0c\0\0\0\0\0\x01\0\x09\0\0\0\x12\0\0\0\x09\0\0\0\x12\0\0\0\x09\0\0\0\x12\0\0\0X\0\0\0\0\0\0\0Y\0\0\0\0\0\0\0Z\0\0\0\0\0\0\0",
+                b"\0\0\0\0\x05\0\x06\0G\x1fQ%a.\xbc\xcc\x14\0\0\0\x01\0\x01\0\x8c+\xd7\x92\xf9\xccL\xda\x03\0\x07\0\x01\0\0\0\0\0\0\0\x01\0\0\0\x15\0\0\0\xd2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\0w\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:Deep.group\0\0\0\0\0\0\0\x08\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\x03\0\0\0\0\0\0\0\0\0\0\0)\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0$\0\0\0\x03\0\x01\x000\0\0\0\x02\0\x01\0\x01\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0}v\xec)\xe3\xb9\xa6\x89-\0\0\x002\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0z\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x02\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0inner\0\0\0",
+                b"\0\0\0\0\x05\0\x06\0}v\xec)\xe3\xb9\xa6\x89\x1a\0\0\0\x01\0\x01\0G\x1fQ%a.\xbc\xcc\x03\0\x07\0\x01\0\x02\0\x01\0\0\0\x01\0\0\0\x15\0\0\0\x02\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\0w\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:Deep.group.inner\0\x08\0\0\0\x03\0\x04\0\0\0\xff\xff\x01\0\0\0\0\0\x01\0\x04\0\0\0\0\0\0\0\0\0\0\0)\0\0\x002\0\0\0\0\0\0\0\0\0\0\0$\0\0\0\x03\0\x01\0\x80\0\0\0\x02\0\x01\0\x01\0\xfe\xff\x01\0\0\0\0\0\x01\0\x05\0\0\0\0\0\0\0\0\0\0\0}\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0x\0\0\0\x03\0\x01\0\x84\0\0\0\x02\0\x01\0texts\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0y\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x01\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] =
+                &[<super::box_::Owned as HasSchema>::schema_node];
+            static NODE: SchemaNode = SchemaNode::new(0xda4cccf992d72b8c, NODES, DEPENDENCIES);
+            &NODE
+        }
+        fn brand() -> &'static [::capnarena::typed::Binding] {
+            const {
+                &[
+                    ::capnarena::typed::Binding::new(
+                        0xda4cccf992d72b8c,
+                        0,
+                        <X as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                    ::capnarena::typed::Binding::new(
+                        0xda4cccf992d72b8c,
+                        1,
+                        <Y as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                    ::capnarena::typed::Binding::new(
+                        0xda4cccf992d72b8c,
+                        2,
+                        <Z as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                ]
+            }
+        }
+    }
+    impl<
+        X: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        Y: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        Z: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+    > ::capnarena::typed::Introspect for Owned<X, Y, Z>
+    {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        X: ::capnarena::typed::Owned,
+        Y: ::capnarena::typed::Owned,
+        Z: ::capnarena::typed::Owned,
+    > ::capnarena::typed::IntoStructBuilder<'a, A> for Builder<'a, A, X, Y, Z>
+    {
+        #[inline]
+        fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
         }
     }
     /// The union's members, with the value of the one that is set.
@@ -3933,6 +4250,77 @@ pub mod quad {
         }
     }
     impl<
+        A_: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        B: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        C: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        D_: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+    > ::capnarena::typed::HasSchema for Owned<A_, B, C, D_>
+    {
+        fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::SchemaNode;
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\xe5\xf6\xfb\x92\x0d\x86\xe5\x8d\x0f\0\0\0\x01\0\0\0=G{\xa5'Al\xed\x04\0\x07\0\0\0\0\0\0\0\0\0\x01\0\0\0\x15\0\0\0\xa2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\0\xe7\0\0\0\0\0\0\0\0\0\0\0\x05\x01\0\0'\0\0\0generics.capnp:Quad\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x10\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0a\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\\\0\0\0\x03\0\x01\0h\0\0\0\x02\0\x01\0\x01\0\0\0\x01\0\0\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0e\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0`\0\0\0\x03\0\x01\0l\0\0\0\x02\0\x01\0\x02\0\0\0\x02\0\0\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\0\0i\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0d\0\0\0\x03\0\x01\0p\0\0\0\x02\0\x01\0\x03\0\0\0\x03\0\0\0\0\0\x01\0\x03\0\0\0\0\0\0\0\0\0\0\0m\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0h\0\0\0\x03\0\x01\0t\0\0\0\x02\0\x01\0a\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\xe5\xf6\xfb\x92\x0d\x86\xe5\x8d\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0b\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x01\0\0\0\0\0\xe5\xf6\xfb\x92\x0d\x86\xe5\x8d\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0c\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x02\0\0\0\0\0\xe5\xf6\xfb\x92\x0d\x86\xe5\x8d\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0d\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\x01\0\x03\0\0\0\0\0\xe5\xf6\xfb\x92\x0d\x86\xe5\x8d\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\x01\0\x0d\0\0\0\x12\0\0\0\x0d\0\0\0\x12\0\0\0\x0d\0\0\0\x12\0\0\0\x0d\0\0\0\x12\0\0\0A\0\0\0\0\0\0\0B\0\0\0\0\0\0\0C\0\0\0\0\0\0\0D\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+            static NODE: SchemaNode = SchemaNode::new(0x8de5860d92fbf6e5, NODES, DEPENDENCIES);
+            &NODE
+        }
+        fn brand() -> &'static [::capnarena::typed::Binding] {
+            const {
+                &[
+                    ::capnarena::typed::Binding::new(
+                        0x8de5860d92fbf6e5,
+                        0,
+                        <A_ as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                    ::capnarena::typed::Binding::new(
+                        0x8de5860d92fbf6e5,
+                        1,
+                        <B as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                    ::capnarena::typed::Binding::new(
+                        0x8de5860d92fbf6e5,
+                        2,
+                        <C as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                    ::capnarena::typed::Binding::new(
+                        0x8de5860d92fbf6e5,
+                        3,
+                        <D_ as ::capnarena::typed::Introspect>::introspect,
+                    ),
+                ]
+            }
+        }
+    }
+    impl<
+        A_: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        B: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        C: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+        D_: ::capnarena::typed::Owned + ::capnarena::typed::Introspect,
+    > ::capnarena::typed::Introspect for Owned<A_, B, C, D_>
+    {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
+    impl<
+        'a,
+        A: ::capnarena::Arena + ?Sized,
+        A_: ::capnarena::typed::Owned,
+        B: ::capnarena::typed::Owned,
+        C: ::capnarena::typed::Owned,
+        D_: ::capnarena::typed::Owned,
+    > ::capnarena::typed::IntoStructBuilder<'a, A> for Builder<'a, A, A_, B, C, D_>
+    {
+        #[inline]
+        fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+    }
+    impl<
         A_: ::capnarena::typed::Owned,
         B: ::capnarena::typed::Owned,
         C: ::capnarena::typed::Owned,
@@ -4356,6 +4744,38 @@ pub mod more_uses {
             Builder { builder }
         }
     }
+    impl ::capnarena::typed::HasSchema for Owned {
+        fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+            use ::capnarena::typed::HasSchema;
+            use ::capnarena::typed::SchemaNode;
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\xf8\xef\xc8\xf8@\xf9\x96\xc2\x0f\0\0\0\x01\0\0\0=G{\xa5'Al\xed\x02\0\x07\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xc2\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x19\0\0\0w\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:MoreUses\0\0\0\0\0\x01\0\x01\0\x08\0\0\0\x03\0\x04\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0)\0\0\0*\0\0\0\0\0\0\0\0\0\0\0$\0\0\0\x03\0\x01\0\xd0\0\0\0\x02\0\x01\0\x01\0\0\0\x01\0\0\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\xcd\0\0\0*\0\0\0\0\0\0\0\0\0\0\0\xc8\0\0\0\x03\0\x01\0\x0c\x02\0\0\x02\0\x01\0deep\0\0\0\0\x10\0\0\0\0\0\0\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x8c+\xd7\x92\xf9\xccL\xda\0\0\0\0\0\0\0\0\x01\0\0\x007\0\0\0\x0c\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\x10\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0 \0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0e\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0quad\0\0\0\0\x10\0\0\0\0\0\0\0\xe5\xf6\xfb\x92\x0d\x86\xe5\x8d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\xe5\xf6\xfb\x92\x0d\x86\xe5\x8d\0\0\0\0\0\0\0\0\x01\0\0\0G\0\0\0\x10\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0P\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0\x88\0\0\0\x03\0\x01\0\x01\0\0\0\0\0\0\0\xc0\0\0\0\x03\0\x01\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\0\0\0\x1f\0\0\0\x04\0\0\0\x02\0\x01\0\x9a'(\x19\xddE\xfe\x97\0\0\0\0\0\0\0\0\x01\0\0\0\x17\0\0\0\x04\0\0\0\x01\0\x01\0\x01\0\0\0\0\0\0\0\0\0\0\0\x03\0\x01\0\x0d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[
+                <super::deep::Owned as HasSchema>::schema_node,
+                <super::box_::Owned as HasSchema>::schema_node,
+                <super::quad::Owned as HasSchema>::schema_node,
+            ];
+            static NODE: SchemaNode = SchemaNode::new(0xc296f940f8c8eff8, NODES, DEPENDENCIES);
+            &NODE
+        }
+    }
+    impl ::capnarena::typed::Introspect for Owned {
+        fn introspect() -> ::capnarena::typed::SchemaType {
+            ::capnarena::typed::SchemaType::Struct {
+                node: <Self as ::capnarena::typed::HasSchema>::schema_node,
+                brand: <Self as ::capnarena::typed::HasSchema>::brand,
+            }
+        }
+    }
+    impl<'a, A: ::capnarena::Arena + ?Sized> ::capnarena::typed::IntoStructBuilder<'a, A>
+        for Builder<'a, A>
+    {
+        #[inline]
+        fn into_struct_builder(self) -> ::capnarena::StructBuilder<'a, A> {
+            self.builder
+        }
+    }
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -4681,4 +5101,29 @@ impl ::core::convert::From<Mode> for u16 {
 }
 impl ::capnarena::typed::Enum for Mode {
     const NAMES: &'static [&'static str] = Mode::NAMES;
+}
+impl ::capnarena::typed::HasSchema for Mode {
+    fn schema_node() -> &'static ::capnarena::typed::SchemaNode {
+        use ::capnarena::typed::SchemaNode;
+        /// The declaration of annotation `label`.
+        fn annotation_0() -> &'static SchemaNode {
+            static NODES: &[&[u8]] = &[
+                b"\0\0\0\0\x05\0\x06\0\xff\\\x08\x1b\x0d:\xe8\x8c\x0f\0\0\0\x05\0\x1c\0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xaa\0\0\0\x1d\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x18\0\0\0\x03\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:label\0\0\0\0\0\0\0\0\x01\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+            ];
+            static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[];
+            static NODE: SchemaNode = SchemaNode::new(0x8ce83a0d1b085cff, NODES, DEPENDENCIES);
+            &NODE
+        }
+        static NODES: &[&[u8]] = &[
+            b"\0\0\0\0\x05\0\x06\0\x98\xc3\xceo\xa7\xc0Q\xb6\x0f\0\0\0\x02\0\0\0=G{\xa5'Al\xed\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\xa2\0\0\0\x1d\0\0\0\x07\0\0\0\x1d\0\0\0\x1f\0\0\0=\0\0\x007\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0generics.capnp:Mode\0\0\0\0\0\0\0\0\0\x01\0\x01\0\x04\0\0\0\x01\0\x02\0\xff\\\x08\x1b\x0d:\xe8\x8c\x04\0\0\0\x02\0\x01\0\x10\0\0\0\0\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0:\0\0\0a mode\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\x01\0\x02\0\0\0\0\0\0\0\0\0\x11\0\0\0\"\0\0\0\x11\0\0\0\x1f\0\0\0\x01\0\0\0\0\0\0\0-\0\0\0\x1a\0\0\0\0\0\0\0\0\0\0\0off\0\0\0\0\0\x04\0\0\0\x01\0\x02\0\xff\\\x08\x1b\x0d:\xe8\x8c\x04\0\0\0\x02\0\x01\0\x10\0\0\0\0\0\x01\0\x0c\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0B\0\0\0nothing\0\0\0\0\0\0\0\0\0on\0\0\0\0\0\0",
+        ];
+        static DEPENDENCIES: &[fn() -> &'static SchemaNode] = &[annotation_0];
+        static NODE: SchemaNode = SchemaNode::new(0xb651c0a76fcec398, NODES, DEPENDENCIES);
+        &NODE
+    }
+}
+impl ::capnarena::typed::Introspect for Mode {
+    fn introspect() -> ::capnarena::typed::SchemaType {
+        ::capnarena::typed::SchemaType::Enum(<Self as ::capnarena::typed::HasSchema>::schema_node)
+    }
 }

@@ -4,8 +4,8 @@
 # parameters are AnyPointer), and a union member of a parameter's type.
 @0xed6c4127a57b473d;
 
-struct Box(T) {
-  value @0 :T;
+struct Box(T) $label("a box") {
+  value @0 :T $weight(on);
 }
 
 struct Triple(A, B, C) {
@@ -72,7 +72,12 @@ struct MoreUses {
   quad @1 :Quad(Box(Text), Box(Data), Box(Text), Box(Data));
 }
 
-enum Mode {
-  off @0;
+enum Mode $label("a mode") {
+  off @0 $label("nothing");
   on @1;
 }
+
+# Annotations, read from the generated types' schema nodes: one of Text,
+# one whose value is of an enum of this file.
+annotation label(struct, enum, enumerant) :Text;
+annotation weight(field) :Mode;

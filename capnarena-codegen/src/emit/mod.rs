@@ -353,7 +353,7 @@ impl<'s> Generator<'s> {
                     self.enum_serde(out, &name, enumerants);
                 }
                 if self.options.schema_nodes {
-                    self.has_schema_impl(out, node, "impl", &name, file, depth)?;
+                    self.has_schema_impl(out, node, &[], &name, file, depth)?;
                 }
                 Ok(())
             }

@@ -20,23 +20,34 @@ pub(super) const RESERVED: &[&str] = &[FILE_LIST];
 const STREAM_RESULT: u64 = 0x995f9a3377c0b16e;
 
 impl Generator<'_> {
-    /// The `HasSchema` impl of `ty` (with the impl's generics in
-    /// `impl_head`, `impl` if none) for node `node`, written at `depth`
-    /// modules below file `file`'s module.
+    /// The `HasSchema` and `Introspect` impls of `ty`, generic over the
+    /// parameters `params` (scope, index, name; the node's and its
+    /// scopes'), for node `node`, written at `depth` modules below file
+    /// `file`'s module.
     pub(super) fn has_schema_impl(
         &self,
         out: &mut Writer,
         node: &Node,
-        impl_head: &str,
+        params: &[(u64, u16, String)],
         ty: &str,
         file: u64,
         depth: usize,
     ) -> Result<(), Error> {
         let rt = &self.runtime;
+        let impl_head = if params.is_empty() {
+            "impl".to_string()
+        } else {
+            let bounds: Vec<String> = params
+                .iter()
+                .map(|(_, _, p)| format!("{p}: {rt}::typed::Owned + {rt}::typed::Introspect"))
+                .collect();
+            format!("impl<{}>", bounds.join(", "))
+        };
         // The node, then its groups (depth first, in field order), whose
         // types this node's dependencies include.
         let mut nodes = Vec::new();
         let mut refs = Vec::new();
+        let mut annotations: Vec<u64> = Vec::new();
         let mut stack = vec![node];
         while let Some(n) = stack.pop() {
             let bytes = n.encoded.as_ref().ok_or(Error::Unsupported {
@@ -44,6 +55,11 @@ impl Generator<'_> {
             })?;
             nodes.push(byte_string(bytes));
             refs.extend(n.refs.iter().copied());
+            for a in &n.annotation_refs {
+                if !annotations.contains(a) {
+                    annotations.push(*a);
+                }
+            }
             if let NodeKind::Struct(s) = &n.kind {
                 for f in s.fields.iter().rev() {
                     if let FieldKind::Group { type_id } = f.kind {
@@ -77,6 +93,35 @@ impl Generator<'_> {
                 deps.push(dep);
             }
         }
+        // The declarations of the annotations applied here, written here
+        // (their files need not be generated), each with the types its
+        // value names; one whose value names a type without a generated
+        // module is left out (its value is then read by id only).
+        let mut declarations = Vec::new();
+        for id in annotations {
+            let Some(decl) = self.schema.nodes.get(&id) else {
+                continue;
+            };
+            let Some(bytes) = decl.encoded.as_ref() else {
+                continue;
+            };
+            let decl_deps: Option<Vec<String>> = decl
+                .refs
+                .iter()
+                .map(|r| {
+                    self.has_module(*r)
+                        .then(|| self.schema_type(*r, file, depth).ok())
+                        .flatten()
+                        .map(|t| format!("<{t} as HasSchema>::schema_node"))
+                })
+                .collect();
+            let Some(decl_deps) = decl_deps else {
+                continue;
+            };
+            let name = format!("annotation_{}", declarations.len());
+            deps.push(name.clone());
+            declarations.push((name, decl, byte_string(bytes), decl_deps));
+        }
         out.open_impl(&format!("{impl_head} {rt}::typed::HasSchema for {ty}"));
         out.open_fn(&format!(
             "fn schema_node() -> &'static {rt}::typed::SchemaNode"
@@ -84,7 +129,9 @@ impl Generator<'_> {
         // Short names, so the statics' types stay on a line at any depth
         // (the paths of the dependencies start at `super::`, never at a
         // name these could shadow).
-        if !deps.is_empty() {
+        if deps.iter().any(|d| d.contains("HasSchema"))
+            || declarations.iter().any(|(_, _, _, d)| !d.is_empty())
+        {
             out.line(&format!("use {rt}::typed::HasSchema;"));
         }
         out.line(&format!("use {rt}::typed::SchemaNode;"));
@@ -95,6 +142,26 @@ impl Generator<'_> {
             out.assign(
                 "static NODE: SchemaNode",
                 &format!("SchemaNode::new({STREAM_RESULT:#x}, NODES, &[])"),
+                ";",
+            );
+            out.line("&NODE");
+            out.close();
+        }
+        for (name, decl, bytes, decl_deps) in &declarations {
+            out.docs(&format!(
+                "The declaration of annotation `{}`.",
+                decl.short_name()
+            ));
+            out.open_fn(&format!("fn {name}() -> &'static SchemaNode"));
+            out.assign("static NODES: &[&[u8]]", &format!("&[{bytes}]"), ";");
+            out.assign(
+                "static DEPENDENCIES: &[fn() -> &'static SchemaNode]",
+                &format!("&[{}]", decl_deps.join(", ")),
+                ";",
+            );
+            out.assign(
+                "static NODE: SchemaNode",
+                &format!("SchemaNode::new({:#x}, NODES, DEPENDENCIES)", decl.id),
                 ";",
             );
             out.line("&NODE");
@@ -116,6 +183,39 @@ impl Generator<'_> {
             ";",
         );
         out.line("&NODE");
+        out.close();
+        if !params.is_empty() {
+            let bindings: Vec<String> = params
+                .iter()
+                .map(|(scope, index, p)| {
+                    format!(
+                        "{rt}::typed::Binding::new({scope:#x}, {index}, <{p} as {rt}::typed::Introspect>::introspect)"
+                    )
+                })
+                .collect();
+            out.open_fn(&format!("fn brand() -> &'static [{rt}::typed::Binding]"));
+            // An inline const: a `&'static` slice that names the
+            // parameters, one per instantiation.
+            out.open("const");
+            out.line(&format!("&[{}]", bindings.join(", ")));
+            out.close();
+            out.close();
+        }
+        out.close();
+        let schema_type = match &node.kind {
+            NodeKind::Enum(_) => format!(
+                "{rt}::typed::SchemaType::Enum(<Self as {rt}::typed::HasSchema>::schema_node)"
+            ),
+            NodeKind::Interface(_) => format!(
+                "{rt}::typed::SchemaType::Interface {{ node: <Self as {rt}::typed::HasSchema>::schema_node, brand: <Self as {rt}::typed::HasSchema>::brand }}"
+            ),
+            _ => format!(
+                "{rt}::typed::SchemaType::Struct {{ node: <Self as {rt}::typed::HasSchema>::schema_node, brand: <Self as {rt}::typed::HasSchema>::brand }}"
+            ),
+        };
+        out.open_impl(&format!("{impl_head} {rt}::typed::Introspect for {ty}"));
+        out.open_fn(&format!("fn introspect() -> {rt}::typed::SchemaType"));
+        out.line(&schema_type);
         out.close();
         out.close();
         Ok(())
@@ -182,7 +282,7 @@ impl Generator<'_> {
     ) -> Result<(), Error> {
         out.docs("Names the interface's schema node (through `typed::HasSchema`).");
         out.line("pub struct Owned;");
-        self.has_schema_impl(out, node, "impl", "Owned", file, depth)
+        self.has_schema_impl(out, node, &[], "Owned", file, depth)
     }
 
     /// The file module's `SCHEMA_NODES`: the `schema_node` function of

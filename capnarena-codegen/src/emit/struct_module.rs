@@ -319,14 +319,8 @@ impl Generator<'_> {
     ) -> Result<(), Error> {
         let runtime = &self.runtime;
         let (list, bounds) = (&generics.list, &generics.bounds);
-        self.has_schema_impl(
-            out,
-            node,
-            &impl_generics(bounds),
-            &owned_use(generics),
-            file,
-            depth,
-        )?;
+        let params = self.params.borrow().clone();
+        self.has_schema_impl(out, node, &params, &owned_use(generics), file, depth)?;
         out.open_impl(&format!(
             "impl<'a, A: {runtime}::Arena + ?Sized{bounds}> {runtime}::typed::IntoStructBuilder<'a, A> for Builder<'a, A{list}>"
         ));

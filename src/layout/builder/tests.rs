@@ -168,7 +168,7 @@ fn bit_list_packs_bits_from_the_low_end() {
 fn object_in_another_segment_gets_a_single_far_pointer() {
     use crate::arena::{GrowthPolicy, MultiSegmentArena};
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(3) // reserved word, root pointer, root struct
+        .with_first_segment_words(2) // root pointer, root struct
         .with_policy(GrowthPolicy::FixedSize(8));
     let mut msg = Message::new(arena);
     let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
@@ -219,7 +219,7 @@ fn without_room_the_landing_pad_follows_the_object() {
         }
     }
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(3)
+        .with_first_segment_words(2)
         .with_policy(GrowthPolicy::FixedSize(8));
     let mut msg = Message::new(NoRoom(arena));
     let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
@@ -249,7 +249,7 @@ fn without_room_the_landing_pad_follows_the_object() {
 fn overflowing_objects_fill_the_newest_segment_in_order() {
     use crate::arena::{GrowthPolicy, MultiSegmentArena};
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(8)
+        .with_first_segment_words(7)
         .with_policy(GrowthPolicy::FixedSize(6));
     let mut msg = Message::new(arena);
     let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
@@ -284,7 +284,7 @@ fn a_far_struct_is_written_without_calling_the_arena() {
     // Segments of 3 words: the root behind a far pointer in segment
     // 1, each child (2 words and its pad) in a segment of its own.
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(3)
+        .with_first_segment_words(2)
         .with_policy(GrowthPolicy::FixedSize(3));
     // Counted outside the arena: asking the builder for its arena would
     // forget the kept data section.
@@ -344,7 +344,7 @@ fn a_far_allocation_outside_its_segment_leaves_the_slot_as_it_was() {
     // Segment 0: the reserved word, the root pointer and the root's one
     // pointer, full; the child goes to segment 1 behind a far pointer.
     let mut msg = Message::new(ShortReads(
-        MultiSegmentArena::new().with_first_segment_words(3),
+        MultiSegmentArena::new().with_first_segment_words(2),
     ));
     let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
     root.pointer(0).set_capability(5);
@@ -430,7 +430,7 @@ fn empty_text_and_data_over_dirty_memory() {
 fn text_behind_a_far_pointer_in_the_next_segment() {
     use crate::arena::{GrowthPolicy, MultiSegmentArena};
     let arena = MultiSegmentArena::new()
-        .with_first_segment_words(3) // reserved word, root pointer, root struct
+        .with_first_segment_words(2) // root pointer, root struct
         .with_policy(GrowthPolicy::FixedSize(8));
     let mut msg = Message::new(arena);
     let mut root = msg.init_root_struct(StructSize::new(0, 1)).unwrap();
@@ -843,7 +843,7 @@ where
     let calls = ::alloc::rc::Rc::new(core::cell::Cell::new(0));
     let arena = FarAnswering {
         arena: MultiSegmentArena::new()
-            .with_first_segment_words(3)
+            .with_first_segment_words(2)
             .with_policy(GrowthPolicy::FixedSize(8)),
         answer,
         calls: calls.clone(),
