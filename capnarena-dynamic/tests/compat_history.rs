@@ -9,7 +9,7 @@
 //! TAG:path`. Without it the test prints a SKIP line. The clone is not a
 //! peer (`CAPNARENA_REQUIRE_PEER` names the reference tool and libraries,
 //! which CI installs; no package carries capnproto's history), so it
-//! fails only under `CAPNARENA_REQUIRE_HISTORY=1`.
+//! fails only under `CAPNARENA_REQUIRE_CAPNPROTO_GIT=1`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -116,7 +116,7 @@ fn capnproto_git() -> Option<PathBuf> {
         let skip =
             "SKIP compat_history: set CAPNARENA_CAPNPROTO_GIT to a capnproto clone's git directory";
         assert!(
-            std::env::var("CAPNARENA_REQUIRE_HISTORY").as_deref() != Ok("1"),
+            std::env::var("CAPNARENA_REQUIRE_CAPNPROTO_GIT").as_deref() != Ok("1"),
             "{skip}"
         );
         println!("{skip}");
