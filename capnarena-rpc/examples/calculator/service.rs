@@ -16,8 +16,9 @@ use capnarena_rpc::{Caps, Error, Result, TypedParams};
 use crate::calculator_capnp::calculator::{self, Operator, expression, function, value};
 
 /// How deep an expression may nest. A deeper one is refused with an
-/// error; reading and evaluating recurse once per level.
-pub const MAX_DEPTH: u32 = 64;
+/// error; reading and evaluating recurse once per level. The message's
+/// nesting limit (64 pointers) alone would allow about 60 levels.
+pub const MAX_DEPTH: u32 = 32;
 
 /// An expression as plain Rust values. The server reads one out of a
 /// message before it awaits anything, since readers are not `Send`.
