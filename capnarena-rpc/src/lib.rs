@@ -68,6 +68,12 @@ pub mod rpc_capnp;
 #[allow(rustdoc::bare_urls)]
 pub mod rpc_twoparty_capnp;
 
+/// The guide for capnp-rpc users (`MIGRATING-RPC.md`), whose examples
+/// run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../MIGRATING-RPC.md")]
+pub struct MigratingRpc;
+
 pub use client::{
     BoxFuture, Client, Params, Pipeline, Request, Response, ResponseFuture, Results, Sent, Server,
 };
