@@ -21,7 +21,8 @@ use crate::calculator_capnp::calculator::{self, Operator, expression, function, 
 pub const MAX_DEPTH: u32 = 32;
 
 /// An expression as plain Rust values. The server reads one out of a
-/// message before it awaits anything, since readers are not `Send`.
+/// message before it awaits anything, so the recursive evaluation owns
+/// what it works on.
 /// The client builds its requests from one.
 #[derive(Clone)]
 pub enum Expr {
