@@ -20,7 +20,7 @@ use capnarena::{
 use futures_util::FutureExt;
 use futures_util::future::Shared;
 
-use crate::connection::{Conn, ImportClient, QuestionRef};
+use crate::connection::{AnswerSlot, Conn, ImportClient, QuestionRef};
 use crate::error::{Error, Result};
 use crate::rpc_capnp::{message, return_};
 
@@ -557,6 +557,10 @@ impl Params {
 pub struct Results {
     pub(crate) msg: Message<Arena>,
     pub(crate) caps: Vec<Client>,
+    /// The answer of a call received on a connection (what
+    /// [`set_pipeline`](Self::set_pipeline) reaches); `None` for a local
+    /// call.
+    pub(crate) answer: Option<AnswerSlot>,
 }
 
 impl Results {
@@ -573,6 +577,7 @@ impl Results {
         Ok(Results {
             msg,
             caps: Vec::new(),
+            answer: None,
         })
     }
 
@@ -599,6 +604,49 @@ impl Results {
     pub fn add_cap(&mut self, cap: Client) -> u32 {
         self.caps.push(cap);
         self.caps.len() as u32 - 1
+    }
+
+    /// Lets calls pipelined on these results reach their capabilities
+    /// now, while the call runs on.
+    ///
+    /// ```no_run
+    /// # use capnarena_rpc::{Client, Results};
+    /// # fn f(results: &mut Results, stream: Client) -> capnarena_rpc::Result<()> {
+    /// let index = results.add_cap(stream);
+    /// results.content()?.set_capability(index);
+    /// results.set_pipeline();
+    /// // ... the call goes on; the caller already calls `stream`.
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// It takes a snapshot of the results as built so far: their content
+    /// and capabilities. The caller's calls on a capability of its
+    /// pipeline go to the capability at that path of the snapshot: those
+    /// queued so far at once, in order, and later ones as they come.
+    /// Capabilities of the pipeline that the caller passed in other calls
+    /// resolve there too. Once the call returns, its results take over.
+    /// A later `set_pipeline` replaces the snapshot for what comes next.
+    ///
+    /// This is how a method hands out a capability and keeps running
+    /// (capnp-rpc's `set_pipeline`, the reference's `setPipeline`). The
+    /// call may then wait on calls the caller makes on that capability;
+    /// without it, those calls wait for the call's return.
+    ///
+    /// It acts on calls received over a connection. For a local call
+    /// (a [`Client::from_server`] called in this process) it does
+    /// nothing: the pipeline of a local call waits for its return.
+    pub fn set_pipeline(&mut self) {
+        let Some(slot) = &self.answer else {
+            return;
+        };
+        let Some(conn) = slot.conn.upgrade() else {
+            return;
+        };
+        let mut bytes = Vec::with_capacity(self.msg.serialized_size());
+        self.msg.append_to(&mut bytes);
+        let frame = Frame::new(bytes.into(), conn.reader_options());
+        let payload = Payload::new(Body::Frame(frame), self.caps.clone(), Section::Return);
+        conn.set_pipeline(slot.key, payload);
     }
 
     /// The payload these results make, as a local caller reads them.
