@@ -8,89 +8,15 @@
 mod common;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use capnarena::serialize::codec::{Frame, FramedCodec};
 use capnarena::{Message, SingleSegmentArena, StructSize};
 use capnarena_rpc::rpc_capnp::{cap_descriptor, message};
-use capnarena_rpc::{Connection, FromClient, Options, Result, Stats};
-use common::typed::{counter, test};
+use capnarena_rpc::{Connection, FromClient, Options, Stats};
+use common::typed::{Streaming, counter, test};
 use futures::{SinkExt, StreamExt};
-use tokio::sync::Notify;
-
-/// A counter that tells `changed` after each increment.
-struct SignalingCounter {
-    value: AtomicU64,
-    changed: Arc<Notify>,
-}
-
-impl counter::Server for SignalingCounter {
-    async fn increment(
-        self: Arc<Self>,
-        _params: counter::IncrementParams,
-        mut results: counter::IncrementResults,
-    ) -> Result<counter::IncrementResults> {
-        let value = self.value.fetch_add(1, Ordering::SeqCst) + 1;
-        self.changed.notify_one();
-        results.get()?.set_value(value);
-        Ok(results)
-    }
-}
-
-/// A `Test` server whose `makeCounter` waits for `go`, returns its
-/// counter through `set_pipeline`, and keeps running until that counter
-/// reached `start + 4`: only calls on the counter it handed out end it.
-/// `callBack` calls the counter it is given `times` times.
-#[derive(Default)]
-struct Streaming {
-    go: Notify,
-    /// The value `makeCounter`'s counter had when the call returned.
-    returned_at: AtomicU64,
-}
-
-impl test::Server for Streaming {
-    async fn make_counter(
-        self: Arc<Self>,
-        params: test::MakeCounterParams,
-        mut results: test::MakeCounterResults,
-    ) -> Result<test::MakeCounterResults> {
-        let start = params.read(|p| Ok(p.get_start()))?;
-        self.go.notified().await;
-        let changed = Arc::new(Notify::new());
-        let counter = Arc::new(SignalingCounter {
-            value: AtomicU64::new(start),
-            changed: Arc::clone(&changed),
-        });
-        let client = counter::Client::from_arc(Arc::clone(&counter));
-        {
-            let (mut r, mut caps) = results.get_with_caps()?;
-            r.set_counter_client(&mut caps, client);
-        }
-        results.set_pipeline();
-        while counter.value.load(Ordering::SeqCst) < start + 4 {
-            changed.notified().await;
-        }
-        self.returned_at
-            .store(counter.value.load(Ordering::SeqCst), Ordering::SeqCst);
-        Ok(results)
-    }
-
-    async fn call_back(
-        self: Arc<Self>,
-        params: test::CallBackParams,
-        mut results: test::CallBackResults,
-    ) -> Result<test::CallBackResults> {
-        let (index, times) = params.read(|p| Ok((p.get_counter()?, p.get_times())))?;
-        let cap: counter::Client = params.cap(index)?;
-        let mut last = 0;
-        for _ in 0..times {
-            last = common::typed::increment(&cap).await?;
-        }
-        results.get()?.set_last(last);
-        Ok(results)
-    }
-}
 
 /// `set_pipeline` makes a running call's capability usable at once:
 /// calls pipelined on it before (queued on the call) are delivered in
