@@ -14,7 +14,9 @@ use std::time::Duration;
 use capnarena::serialize::codec::{Frame, FramedCodec};
 use capnarena::{Message, SingleSegmentArena, StructSize};
 use capnarena_rpc::rpc_capnp::{cap_descriptor, message};
-use capnarena_rpc::{Connection, FromClient, Options, Stats};
+use capnarena_rpc::{
+    BoxFuture, Client, Connection, Error, FromClient, Options, Params, Results, Server, Stats,
+};
 use common::typed::{Streaming, counter, test};
 use futures::{SinkExt, StreamExt};
 
@@ -185,4 +187,62 @@ async fn finish_waits_for_calls_carrying_the_questions_capabilities() {
     // Question 1 and 3 wait for their returns, the bootstrap too.
     assert_eq!(conn.stats().questions, 3, "{:?}", conn.stats());
     drop(remote);
+}
+
+/// A server that echoes the capability it is given through
+/// `set_pipeline`, drops every other reference to it and fails.
+struct PipelineThenFail;
+
+impl Server for PipelineThenFail {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        _method_id: u16,
+        params: Params,
+        mut results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        Box::pin(async move {
+            common::answer_cap(&mut results, common::cap0(&params)?)?;
+            results.set_pipeline();
+            drop((params, results));
+            Err(Error::failed("failed after set_pipeline"))
+        })
+    }
+}
+
+/// The pipeline a server set may hold the last reference to an import
+/// (here the caller's counter); it is released once the call has
+/// returned, without blocking the connection (its release takes the
+/// connection's lock), and both sides' tables empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pipeline_holding_the_last_import_is_released() {
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let serving = Connection::new(
+        a,
+        Some(Client::from_server(PipelineThenFail)),
+        Options::default(),
+    );
+    let calling = Connection::new(b, None, Options::default());
+    let remote = calling.bootstrap();
+    let mut request = remote.new_call(common::TEST, common::ECHO_CAP);
+    let index = request.add_cap(Client::from_server(common::Counter::new(0)));
+    request
+        .params()
+        .unwrap()
+        .init_struct(StructSize::new(0, 1))
+        .unwrap()
+        .pointer(0)
+        .set_capability(index);
+    let sent = request.send();
+    let e = tokio::time::timeout(Duration::from_secs(20), sent.response)
+        .await
+        .expect("no return")
+        .err()
+        .expect("an error");
+    assert!(e.reason.contains("failed after set_pipeline"), "{e}");
+    drop((sent.pipeline, remote));
+    let (x, y) = tokio::time::timeout(Duration::from_secs(20), common::settle(&serving, &calling))
+        .await
+        .expect("the connection is stuck");
+    assert_eq!((x, y), (Stats::default(), Stats::default()));
 }

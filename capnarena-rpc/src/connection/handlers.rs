@@ -232,6 +232,9 @@ impl Conn {
             Err(e) => (Err(e), Vec::new()),
         };
         let mut garbage: Garbage = Vec::new();
+        // The pipeline the server set, if any: its clients go after the
+        // lock (the last clone of an import takes it).
+        let mut pipeline = None;
         let (returned, finished) = {
             let mut st = self.lock();
             if st.closed.is_some() || st.answers.get(&id).is_none_or(|a| a.serial != key.serial) {
@@ -286,7 +289,7 @@ impl Conn {
                         a.task = None;
                         a.draining = true;
                         a.returned = Some(returned.clone());
-                        a.pipeline = None;
+                        pipeline = a.pipeline.take();
                     }
                     None
                 }
@@ -294,6 +297,7 @@ impl Conn {
             (returned, finished)
         };
         drop(garbage);
+        drop(pipeline);
         if let Some(answer) = finished {
             self.deliver_queued(answer.queued, Some(&returned));
             for (transform, promise) in answer.waiters {
@@ -311,7 +315,9 @@ impl Conn {
     /// those that come later, until it returns. Called without the lock.
     pub(crate) fn set_pipeline(self: &Arc<Self>, key: AnswerKey, payload: Payload) {
         let pipeline = Returned::Results(payload);
-        {
+        // A pipeline set before is dropped after the lock (the last clone
+        // of an import takes it).
+        let replaced = {
             let mut st = self.lock();
             if st.closed.is_some() {
                 return;
@@ -323,9 +329,10 @@ impl Conn {
             else {
                 return;
             };
-            a.pipeline = Some(pipeline.clone());
             a.draining = true;
-        }
+            a.pipeline.replace(pipeline.clone())
+        };
+        drop(replaced);
         self.drain_pipelined(key, &pipeline);
     }
 
