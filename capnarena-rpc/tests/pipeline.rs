@@ -246,3 +246,29 @@ async fn pipeline_holding_the_last_import_is_released() {
         .expect("the connection is stuck");
     assert_eq!((x, y), (Stats::default(), Stats::default()));
 }
+
+/// `set_pipeline` on a local call (a server in this process): the
+/// caller's pipelined calls reach the running call's counter, and the
+/// call, which waits for four of them, returns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn set_pipeline_on_a_local_call() {
+    let server = Arc::new(Streaming::default());
+    server.go.notify_one();
+    let test = test::Client::from_arc(Arc::clone(&server));
+    let mut request = test.make_counter_request();
+    request.get().unwrap().set_start(10);
+    let sent = request.send();
+    let counter = sent.pipeline.get_counter();
+    let done = tokio::time::timeout(Duration::from_secs(20), async {
+        for expected in 11..=14 {
+            let value = counter.increment_request().send().response.await.unwrap();
+            assert_eq!(value.read(|r| Ok(r.get_value())).unwrap(), expected);
+        }
+        sent.response.await.unwrap()
+    })
+    .await
+    .expect("pipelined calls did not reach the running local call's capability");
+    assert_eq!(server.returned_at.load(Ordering::SeqCst), 14);
+    let returned: counter::Client = done.get_cap(|r| r.get_counter()).unwrap();
+    assert_eq!(common::typed::increment(&returned).await.unwrap(), 15);
+}

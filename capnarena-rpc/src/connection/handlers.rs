@@ -14,7 +14,9 @@ use super::{
     Answer, AnswerKey, AnswerSlot, Conn, Garbage, Queued, Returned, State, Target, Violation,
     violation, write_target,
 };
-use crate::client::{Arena, Body, BoxFuture, Client, Hook, Params, Payload, Results, Section};
+use crate::client::{
+    Arena, Body, BoxFuture, Client, Hook, Params, Payload, PipelineTo, Results, Section,
+};
 use crate::error::{Error, Result};
 use crate::rpc_capnp::{disembargo, message, message_target, payload, return_};
 
@@ -193,10 +195,10 @@ impl Conn {
                 "results sent elsewhere than the caller (level 3)",
             )))),
             Ok(mut results) => {
-                results.answer = Some(AnswerSlot {
+                results.pipeline_to = Some(PipelineTo::Answer(AnswerSlot {
                     conn: Arc::downgrade(self),
                     key,
-                });
+                }));
                 target.call_incoming(interface_id, method_id, params, results)
             }
             Err(e) => Box::pin(std::future::ready(Err(e))) as BoxFuture<_>,
