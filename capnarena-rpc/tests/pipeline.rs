@@ -272,3 +272,48 @@ async fn set_pipeline_on_a_local_call() {
     let returned: counter::Client = done.get_cap(|r| r.get_counter()).unwrap();
     assert_eq!(common::typed::increment(&returned).await.unwrap(), 15);
 }
+
+/// The streaming case (capnproto-rust's streaming example): a method
+/// hands out a sink with `set_pipeline` and runs until the caller has
+/// streamed 200,000 bytes into it, more than the stream window. The
+/// caller's writes on the pipelined sink are flow-controlled: never more
+/// than the window in flight.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streaming_into_a_pipelined_sink_is_flow_controlled() {
+    const WRITE: usize = 4000;
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let server = Arc::new(Streaming::default());
+    let bootstrap = test::Client::from_arc(Arc::clone(&server)).into_client();
+    let serving = Connection::new(a, Some(bootstrap), Options::default());
+    let calling = Connection::new(b, None, Options::default());
+    let test = test::Client::from_client(calling.bootstrap());
+    let sent = test.make_sink_request().send();
+    let sink = sent.pipeline.get_sink();
+    let flow = sink.stream_flow().clone();
+    let mut most = 0;
+    let done = tokio::time::timeout(Duration::from_secs(20), async {
+        for _ in 0..common::typed::SINK_BYTES as usize / WRITE {
+            let mut request = sink.write_request();
+            request.get().unwrap().set_data(&[1; WRITE]).unwrap();
+            request.send().await.unwrap();
+            most = most.max(flow.in_flight());
+        }
+        flow.finish().await.unwrap();
+        sent.response.await.unwrap()
+    })
+    .await
+    .expect("the streamed writes did not reach the running call's sink");
+    assert!(most <= flow.window(), "{most} bytes in flight, {flow:?}");
+    assert_eq!(
+        server.sink_returned_at.load(Ordering::SeqCst),
+        common::typed::SINK_BYTES
+    );
+    let total = sink.total_request().send().response.await.unwrap();
+    assert_eq!(
+        total.read(|r| Ok(r.get_bytes())).unwrap(),
+        common::typed::SINK_BYTES
+    );
+    drop((total, done, sink, flow, sent.pipeline, test));
+    let (x, y) = common::settle(&serving, &calling).await;
+    assert_eq!((x, y), (Stats::default(), Stats::default()));
+}

@@ -461,15 +461,74 @@ impl counter::Server for SignalingCounter {
 /// A `Test` server whose `makeCounter` waits for `go`, returns its
 /// counter through `set_pipeline`, and keeps running until that counter
 /// reached `start + 4`: only calls on the counter it handed out end it.
-/// `callBack` calls the counter it is given `times` times.
+/// `callBack` calls the counter it is given `times` times. `makeSink`
+/// returns its sink through `set_pipeline` and keeps running until
+/// `SINK_BYTES` were written to it.
 #[derive(Default)]
 pub struct Streaming {
     pub go: tokio::sync::Notify,
     /// The value `makeCounter`'s counter had when the call returned.
     pub returned_at: AtomicU64,
+    /// The bytes `makeSink`'s sink had when the call returned.
+    pub sink_returned_at: AtomicU64,
+}
+
+/// What `Streaming`'s `makeSink` waits for: more than the stream window
+/// (64 KiB), so the caller's flow control holds writes back meanwhile.
+pub const SINK_BYTES: u64 = 200_000;
+
+/// A sink that counts the bytes written and tells `changed` after each
+/// write.
+pub struct SignalingSink {
+    bytes: AtomicU64,
+    changed: Arc<tokio::sync::Notify>,
+}
+
+impl sink::Server for SignalingSink {
+    fn write(
+        self: Arc<Self>,
+        params: sink::WriteParams,
+    ) -> impl Future<Output = Result<()>> + Send + 'static {
+        let counted = params.read(|p| Ok(p.get_data()?.len() as u64));
+        if let Ok(n) = counted {
+            self.bytes.fetch_add(n, Ordering::SeqCst);
+            self.changed.notify_one();
+        }
+        std::future::ready(counted.map(|_| ()))
+    }
+
+    async fn total(
+        self: Arc<Self>,
+        _params: sink::TotalParams,
+        mut results: sink::TotalResults,
+    ) -> Result<sink::TotalResults> {
+        results.get()?.set_bytes(self.bytes.load(Ordering::SeqCst));
+        Ok(results)
+    }
 }
 
 impl test::Server for Streaming {
+    async fn make_sink(
+        self: Arc<Self>,
+        _params: test::MakeSinkParams,
+        mut results: test::MakeSinkResults,
+    ) -> Result<test::MakeSinkResults> {
+        let changed = Arc::new(tokio::sync::Notify::new());
+        let sink = Arc::new(SignalingSink {
+            bytes: AtomicU64::new(0),
+            changed: Arc::clone(&changed),
+        });
+        let index = results.add_cap(sink::Client::from_arc(Arc::clone(&sink)));
+        results.get()?.set_sink(index);
+        results.set_pipeline();
+        while sink.bytes.load(Ordering::SeqCst) < SINK_BYTES {
+            changed.notified().await;
+        }
+        self.sink_returned_at
+            .store(sink.bytes.load(Ordering::SeqCst), Ordering::SeqCst);
+        Ok(results)
+    }
+
     async fn make_counter(
         self: Arc<Self>,
         params: test::MakeCounterParams,
