@@ -708,9 +708,9 @@ impl Results {
     /// queued so far at once, in order, and later ones as they come.
     /// Capabilities of the pipeline that the caller passed in other calls
     /// resolve there too. Once the call returns, its results take over.
-    /// Over a connection, a later `set_pipeline` replaces the snapshot
-    /// for what comes next; for a local call (a [`Client::from_server`]
-    /// called in this process) the first one counts.
+    /// Only the first `set_pipeline` of a call counts: a later one does
+    /// nothing. It works on a call that came over a connection and on a
+    /// local call (a [`Client::from_server`] called in this process).
     ///
     /// This is how a method hands out a capability and keeps running
     /// (capnp-rpc's `set_pipeline`, the reference's `setPipeline`). The

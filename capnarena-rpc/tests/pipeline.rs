@@ -19,6 +19,7 @@ use capnarena_rpc::{
 };
 use common::typed::{Streaming, counter, test};
 use futures::{SinkExt, StreamExt};
+use tokio::sync::Notify;
 
 /// `set_pipeline` makes a running call's capability usable at once:
 /// calls pipelined on it before (queued on the call) are delivered in
@@ -316,4 +317,72 @@ async fn streaming_into_a_pipelined_sink_is_flow_controlled() {
     drop((total, done, sink, flow, sent.pipeline, test));
     let (x, y) = common::settle(&serving, &calling).await;
     assert_eq!((x, y), (Stats::default(), Stats::default()));
+}
+
+/// A server that answers with counter A (100) through `set_pipeline`,
+/// then (on `second`) sets counter B (200) and calls `set_pipeline`
+/// again, tells `set_twice`, and returns B once `go` is notified.
+#[derive(Default)]
+struct TwoPipelines {
+    second: Notify,
+    set_twice: Notify,
+    go: Notify,
+}
+
+impl Server for TwoPipelines {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        _method_id: u16,
+        _params: Params,
+        mut results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        Box::pin(async move {
+            common::answer_cap(&mut results, Client::from_server(common::Counter::new(100)))?;
+            results.set_pipeline();
+            self.second.notified().await;
+            common::answer_cap(&mut results, Client::from_server(common::Counter::new(200)))?;
+            results.set_pipeline();
+            self.set_twice.notify_one();
+            self.go.notified().await;
+            Ok(results)
+        })
+    }
+}
+
+/// Only the first `set_pipeline` of a call counts, over a connection and
+/// locally alike: calls on the pipeline reach counter A while the call
+/// runs; once it returns, its results (counter B) take over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_first_set_pipeline_counts() {
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let server = Arc::new(TwoPipelines::default());
+    let _serving = Connection::new(
+        a,
+        Some(Client::from_arc(server.clone())),
+        Options::default(),
+    );
+    let calling = Connection::new(b, None, Options::default());
+    for target in [calling.bootstrap(), Client::from_arc(server.clone())] {
+        let sent = target.new_call(common::TEST, common::MAKE_COUNTER).send();
+        let counter = sent.pipeline.pointer_field(0).client();
+        let bound = Duration::from_secs(20);
+        let pipelined = tokio::time::timeout(bound, common::increment(&counter))
+            .await
+            .expect("the call on the pipeline did not return");
+        assert_eq!(pipelined.unwrap(), 101);
+        server.second.notify_one();
+        tokio::time::timeout(bound, server.set_twice.notified())
+            .await
+            .unwrap();
+        // Still counter A.
+        assert_eq!(common::increment(&counter).await.unwrap(), 102);
+        server.go.notify_one();
+        let response = sent.response.await.unwrap();
+        let index = response
+            .read(|r| Ok(r.get_struct()?.pointer(0).get_capability()?))
+            .unwrap();
+        let returned = response.cap(index).unwrap();
+        assert_eq!(common::increment(&returned).await.unwrap(), 201);
+    }
 }

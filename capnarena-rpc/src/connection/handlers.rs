@@ -313,28 +313,28 @@ impl Conn {
     }
 
     /// Sets the results the server gave for pipelining while call `key`
-    /// runs on: the calls queued on it are delivered there, and so are
-    /// those that come later, until it returns. Called without the lock.
+    /// runs on (once): the calls queued on it are delivered there, and so
+    /// are those that come later, until it returns. Called without the
+    /// lock.
     pub(crate) fn set_pipeline(self: &Arc<Self>, key: AnswerKey, payload: Payload) {
         let pipeline = Returned::Results(payload);
-        // A pipeline set before is dropped after the lock (the last clone
-        // of an import takes it).
-        let replaced = {
+        {
             let mut st = self.lock();
             if st.closed.is_some() {
                 return;
             }
+            // Only the first counts: capabilities of it may have been
+            // resolved already.
             let Some(a) = st
                 .answers
                 .get_mut(&key.id)
-                .filter(|a| a.serial == key.serial && a.returned.is_none())
+                .filter(|a| a.serial == key.serial && a.returned.is_none() && a.pipeline.is_none())
             else {
                 return;
             };
             a.draining = true;
-            a.pipeline.replace(pipeline.clone())
-        };
-        drop(replaced);
+            a.pipeline = Some(pipeline.clone());
+        }
         self.drain_pipelined(key, &pipeline);
     }
 
