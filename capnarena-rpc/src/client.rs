@@ -10,7 +10,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 use std::task::{Context, Poll};
 
 use capnarena::serialize::codec::Frame;
@@ -19,8 +19,9 @@ use capnarena::{
 };
 use futures_util::FutureExt;
 use futures_util::future::Shared;
+use futures_util::task::AtomicWaker;
 
-use crate::connection::{Conn, ImportClient, QuestionRef};
+use crate::connection::{AnswerSlot, Conn, ImportClient, QuestionRef};
 use crate::error::{Error, Result};
 use crate::rpc_capnp::{message, return_};
 
@@ -382,21 +383,25 @@ impl Clone for Body {
         match self {
             Body::Frame(f) => Body::Frame(f.clone()),
             Body::Shared(m) => Body::Shared(Arc::clone(m)),
-            // An owned message is copied (as a frame of its bytes), read
-            // with the limits its own reader has: none but the nesting its
-            // size allows.
-            Body::Built(m) => {
-                let mut bytes = Vec::with_capacity(m.serialized_size());
-                m.append_to(&mut bytes);
-                let words = bytes.len() as u64 / 8;
-                let options = ReaderOptions {
-                    traversal_limit_words: u64::MAX,
-                    nesting_limit: u32::try_from(words + 1).unwrap_or(u32::MAX),
-                    segment_limit: u32::MAX,
-                };
-                Body::Frame(Frame::new(bytes.into(), options))
-            }
+            Body::Built(m) => Body::copy_of(m),
         }
+    }
+}
+
+impl Body {
+    /// A copy of a message built in this process, as a frame of its
+    /// bytes, read with the limits its own reader has: none but the
+    /// nesting its size allows.
+    fn copy_of(m: &Message<Arena>) -> Body {
+        let mut bytes = Vec::with_capacity(m.serialized_size());
+        m.append_to(&mut bytes);
+        let words = bytes.len() as u64 / 8;
+        let options = ReaderOptions {
+            traversal_limit_words: u64::MAX,
+            nesting_limit: u32::try_from(words + 1).unwrap_or(u32::MAX),
+            segment_limit: u32::MAX,
+        };
+        Body::Frame(Frame::new(bytes.into(), options))
     }
 }
 
@@ -557,6 +562,88 @@ impl Params {
 pub struct Results {
     pub(crate) msg: Message<Arena>,
     pub(crate) caps: Vec<Client>,
+    /// Where [`set_pipeline`](Self::set_pipeline) puts the pipeline:
+    /// the answer of a call received on a connection, or the caller's
+    /// side of a local call.
+    pub(crate) pipeline_to: Option<PipelineTo>,
+}
+
+/// Where a call's pipeline goes before the call returns.
+pub(crate) enum PipelineTo {
+    Answer(AnswerSlot),
+    Local(Weak<LocalCall>),
+}
+
+/// A local call in flight, shared by its response future and its
+/// pipeline: the outcome once the server's task has it, and the pipeline
+/// its server may set before. The task holds it weakly; when the
+/// caller's last handle goes, the task is aborted.
+pub(crate) struct LocalCall {
+    /// The first pipeline the server set (a later one is dropped:
+    /// capabilities of the first may have been resolved already).
+    pipeline: OnceLock<Payload>,
+    outcome: OnceLock<Result<Response>>,
+    /// Tells the pipelined capabilities waiting that either came.
+    changed: tokio::sync::Notify,
+    /// The response future's waker.
+    waker: AtomicWaker,
+    /// The server's task.
+    task: OnceLock<tokio::task::AbortHandle>,
+}
+
+impl Drop for LocalCall {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.get() {
+            task.abort();
+        }
+    }
+}
+
+impl LocalCall {
+    /// Sets the outcome (once) and wakes whoever waits.
+    fn complete(&self, outcome: Result<Response>) {
+        let _ = self.outcome.set(outcome);
+        self.changed.notify_waiters();
+        self.waker.wake();
+    }
+
+    /// The capability at `transform` of the results once in, or of the
+    /// pipeline the server set before.
+    async fn cap_at(&self, transform: &[u16]) -> Result<Client> {
+        loop {
+            let mut changed = std::pin::pin!(self.changed.notified());
+            changed.as_mut().enable();
+            if let Some(outcome) = self.outcome.get() {
+                return match outcome {
+                    Ok(response) => response.payload.cap_at(transform),
+                    Err(e) => Err(e.clone()),
+                };
+            }
+            if let Some(pipeline) = self.pipeline.get() {
+                return pipeline.cap_at(transform);
+            }
+            changed.await;
+        }
+    }
+}
+
+/// Completes a local call when the server's task ends: with the results
+/// it stored, or (the task panicked) an error.
+struct Completion {
+    call: Weak<LocalCall>,
+    outcome: Option<Result<Response>>,
+}
+
+impl Drop for Completion {
+    fn drop(&mut self) {
+        if let Some(call) = self.call.upgrade() {
+            let outcome = self
+                .outcome
+                .take()
+                .unwrap_or_else(|| Err(Error::failed("the server's task panicked")));
+            call.complete(outcome);
+        }
+    }
 }
 
 impl Results {
@@ -573,6 +660,7 @@ impl Results {
         Ok(Results {
             msg,
             caps: Vec::new(),
+            pipeline_to: None,
         })
     }
 
@@ -599,6 +687,62 @@ impl Results {
     pub fn add_cap(&mut self, cap: Client) -> u32 {
         self.caps.push(cap);
         self.caps.len() as u32 - 1
+    }
+
+    /// Lets calls pipelined on these results reach their capabilities
+    /// now, while the call runs on.
+    ///
+    /// ```no_run
+    /// # use capnarena_rpc::{Client, Results};
+    /// # fn f(results: &mut Results, stream: Client) -> capnarena_rpc::Result<()> {
+    /// let index = results.add_cap(stream);
+    /// results.content()?.set_capability(index);
+    /// results.set_pipeline();
+    /// // ... the call goes on; the caller already calls `stream`.
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// It takes a snapshot of the results as built so far: their content
+    /// and capabilities. The caller's calls on a capability of its
+    /// pipeline go to the capability at that path of the snapshot: those
+    /// queued so far at once, in order, and later ones as they come.
+    /// Capabilities of the pipeline that the caller passed in other calls
+    /// resolve there too. Once the call returns, its results take over.
+    /// Only the first `set_pipeline` of a call counts: a later one does
+    /// nothing. It works on a call that came over a connection and on a
+    /// local call (a [`Client::from_server`] called in this process).
+    ///
+    /// This is how a method hands out a capability and keeps running
+    /// (capnp-rpc's `set_pipeline`, the reference's `setPipeline`). The
+    /// call may then wait on calls the caller makes on that capability;
+    /// without it, those calls wait for the call's return.
+    pub fn set_pipeline(&mut self) {
+        match &self.pipeline_to {
+            None => {}
+            Some(PipelineTo::Answer(slot)) => {
+                let Some(conn) = slot.conn.upgrade() else {
+                    return;
+                };
+                let mut bytes = Vec::with_capacity(self.msg.serialized_size());
+                self.msg.append_to(&mut bytes);
+                let frame = Frame::new(bytes.into(), conn.reader_options());
+                let payload = Payload::new(Body::Frame(frame), self.caps.clone(), Section::Return);
+                conn.set_pipeline(slot.key, payload);
+            }
+            Some(PipelineTo::Local(call)) => {
+                let Some(call) = call.upgrade() else {
+                    return;
+                };
+                if call.pipeline.get().is_some() {
+                    return;
+                }
+                let body = Body::copy_of(&self.msg);
+                let _ = call
+                    .pipeline
+                    .set(Payload::new(body, self.caps.clone(), Section::Return));
+                call.changed.notify_waiters();
+            }
+        }
     }
 
     /// The payload these results make, as a local caller reads them.
@@ -750,33 +894,42 @@ fn send_local(local: Arc<LocalServer>, request: Request) -> Sent {
     let params = Params {
         payload: Payload::new(Body::Built(msg), caps, Section::Call),
     };
-    let results = match Results::new(Message::new(SingleSegmentArena::new()), 0) {
+    let mut results = match Results::new(Message::new(SingleSegmentArena::new()), 0) {
         Ok(r) => r,
         Err(e) => return Sent::failed(e),
     };
-    let server = Arc::clone(&local.server);
-    let task = tokio::spawn(server.dispatch(interface_id, method_id, params, results));
-    let abort = AbortOnDrop(task.abort_handle());
-    let future: BoxFuture<Result<Response>> = Box::pin(async move {
-        let _abort = abort;
-        match task.await {
-            Ok(Ok(results)) => Ok(Response {
-                payload: results.into_payload(),
-                _question: None,
-            }),
-            Ok(Err(e)) => Err(e),
-            Err(join) => Err(Error::failed(format!("the server's task failed: {join}"))),
-        }
+    let call = Arc::new(LocalCall {
+        pipeline: OnceLock::new(),
+        outcome: OnceLock::new(),
+        changed: tokio::sync::Notify::new(),
+        waker: AtomicWaker::new(),
+        task: OnceLock::new(),
     });
-    Sent::shared(future.shared())
-}
-
-/// Aborts a task when dropped (a local call whose caller gave up).
-struct AbortOnDrop(tokio::task::AbortHandle);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
+    results.pipeline_to = Some(PipelineTo::Local(Arc::downgrade(&call)));
+    // Dispatched now: calls reach the server in the order they were made.
+    let future = Arc::clone(&local.server).dispatch(interface_id, method_id, params, results);
+    let completion = Completion {
+        call: Arc::downgrade(&call),
+        outcome: None,
+    };
+    let task = tokio::spawn(async move {
+        // Owned by the task: dropped when it ends, panics or is aborted.
+        let mut completion = completion;
+        let outcome = future.await.map(|results| Response {
+            payload: results.into_payload(),
+            _question: None,
+        });
+        completion.outcome = Some(outcome);
+    });
+    let _ = call.task.set(task.abort_handle());
+    Sent {
+        response: ResponseFuture {
+            inner: ResponseInner::Local(Arc::clone(&call)),
+        },
+        pipeline: Pipeline {
+            inner: PipelineInner::Local(call),
+            transform: Vec::new(),
+        },
     }
 }
 
@@ -867,6 +1020,8 @@ enum ResponseInner {
         question: Option<QuestionRef>,
     },
     Shared(Shared<BoxFuture<Result<Response>>>),
+    /// Waits on the local call's entry.
+    Local(Arc<LocalCall>),
     Failed(Option<Error>),
 }
 
@@ -907,6 +1062,13 @@ impl Future for ResponseFuture {
                 }
             }
             ResponseInner::Shared(shared) => shared.poll_unpin(cx),
+            ResponseInner::Local(call) => {
+                call.waker.register(cx.waker());
+                match call.outcome.get() {
+                    Some(outcome) => Poll::Ready(outcome.clone()),
+                    None => Poll::Pending,
+                }
+            }
             ResponseInner::Failed(e) => Poll::Ready(Err(e
                 .take()
                 .unwrap_or_else(|| Error::failed("response polled after it completed")))),
@@ -918,6 +1080,7 @@ impl Future for ResponseFuture {
 enum PipelineInner {
     Remote { question: QuestionRef },
     Shared(Shared<BoxFuture<Result<Response>>>),
+    Local(Arc<LocalCall>),
     Broken(Error),
 }
 
@@ -954,6 +1117,11 @@ impl Pipeline {
                 Client::promise(Box::pin(
                     async move { shared.await?.payload.cap_at(&transform) },
                 ))
+            }
+            PipelineInner::Local(call) => {
+                let call = Arc::clone(call);
+                let transform = self.transform.clone();
+                Client::promise(Box::pin(async move { call.cap_at(&transform).await }))
             }
             PipelineInner::Broken(e) => Client::broken(e.clone()),
         }

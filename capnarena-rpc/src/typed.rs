@@ -436,6 +436,13 @@ impl<R: Owned> TypedResults<R> {
         Ok(())
     }
 
+    /// Lets calls pipelined on these results reach their capabilities
+    /// now, while the method runs on: set the capability fields first,
+    /// then call it. See [`Results::set_pipeline`].
+    pub fn set_pipeline(&mut self) {
+        self.inner.set_pipeline();
+    }
+
     /// The untyped results.
     pub fn untyped(&mut self) -> &mut Results {
         &mut self.inner

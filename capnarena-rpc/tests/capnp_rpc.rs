@@ -2,8 +2,9 @@
 //! both directions, over an in-process duplex: capnarena calls a counter
 //! capnp-rpc serves (calls, an unknown method), and capnp-rpc calls
 //! capnarena's test server (a call, calls pipelined on a capability of
-//! results not yet in, an exception with its type); every table of the
-//! capnarena side is empty after. capnp-rpc has no `Send` types, so both sides run on
+//! results not yet in, an exception with its type, calls pipelined on a
+//! capability a running call handed out with `set_pipeline`); every
+//! table of the capnarena side is empty after. capnp-rpc has no `Send` types, so both sides run on
 //! one thread (a tokio `LocalSet`). Contents cross between the two
 //! libraries' messages as framed bytes, as the untyped APIs have them.
 
@@ -252,6 +253,69 @@ async fn capnp_rpc_calls_capnarena() {
                 assert_eq!(e.kind, capnp::ErrorKind::Overloaded, "{e}");
                 assert!(e.extra.contains("asked to fail"), "{e}");
             }
+            drop(test);
+            assert!(
+                eventually(|| conn.stats() == Stats::default()).await,
+                "{:?}",
+                conn.stats()
+            );
+        })
+        .await;
+}
+
+/// capnp-rpc pipelines on a capnarena server's `set_pipeline`:
+/// makeCounter hands out its counter and runs on until four increments
+/// reached it (two pipelined at once, two more once those returned).
+/// Without `set_pipeline` the increments would wait for makeCounter's
+/// return, and it for them: the test times out.
+#[tokio::test(flavor = "current_thread")]
+async fn capnp_rpc_pipelines_on_set_pipeline() {
+    use capnarena_rpc::FromClient;
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async {
+            let server = Arc::new(typed::Streaming::default());
+            // makeCounter goes on at once.
+            server.go.notify_one();
+            let (a, b) = tokio::io::duplex(1 << 16);
+            let bootstrap = typed::test::Client::from_arc(Arc::clone(&server)).into_client();
+            let conn = Connection::new(a, Some(bootstrap), Options::default());
+            let test = capnp_side(b, Side::Client, None);
+            {
+                let mut request = test.new_call::<any_pointer::Owned, any_pointer::Owned>(
+                    TEST,
+                    MAKE_COUNTER,
+                    None,
+                );
+                set_word(request.get(), 10);
+                let sent = request.send();
+                let counter = capnp::capability::Client::new(
+                    sent.pipeline.noop().get_pointer_field(0).as_cap(),
+                );
+                let increment = || {
+                    counter
+                        .new_call::<any_pointer::Owned, any_pointer::Owned>(
+                            COUNTER, INCREMENT, None,
+                        )
+                        .send()
+                        .promise
+                };
+                let first = increment();
+                let second = increment();
+                let done = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+                    assert_eq!(read_word(first.await.unwrap().get().unwrap(), 0), 11);
+                    assert_eq!(read_word(second.await.unwrap().get().unwrap(), 0), 12);
+                    assert_eq!(read_word(increment().await.unwrap().get().unwrap(), 0), 13);
+                    assert_eq!(read_word(increment().await.unwrap().get().unwrap(), 0), 14);
+                    sent.promise.await.unwrap()
+                })
+                .await
+                .expect("calls pipelined on set_pipeline's counter did not reach it");
+                drop(done);
+            }
+            assert_eq!(server.returned_at.load(Ordering::SeqCst), 14);
             drop(test);
             assert!(
                 eventually(|| conn.stats() == Stats::default()).await,

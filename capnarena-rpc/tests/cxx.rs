@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use capnarena::StructSize;
 use capnarena_rpc::{Client, Connection, ErrorKind, Options, Stats};
@@ -292,4 +293,36 @@ async fn cxx_calls_typed_server() {
     assert_eq!(conn.stats(), Stats::default());
     assert_eq!(server.waits_started.load(Ordering::SeqCst), 1, "{stdout}");
     assert!(eventually(|| server.waits_dropped.load(Ordering::SeqCst) == 1).await);
+}
+
+/// The C++ client pipelines on a capability that capnarena's typed server
+/// hands out with `set_pipeline` while its call runs on, and passes it to
+/// another call (`receiverAnswer`); the call, which waits for those
+/// calls, returns (checks in peer.c++'s `pipelineOnRunningCall`). Without
+/// `set_pipeline` the peer would wait forever: it is killed after 60 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cxx_pipelines_on_set_pipeline() {
+    use capnarena_rpc::FromClient;
+    let Some(peer) = peer() else { return };
+    let server = Arc::new(typed::Streaming::default());
+    server.go.notify_one();
+    let bootstrap = typed::test::Client::from_arc(Arc::clone(&server)).into_client();
+    let (child, conn) = start(&peer, "pipeline", Some(bootstrap));
+    let pid = child.id();
+    let stdout = match tokio::time::timeout(Duration::from_secs(60), finish(child)).await {
+        Ok(stdout) => stdout,
+        Err(_) => {
+            let _ = Command::new("kill").arg(pid.to_string()).status();
+            panic!("the C++ peer's calls on the pipeline never returned");
+        }
+    };
+    assert!(stdout.ends_with("done\n"), "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    assert!(
+        stdout.contains("ok callBack with the pipelined counter\n"),
+        "{stdout}"
+    );
+    assert_eq!(server.returned_at.load(Ordering::SeqCst), 14);
+    assert!(conn.closed().await.is_ok());
+    assert_eq!(conn.stats(), Stats::default());
 }

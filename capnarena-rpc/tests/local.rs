@@ -456,3 +456,44 @@ async fn a_panicking_server_future_fails_only_its_call() {
         7
     );
 }
+
+/// A local call (a server in this process) whose future panics fails
+/// with an error rather than leaving its caller waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_local_call_fails() {
+    let cap = Client::from_server(Panicky);
+    let bound = std::time::Duration::from_secs(20);
+    let failed = tokio::time::timeout(bound, cap.new_call(TEST, 0).send().response).await;
+    match failed.expect("the panicking local call never returned") {
+        Err(e) => assert!(e.reason.contains("panicked"), "{e}"),
+        Ok(_) => panic!("a panicking call returned results"),
+    }
+    let sent = cap.new_call(TEST, 1).send();
+    let pipelined = sent.pipeline.pointer_field(0).client();
+    drop(pipelined);
+    let response = tokio::time::timeout(bound, sent.response).await.unwrap();
+    assert_eq!(
+        response
+            .unwrap()
+            .read(|r| Ok(r.get_struct()?.get::<u64>(0)))
+            .unwrap(),
+        7
+    );
+}
+
+/// Dropping a local call's response and pipeline drops the server's
+/// future (its task is aborted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_a_local_call_cancels_it() {
+    let server = Arc::new(TestServer::default());
+    let test = Client::from_arc(server.clone());
+    let sent = test.new_call(TEST, WAIT).send();
+    assert!(eventually(|| server.waits_started.load(Ordering::SeqCst) == 1).await);
+    let pipelined = sent.pipeline.pointer_field(0).client();
+    drop(sent);
+    // A pipelined client still holds the call.
+    tokio::task::yield_now().await;
+    assert_eq!(server.waits_dropped.load(Ordering::SeqCst), 0);
+    drop(pipelined);
+    assert!(eventually(|| server.waits_dropped.load(Ordering::SeqCst) == 1).await);
+}

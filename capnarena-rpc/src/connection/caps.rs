@@ -193,7 +193,7 @@ impl Conn {
                 "promisedAnswer of question {id}, which is not open"
             ));
         };
-        if let Some(returned) = answer.returned.as_ref().filter(|_| !answer.draining) {
+        if let Some(returned) = answer.pipeline() {
             return Ok(returned.cap_at(&transform));
         }
         // Past the limit, the entries of capabilities already dropped go

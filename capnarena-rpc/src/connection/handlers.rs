@@ -11,10 +11,12 @@ use capnarena::{Message, SingleSegmentArena};
 
 use super::caps::read_transform;
 use super::{
-    Answer, AnswerKey, Conn, Garbage, Queued, Returned, State, Target, Violation, violation,
-    write_target,
+    Answer, AnswerKey, AnswerSlot, Conn, Garbage, Queued, Returned, State, Target, Violation,
+    violation, write_target,
 };
-use crate::client::{Arena, Body, BoxFuture, Client, Hook, Params, Payload, Results, Section};
+use crate::client::{
+    Arena, Body, BoxFuture, Client, Hook, Params, Payload, PipelineTo, Results, Section,
+};
 use crate::error::{Error, Result};
 use crate::rpc_capnp::{disembargo, message, message_target, payload, return_};
 
@@ -127,9 +129,9 @@ impl Conn {
                             "promisedAnswer of question {question}, which is not open"
                         ));
                     }
-                    Some(a) => match &a.returned {
-                        Some(returned) if !a.draining => Ok(returned.cap_at(&transform)),
-                        _ => Err((question, transform)),
+                    Some(a) => match a.pipeline() {
+                        Some(returned) => Ok(returned.cap_at(&transform)),
+                        None => Err((question, transform)),
                     },
                 }
             }
@@ -192,7 +194,13 @@ impl Conn {
             Ok(_) if redirect => Box::pin(std::future::ready(Err(Error::unimplemented(
                 "results sent elsewhere than the caller (level 3)",
             )))),
-            Ok(results) => target.call_incoming(interface_id, method_id, params, results),
+            Ok(mut results) => {
+                results.pipeline_to = Some(PipelineTo::Answer(AnswerSlot {
+                    conn: Arc::downgrade(self),
+                    key,
+                }));
+                target.call_incoming(interface_id, method_id, params, results)
+            }
             Err(e) => Box::pin(std::future::ready(Err(e))) as BoxFuture<_>,
         };
         let Some(call) = self.start_future(key, future) else {
@@ -222,10 +230,13 @@ impl Conn {
     pub(super) fn answer(self: &Arc<Self>, key: AnswerKey, result: Result<Results>) {
         let id = key.id;
         let (msg, caps) = match result {
-            Ok(Results { msg, caps }) => (Ok(msg), caps),
+            Ok(Results { msg, caps, .. }) => (Ok(msg), caps),
             Err(e) => (Err(e), Vec::new()),
         };
         let mut garbage: Garbage = Vec::new();
+        // The pipeline the server set, if any: its clients go after the
+        // lock (the last clone of an import takes it).
+        let mut pipeline = None;
         let (returned, finished) = {
             let mut st = self.lock();
             if st.closed.is_some() || st.answers.get(&id).is_none_or(|a| a.serial != key.serial) {
@@ -280,6 +291,7 @@ impl Conn {
                         a.task = None;
                         a.draining = true;
                         a.returned = Some(returned.clone());
+                        pipeline = a.pipeline.take();
                     }
                     None
                 }
@@ -287,6 +299,7 @@ impl Conn {
             (returned, finished)
         };
         drop(garbage);
+        drop(pipeline);
         if let Some(answer) = finished {
             self.deliver_queued(answer.queued, Some(&returned));
             for (transform, promise) in answer.waiters {
@@ -295,26 +308,62 @@ impl Conn {
             drop(caps);
             return;
         }
-        // Calls queued while the call ran go first, in order; calls that
-        // arrive meanwhile queue behind them until the queue is empty.
+        self.drain_pipelined(key, &returned);
+        drop(caps);
+    }
+
+    /// Sets the results the server gave for pipelining while call `key`
+    /// runs on (once): the calls queued on it are delivered there, and so
+    /// are those that come later, until it returns. Called without the
+    /// lock.
+    pub(crate) fn set_pipeline(self: &Arc<Self>, key: AnswerKey, payload: Payload) {
+        let pipeline = Returned::Results(payload);
+        {
+            let mut st = self.lock();
+            if st.closed.is_some() {
+                return;
+            }
+            // Only the first counts: capabilities of it may have been
+            // resolved already.
+            let Some(a) = st
+                .answers
+                .get_mut(&key.id)
+                .filter(|a| a.serial == key.serial && a.returned.is_none() && a.pipeline.is_none())
+            else {
+                return;
+            };
+            a.draining = true;
+            a.pipeline = Some(pipeline.clone());
+        }
+        self.drain_pipelined(key, &pipeline);
+    }
+
+    /// Delivers the calls queued on answer `key` to `to` (its results or
+    /// its pipeline) and resolves the capabilities waiting on it. Calls
+    /// queued before go first, in order; calls that arrive meanwhile
+    /// queue behind them until the queue is empty.
+    fn drain_pipelined(self: &Arc<Self>, key: AnswerKey, to: &Returned) {
         let waiters = loop {
             let batch = {
                 let mut st = self.lock();
-                let Some(a) = st.answers.get_mut(&id).filter(|a| a.serial == key.serial) else {
+                let Some(a) = st
+                    .answers
+                    .get_mut(&key.id)
+                    .filter(|a| a.serial == key.serial)
+                else {
                     break Vec::new();
                 };
                 if a.queued.is_empty() {
                     a.draining = false;
-                    break st.take_waiters(id);
+                    break st.take_waiters(key.id);
                 }
                 std::mem::take(&mut a.queued)
             };
-            self.deliver_queued(batch, Some(&returned));
+            self.deliver_queued(batch, Some(to));
         };
         for (transform, promise) in waiters {
-            super::resolve(&promise, Ok(returned.cap_at(&transform)));
+            super::resolve(&promise, Ok(to.cap_at(&transform)));
         }
-        drop(caps);
     }
 
     /// Delivers calls queued on an answer: to the capabilities of its
@@ -379,6 +428,7 @@ impl Conn {
         let mut caps = Vec::new();
         let mut garbage: Garbage = Vec::new();
         let dropped_payload;
+        let dropped_question;
         {
             let mut st = self.lock();
             if st.closed.is_some() {
@@ -420,13 +470,19 @@ impl Conn {
             let Some(q) = st.questions.get_mut(id) else {
                 return Ok(());
             };
+            // The questions whose capabilities the call carried may be
+            // finished now (their handles go after the lock).
+            let held = std::mem::take(&mut q.held);
             if q.finished {
-                st.questions.remove(id);
+                dropped_question = st.questions.remove(id);
                 dropped_payload = Some(outcome);
             } else {
+                dropped_question = None;
                 dropped_payload = q.settle(outcome);
             }
+            garbage.extend(held);
         }
+        drop(dropped_question);
         drop(dropped_payload);
         drop(garbage);
         Ok(())
@@ -500,11 +556,12 @@ impl Conn {
             }
             // Calls pipelined on it still get delivered (or fail).
             let queued = std::mem::take(&mut removed.queued);
-            self.deliver_queued(queued, removed.returned.as_ref());
+            let reached = removed.returned.take().or(removed.pipeline.take());
+            self.deliver_queued(queued, reached.as_ref());
             for (transform, promise) in removed.waiters {
                 super::resolve(
                     &promise,
-                    match &removed.returned {
+                    match &reached {
                         Some(r) => Ok(r.cap_at(&transform)),
                         None => Err(Error::failed("the call was canceled")),
                     },
@@ -589,6 +646,7 @@ impl Conn {
             _ => return Ok(()),
         };
         let mut dropped = None;
+        let mut held = Vec::new();
         {
             let mut st = self.lock();
             if let Some(q) = st.questions.get_mut(id) {
@@ -597,11 +655,13 @@ impl Conn {
                     if q.finished {
                         dropped = st.questions.remove(id);
                     } else {
+                        held = std::mem::take(&mut q.held);
                         let _ = q.settle(outcome);
                     }
                 }
             }
         }
+        drop(held);
         drop(dropped);
         Ok(())
     }

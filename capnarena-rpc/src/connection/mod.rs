@@ -190,6 +190,11 @@ struct Question {
     /// Exports made for the parameters' capabilities (released when the
     /// return says `releaseParamCaps`).
     param_exports: Vec<u32>,
+    /// The parameters' capabilities, when some are pipelined capabilities
+    /// of this connection's questions (sent as `receiverAnswer`): held
+    /// until the return, so those questions are not finished while the
+    /// peer may still resolve them for this call.
+    held: Vec<Client>,
     returned: bool,
     /// A `Finish` has been sent (no client refers to the question).
     finished: bool,
@@ -204,6 +209,7 @@ impl Question {
             wanted,
             refs: 1,
             param_exports: Vec::new(),
+            held: Vec::new(),
             returned: false,
             finished: false,
         }
@@ -236,9 +242,17 @@ enum Returned {
 /// it may reuse the id for another, which a late step of the first (its
 /// future ending, a call pipelined on it starting) must not touch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct AnswerKey {
+pub(crate) struct AnswerKey {
     pub(super) id: u32,
     pub(super) serial: u64,
+}
+
+/// Where the results of a call received on a connection are answered:
+/// what `Results::set_pipeline` reaches.
+#[derive(Clone)]
+pub(crate) struct AnswerSlot {
+    pub(crate) conn: Weak<Conn>,
+    pub(crate) key: AnswerKey,
 }
 
 /// A call received and not yet finished by the peer.
@@ -249,8 +263,12 @@ struct Answer {
     /// cancels it.
     task: Option<calls::CallId>,
     returned: Option<Returned>,
-    /// Returned, and the calls queued before are being delivered: new
-    /// pipelined calls still queue behind them.
+    /// The results as the server set them for pipelining while its call
+    /// runs on (`Results::set_pipeline`): pipelined calls and
+    /// capabilities go there until the call returns.
+    pipeline: Option<Returned>,
+    /// Returned (or given a pipeline), and the calls queued before are
+    /// being delivered: new pipelined calls still queue behind them.
     draining: bool,
     /// Calls pipelined on the results before they were in, by serial
     /// number (the order they came in); one the peer finishes leaves at
@@ -281,11 +299,21 @@ impl Answer {
         !self.queued.is_empty() || self.waiters.iter().any(|(_, p)| p.strong_count() > 0)
     }
 
+    /// What pipelined calls reach now: the results once returned, else
+    /// the pipeline the server set; `None` while they must queue.
+    fn pipeline(&self) -> Option<&Returned> {
+        if self.draining {
+            return None;
+        }
+        self.returned.as_ref().or(self.pipeline.as_ref())
+    }
+
     fn new(serial: u64) -> Self {
         Answer {
             serial,
             task: None,
             returned: None,
+            pipeline: None,
             draining: false,
             queued: Queue::new(),
             waiters: Vec::new(),
@@ -524,6 +552,12 @@ impl Conn {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The limits its messages are read with (also copies of its own
+    /// results, read for pipelined calls).
+    pub(crate) fn reader_options(&self) -> ReaderOptions {
+        self.options.reader
+    }
+
     /// A message to build, from the pool when one is there.
     pub(crate) fn message(&self) -> Message<Arena> {
         let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
@@ -699,7 +733,7 @@ impl Conn {
 
     /// Sends `request` to `target` as a new question.
     pub(crate) fn send_call(self: Arc<Self>, mut request: Request, target: Target) -> Sent {
-        let caps = std::mem::take(&mut request.caps);
+        let mut caps = std::mem::take(&mut request.caps);
         let mut msg = std::mem::replace(&mut request.msg, Message::new(SingleSegmentArena::new()));
         let mut st = self.lock();
         if let Some(e) = &st.closed {
@@ -733,8 +767,16 @@ impl Conn {
         })();
         match built {
             Ok(exports) => {
+                // A question named in the cap table stays open (no
+                // `Finish`) until this call returns.
+                let names_question = caps
+                    .iter()
+                    .any(|c| matches!(&c.hook, Hook::Answer(a) if Arc::ptr_eq(&a.conn, &self)));
                 if let Some(q) = st.questions.get_mut(id) {
                     q.param_exports = exports;
+                    if names_question {
+                        q.held = std::mem::take(&mut caps);
+                    }
                 }
             }
             Err(e) => {
@@ -757,7 +799,7 @@ impl Conn {
     /// running call is dropped, the tables are emptied. Returns whether
     /// this call ended it (false when it had already ended).
     fn close(&self, error: Error) -> bool {
-        let (mut removed, mut dropped) = (Vec::new(), Vec::new());
+        let (mut removed, mut dropped, mut held) = (Vec::new(), Vec::new(), Vec::new());
         let (answers, exports, bootstrap);
         {
             let mut st = self.lock();
@@ -774,8 +816,11 @@ impl Conn {
                 };
                 if q.refs == 0 {
                     removed.push(orphans.remove(id));
-                } else if !q.returned {
-                    dropped.push(q.settle(Err(error.clone())));
+                } else {
+                    held.append(&mut q.held);
+                    if !q.returned {
+                        dropped.push(q.settle(Err(error.clone())));
+                    }
                 }
             }
             st.orphans = orphans;
@@ -788,6 +833,7 @@ impl Conn {
         }
         drop(removed);
         drop(dropped);
+        drop(held);
         drop(self.close_calls());
         for a in answers {
             for (_, promise) in a.waiters {

@@ -437,3 +437,136 @@ pub async fn call_all(test: &test::Client) {
     drop(waiting);
     assert_eq!(add(test, 2, 3).await.unwrap(), 5);
 }
+
+/// A counter that tells `changed` after each increment.
+pub struct SignalingCounter {
+    value: AtomicU64,
+    changed: Arc<tokio::sync::Notify>,
+}
+
+impl counter::Server for SignalingCounter {
+    /// Counts at once (in the order calls were sent), then answers.
+    fn increment(
+        self: Arc<Self>,
+        _params: counter::IncrementParams,
+        mut results: counter::IncrementResults,
+    ) -> impl Future<Output = Result<counter::IncrementResults>> + Send + 'static {
+        let value = self.value.fetch_add(1, Ordering::SeqCst) + 1;
+        self.changed.notify_one();
+        let set = results.get().map(|mut r| r.set_value(value));
+        std::future::ready(set.map(|()| results))
+    }
+}
+
+/// A `Test` server whose `makeCounter` waits for `go`, returns its
+/// counter through `set_pipeline`, and keeps running until that counter
+/// reached `start + 4`: only calls on the counter it handed out end it.
+/// `callBack` calls the counter it is given `times` times. `makeSink`
+/// returns its sink through `set_pipeline` and keeps running until
+/// `SINK_BYTES` were written to it.
+#[derive(Default)]
+pub struct Streaming {
+    pub go: tokio::sync::Notify,
+    /// The value `makeCounter`'s counter had when the call returned.
+    pub returned_at: AtomicU64,
+    /// The bytes `makeSink`'s sink had when the call returned.
+    pub sink_returned_at: AtomicU64,
+}
+
+/// What `Streaming`'s `makeSink` waits for: more than the stream window
+/// (64 KiB), so the caller's flow control holds writes back meanwhile.
+pub const SINK_BYTES: u64 = 200_000;
+
+/// A sink that counts the bytes written and tells `changed` after each
+/// write.
+pub struct SignalingSink {
+    bytes: AtomicU64,
+    changed: Arc<tokio::sync::Notify>,
+}
+
+impl sink::Server for SignalingSink {
+    fn write(
+        self: Arc<Self>,
+        params: sink::WriteParams,
+    ) -> impl Future<Output = Result<()>> + Send + 'static {
+        let counted = params.read(|p| Ok(p.get_data()?.len() as u64));
+        if let Ok(n) = counted {
+            self.bytes.fetch_add(n, Ordering::SeqCst);
+            self.changed.notify_one();
+        }
+        std::future::ready(counted.map(|_| ()))
+    }
+
+    async fn total(
+        self: Arc<Self>,
+        _params: sink::TotalParams,
+        mut results: sink::TotalResults,
+    ) -> Result<sink::TotalResults> {
+        results.get()?.set_bytes(self.bytes.load(Ordering::SeqCst));
+        Ok(results)
+    }
+}
+
+impl test::Server for Streaming {
+    async fn make_sink(
+        self: Arc<Self>,
+        _params: test::MakeSinkParams,
+        mut results: test::MakeSinkResults,
+    ) -> Result<test::MakeSinkResults> {
+        let changed = Arc::new(tokio::sync::Notify::new());
+        let sink = Arc::new(SignalingSink {
+            bytes: AtomicU64::new(0),
+            changed: Arc::clone(&changed),
+        });
+        let index = results.add_cap(sink::Client::from_arc(Arc::clone(&sink)));
+        results.get()?.set_sink(index);
+        results.set_pipeline();
+        while sink.bytes.load(Ordering::SeqCst) < SINK_BYTES {
+            changed.notified().await;
+        }
+        self.sink_returned_at
+            .store(sink.bytes.load(Ordering::SeqCst), Ordering::SeqCst);
+        Ok(results)
+    }
+
+    async fn make_counter(
+        self: Arc<Self>,
+        params: test::MakeCounterParams,
+        mut results: test::MakeCounterResults,
+    ) -> Result<test::MakeCounterResults> {
+        let start = params.read(|p| Ok(p.get_start()))?;
+        self.go.notified().await;
+        let changed = Arc::new(tokio::sync::Notify::new());
+        let counter = Arc::new(SignalingCounter {
+            value: AtomicU64::new(start),
+            changed: Arc::clone(&changed),
+        });
+        let client = counter::Client::from_arc(Arc::clone(&counter));
+        {
+            let (mut r, mut caps) = results.get_with_caps()?;
+            r.set_counter_client(&mut caps, client);
+        }
+        results.set_pipeline();
+        while counter.value.load(Ordering::SeqCst) < start + 4 {
+            changed.notified().await;
+        }
+        self.returned_at
+            .store(counter.value.load(Ordering::SeqCst), Ordering::SeqCst);
+        Ok(results)
+    }
+
+    async fn call_back(
+        self: Arc<Self>,
+        params: test::CallBackParams,
+        mut results: test::CallBackResults,
+    ) -> Result<test::CallBackResults> {
+        let (index, times) = params.read(|p| Ok((p.get_counter()?, p.get_times())))?;
+        let cap: counter::Client = params.cap(index)?;
+        let mut last = 0;
+        for _ in 0..times {
+            last = increment(&cap).await?;
+        }
+        results.get()?.set_last(last);
+        Ok(results)
+    }
+}

@@ -285,11 +285,37 @@ void callMore(Test::Client test, kj::WaitScope& ws) {
   }
 }
 
+// Against a server whose makeCounter hands out its counter with
+// setPipeline and runs on until four increments reached it: two
+// pipelined at once, one by callBack (given the pipelined counter, a
+// receiverAnswer), one after those returned.
+void pipelineOnRunningCall(Test::Client test, kj::WaitScope& ws) {
+  auto req = test.makeCounterRequest();
+  req.setStart(10);
+  auto promise = req.send();
+  auto counter = promise.getCounter();
+  auto first = counter.incrementRequest().send();
+  auto second = counter.incrementRequest().send();
+  auto back = test.callBackRequest();
+  back.setCounter(counter);
+  back.setTimes(1);
+  auto calledBack = back.send();
+  auto one = first.wait(ws).getValue();
+  check("increment on the running call's pipeline", one == 11, kj::str(one));
+  auto two = second.wait(ws).getValue();
+  check("second increment on the pipeline", two == 12, kj::str(two));
+  auto last = calledBack.wait(ws).getLast();
+  check("callBack with the pipelined counter", last == 13, kj::str(last));
+  auto four = counter.incrementRequest().send().wait(ws).getValue();
+  check("increment after", four == 14, kj::str(four));
+  check("makeCounter returns", promise.wait(ws).hasCounter());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: peer serve|call|call-more" << std::endl;
+    std::cerr << "usage: peer serve|call|call-more|pipeline" << std::endl;
     return 2;
   }
   kj::StringPtr mode = argv[1];
@@ -301,7 +327,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   capnp::TwoPartyClient client(*stream);
-  callAll(client.bootstrap().castAs<Test>(), io.waitScope, mode == "call-more");
+  if (mode == "pipeline") {
+    pipelineOnRunningCall(client.bootstrap().castAs<Test>(), io.waitScope);
+  } else {
+    callAll(client.bootstrap().castAs<Test>(), io.waitScope, mode == "call-more");
+  }
   std::cout << (failures == 0 ? "done" : "failed") << std::endl;
   return failures == 0 ? 0 : 1;
 }
