@@ -182,14 +182,23 @@ fn deep_nesting_takes_the_message_it_makes() {
         "lists of lists",
         &filled("lists", "[", "[0,0,0,0]", "]", LIMIT),
     );
-    // Parenthesized values as deep as the lexer allows, around a list.
-    let mut text = String::from("(bytes = ");
-    text.push_str(&"(".repeat(190));
-    text.push_str(&String::from_utf8(filled("x", "[", "0", "]", LIMIT - 400)).unwrap()[5..]);
-    text.pop();
-    text.push_str(&")".repeat(190));
-    text.push(')');
-    ok("parenthesized list", text.as_bytes());
+    ok("parenthesized list", &parenthesized(LIMIT));
+}
+
+/// `(bytes = ((( ... [0,0,...] ... ))))` of at most `limit` bytes:
+/// parenthesized values as deep as the lexer allows (the root's
+/// parenthesis, 198 more and the list's bracket make its 200 levels).
+fn parenthesized(limit: usize) -> Vec<u8> {
+    const PARENS: usize = 198;
+    let list = filled("x", "[", "0", "]", limit - 2 * PARENS - 16);
+    let mut text = b"(bytes = ".to_vec();
+    text.extend_from_slice(&[b'('; PARENS]);
+    // `(x = [...])` less its `(x = ` and its `)`.
+    text.extend_from_slice(&list[5..list.len() - 1]);
+    text.extend_from_slice(&[b')'; PARENS]);
+    text.push(b')');
+    assert!(text.len() <= limit);
+    text
 }
 
 #[test]
@@ -227,7 +236,7 @@ impl ReplaceCommas for Vec<u8> {
 }
 
 /// The input limit, 16 MiB of `[0,0,...]`: the shape that took 2.1 GB
-/// as a tree. Slow in a debug build, so run on demand:
+/// as a tree; and the same list in parentheses 198 deep. Slow in a debug build, so run on demand:
 /// `cargo test --release -p capnarena-dynamic --test text_memory -- --ignored`.
 #[test]
 #[ignore = "slow in a debug build; run with --release -- --ignored"]
@@ -236,5 +245,11 @@ fn zero_list_at_the_input_limit() {
     ok(
         "bytes at the input limit",
         &filled("bytes", "[", "0", "]", MAX_TEXT_BYTES),
+    );
+    // The slowest shape: each parenthesis is read once more to find its
+    // one item.
+    ok(
+        "parenthesized list at the input limit",
+        &parenthesized(MAX_TEXT_BYTES),
     );
 }

@@ -203,6 +203,22 @@ fn first_item(s: &[u8], open: usize) -> Option<usize> {
     (!matches!(s.get(at), Some(b')' | b']'))).then_some(at)
 }
 
+/// The one item of the parentheses opened at `open` when it has exactly
+/// one and it has no name: where it starts, and the offset past the
+/// closing parenthesis. The item is read once.
+fn single_item(s: &[u8], open: usize) -> Option<(usize, usize)> {
+    let f = first_item(s, open)?;
+    if named(s, f).is_some() {
+        return None;
+    }
+    let mut end = item_end(s, f);
+    if s.get(end) == Some(&b',') {
+        // A trailing empty item after a comma is dropped.
+        end = skip_trivia(s, end + 1);
+    }
+    (s.get(end) == Some(&b')')).then_some((f, end + 1))
+}
+
 /// The expression starting at `at` of a checked text. Reads its tokens
 /// again (and the brackets it opens, to find what follows them).
 fn view(s: &[u8], at: usize) -> View {
@@ -238,18 +254,14 @@ fn view(s: &[u8], at: usize) -> View {
         }
         Tok::Binary => (Val::Binary(t.start), t.start, t.end),
         Tok::Bracket => (Val::List(t.start), t.start, skip_group(s, t.start)),
-        Tok::Paren => {
-            let end = skip_group(s, t.start);
-            let single = first_item(s, t.start)
-                .filter(|&f| named(s, f).is_none() && next_item(s, f).is_none());
-            match single {
-                Some(f) => {
-                    let inner = view(s, f);
-                    (inner.val, inner.at, end)
-                }
-                None => (Val::Tuple(t.start), t.start, end),
+        Tok::Paren => match single_item(s, t.start) {
+            // A parenthesized value: the value itself.
+            Some((f, end)) => {
+                let inner = view(s, f);
+                (inner.val, inner.at, end)
             }
-        }
+            None => (Val::Tuple(t.start), t.start, skip_group(s, t.start)),
+        },
         Tok::Ident => {
             let file = tok(s, skip_trivia(s, t.end)).filter(|n| n.tok == Tok::Str);
             match (text, file) {
