@@ -277,4 +277,18 @@ fn vectors_and_edges_parse_the_same() {
     ] {
         same(t.as_bytes()).unwrap();
     }
+    // The parser's limits: member suffixes past 256, expressions deeper
+    // than 256 (brackets and members), brackets deeper than 200.
+    let members = format!("(int8Field = a{})", ".b".repeat(300));
+    let deep = format!(
+        "(int32List = {}a{}{})",
+        "[".repeat(150),
+        ".b".repeat(120),
+        "]".repeat(150)
+    );
+    let brackets = format!("(int32List = {}1{})", "[".repeat(250), "]".repeat(250));
+    let calls = format!("(int8Field = f{})", "(1)".repeat(300));
+    for t in [members, deep, brackets, calls] {
+        same(t.as_bytes()).unwrap();
+    }
 }
