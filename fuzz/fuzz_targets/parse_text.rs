@@ -9,6 +9,9 @@
 //! - A success builds a message that reads back and prints
 //!   (`write_struct`, pretty and short), and each printed text parses
 //!   again into a message of the same size.
+//! - The parser's heap, counted by this target's global allocator, peaks
+//!   at most at twice what the message it built holds plus 64 KiB: no
+//!   tree of the text is ever built.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -16,6 +19,13 @@ use std::sync::OnceLock;
 use capnarena::{Message, SingleSegmentArena};
 use capnarena_dynamic::{DynamicStructBuilder, DynamicStructReader, LoadedSchema, text};
 use libfuzzer_sys::fuzz_target;
+use peak_heap::{PeakHeap, measure};
+
+#[global_allocator]
+static HEAP: PeakHeap = PeakHeap;
+
+/// Room for an error's message and the parser's own state.
+const SLACK: usize = 64 << 10;
 
 const SCHEMA: &str = include_str!("../../tests/vectors/all_types.capnp");
 
@@ -53,8 +63,20 @@ fn parse(msg: &mut Message<SingleSegmentArena>, text: &[u8]) -> Result<u64, text
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut msg = Message::new(SingleSegmentArena::new());
-    match parse(&mut msg, data) {
+    // The schema is compiled once, before the measure.
+    schema();
+    let ((msg, parsed), heap) = measure(|| {
+        let mut msg = Message::new(SingleSegmentArena::new());
+        let parsed = parse(&mut msg, data);
+        (msg, parsed)
+    });
+    assert!(
+        heap.peak <= 2 * heap.held + SLACK,
+        "peak heap {} B over twice the {} B the message holds + {SLACK} B",
+        heap.peak,
+        heap.held
+    );
+    match parsed {
         Err(e) => {
             let lines = data.iter().filter(|&&c| c == b'\n').count() as u32 + 1;
             assert!(e.line >= 1 && e.line <= lines, "line outside the text: {e}");

@@ -37,7 +37,11 @@
 //! ```
 
 #[cfg(feature = "compiler")]
+mod lex;
+#[cfg(feature = "compiler")]
 mod parse;
+#[cfg(feature = "compiler")]
+mod syntax;
 mod write;
 
 #[cfg(feature = "compiler")]
