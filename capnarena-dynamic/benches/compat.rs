@@ -4,6 +4,9 @@
 //!
 //! Run with `cargo bench -p capnarena-dynamic --bench compat`.
 
+// `criterion_group!` generates an undocumented `pub fn`.
+#![allow(missing_docs)]
+
 use capnarena_dynamic::compat::{self, CompatSchema};
 use criterion::{Criterion, criterion_group, criterion_main};
 
