@@ -268,7 +268,8 @@ pub mod calculator {
                 self.builder.set::<u16>(4, 1);
                 self.builder.pointer(0).set_capability(index);
             }
-            /// A value an earlier `evaluate` gave (it may not have arrived yet).
+            /// A value that was (or, will be) returned by a previous
+            /// evaluate().
             /// Sets the field to null: it holds no capability.
             #[inline]
             pub fn clear_previous_result(&mut self) {
@@ -2323,6 +2324,12 @@ pub mod calculator {
             #[inline]
             pub fn set_func(&mut self, index: u32) {
                 self.builder.pointer(0).set_capability(index);
+            }
+            /// The `func` field.
+            /// Sets the field to null: it holds no capability.
+            #[inline]
+            pub fn clear_func(&mut self) {
+                self.builder.pointer(0).clear();
             }
             /// Whether the `func` field is set (its pointer is not null).
             #[inline]
