@@ -208,6 +208,26 @@ pub enum Error {
         /// Levels the fixed work list holds.
         inline: usize,
     },
+    /// Zeroing what an overwritten pointer reached met objects nested
+    /// deeper than its fixed work list holds, without the `alloc` feature
+    /// (with it, the list grows on the heap, up to the message's size).
+    ZeroTooDeepWithoutAlloc {
+        /// Levels of nesting reached.
+        depth: u64,
+        /// Levels the fixed work list holds.
+        inline: usize,
+    },
+    /// What an overwritten pointer pointed to (a malformed pointer, read
+    /// from a peer) overlaps the object that replaced it: those words are
+    /// not zeroed.
+    OldObjectOverlapsNew {
+        /// Segment of the old object (or landing pad).
+        segment: u32,
+        /// Its first word.
+        offset: u64,
+        /// Its words.
+        len: u64,
+    },
 
     // ---- framing: the input is not a well-formed framed message ----
     /// The input ended before the framing said it would.
@@ -468,6 +488,22 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "total_size nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+                )
+            }
+            Error::ZeroTooDeepWithoutAlloc { depth, inline } => {
+                write!(
+                    f,
+                    "zeroing an overwritten object nested {depth} levels; without the `alloc` feature at most {inline} are supported"
+                )
+            }
+            Error::OldObjectOverlapsNew {
+                segment,
+                offset,
+                len,
+            } => {
+                write!(
+                    f,
+                    "the object an overwritten pointer pointed to (segment {segment}, {len} words at {offset}) overlaps the new object"
                 )
             }
             Error::Truncated { needed, available } => {

@@ -155,3 +155,49 @@ fn builder_reader_copies_deep_chains_on_a_64_kib_stack() {
         assert!(canonical.reader().is_canonical().unwrap());
     });
 }
+
+/// A 100-level chain read with the default limits (nesting 64): the deep
+/// copy, canonical form and the canonical check stop at the nesting limit
+/// with an error, on a 64 KiB thread, in debug and optimised builds. A
+/// copy over a message whose root is a 20,000-level chain zeroes that
+/// chain first (see tests/zero_old.rs), on the same thread.
+#[test]
+fn hundred_levels_at_the_default_limits_on_a_64_kib_stack() {
+    let framed = {
+        let mut msg = chain(100);
+        msg.framed_bytes().unwrap().to_vec()
+    };
+    let shallow = {
+        let mut msg = chain(10);
+        msg.framed_bytes().unwrap().to_vec()
+    };
+    on_small_stack(move || {
+        let words = words_from_bytes(&framed).unwrap();
+        let reader = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
+        let root = reader.root().unwrap();
+        let mut copy = Message::new(SingleSegmentArena::new());
+        match copy.set_root(&root) {
+            Err(Error::NestingLimitExceeded { limit: 64 }) => {}
+            other => panic!("{other:?}"),
+        }
+        let mut canonical = Message::new(SingleSegmentArena::new());
+        match canonical.set_root_canonical(&root) {
+            Err(Error::NestingLimitExceeded { limit: 64 }) => {}
+            other => panic!("{:?}", other.map(<[_]>::len)),
+        }
+        reader.reset_traversal();
+        match reader.is_canonical() {
+            Err(Error::NestingLimitExceeded { limit: 64 }) => {}
+            other => panic!("{other:?}"),
+        }
+        // Over a deep old root: zeroed, then the copy.
+        let mut msg = chain(20_000);
+        let words = words_from_bytes(&shallow).unwrap();
+        let reader = MessageReader::from_words(&words, ReaderOptions::default()).unwrap();
+        msg.set_root(&reader.root().unwrap()).unwrap();
+        assert_eq!(depth_of(msg.reader().root().unwrap()), 10);
+        let used = msg.segment(0).unwrap().words();
+        let set = used.iter().filter(|w| w.to_u64() != 0).count();
+        assert_eq!(set, 1 + 2 * 10 + 1, "the copy's words alone are set");
+    });
+}

@@ -1663,7 +1663,6 @@ fn one_bit_struct_setters() -> Result<()> {
 /// Encoding.ZeroOldObject: initialising the root again zeroes the old
 /// one, its sub-struct and its struct list (they read as all zero).
 #[test]
-#[ignore = "the builder leaves the object an overwritten pointer pointed to in place; the reference zeroes it"]
 fn zero_old_object() -> Result<()> {
     let mut msg = Message::new(SingleSegmentArena::new());
     build_test_message(&mut msg)?;

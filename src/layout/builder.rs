@@ -14,8 +14,9 @@
 //! [`slot`] (a pointer slot and the structs behind it), [`slot_list`]
 //! (the lists behind it), [`blob`] (text and data), [`structs`] (a struct's
 //! fields), [`list`] (a list's elements), [`bulk`] (whole lists at once),
-//! [`view`] (reading a message while it is built) and [`upgrade`] (moving
-//! an object an older schema wrote into a larger one).
+//! [`view`] (reading a message while it is built), [`upgrade`] (moving
+//! an object an older schema wrote into a larger one) and [`zero`]
+//! (zeroing what an overwritten pointer reached).
 
 use super::pointer::MAX_LIST_COUNT;
 use crate::arena::{Arena, SegmentId};
@@ -33,6 +34,7 @@ mod structs;
 mod tests;
 mod upgrade;
 mod view;
+mod zero;
 
 pub(crate) use allocation::{Fill, Keep, init_root_slot};
 use allocation::{WriteObject, Zeroed, alloc_object};
@@ -42,6 +44,8 @@ pub use slot::PointerBuilder;
 use slot::resolve_builder;
 pub use structs::StructBuilder;
 pub use view::BuiltView;
+use zero::zero_if_set;
+pub(in crate::layout) use zero::zero_pointer_best_effort;
 
 /// Words reserved in front of segment 0 for the segment table.
 const HEADER_WORDS: usize = 1;

@@ -494,6 +494,9 @@ fn zero_word_and_look_up<A: Arena + ?Sized>(
     start: usize,
     len: usize,
 ) -> Cached {
+    // What the pointer pointed to is zeroed first, before anything is
+    // kept.
+    super::builder::zero_pointer_best_effort(arena, segment, (word / 8) as u32);
     look_up(arena, segment, Some(word), start, len, |_| {})
 }
 

@@ -3,6 +3,7 @@
 //! object: near when it fits in the pointer's segment, else far, through a
 //! landing pad (single far) or a two-word pad (double far).
 
+use super::zero::{zero_if_set, zero_pointer, zero_replaced};
 use super::{BuilderSegments, HEADER_WORDS, write_word};
 use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, Result};
@@ -236,8 +237,15 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
             }
         };
         fill_object.write(object);
+        // One load and one test: what the slot held.
+        let mut old = 0;
         if let Some(slot) = seg.get_mut(pos as usize + header as usize) {
-            *slot = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+            let new = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
+            old = core::mem::replace(slot, new).to_u64();
+        }
+        if old != 0 {
+            // The slot was set: what it pointed to is zeroed now.
+            return zeroed_after_near(arena, (segment, pos, old), (o, words), keep, owner);
         }
         // `keep` is a constant where this is inlined: one lookup at most,
         // derived last from the words the arena returned (the object's
@@ -266,6 +274,142 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
         // parent's data section is looked up again when next used.
         _ => alloc_elsewhere_out_of_line(arena, segment, pos, words, fill, make, fill_object),
     }
+}
+
+/// The error for a slot the arena no longer hands out.
+#[cold]
+#[inline(never)]
+fn lost_slot(segment: u32, pos: u32) -> Error {
+    Error::ArenaContract {
+        what: "a pointer slot lies outside the segment the arena reports",
+        segment,
+        offset: u64::from(pos),
+        len: 1,
+    }
+}
+
+/// [`alloc_object`]'s near path when the slot held `old`: the new object
+/// (`words` words at `o`) and the pointer to it are written; what `old`
+/// reached is zeroed (see [`zero_replaced`]), then what `keep` asks for
+/// kept through a lookup of its own.
+///
+/// # Errors
+/// As [`zero_replaced`]; the slot then points to the new object.
+#[cold]
+#[inline(never)]
+fn zeroed_after_near<A: Arena + ?Sized>(
+    arena: &mut A,
+    (segment, pos, old): (u32, u32, u64),
+    (o, words): (u32, u32),
+    keep: Keep,
+    owner: Owner,
+) -> Result<(u32, u32, Cached)> {
+    zero_replaced(arena, (segment, pos, old), (segment, o, words))?;
+    let header = BuilderSegments::header_bytes(segment) / 8;
+    let words_kept = match keep {
+        Keep::Nothing => None,
+        Keep::Object(n) => {
+            (n > 0).then(|| o as usize + header..o as usize + header + usize::from(n))
+        }
+        Keep::Parent { data, words } => {
+            let at = data as usize + header;
+            (words > 0).then(|| at..at + usize::from(words))
+        }
+    };
+    let seg = arena.segment_mut(SegmentId(segment));
+    let kept = match words_kept.and_then(|range| seg.get_mut(range)) {
+        Some(w) => Cached::keep(Word::slice_as_bytes_mut(w), owner),
+        None => Cached::empty(),
+    };
+    Ok((segment, o, kept))
+}
+
+/// [`write_far`]'s work when the slot was set: what it pointed to is
+/// zeroed (see [`zero_pointer`]), then the pad and the object at `at` and
+/// the far pointer to them are written, each through a lookup of its own.
+/// On error the new words are zeroed and the slot is null.
+#[cold]
+#[inline(never)]
+fn place_far_over_set_slot<A: Arena + ?Sized>(
+    arena: &mut A,
+    at: FarPlace,
+    far_len: usize,
+    keep_words: u16,
+    make: impl Fn(i64) -> u64,
+    fill_object: impl WriteObject,
+) -> Result<(u32, u32, Cached)> {
+    let FarPlace {
+        segment,
+        pos,
+        s,
+        raw,
+        words,
+    } = at;
+    // `write_far`'s checks, before anything is zeroed.
+    let with_pad = words + 1;
+    if s == segment {
+        return Err(Error::ArenaContract {
+            what: "far allocation placed in the segment it was asked to avoid",
+            segment: s,
+            offset: u64::from(raw),
+            len: u64::from(with_pad),
+        });
+    }
+    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
+    let pad = raw.wrapping_sub(header);
+    if u64::from(raw) + u64::from(with_pad) > far_len as u64
+        || u64::from(pad) + u64::from(with_pad) > MAX_SEGMENT_WORDS + 1
+    {
+        let avail = (far_len as u64).saturating_sub(u64::from(header));
+        return Err(alloc_error(s, raw, with_pad, avail));
+    }
+    let zeroed = zero_pointer(arena, segment, pos);
+    let start = raw as usize;
+    let far = arena.segment_mut(SegmentId(s));
+    let Some((pad_word, object)) = far
+        .get_mut(start..start + words as usize + 1)
+        .and_then(|w| w.split_first_mut())
+    else {
+        return Err(lost_slot(s, raw));
+    };
+    if let Err(e) = zeroed {
+        *pad_word = Word::ZERO;
+        object.fill(Word::ZERO);
+        return Err(e);
+    }
+    fill_object.write(object);
+    *pad_word = Word::from_u64(make(0));
+    write_word(
+        arena,
+        segment,
+        pos,
+        pointer::encode_far(false, u64::from(pad), s),
+    );
+    let owner = Owner::of(arena);
+    Ok((s, pad + 1, keep_far(arena, s, pad + 1, keep_words, owner)))
+}
+
+/// Zeroes what the slot at (`segment`, `pos`) pointed to, when it is set
+/// (see [`zero_if_set`]), once the new object's `len` words at (`s`, `o`)
+/// are allocated and before they are written: a full arena keeps the old
+/// object. On error those words are zeroed (they may hold anything when
+/// asked for overwritten) and the slot is null.
+#[inline(never)]
+fn zero_if_set_after_alloc<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    s: u32,
+    o: u32,
+    len: u32,
+) -> Result<()> {
+    zero_if_set(arena, segment, pos).inspect_err(|_| {
+        let start = o as usize;
+        if let Some(words) = BuilderSegments::get_mut(arena, s).get_mut(start..start + len as usize)
+        {
+            words.fill(Word::ZERO);
+        }
+    })
 }
 
 /// [`alloc_elsewhere`] out of line.
@@ -301,21 +445,23 @@ fn alloc_elsewhere<A: Arena + ?Sized>(
         if let Some((SegmentId(s), raw, near, far)) =
             arena.allocate_far_mut(with_pad, SegmentId(segment), fill == Fill::Zeroed)
         {
-            return write_far(
-                FarPlace {
-                    segment,
-                    pos,
-                    s,
-                    raw,
-                    words,
-                },
-                near,
-                far,
-                keep_words,
-                owner,
-                make,
-                fill_object,
-            );
+            let place = FarPlace {
+                segment,
+                pos,
+                s,
+                raw,
+                words,
+            };
+            let near_header = if segment == 0 { HEADER_WORDS } else { 0 };
+            if near
+                .get(pos as usize + near_header)
+                .is_none_or(|slot| slot.to_u64() == 0)
+            {
+                return write_far(place, near, far, keep_words, owner, make, fill_object);
+            }
+            // The slot was set: what it pointed to is zeroed first.
+            let far_len = far.len();
+            return place_far_over_set_slot(arena, place, far_len, keep_words, make, fill_object);
         }
     }
     if arena
@@ -333,7 +479,9 @@ fn alloc_elsewhere<A: Arena + ?Sized>(
             fill_object,
         );
     }
-    let (s, o, seg) = alloc_in(arena, words, segment, fill)?;
+    let (s, o) = alloc_as(arena, words, segment, fill)?;
+    zero_if_set_after_alloc(arena, segment, pos, s, o, words)?;
+    let seg = BuilderSegments::get_mut(arena, s);
     let start = o as usize;
     if let Some(object) = seg.get_mut(start..start + words as usize) {
         fill_object.write(object);
@@ -497,6 +645,10 @@ fn alloc_with_landing_pad<A: Arena + ?Sized>(
         Fill::Zeroed => arena.allocate(with_pad, newest)?,
         Fill::Overwritten => arena.allocate_overwritten(with_pad, newest)?,
     };
+    let header = if s == 0 { HEADER_WORDS as u32 } else { 0 };
+    if let Some(o) = raw.checked_sub(header) {
+        zero_if_set_after_alloc(arena, segment, pos, s, o, with_pad)?;
+    }
     if s == segment {
         // The arena had room after all (its room was wrong): a near
         // pointer, and the pad word (which may hold anything when

@@ -3,7 +3,7 @@
 
 use super::{
     BuilderSegments, Fill, Keep, StructBuilder, Zeroed, alloc_object, check_in, read_word,
-    write_word,
+    write_word, zero_if_set, zero_pointer_best_effort,
 };
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
@@ -44,15 +44,19 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         read_word(self.arena, self.segment, self.pos) == 0
     }
 
-    /// Makes the slot null. The object it pointed to stays in the message,
-    /// unreachable, until the message is reset.
+    /// Makes the slot null. The object it pointed to is zeroed, with
+    /// everything below it, as the reference does: the message keeps
+    /// none of its bytes. Words a malformed pointer leads to (a message
+    /// read from a peer) that cannot be followed are left as they are.
     pub fn clear(&mut self) {
-        write_word(self.arena, self.segment, self.pos, 0);
+        zero_pointer_best_effort(self.arena, self.segment, self.pos);
     }
 
     /// Points the slot at capability `index` of the message's capability
-    /// table.
+    /// table. What the slot pointed to is zeroed, as [`clear`](Self::clear)
+    /// does.
     pub fn set_capability(&mut self, index: u32) {
+        zero_pointer_best_effort(self.arena, self.segment, self.pos);
         write_word(
             self.arena,
             self.segment,
@@ -62,9 +66,13 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     }
 
     /// Allocates a zeroed struct of `size` and points the slot at it.
+    /// What the slot pointed to before is zeroed first, with everything
+    /// below it.
     ///
     /// # Errors
-    /// The arena has no room.
+    /// The arena has no room, or what the slot pointed to is malformed (a
+    /// message read from a peer; it is zeroed as far as it can be
+    /// followed). The slot is then null.
     // Always inlined: a `StructBuilder` returned through memory is read
     // back with wider loads than it was stored with, which stalls on store
     // forwarding (perf: most of the small build's time).
@@ -72,6 +80,7 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     pub fn init_struct(self, size: StructSize) -> Result<StructBuilder<'a, A>> {
         let words = size.total_words();
         if words == 0 {
+            zero_if_set(self.arena, self.segment, self.pos)?;
             // An empty struct: offset -1 keeps the pointer non-null.
             write_word(
                 self.arena,

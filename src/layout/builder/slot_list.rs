@@ -5,7 +5,7 @@
 
 use super::{
     BuilderSegments, Fill, Keep, ListBuilder, PointerBuilder, WriteObject, Zeroed, alloc_object,
-    check_in, read_word, resolve_builder, too_large, write_word,
+    check_in, read_word, resolve_builder, too_large, write_word, zero_if_set,
 };
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
@@ -62,7 +62,13 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         let (segment, start) = if words == 0 {
             // No words: point at the end of the segment, where the next
             // object would go (as the reference and canonical form do).
-            let end = BuilderSegments::get(self.arena, self.segment).len() as u32;
+            // What the slot pointed to is zeroed first (that changes no
+            // segment's length).
+            let seg = BuilderSegments::get(self.arena, self.segment);
+            let end = seg.len() as u32;
+            if seg.get(self.pos as usize).is_some_and(|w| w.to_u64() != 0) {
+                zero_if_set(self.arena, self.segment, self.pos)?;
+            }
             let offset = i64::from(end) - i64::from(self.pos) - 1;
             write_word(
                 self.arena,
@@ -103,31 +109,8 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     /// Too many words to encode, or the arena has no room.
     #[inline(always)]
     pub fn init_struct_list(self, count: u32, size: StructSize) -> Result<ListBuilder<'a, A>> {
-        let per = u64::from(size.total_words());
-        let words = u64::from(count) * per;
-        if words > MAX_LIST_COUNT || u64::from(count) > MAX_LIST_COUNT {
-            return Err(too_large(u64::from(count), per * 64));
-        }
-        let (s, o, _) = alloc_object(
-            self.arena,
-            self.segment,
-            self.pos,
-            words as u32 + 1,
-            Fill::Zeroed,
-            Keep::Nothing,
-            |off| pointer::encode_list(off, ElementSize::InlineComposite, words),
-            Tag(pointer::encode_tag(u64::from(count), size)),
-        )?;
-        Ok(ListBuilder {
-            arena: self.arena,
-            segment: s,
-            start: o + 1,
-            len: count,
-            size: ElementSize::InlineComposite,
-            step_bits: per * 64,
-            data_bits: u32::from(size.data_words) * 64,
-            ptrs: size.pointers,
-        })
+        let (s, start) = alloc_struct_list(self.arena, self.segment, self.pos, count, size)?;
+        Ok(ListBuilder::of_structs(self.arena, s, start, count, size))
     }
 
     /// The list the slot points to, read as a list of `expected`
@@ -278,6 +261,62 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             });
         }
         Ok((s, start, tag))
+    }
+}
+
+/// Allocates a list of `count` zeroed structs of `size` for the slot at
+/// (`segment`, `pos`) and points the slot at it; returns the segment and
+/// word of element 0.
+///
+/// # Errors
+/// As [`PointerBuilder::init_struct_list`].
+#[inline(always)]
+pub(super) fn alloc_struct_list<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    count: u32,
+    size: StructSize,
+) -> Result<(u32, u32)> {
+    let per = u64::from(size.total_words());
+    let words = u64::from(count) * per;
+    if words > MAX_LIST_COUNT || u64::from(count) > MAX_LIST_COUNT {
+        return Err(too_large(u64::from(count), per * 64));
+    }
+    let (s, o, _) = alloc_object(
+        arena,
+        segment,
+        pos,
+        words as u32 + 1,
+        Fill::Zeroed,
+        Keep::Nothing,
+        |off| pointer::encode_list(off, ElementSize::InlineComposite, words),
+        Tag(pointer::encode_tag(u64::from(count), size)),
+    )?;
+    Ok((s, o + 1))
+}
+
+impl<'a, A: Arena + ?Sized> ListBuilder<'a, A> {
+    /// The list of `count` structs of `size` whose element 0 is at
+    /// (`segment`, `start`).
+    #[inline(always)]
+    pub(super) fn of_structs(
+        arena: &'a mut A,
+        segment: u32,
+        start: u32,
+        count: u32,
+        size: StructSize,
+    ) -> Self {
+        ListBuilder {
+            arena,
+            segment,
+            start,
+            len: count,
+            size: ElementSize::InlineComposite,
+            step_bits: u64::from(size.total_words()) * 64,
+            data_bits: u32::from(size.data_words) * 64,
+            ptrs: size.pointers,
+        }
     }
 }
 

@@ -14,6 +14,8 @@
 //! wrote never comes here.
 
 use super::allocation::point_far;
+use super::slot_list::alloc_struct_list;
+use super::zero::zero_landing_pad;
 use super::{
     BuilderSegments, Fill, Keep, ListBuilder, PointerBuilder, StructBuilder, Zeroed, alloc_object,
     check_in, read_word, write_word,
@@ -21,7 +23,7 @@ use super::{
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::layout::cache::KeptArena;
-use crate::layout::pointer::{self, ElementSize, KIND_FAR, KIND_LIST, KIND_STRUCT, StructSize};
+use crate::layout::pointer::{self, ElementSize, KIND_LIST, KIND_STRUCT, StructSize};
 use crate::word::Word;
 
 /// The struct size with each section the larger of the two.
@@ -37,22 +39,6 @@ fn lost_words(segment: u32, offset: u32, len: u64) -> Error {
         segment,
         offset: u64::from(offset),
         len,
-    }
-}
-
-/// Zeroes the landing pad (one word, or two for a double far) that the
-/// far pointer `old` led through; anything else has none.
-fn zero_landing_pad<A: Arena + ?Sized>(arena: &mut A, old: u64) {
-    if pointer::kind(old) != KIND_FAR {
-        return;
-    }
-    let pad = pointer::far_pad_offset(old) as usize;
-    let len = if pointer::far_is_double(old) { 2 } else { 1 };
-    let segment = pointer::far_segment(old);
-    if segment < arena.segment_count() {
-        if let Some(words) = BuilderSegments::get_mut(arena, segment).get_mut(pad..pad + len) {
-            words.fill(Word::ZERO);
-        }
     }
 }
 
@@ -175,7 +161,26 @@ fn move_struct<A: Arena + ?Sized>(
     Ok(())
 }
 
+/// The word of the slot at (`segment`, `pos`), which is left null.
+fn take_slot<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u32) -> u64 {
+    let old = read_word(arena, segment, pos);
+    write_word(arena, segment, pos, 0);
+    old
+}
+
 impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
+    /// Points the slot at a new list of `count` zeroed structs of `size`,
+    /// leaving the object it pointed to as it is for the caller to move
+    /// (the landing pad on the way is zeroed). On error the slot keeps its
+    /// old pointer.
+    fn replace_with_struct_list(self, count: u32, size: StructSize) -> Result<ListBuilder<'a, A>> {
+        let old = take_slot(self.arena, self.segment, self.pos);
+        let (s, start) = alloc_struct_list(self.arena, self.segment, self.pos, count, size)
+            .inspect_err(|_| write_word(self.arena, self.segment, self.pos, old))?;
+        zero_landing_pad(self.arena, old);
+        Ok(ListBuilder::of_structs(self.arena, s, start, count, size))
+    }
+
     /// Moves the struct of size `found` at (`segment`, `at`), the slot's
     /// target, into a new struct large enough for it and `want`.
     #[cold]
@@ -188,8 +193,10 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         want: StructSize,
     ) -> Result<StructBuilder<'a, A>> {
         let size = union_size(found, want);
-        let old = read_word(self.arena, self.segment, self.pos);
-        // The slot keeps its old pointer until the new struct is in place.
+        // The slot is null while the new struct is allocated (so that the
+        // old one is not zeroed as an overwritten object) and gets its old
+        // pointer back when that fails.
+        let old = take_slot(self.arena, self.segment, self.pos);
         let (s, o, _) = alloc_object(
             self.arena,
             self.segment,
@@ -199,7 +206,8 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
             Keep::Nothing,
             |offset| pointer::encode_struct(offset, size),
             Zeroed,
-        )?;
+        )
+        .inspect_err(|_| write_word(self.arena, self.segment, self.pos, old))?;
         zero_landing_pad(self.arena, old);
         move_struct(self.arena, (segment, at, found), (s, o, size))?;
         zero_old(self.arena, segment, at, u64::from(found.total_words()))?;
@@ -226,10 +234,8 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     ) -> Result<ListBuilder<'a, A>> {
         let size = union_size(found, want);
         let count = u32::try_from(elements).unwrap_or(u32::MAX);
-        let old = read_word(self.arena, self.segment, self.pos);
         let (old_per, new_per) = (found.total_words(), size.total_words());
-        let list = self.init_struct_list(count, size)?;
-        zero_landing_pad(list.arena, old);
+        let list = self.replace_with_struct_list(count, size)?;
         for i in 0..count {
             move_struct(
                 list.arena,
@@ -264,12 +270,10 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         let bits = u64::from(element.data_bits()) + 64 * u64::from(element.pointers());
         let old_words = (count * bits).div_ceil(64);
         let at = check_in(self.arena, segment, start, old_words)?;
-        let old = read_word(self.arena, self.segment, self.pos);
         // `count < 2^29`.
         let count = count as u32;
         let per = size.total_words();
-        let mut list = self.init_struct_list(count, size)?;
-        zero_landing_pad(list.arena, old);
+        let mut list = self.replace_with_struct_list(count, size)?;
         if element == ElementSize::Pointer {
             for i in 0..count {
                 let to = list.start + i * per + u32::from(size.data_words);
