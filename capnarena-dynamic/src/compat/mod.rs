@@ -173,7 +173,9 @@ impl CompatSchema {
     /// Adds the positions of the declarations in `text`, the file the
     /// request names `request_name` (`"app.capnp"`), shown as `path` in
     /// findings: for a schema loaded from a saved request whose sources
-    /// are at hand.
+    /// are at hand. Needs the `compiler` feature, whose parser finds the
+    /// declarations.
+    #[cfg(feature = "compiler")]
     pub fn with_source(mut self, request_name: &str, path: &str, text: &[u8]) -> CompatSchema {
         self.positions.add_file(request_name, path, text);
         self

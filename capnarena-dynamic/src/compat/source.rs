@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+#[cfg(feature = "compiler")]
 use capnarena_compiler::ast::{Decl, DeclKind, ParamList, Span};
 
 /// A declaration's place in its file.
@@ -27,6 +28,7 @@ pub(crate) struct Positions {
     members: HashMap<String, HashMap<String, Position>>,
 }
 
+#[cfg(feature = "compiler")]
 /// Declarations deeper than this are not given positions (the compiler
 /// rejects such files anyway; this bounds the walk).
 const MAX_DEPTH: usize = 256;
@@ -40,6 +42,7 @@ impl Positions {
         self.members.get(scope)?.get(name)
     }
 
+    #[cfg(feature = "compiler")]
     fn add_member(&mut self, scope: &str, name: &str, at: Position) {
         self.members
             .entry(scope.to_owned())
@@ -50,6 +53,7 @@ impl Positions {
     /// Adds the declarations of `text`, the file the request names
     /// `request_name`, shown as `shown`. A file that does not parse adds
     /// what its parsed part declares.
+    #[cfg(feature = "compiler")]
     pub(crate) fn add_file(&mut self, request_name: &str, shown: &str, text: &[u8]) {
         let Ok(statements) = capnarena_compiler::lexer::lex(text) else {
             return;
@@ -128,8 +132,10 @@ impl Positions {
 }
 
 /// The byte offsets where lines start.
+#[cfg(feature = "compiler")]
 struct LineStarts(Vec<u32>);
 
+#[cfg(feature = "compiler")]
 impl LineStarts {
     fn new(text: &[u8]) -> LineStarts {
         let mut starts = vec![0];
@@ -149,7 +155,7 @@ impl LineStarts {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "compiler"))]
 mod tests {
     use super::*;
 
