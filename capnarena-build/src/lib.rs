@@ -92,7 +92,7 @@ pub enum Error {
     /// bug; the error names the schema file, node and field).
     Generate(capnarena_codegen::Error),
     /// The schemas changed incompatibly since the compatibility snapshot
-    /// ([`Config::compat_snapshot`], feature `compat`).
+    /// (`Config::compat_snapshot`, feature `compat`).
     Incompatible {
         /// The snapshot compared against.
         snapshot: PathBuf,
@@ -251,7 +251,7 @@ pub struct Config {
     compat: Option<compat::Check>,
 }
 
-/// The environment variable that makes [`Config::compat_snapshot`] write
+/// The environment variable that makes `Config::compat_snapshot` write
 /// the snapshot instead of checking against it.
 pub const UPDATE_ENV: &str = "CAPNARENA_COMPAT_UPDATE";
 
