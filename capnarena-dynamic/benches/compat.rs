@@ -16,7 +16,7 @@ mod corpus;
 fn bench(c: &mut Criterion) {
     let pairs: Vec<(CompatSchema, Option<CompatSchema>)> = corpus::PROJECTS
         .iter()
-        .flat_map(|(name, imports)| corpus::compile_project(name, imports, &corpus::widen_int32))
+        .flat_map(|project| corpus::compile_project(project, &corpus::widen_int32))
         .collect();
     let mut group = c.benchmark_group("compat/corpus");
     group.bench_function("itself", |b| {

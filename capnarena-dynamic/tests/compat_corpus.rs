@@ -25,8 +25,9 @@ fn corpus_against_itself_and_a_mutated_copy() {
     let mut same_time = Duration::ZERO;
     let mut mutated_time = Duration::ZERO;
     let (mut files, mut mutated_files, mut nodes, mut findings) = (0, 0, 0, 0);
-    for (name, imports) in PROJECTS {
-        for (original, mutated) in compile_project(name, imports, &mutate) {
+    for project in PROJECTS {
+        let name = project.dir;
+        for (original, mutated) in compile_project(project, &mutate) {
             files += 1;
             nodes += original.loaded().schema().node_ids().count();
             let start = Instant::now();

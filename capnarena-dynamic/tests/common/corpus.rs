@@ -8,66 +8,39 @@ use std::path::{Path, PathBuf};
 
 use capnarena_dynamic::compat::CompatSchema;
 
-/// Each project's directory and import paths (relative to it), as
-/// `conformance/src/corpus.rs` has them.
-pub const PROJECTS: &[(&str, &[&str])] = &[
-    ("capnproto", &[]),
-    ("capnproto-rust", &[]),
-    ("capnproto-java", &["compiler/src/main/schema"]),
-    ("go-capnp", &["std"]),
-    ("pycapnp", &["test"]),
-    ("capnp-ts", &["packages/capnp-ts-test/test/integration"]),
-    ("sandstorm", &["src"]),
-    ("workerd", &["src"]),
-    ("rr", &[]),
-    ("blackrock", &["src", "../sandstorm/src"]),
-    ("tempest", &["capnp", "../go-capnp/std"]),
-    ("cereal", &[]),
-];
+/// The corpus's projects and import paths, as the conformance crate
+/// compiles them.
+#[path = "../../../conformance/src/corpus.rs"]
+mod projects;
+
+pub use projects::{PROJECTS, Project};
 
 /// `conformance/corpus` of the workspace.
 pub fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/corpus")
 }
 
-fn capnp_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            capnp_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "capnp") {
-            out.push(path);
-        }
-    }
-}
-
 /// Each file of the project compiled on its own (a project may hold two
 /// copies of one file), as it is and with its text passed through
 /// `edit` (`None` when the edit does not change it or does not compile).
 pub fn compile_project(
-    name: &str,
-    imports: &[&str],
+    project: &Project,
     edit: &dyn Fn(&str) -> String,
 ) -> Vec<(CompatSchema, Option<CompatSchema>)> {
-    let root = corpus().join(name);
-    let mut files = Vec::new();
-    capnp_files(&root, &mut files);
+    let root = project.root(&corpus());
     let compiler = || {
         let mut c = capnarena_compiler::Compiler::new()
             .no_standard_import()
             .src_prefix(&root);
-        for i in imports {
+        for i in project.import_paths {
             c = c.import_path(root.join(i));
         }
-        c.import_path(corpus().join("capnproto/c++/src"))
+        c.import_path(corpus().join(projects::STANDARD))
     };
+    let files = project.files(&corpus()).unwrap();
     let mut out = Vec::new();
-    for f in &files {
-        let text = std::fs::read(f).unwrap();
+    for f in files.iter().map(|f| root.join(f)) {
+        let text = std::fs::read(&f).unwrap();
         let original = String::from_utf8_lossy(&text).into_owned();
         let path = f.display().to_string();
         let schema = CompatSchema::compile_with(compiler(), &[(path.clone(), text)])
