@@ -7,7 +7,6 @@
 
 use super::Generator;
 use super::doc::doc_attr;
-use super::struct_field::Init;
 use super::struct_module::{FieldContext, StructCode};
 use super::types::{hex_words, text_words};
 use super::writer::Writer;
@@ -33,6 +32,14 @@ pub(super) struct PointerTypes {
     pub(super) reader: String,
     /// The builder type, borrowing for `'_`.
     pub(super) builder: String,
+}
+
+/// An `init` method of a pointer field: its name, doc and whether it
+/// takes a length.
+pub(super) struct Init {
+    pub(super) name: String,
+    pub(super) doc: String,
+    pub(super) sized: bool,
 }
 
 impl Generator<'_> {

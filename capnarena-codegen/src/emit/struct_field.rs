@@ -5,17 +5,9 @@
 
 use super::Generator;
 use super::doc::doc_attr;
-use super::pointer_field::PointerTypes;
+use super::pointer_field::{Init, PointerTypes};
 use super::struct_module::FieldContext;
 use super::writer::Writer;
-
-/// An `init` method of a pointer field: its name, doc and whether it
-/// takes a length.
-pub(super) struct Init {
-    pub(super) name: String,
-    pub(super) doc: String,
-    pub(super) sized: bool,
-}
 
 impl Generator<'_> {
     /// `init_` of a struct field in pointer slot `offset`.

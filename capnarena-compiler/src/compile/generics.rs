@@ -20,11 +20,37 @@
 
 use std::rc::Rc;
 
-use super::scopes::{Builtin, DeclTarget, NodeIndex, Resolution};
+use super::decls::{Builtin, DeclTarget, NodeIndex};
 use super::{Compilation, NodeKindTag, expr_string};
 use crate::ast::*;
 use crate::limits;
 use crate::schema::{self, *};
+
+/// What a name found in a scope stands for, before the brand it is
+/// reached through is applied (the reference's `Resolver::ResolveResult`).
+#[derive(Clone, Debug)]
+pub(super) enum Resolution {
+    /// A declaration.
+    Decl {
+        /// The declaration.
+        target: DeclTarget,
+        /// How many generic parameters it declares.
+        params: usize,
+        /// The id of the scope it was found in (0: the global scope).
+        scope_id: u64,
+    },
+    /// A generic parameter: the `index`-th of the node with id `scope`.
+    Param {
+        /// The id of the node declaring the parameter.
+        scope: u64,
+        /// Its position in that node's parameter list.
+        index: u16,
+    },
+    /// An alias that carries its own brand, declared in the node with this
+    /// id: its bindings may name that node's parameters, which the brand it
+    /// is reached through binds.
+    Branded(BrandedDecl, u64),
+}
 
 /// One level of a brand, innermost first: the bindings of one scope's
 /// generic parameters, with the levels of the enclosing scopes behind

@@ -28,6 +28,8 @@
 //! a deferred value by its index in the pending list, a schema node by its
 //! 64-bit id.
 
+mod checks;
+mod decls;
 mod generics;
 mod nodes;
 mod request;
@@ -43,9 +45,10 @@ use crate::ast::*;
 use crate::files::{FileError, SourceFile};
 use crate::limits;
 use crate::schema::*;
+use decls::{AliasId, NodeIndex};
 use generics::BrandedDecl;
 use nodes::Translation;
-use scopes::{AliasId, NodeEntry, NodeIndex};
+use scopes::NodeEntry;
 use values::PendingValue;
 
 /// What a named node of the table declares: the kind of schema node it

@@ -20,10 +20,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
+use super::checks::{AnnotationTarget, OrdinalChecker};
+use super::decls::{DeclTarget, NodeIndex};
 use super::generics::{
     BrandScope, BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS, nested_scope, subst,
 };
-use super::scopes::{DeclTarget, NodeIndex};
 use super::structs::StructTranslator;
 use super::values::zero_value;
 use super::{Compilation, NodeKindTag, display_prefix_len, expr_string, node_span};
@@ -75,37 +76,6 @@ struct MethodSignature<'a> {
     implicit_params: &'a [Located<String>],
 }
 
-/// What an annotation is applied to: the index of the matching flag of an
-/// annotation declaration's targets (the order of
-/// [`TARGET_NAMES`], schema.capnp's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum AnnotationTarget {
-    /// A file.
-    File = 0,
-    /// A constant.
-    Const = 1,
-    /// An enum.
-    Enum = 2,
-    /// An enumerant.
-    Enumerant = 3,
-    /// A struct.
-    Struct = 4,
-    /// A field.
-    Field = 5,
-    /// A named union.
-    Union = 6,
-    /// A group.
-    Group = 7,
-    /// An interface.
-    Interface = 8,
-    /// A method.
-    Method = 9,
-    /// A method parameter.
-    Param = 10,
-    /// An annotation declaration.
-    Annotation = 11,
-}
-
 /// A method with no result list (`foo @0 ();`) returns an empty struct.
 static NO_PARAMS: ParamList = ParamList::Named(Vec::new(), Span { start: 0, end: 0 });
 
@@ -132,50 +102,6 @@ fn in_ordinal_order(decls: &[Decl], is_member: impl Fn(&DeclKind) -> bool) -> Ve
         .collect();
     members.sort_by_key(|e| e.0);
     members.into_iter().map(|(_, co, m)| (co, m)).collect()
-}
-
-/// Checks that ordinals, met in increasing order, run from @0 with no
-/// gaps and no repeats (the reference's `DuplicateOrdinalDetector`).
-#[derive(Default)]
-pub(super) struct OrdinalChecker {
-    /// The next ordinal expected.
-    expected: u64,
-    /// Where the last ordinal in sequence was written, until a duplicate
-    /// of it has been reported.
-    last: Option<Span>,
-    /// The last ordinal in sequence.
-    last_value: u64,
-}
-
-impl OrdinalChecker {
-    /// Checks the next ordinal `o`, reporting a duplicate (and, once,
-    /// where it was first used) or a skipped one.
-    pub(super) fn check(&mut self, cx: &Compilation<'_>, file: usize, o: &Located<u64>) {
-        if o.value < self.expected {
-            cx.error(file, o.span, "Duplicate ordinal number.".into());
-            if let Some(l) = self.last.take() {
-                cx.error(
-                    file,
-                    l,
-                    format!("Ordinal @{} originally used here.", self.last_value),
-                );
-            }
-        } else if o.value > self.expected {
-            cx.error(
-                file,
-                o.span,
-                format!(
-                    "Skipped ordinal @{}.  Ordinals must be sequential with no holes.",
-                    self.expected
-                ),
-            );
-            self.expected = o.value + 1;
-        } else {
-            self.expected += 1;
-            self.last = Some(o.span);
-            self.last_value = o.value;
-        }
-    }
 }
 
 impl<'a> Compilation<'a> {

@@ -18,8 +18,8 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::Compilation;
+use super::decls::{AliasId, NodeIndex};
 use super::nodes::Translation;
-use super::scopes::{AliasId, NodeIndex};
 use crate::schema::*;
 
 // How far a traversal reaches from a node (the reference's

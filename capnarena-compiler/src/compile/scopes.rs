@@ -17,59 +17,12 @@ use std::collections::HashMap;
 use std::ops::{Index, IndexMut};
 use std::rc::Rc;
 
-use super::generics::{BrandScope, BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS};
+use super::decls::{AliasId, Builtin, DeclTarget, NodeIndex};
+use super::generics::{BrandScope, BrandedDecl, ImplicitParams, NO_IMPLICIT_PARAMS, Resolution};
 use super::{Compilation, NodeKindTag, expr_string, node_span};
 use crate::ast::*;
 use crate::ids;
 use crate::limits;
-
-/// The built-in declarations of the global scope, found when no scope
-/// declares the name. The order matters: a built-in's place stands for
-/// its id in brand scopes (see `interpret_resolution`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    /// The primitive types, `Void` to `Data`.
-    Void,
-    /// `Bool`.
-    Bool,
-    /// `Int8`.
-    Int8,
-    /// `Int16`.
-    Int16,
-    /// `Int32`.
-    Int32,
-    /// `Int64`.
-    Int64,
-    /// `UInt8`.
-    UInt8,
-    /// `UInt16`.
-    UInt16,
-    /// `UInt32`.
-    UInt32,
-    /// `UInt64`.
-    UInt64,
-    /// `Float32`.
-    Float32,
-    /// `Float64`.
-    Float64,
-    /// `Text`.
-    Text,
-    /// `Data`.
-    Data,
-    /// `List(T)`, the one built-in with a generic parameter.
-    List,
-    /// The name `AnyPointer` had before Cap'n Proto 0.4: refused with a
-    /// message saying so.
-    Object,
-    /// `AnyPointer`: any pointer.
-    AnyPointer,
-    /// `AnyStruct`: any struct pointer.
-    AnyStruct,
-    /// `AnyList`: any list pointer.
-    AnyList,
-    /// `Capability`: any interface.
-    Capability,
-}
 
 /// The built-ins by the name a schema spells them with.
 const BUILTINS: &[(&str, Builtin)] = &[
@@ -100,11 +53,6 @@ const BUILTINS: &[(&str, Builtin)] = &[
 /// the compile can go on.
 const FIRST_PLACEHOLDER_ID: u64 = 1000;
 
-/// A node's place in the node table (`Compilation::nodes`): how the
-/// compile names a named node, and what its memo tables are keyed by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct NodeIndex(usize);
-
 impl<'a> Index<NodeIndex> for Vec<NodeEntry<'a>> {
     type Output = NodeEntry<'a>;
 
@@ -117,25 +65,6 @@ impl<'a> IndexMut<NodeIndex> for Vec<NodeEntry<'a>> {
     fn index_mut(&mut self, i: NodeIndex) -> &mut NodeEntry<'a> {
         &mut self[i.0]
     }
-}
-
-/// An alias (`using` declaration): the node it is declared in (an index
-/// in `Compilation::nodes`) and its place among that node's aliases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct AliasId {
-    /// The node the alias is declared in.
-    pub(super) node: NodeIndex,
-    /// Its index in that node's [`NodeEntry::aliases`].
-    pub(super) index: usize,
-}
-
-/// What a name refers to: a node of the table (by index) or a built-in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum DeclTarget {
-    /// The node at this index in `Compilation::nodes`.
-    Node(NodeIndex),
-    /// A built-in type.
-    Builtin(Builtin),
 }
 
 /// One named node of the table: a file, struct, enum, interface,
@@ -166,32 +95,6 @@ pub(super) struct NodeEntry<'a> {
     pub(super) alias_by_name: HashMap<&'a str, usize>,
     /// The first generic parameter of each name: its index.
     pub(super) param_by_name: HashMap<&'a str, u16>,
-}
-
-/// What a name found in a scope stands for, before the brand it is
-/// reached through is applied (the reference's `Resolver::ResolveResult`).
-#[derive(Clone, Debug)]
-pub(super) enum Resolution {
-    /// A declaration.
-    Decl {
-        /// The declaration.
-        target: DeclTarget,
-        /// How many generic parameters it declares.
-        params: usize,
-        /// The id of the scope it was found in (0: the global scope).
-        scope_id: u64,
-    },
-    /// A generic parameter: the `index`-th of the node with id `scope`.
-    Param {
-        /// The id of the node declaring the parameter.
-        scope: u64,
-        /// Its position in that node's parameter list.
-        index: u16,
-    },
-    /// An alias that carries its own brand, declared in the node with this
-    /// id: its bindings may name that node's parameters, which the brand it
-    /// is reached through binds.
-    Branded(BrandedDecl, u64),
 }
 
 impl<'a> Compilation<'a> {

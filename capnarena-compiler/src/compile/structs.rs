@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 
 use std::rc::Rc;
 
+use super::checks::{AnnotationTarget, OrdinalChecker};
+use super::decls::NodeIndex;
 use super::generics::{BrandScope, ImplicitParams};
-use super::nodes::{AnnotationTarget, OrdinalChecker};
-use super::scopes::NodeIndex;
 use super::values::{Slot, is_pointer_type, slot_of, zero_value};
 use super::{Compilation, node_span};
 use crate::ast::*;

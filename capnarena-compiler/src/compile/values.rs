@@ -15,8 +15,8 @@
 
 use std::collections::HashMap;
 
+use super::decls::{DeclTarget, NodeIndex};
 use super::generics::{BrandedDecl, NO_IMPLICIT_PARAMS, subst};
-use super::scopes::{DeclTarget, NodeIndex};
 use super::{Compilation, NodeKindTag, display_prefix_len, expr_string};
 use crate::ast::*;
 use crate::limits;
