@@ -12,7 +12,39 @@ use crate::word::Word;
 /// A struct in a message being built.
 ///
 /// Field indexes are in units of the value's size, as in compiled schemas
-/// (see [`Primitive`]); bool fields are addressed by bit.
+/// (see [`Primitive`]); bool fields are addressed by bit. Generated code
+/// wraps this type; use it directly for layouts known only at run time.
+///
+/// # Examples
+///
+/// A struct laid out as a compiled schema would lay it out: a `UInt32` at
+/// data index 0, a `Bool` at bit 32, a `Text` in pointer 0, a nested
+/// struct in pointer 1 and a `List(UInt32)` in pointer 2.
+///
+/// ```
+/// use capnarena::{ElementSize, Message, SingleSegmentArena, StructSize};
+///
+/// let mut msg = Message::new(SingleSegmentArena::new());
+/// let mut person = msg.init_root_struct(StructSize::new(1, 3))?;
+/// person.set::<u32>(0, 42);
+/// person.set_bool(32, true);
+/// person.set_text(0, "Alice")?;
+/// // A nested builder borrows its parent until it is dropped.
+/// person.init_struct(1, StructSize::new(1, 0))?.set::<u64>(0, 7);
+/// let mut scores = person.init_list(2, ElementSize::FourBytes, 3)?;
+/// for i in 0..3 {
+///     scores.set::<u32>(i, i * 10);
+/// }
+///
+/// let reader = msg.reader();
+/// let root = reader.root()?;
+/// assert_eq!(root.get::<u32>(0), 42);
+/// assert!(root.get_bool(32));
+/// assert_eq!(root.get_text(0)?, "Alice");
+/// assert_eq!(root.get_struct(1)?.get::<u64>(0), 7);
+/// assert_eq!(root.get_list(2, ElementSize::FourBytes)?.get::<u32>(2), 20);
+/// # Ok::<(), capnarena::Error>(())
+/// ```
 pub struct StructBuilder<'a, A: Arena + ?Sized> {
     /// The arena and the struct's data section while no call into the
     /// arena has been made since it was looked up: the only way to the
