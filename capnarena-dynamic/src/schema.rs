@@ -28,6 +28,28 @@ pub const MAX_RESOLVED_TYPE_DEPTH: u32 = 256;
 ///
 /// Lookups go through its [`Schema`] view ([`schema`](Self::schema)). Two
 /// loads of the same schema compare equal, wherever the request came from.
+///
+/// # Examples
+///
+/// ```
+/// use capnarena_dynamic::{LoadedSchema, Type};
+///
+/// let loaded = LoadedSchema::compile(
+///     &capnarena_compiler::Compiler::new()
+///         .source(
+///             "/shapes.capnp",
+///             "@0xe0a4c9b7f3d2a615;
+///              struct Circle { radius @0 :Float64; label @1 :Text; }",
+///         )
+///         .file("/shapes.capnp"),
+/// )?;
+/// let schema = loaded.schema();
+/// let circle = schema.find_struct("shapes.capnp:Circle")?;
+/// let radius = circle.field_by_name("radius")?;
+/// assert_eq!(radius.ty()?, Type::Float64);
+/// assert_eq!(circle.fields().count(), 2);
+/// # Ok::<(), capnarena_dynamic::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadedSchema {
     store: Store,
