@@ -54,6 +54,7 @@
 mod client;
 mod connection;
 mod error;
+mod promise;
 mod stream;
 mod typed;
 /// Readers and builders of the protocol's messages (`rpc.capnp`),
@@ -79,6 +80,7 @@ pub use client::{
 };
 pub use connection::{Connection, Options, Stats};
 pub use error::{Error, ErrorKind, Result};
+pub use promise::MAX_QUEUED_CALLS;
 pub use stream::{DEFAULT_STREAM_WINDOW, StreamFlow, StreamRequest};
 pub use typed::{
     CallArena, CapTable, Caps, DispatchFn, FromClient, Root, ServerFuture, TypedParams,

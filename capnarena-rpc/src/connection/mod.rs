@@ -327,11 +327,11 @@ impl Answer {
 
 /// A capability waiting on an answer's results: its path in them and
 /// its promise, while any client holds it.
-type Waiter = (Vec<u16>, Weak<crate::client::Promise>);
+type Waiter = (Vec<u16>, Weak<crate::promise::Promise>);
 
 /// Resolves the promise of a waiter, if a client still holds it (called
 /// without the lock: the last clone may go here, and with it a chain).
-fn resolve(promise: &Weak<crate::client::Promise>, resolution: Result<Client>) {
+fn resolve(promise: &Weak<crate::promise::Promise>, resolution: Result<Client>) {
     if let Some(promise) = promise.upgrade() {
         promise.resolve(resolution);
     }
@@ -366,7 +366,19 @@ impl Returned {
 struct Export {
     client: Client,
     refs: u32,
-    local_id: Option<u64>,
+    /// The id of the local server or promise exported (one export each).
+    key: Option<u64>,
+    /// For a promise: the task that sends its `Resolve`, until it has.
+    resolver: Option<tokio::task::AbortHandle>,
+}
+
+impl Export {
+    /// Stops the task waiting to resolve it (it leaves the table).
+    fn stop_resolver(&mut self) {
+        if let Some(task) = self.resolver.take() {
+            task.abort();
+        }
+    }
 }
 
 /// A capability of the peer held here: the client (while any clone of it
@@ -388,7 +400,8 @@ struct State {
     orphans: IdTable<Question>,
     answers: HashMap<u32, Answer>,
     exports: IdTable<Export>,
-    /// Local servers' ids to their export ids (one export per server).
+    /// Local servers' and promises' ids to their export ids (one export
+    /// each).
     export_ids: HashMap<u64, u32>,
     imports: HashMap<u32, Import>,
     bootstrap: Option<Client>,
@@ -424,6 +437,9 @@ pub(crate) struct Conn {
     /// Set once the connection is aborted: the writer drops what is
     /// queued and stops a write that waits on the peer.
     aborted: watch::Sender<bool>,
+    /// The runtime the connection runs on: where the tasks that send
+    /// `Resolve` for exported promises go, whatever thread exports them.
+    runtime: tokio::runtime::Handle,
 }
 
 /// Messages the pool keeps for reuse.
@@ -826,7 +842,14 @@ impl Conn {
             st.orphans = orphans;
             answers = st.answers.drain().map(|(_, a)| a).collect::<Vec<_>>();
             st.waiters = 0;
-            exports = st.exports.drain().collect::<Vec<_>>();
+            exports = st
+                .exports
+                .drain()
+                .map(|mut e| {
+                    e.stop_resolver();
+                    e
+                })
+                .collect::<Vec<_>>();
             st.export_ids.clear();
             st.imports.clear();
             bootstrap = st.bootstrap.take();
@@ -920,6 +943,7 @@ impl Connection {
             done: done_tx,
             calls: calls::Calls::new(),
             aborted,
+            runtime: tokio::runtime::Handle::current(),
         });
         let writer = Writer {
             conn: Arc::downgrade(&conn),
