@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use capnarena::serialize::codec::{Frame, FramedCodec};
 use capnarena::{Message, SingleSegmentArena};
-use capnarena_rpc::rpc_capnp::{disembargo, message, message_target, return_};
+use capnarena_rpc::rpc_capnp::{
+    cap_descriptor, disembargo, message, message_target, resolve, return_,
+};
 use capnarena_rpc::{
     BoxFuture, Client, Connection, Error, ErrorKind, Options, Params, Results, Server,
 };
@@ -56,6 +58,17 @@ fn describe(frame: &Frame) -> String {
             format!("return {} {kind}", r.get_answer_id())
         }
         message::Which::Unimplemented(_) => "unimplemented".to_string(),
+        message::Which::Bootstrap(b) => format!("bootstrap {}", b.unwrap().get_question_id()),
+        message::Which::Resolve(r) => {
+            let r = r.unwrap();
+            let to = match r.which().unwrap() {
+                resolve::Which::Cap(d) => descriptor(d.unwrap()),
+                resolve::Which::Exception(e) => {
+                    format!("exception {}", Error::from_exception(e.unwrap()))
+                }
+            };
+            format!("resolve {} {to}", r.get_promise_id())
+        }
         message::Which::Release(r) => format!("release {}", r.unwrap().get_id()),
         message::Which::Disembargo(d) => {
             let d = d.unwrap();
@@ -72,6 +85,37 @@ fn describe(frame: &Frame) -> String {
         }
         _ => "other".to_string(),
     }
+}
+
+/// A capability descriptor, in short (`"senderPromise 0"`).
+fn descriptor(d: cap_descriptor::Reader<'_>) -> String {
+    match d.which().unwrap() {
+        cap_descriptor::Which::None => "none".to_string(),
+        cap_descriptor::Which::SenderHosted(id) => format!("senderHosted {id}"),
+        cap_descriptor::Which::SenderPromise(id) => format!("senderPromise {id}"),
+        cap_descriptor::Which::ReceiverHosted(id) => format!("receiverHosted {id}"),
+        cap_descriptor::Which::ReceiverAnswer(pa) => {
+            format!("receiverAnswer {}", pa.unwrap().get_question_id())
+        }
+        cap_descriptor::Which::ThirdPartyHosted(_) => "thirdPartyHosted".to_string(),
+    }
+}
+
+/// The cap table of a return's results, in short.
+fn result_caps(frame: &Frame) -> Vec<String> {
+    let reader = frame.reader().unwrap();
+    let root = reader.get_root::<message::Reader>().unwrap();
+    let message::Which::Return(r) = root.which().unwrap() else {
+        panic!("not a return: {}", describe(frame));
+    };
+    let return_::Which::Results(p) = r.unwrap().which().unwrap() else {
+        panic!("not results: {}", describe(frame));
+    };
+    let p = p.unwrap();
+    if !p.has_cap_table() {
+        return Vec::new();
+    }
+    p.get_cap_table().unwrap().iter().map(descriptor).collect()
 }
 
 /// Reads messages until the stream ends; returns their descriptions.
@@ -687,4 +731,172 @@ async fn question_id_reused_after_its_return_is_free() {
     assert_eq!(seen, ["return 1 results", "return 2 results"]);
     drop(peer);
     assert!(conn.closed().await.is_ok());
+}
+
+/// A promise client (`Client::from_promise`) offered as the bootstrap,
+/// and its resolver.
+fn raw_promise() -> (
+    Connection,
+    Framed<DuplexStream, FramedCodec>,
+    tokio::sync::oneshot::Sender<capnarena_rpc::Result<Client>>,
+) {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let promise = Client::from_promise(async move {
+        rx.await
+            .unwrap_or_else(|_| Err(Error::failed("never resolved")))
+    });
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let conn = Connection::new(a, Some(promise), Options::default());
+    (conn, Framed::new(b, FramedCodec::new()), tx)
+}
+
+/// Asks for the bootstrap as question `id`; returns its cap table.
+async fn bootstrap(peer: &mut Framed<DuplexStream, FramedCodec>, id: u32) -> Vec<String> {
+    send(peer, |mut m| {
+        m.init_bootstrap().unwrap().set_question_id(id)
+    })
+    .await;
+    let frame = peer.next().await.unwrap().unwrap();
+    assert_eq!(describe(&frame), format!("return {id} results"));
+    result_caps(&frame)
+}
+
+/// A server whose drop is counted.
+struct Counted(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+impl Server for Counted {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        _method_id: u16,
+        _params: Params,
+        results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        Box::pin(async move { Ok(results) })
+    }
+}
+
+/// A promise sent twice before it resolves is one export, named
+/// `senderPromise` both times, and gets one `Resolve`, a new reference
+/// to its resolution. A peer that never releases them holds them until
+/// it disconnects: then the tables are empty and the resolution freed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promise_export_resolved_once_and_freed_with_the_connection() {
+    let (conn, mut peer, resolver) = raw_promise();
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    assert_eq!(bootstrap(&mut peer, 1).await, ["senderPromise 0"]);
+    assert_eq!(conn.stats().exports, 1);
+    let drops = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    resolver
+        .send(Ok(Client::from_server(Counted(Arc::clone(&drops)))))
+        .ok();
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "resolve 0 senderHosted 1"
+    );
+    // Once resolved, the promise is sent as what it resolved to.
+    assert_eq!(bootstrap(&mut peer, 2).await, ["senderHosted 1"]);
+    assert_eq!(conn.stats().exports, 2);
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+    assert_eq!(conn.stats(), capnarena_rpc::Stats::default());
+    assert!(common::eventually(|| drops.load(Ordering::SeqCst) == 1).await);
+}
+
+/// A promise the peer released before it resolved gets no `Resolve`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promise_released_before_it_resolves_gets_no_resolve() {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let promise = Client::from_promise(async move {
+        rx.await
+            .unwrap_or_else(|_| Err(Error::failed("never resolved")))
+    });
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let conn = Connection::new(a, Some(promise.clone()), Options::default());
+    let mut peer = Framed::new(b, FramedCodec::new());
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    // The finish releases the results' capabilities (its default).
+    send(&mut peer, |mut m| {
+        m.init_finish().unwrap().set_question_id(0);
+    })
+    .await;
+    assert!(common::eventually(|| conn.stats().exports == 0).await);
+    tx.send(Ok(Client::from_server(TestServer::default()))).ok();
+    // Resolved here: a call on it is answered.
+    assert_eq!(common::add(&promise, 1, 2).await.unwrap(), 3);
+    // The next message the peer gets is the return of a new bootstrap.
+    assert_eq!(bootstrap(&mut peer, 1).await, ["senderHosted 0"]);
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+}
+
+/// A promise resolved to a capability of the peer (its answer to this
+/// side's bootstrap): the `Resolve` names it (`receiverAnswer`), and a
+/// `Disembargo(senderLoopback)` on the promise is looped back to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disembargo_on_a_promise_resolved_to_the_peer_loops_back() {
+    let (conn, mut peer, resolver) = raw_promise();
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    let theirs = conn.bootstrap();
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "bootstrap 0"
+    );
+    resolver.send(Ok(theirs)).ok();
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "resolve 0 receiverAnswer 0"
+    );
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        d.init_target().unwrap().set_imported_cap(0);
+        d.init_context().set_sender_loopback(6);
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "disembargo answer receiverLoopback 6"
+    );
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+}
+
+/// A `Disembargo(senderLoopback)` on a promise not resolved yet aborts
+/// the connection, naming the embargo.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disembargo_on_a_promise_not_resolved_aborts() {
+    let (conn, mut peer, _resolver) = raw_promise();
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        d.init_target().unwrap().set_imported_cap(0);
+        d.init_context().set_sender_loopback(4);
+    })
+    .await;
+    assert_aborted(
+        conn,
+        peer,
+        "senderLoopback disembargo 4 of a promise not resolved yet",
+    )
+    .await;
+}
+
+/// A `Disembargo` naming an export that does not exist aborts the
+/// connection with the embargo and the export's id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disembargo_of_an_unknown_export_aborts() {
+    let (conn, mut peer) = raw(Options::default());
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        d.init_target().unwrap().set_imported_cap(99);
+        d.init_context().set_sender_loopback(5);
+    })
+    .await;
+    assert_aborted(conn, peer, "disembargo 5 of export 99, which is not held").await;
 }
