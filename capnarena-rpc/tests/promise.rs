@@ -1,8 +1,9 @@
 //! Promise clients made by `Client::from_promise`: calls queue in order
-//! until the resolution and then go there; an error breaks them; the
-//! queue is bounded; passed to a peer over a connection, the promise is
-//! exported as one, resolved by a `Resolve`, and every table is empty
-//! after.
+//! until the resolution and then go there, through chains of promises
+//! too; an error, a resolver gone, or a cycle breaks them; the queue is
+//! bounded; once resolved to a local server, calls are local; passed to
+//! a peer over a connection, the promise is exported as one, resolved
+//! by a `Resolve`, and every table is empty after.
 
 mod common;
 
@@ -250,4 +251,77 @@ async fn a_promise_resolved_to_the_peers_own_capability() {
         "{:?}",
         server.stats()
     );
+}
+
+/// Counts its calls in `dispatch`, as they are delivered.
+struct Tally(Arc<AtomicUsize>);
+
+impl Server for Tally {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        _method_id: u16,
+        _params: Params,
+        results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async move { Ok(results) })
+    }
+}
+
+/// Once a promise has resolved to a local server, a call on it is a
+/// local call: delivered inside `send`, with no wait on the promise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_promise_resolved_to_a_local_server_is_called_locally() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let (client, resolve) = promise();
+    resolve
+        .send(Ok(Client::from_server(Tally(Arc::clone(&calls)))))
+        .ok();
+    client.new_call(0, 0).send().response.await.unwrap();
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    let sent = client.new_call(0, 0).send();
+    assert_eq!(calls.load(Ordering::SeqCst), 2, "not delivered in send");
+    sent.response.await.unwrap();
+}
+
+/// A promise that resolves to another promise not resolved yet: the
+/// calls made on the first reach the end in the order they were made,
+/// before and after its resolution (calls on the second are another
+/// reference's: no order between them and the first's).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_through_a_chain_of_promises_keep_their_order() {
+    for _ in 0..20 {
+        let (outer, resolve_outer) = promise();
+        let (inner, resolve_inner) = promise();
+        let first = outer.new_call(COUNTER, INCREMENT).send().response;
+        let other = inner.new_call(COUNTER, INCREMENT).send().response;
+        resolve_outer.send(Ok(inner.clone())).ok();
+        tokio::task::yield_now().await;
+        // Queued on the outer promise or, once it has resolved, on the
+        // inner one: behind `first` either way.
+        let second = outer.new_call(COUNTER, INCREMENT).send().response;
+        resolve_inner
+            .send(Ok(Client::from_server(Counter::new(0))))
+            .ok();
+        let mut values = Vec::new();
+        for response in [first, other, second] {
+            let r = response.await.unwrap();
+            values.push(r.read(|c| Ok(c.get_struct()?.get::<u64>(0))).unwrap());
+        }
+        assert!(values[0] < values[2], "{values:?}");
+        values.sort();
+        assert_eq!(values, [1, 2, 3]);
+    }
+}
+
+/// A promise resolved to itself fails its calls instead of passing
+/// them round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_promise_resolved_to_itself_fails_its_calls() {
+    let (client, resolve) = promise();
+    let queued = client.new_call(COUNTER, INCREMENT).send().response;
+    resolve.send(Ok(client.clone())).ok();
+    let e = queued.await.err().unwrap();
+    assert!(e.reason.contains("cycle"), "{e}");
 }
