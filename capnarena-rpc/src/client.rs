@@ -710,17 +710,26 @@ impl Sent {
 
     /// A call queued on a promise: its response and pipeline come
     /// through the channels once it is sent to the resolution.
+    /// Both hold `promise` until the call is sent: a call made on a
+    /// promise goes on when every client of it is dropped.
     pub(crate) fn deferred(
+        promise: Arc<Promise>,
         response: tokio::sync::oneshot::Receiver<ResponseFuture>,
         pipeline: tokio::sync::oneshot::Receiver<Pipeline>,
     ) -> Self {
         let never_sent = || Error::failed("a call queued on a promise was dropped unsent");
-        let pipeline: BoxFuture<Result<Pipeline>> =
-            Box::pin(async move { pipeline.await.map_err(|_| never_sent()) });
+        let held = Arc::clone(&promise);
+        let pipeline: BoxFuture<Result<Pipeline>> = Box::pin(async move {
+            let sent = pipeline.await.map_err(|_| never_sent());
+            drop(held);
+            sent
+        });
         Sent {
             response: ResponseFuture {
                 inner: ResponseInner::Deferred(Box::pin(async move {
-                    response.await.map_err(|_| never_sent())?.await
+                    let sent = response.await.map_err(|_| never_sent());
+                    drop(promise);
+                    sent?.await
                 })),
             },
             pipeline: Pipeline {

@@ -272,7 +272,7 @@ impl Promise {
     }
 
     /// Queues `request` until the promise resolves, when it has a queue.
-    pub(crate) fn enqueue(&self, mut request: Request) -> Enqueued {
+    pub(crate) fn enqueue(self: &Arc<Self>, mut request: Request) -> Enqueued {
         let Source::Cell {
             slot,
             queue: Some(queue),
@@ -301,7 +301,7 @@ impl Promise {
             pipeline: pipeline_tx,
         });
         drop(calls);
-        Enqueued::Queued(Sent::deferred(response_rx, pipeline_rx))
+        Enqueued::Queued(Sent::deferred(Arc::clone(self), response_rx, pipeline_rx))
     }
 
     /// What this promise resolves to (one link of its chain).

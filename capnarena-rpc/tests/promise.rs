@@ -325,3 +325,15 @@ async fn a_promise_resolved_to_itself_fails_its_calls() {
     let e = queued.await.err().unwrap();
     assert!(e.reason.contains("cycle"), "{e}");
 }
+
+/// A call made on a promise goes on when every client of the promise is
+/// dropped before it resolves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_outlives_the_promise_clients_it_was_made_on() {
+    let (client, resolve) = promise();
+    let response = client.new_call(COUNTER, INCREMENT).send().response;
+    drop(client);
+    resolve.send(Ok(Client::from_server(Counter::new(6)))).ok();
+    let r = response.await.unwrap();
+    assert_eq!(r.read(|c| Ok(c.get_struct()?.get::<u64>(0))).unwrap(), 7);
+}

@@ -700,9 +700,17 @@ impl Conn {
             Ok(exports) => {
                 // A question named in the cap table stays open (no
                 // `Finish`) until this call returns.
-                let names_question = caps
-                    .iter()
-                    .any(|c| matches!(&c.hook, Hook::Answer(a) if Arc::ptr_eq(&a.conn, &self)));
+                // A promise resolved to one is written as it.
+                let names_question = caps.iter().any(|c| {
+                    let end = match &c.hook {
+                        Hook::Promise(p) => match p.resolved_now() {
+                            crate::promise::Now::End(end) => end,
+                            crate::promise::Now::Pending(_) => return false,
+                        },
+                        _ => c.clone(),
+                    };
+                    matches!(&end.hook, Hook::Answer(a) if Arc::ptr_eq(&a.conn, &self))
+                });
                 if let Some(q) = st.questions.get_mut(id) {
                     q.param_exports = exports;
                     if names_question {
