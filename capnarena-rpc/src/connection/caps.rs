@@ -95,7 +95,12 @@ impl Conn {
     fn export_keyed(&self, st: &mut State, cap: &Client, key: Option<u64>) -> Result<(u32, bool)> {
         if let Some(id) = key.and_then(|k| st.export_ids.get(&k).copied()) {
             if let Some(e) = st.exports.get_mut(id) {
-                e.refs += 1;
+                e.refs = e.refs.checked_add(1).ok_or_else(|| {
+                    Error::overloaded(format!(
+                        "export {id} sent {} times without a release",
+                        e.refs
+                    ))
+                })?;
                 return Ok((id, false));
             }
         }
