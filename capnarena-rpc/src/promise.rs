@@ -52,6 +52,9 @@ enum Source {
         /// promises only). The slot is set under this lock, once the
         /// queue is empty: a call sees either the queue or the slot.
         queue: Option<Mutex<VecDeque<QueuedCall>>>,
+        /// Never sent: dropped with the promise, it tells the task of
+        /// [`Client::from_promise`] that no one waits for the resolution.
+        _alive: Option<oneshot::Sender<()>>,
     },
     /// The outcome of a future, shared by its awaiters (a capability of
     /// a local call's pipeline). `None` only while the promise is dropped.
@@ -129,17 +132,22 @@ impl Promise {
             slot: OnceLock::new(),
             resolved: tokio::sync::Notify::new(),
             queue: None,
+            _alive: None,
         })
     }
 
     /// A promise resolved by [`resolve`](Self::resolve) that queues the
     /// calls made on it until then.
-    fn queued() -> Arc<Self> {
-        Self::with_source(Source::Cell {
+    /// Also returns what ends when the promise is dropped.
+    fn queued() -> (Arc<Self>, oneshot::Receiver<()>) {
+        let (alive, gone) = oneshot::channel();
+        let promise = Self::with_source(Source::Cell {
             slot: OnceLock::new(),
             resolved: tokio::sync::Notify::new(),
             queue: Some(Mutex::new(VecDeque::new())),
-        })
+            _alive: Some(alive),
+        });
+        (promise, gone)
     }
 
     /// A promise of what `resolution` gives.
@@ -162,6 +170,7 @@ impl Promise {
             slot,
             resolved,
             queue,
+            ..
         } = &self.source
         else {
             return;
@@ -427,7 +436,9 @@ impl Client {
     /// resolution: to a local server, they are local calls.
     ///
     /// This is capnp-rpc's `new_promise_client`, the reference's
-    /// `newPromiseClient`. `resolution` runs in a task of its own.
+    /// `newPromiseClient`. `resolution` runs in a task of its own, and is
+    /// dropped unfinished once every clone of the client, and every
+    /// call made on it, is gone.
     ///
     /// ```
     /// # use std::sync::Arc;
@@ -457,7 +468,7 @@ impl Client {
     where
         F: Future<Output = Result<Client>> + Send + 'static,
     {
-        let promise = Promise::queued();
+        let (promise, gone) = Promise::queued();
         let guard = ResolveOnDrop {
             promise: Arc::downgrade(&promise),
             resolution: None,
@@ -465,15 +476,23 @@ impl Client {
         tokio::spawn(async move {
             // Moved whole into the task: it resolves when the task ends.
             let mut guard = guard;
-            let resolution = match resolution.await {
-                // A promise that does not queue is waited for here: what
-                // a queuing promise resolves to delivers calls in order.
-                Ok(Client {
-                    hook: Hook::Promise(p),
-                }) if !p.queues() => follow(p).await,
-                other => other,
+            let resolved = async move {
+                match resolution.await {
+                    // A promise that does not queue is waited for here:
+                    // what a queuing promise resolves to delivers calls in
+                    // order.
+                    Ok(Client {
+                        hook: Hook::Promise(p),
+                    }) if !p.queues() => follow(p).await,
+                    other => other,
+                }
             };
-            guard.resolution = Some(resolution);
+            tokio::select! {
+                resolution = resolved => guard.resolution = Some(resolution),
+                // Every client and call of the promise is gone: the
+                // future is dropped, unfinished.
+                _ = gone => {}
+            }
         });
         Client {
             hook: Hook::Promise(promise),

@@ -337,3 +337,34 @@ async fn a_call_outlives_the_promise_clients_it_was_made_on() {
     let r = response.await.unwrap();
     assert_eq!(r.read(|c| Ok(c.get_struct()?.get::<u64>(0))).unwrap(), 7);
 }
+
+/// Increments its counter when dropped.
+struct DropFlag(Arc<AtomicUsize>);
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// The future of a promise no one holds any more is dropped, not left
+/// running: once the client and the calls made on it are gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_promise_dropped_unresolved_drops_its_future() {
+    let dropped = Arc::new(AtomicUsize::new(0));
+    let flag = DropFlag(Arc::clone(&dropped));
+    let client = Client::from_promise(async move {
+        let _flag = flag;
+        std::future::pending::<capnarena_rpc::Result<Client>>().await
+    });
+    let call = client.new_call(COUNTER, INCREMENT).send();
+    drop(client);
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    assert_eq!(
+        dropped.load(Ordering::SeqCst),
+        0,
+        "dropped while a call waits"
+    );
+    drop(call);
+    assert!(eventually(|| dropped.load(Ordering::SeqCst) == 1).await);
+}
