@@ -1,7 +1,10 @@
 //! A peer that breaks the protocol: each violation aborts the connection
 //! (an `Abort` sent with the reason, the stream closed, `closed()` an
 //! error), never a panic or a hang. The peer here is raw messages built
-//! with the generated rpc.capnp builders, over a duplex.
+//! with the generated rpc.capnp builders, over a duplex. Also what such
+//! a peer sees of this side's promises: one `Resolve` each, none once
+//! released, loopbacks, and `max_exports` against a peer that never
+//! releases them.
 
 mod common;
 
@@ -899,4 +902,67 @@ async fn disembargo_of_an_unknown_export_aborts() {
     })
     .await;
     assert_aborted(conn, peer, "disembargo 5 of export 99, which is not held").await;
+}
+
+/// Answers every call with a new promise that never resolves, whose
+/// future counts its drop.
+struct Unresolved(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Server for Unresolved {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        _method_id: u16,
+        _params: Params,
+        mut results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        let counted = Counted(Arc::clone(&self.0));
+        let promise = Client::from_promise(async move {
+            let _counted = counted;
+            std::future::pending::<capnarena_rpc::Result<Client>>().await
+        });
+        Box::pin(async move {
+            let index = results.add_cap(promise);
+            results.content()?.set_capability(index);
+            Ok(results)
+        })
+    }
+}
+
+/// A peer that keeps every promise it is sent and never releases one:
+/// past `max_exports` the call that would export one more fails as
+/// overloaded, with the numbers, and the connection goes on; when the
+/// peer leaves, the tables are empty and every promise's future is
+/// dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promises_never_released_stop_at_max_exports() {
+    let futures_dropped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let options = Options {
+        max_exports: 3,
+        ..Options::default()
+    };
+    let server = Client::from_server(Unresolved(Arc::clone(&futures_dropped)));
+    let conn = Connection::new(a, Some(server), options);
+    let mut peer = Framed::new(b, FramedCodec::new());
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderHosted 0"]);
+    for q in 1..=2 {
+        call_gate(&mut peer, q, 0).await;
+        let frame = peer.next().await.unwrap().unwrap();
+        assert_eq!(result_caps(&frame), [format!("senderPromise {q}")]);
+    }
+    assert_eq!(conn.stats().exports, 3);
+    call_gate(&mut peer, 3, 0).await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 3 exception overloaded: 3 capabilities exported on the connection, its limit"
+    );
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+    assert_eq!(conn.stats(), capnarena_rpc::Stats::default());
+    assert!(
+        common::eventually(|| futures_dropped.load(Ordering::SeqCst) == 3).await,
+        "{} of 3 futures dropped",
+        futures_dropped.load(Ordering::SeqCst)
+    );
 }
