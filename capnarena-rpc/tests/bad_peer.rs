@@ -787,8 +787,9 @@ impl Server for Counted {
 
 /// A promise sent twice before it resolves is one export, named
 /// `senderPromise` both times, and gets one `Resolve`, a new reference
-/// to its resolution. A peer that never releases them holds them until
-/// it disconnects: then the tables are empty and the resolution freed.
+/// to its resolution. The peer's releases of both, counted as the
+/// protocol counts them, empty the tables; the resolution is freed with
+/// the connection.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn promise_export_resolved_once_and_freed_with_the_connection() {
     let (conn, mut peer, resolver) = raw_promise();
@@ -806,6 +807,29 @@ async fn promise_export_resolved_once_and_freed_with_the_connection() {
     // Once resolved, the promise is sent as what it resolved to.
     assert_eq!(bootstrap(&mut peer, 2).await, ["senderHosted 1"]);
     assert_eq!(conn.stats().exports, 2);
+    // The peer's references: two to the promise (its two bootstraps),
+    // two to the resolution (the `Resolve` and the third bootstrap).
+    for q in 0..3 {
+        send(&mut peer, |mut m| {
+            let mut f = m.init_finish().unwrap();
+            f.set_question_id(q);
+            f.set_release_result_caps(false);
+        })
+        .await;
+    }
+    for id in 0..2 {
+        send(&mut peer, |mut m| {
+            let mut r = m.init_release().unwrap();
+            r.set_id(id);
+            r.set_reference_count(2);
+        })
+        .await;
+    }
+    assert!(
+        common::eventually(|| conn.stats() == capnarena_rpc::Stats::default()).await,
+        "{:?}",
+        conn.stats()
+    );
     drop(peer);
     assert!(conn.closed().await.is_ok());
     assert_eq!(conn.stats(), capnarena_rpc::Stats::default());
