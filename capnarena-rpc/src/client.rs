@@ -14,15 +14,15 @@ use std::sync::{Arc, OnceLock, Weak};
 use std::task::{Context, Poll};
 
 use capnarena::serialize::codec::Frame;
-use capnarena::{
-    Message, MessageReader, PointerBuilder, PointerReader, ReaderOptions, SingleSegmentArena,
-};
+use capnarena::{Message, PointerBuilder, PointerReader, SingleSegmentArena};
 use futures_util::FutureExt;
 use futures_util::future::Shared;
 use futures_util::task::AtomicWaker;
 
 use crate::connection::{AnswerSlot, Conn, ImportClient, QuestionRef};
 use crate::error::{Error, Result};
+pub(crate) use crate::payload::{Body, Payload, Section};
+use crate::promise::{Enqueued, Now, Promise, follow};
 use crate::rpc_capnp::{message, return_};
 
 /// A boxed, sendable future: what [`Server::dispatch`] returns.
@@ -73,154 +73,6 @@ pub(crate) struct AnswerCap {
     pub(crate) transform: Vec<u16>,
 }
 
-/// A capability not known yet: the future of what it resolves to, shared
-/// by every call waiting on it.
-///
-/// A promise may resolve to another promise, so a peer can build a chain
-/// as long as the messages it sends. Chains are followed in a loop
-/// ([`follow`]) and dropped in a loop ([`Drop`] below), never by recursion,
-/// so the depth of a chain never reaches the thread's stack.
-pub(crate) struct Promise {
-    source: Source,
-    /// The first client past the chain that is no promise, once a call
-    /// has followed it (later calls go there at once).
-    end: OnceLock<Client>,
-}
-
-/// Where a promise's resolution comes from.
-enum Source {
-    /// Set once by its connection (a capability of a call not yet
-    /// returned, which waits on it through a weak reference).
-    Cell {
-        slot: OnceLock<Result<Client>>,
-        resolved: tokio::sync::Notify,
-    },
-    /// The outcome of a future, shared by its awaiters (a capability of
-    /// a local call's pipeline). `None` only while the promise is dropped.
-    Future(Option<Shared<BoxFuture<Result<Client>>>>),
-}
-
-/// The most links of a promise chain a call follows. Past it (a chain
-/// that long, or a promise that resolves to itself through others) the
-/// call fails: a cycle must not spin forever.
-pub(crate) const MAX_PROMISE_CHAIN: usize = 1 << 20;
-
-impl Promise {
-    /// A promise resolved by [`resolve`](Self::resolve).
-    pub(crate) fn cell() -> Arc<Self> {
-        Arc::new(Promise {
-            source: Source::Cell {
-                slot: OnceLock::new(),
-                resolved: tokio::sync::Notify::new(),
-            },
-            end: OnceLock::new(),
-        })
-    }
-
-    /// A promise of what `resolution` gives.
-    pub(crate) fn new(resolution: BoxFuture<Result<Client>>) -> Arc<Self> {
-        Arc::new(Promise {
-            source: Source::Future(Some(resolution.shared())),
-            end: OnceLock::new(),
-        })
-    }
-
-    /// Resolves a promise made by [`cell`](Self::cell), once (a second
-    /// resolution is dropped).
-    pub(crate) fn resolve(&self, resolution: Result<Client>) {
-        if let Source::Cell { slot, resolved } = &self.source {
-            let _ = slot.set(resolution);
-            resolved.notify_waiters();
-        }
-    }
-
-    /// What this promise resolves to (one link of its chain).
-    async fn next(&self) -> Result<Client> {
-        match &self.source {
-            Source::Cell { slot, resolved } => loop {
-                if let Some(r) = slot.get() {
-                    return r.clone();
-                }
-                let mut notified = std::pin::pin!(resolved.notified());
-                notified.as_mut().enable();
-                if let Some(r) = slot.get() {
-                    return r.clone();
-                }
-                notified.await;
-            },
-            Source::Future(Some(f)) => f.clone().await,
-            Source::Future(None) => Err(Error::failed("a promise awaited while dropped")),
-        }
-    }
-
-    /// Unhooks the promise this one resolved to, if any.
-    fn take_next(&mut self) -> Option<Arc<Promise>> {
-        match &mut self.source {
-            Source::Cell { slot, .. } => match slot.take() {
-                Some(Ok(Client {
-                    hook: Hook::Promise(p),
-                })) => Some(p),
-                _ => None,
-            },
-            Source::Future(future) => {
-                let shared = future.take()?;
-                let link = match shared.peek() {
-                    Some(Ok(Client {
-                        hook: Hook::Promise(p),
-                    })) => Some(Arc::clone(p)),
-                    _ => None,
-                };
-                // Drops this link's copy of the next one (unless another
-                // awaiter holds the future): ours is left.
-                drop(shared);
-                link
-            }
-        }
-    }
-}
-
-/// The client at the end of `promise`'s chain: the first that is not a
-/// promise, followed link by link in one loop.
-pub(crate) async fn follow(promise: Arc<Promise>) -> Result<Client> {
-    if let Some(end) = promise.end.get() {
-        return Ok(end.clone());
-    }
-    let mut current = Arc::clone(&promise);
-    for _ in 0..MAX_PROMISE_CHAIN {
-        let next = current.next().await?;
-        let next = match next.hook {
-            Hook::Promise(p) => match p.end.get() {
-                Some(end) => end.clone(),
-                None => {
-                    current = p;
-                    continue;
-                }
-            },
-            hook => Client { hook },
-        };
-        // Another caller may have set it first: the same client.
-        let _ = promise.end.set(next.clone());
-        return Ok(next);
-    }
-    Err(Error::failed(format!(
-        "a promise chain of more than {MAX_PROMISE_CHAIN} links (or a cycle)"
-    )))
-}
-
-impl Drop for Promise {
-    /// Drops the chain behind this promise link by link: each link this
-    /// promise held last is unhooked from its resolution before it goes,
-    /// so no drop reaches the next link from inside the previous one.
-    fn drop(&mut self) {
-        let mut next = self.take_next();
-        while let Some(link) = next.take() {
-            if let Some(mut last) = Arc::into_inner(link) {
-                next = last.take_next();
-            }
-        }
-    }
-}
-
 #[derive(Clone)]
 pub(crate) enum Hook {
     Local(Arc<LocalServer>),
@@ -253,7 +105,8 @@ impl std::fmt::Debug for Client {
     }
 }
 
-static NEXT_SERVER_ID: AtomicU64 = AtomicU64::new(1);
+/// Ids of local servers and promises: what names them in an export table.
+pub(crate) static NEXT_SERVER_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Client {
     /// A client calling `server` in this process (to call locally, or to
@@ -328,199 +181,67 @@ impl Client {
         interface_id: u64,
         method_id: u16,
         params: Params,
-        mut results: Results,
+        results: Results,
     ) -> BoxFuture<Result<Results>> {
         match self.hook {
             Hook::Local(local) => {
                 Arc::clone(&local.server).dispatch(interface_id, method_id, params, results)
             }
             Hook::Broken(e) => Box::pin(std::future::ready(Err(e))),
-            // Followed to its end first: the call made there is no
-            // promise's, so futures never nest one per link.
-            Hook::Promise(promise) => Box::pin(async move {
-                let target = follow(promise).await?;
-                target
-                    .call_incoming(interface_id, method_id, params, results)
-                    .await
-            }),
-            Hook::Import(_) | Hook::Answer(_) => {
-                let mut request = self.new_call(interface_id, method_id);
-                let copied = params
-                    .payload
-                    .read(|content| Ok(request.params()?.set_from(&content)?));
-                request.caps = params.payload.caps.clone();
-                drop(params);
-                if let Err(e) = copied {
-                    return Box::pin(std::future::ready(Err(e)));
+            Hook::Promise(promise) => match promise.resolved_now() {
+                // Resolved: the call goes to the end of the chain (no
+                // promise), locally when it is local.
+                Now::End(end) => end.call_incoming(interface_id, method_id, params, results),
+                // Queued on the promise, in order with the calls made there.
+                Now::Pending(p) if p.queues() => Client {
+                    hook: Hook::Promise(promise),
                 }
-                // Sent now, not when the future is first polled: calls
-                // forwarded to one capability keep their order.
-                let sent = request.send();
-                Box::pin(async move {
-                    let response = sent.response.await?;
-                    response
-                        .payload
-                        .read(|content| Ok(results.content()?.set_from(&content)?))?;
-                    results.caps = response.payload.caps.clone();
-                    Ok(results)
-                })
-            }
-        }
-    }
-}
-
-/// Where a payload's message is: a frame read off a connection, or a
-/// message built in this process (a local call's parameters, owned; its
-/// results, shared by the clones of the response).
-pub(crate) enum Body {
-    Frame(Frame),
-    Built(Message<Arena>),
-    Shared(Arc<Message<Arena>>),
-}
-
-impl Clone for Body {
-    fn clone(&self) -> Self {
-        match self {
-            Body::Frame(f) => Body::Frame(f.clone()),
-            Body::Shared(m) => Body::Shared(Arc::clone(m)),
-            Body::Built(m) => Body::copy_of(m),
-        }
-    }
-}
-
-impl Body {
-    /// A copy of a message built in this process, as a frame of its
-    /// bytes, read with the limits its own reader has: none but the
-    /// nesting its size allows.
-    fn copy_of(m: &Message<Arena>) -> Body {
-        let mut bytes = Vec::with_capacity(m.serialized_size());
-        m.append_to(&mut bytes);
-        let words = bytes.len() as u64 / 8;
-        let options = ReaderOptions {
-            traversal_limit_words: u64::MAX,
-            nesting_limit: u32::try_from(words + 1).unwrap_or(u32::MAX),
-            segment_limit: u32::MAX,
-        };
-        Body::Frame(Frame::new(bytes.into(), options))
-    }
-}
-
-/// Which part of an rpc `Message` holds the payload.
-#[derive(Clone, Copy)]
-pub(crate) enum Section {
-    /// `call.params`.
-    Call,
-    /// `return.results`.
-    Return,
-}
-
-/// A received payload: a message holding a `Payload` (a call's parameters
-/// or a return's results) and its capability table, made into clients.
-/// Cloned without copying the message (a frame's bytes and a built
-/// message are shared).
-pub(crate) struct Payload {
-    pub(crate) body: Body,
-    pub(crate) caps: Vec<Client>,
-    pub(crate) section: Section,
-    /// An aligned copy of a frame whose bytes are not 8-aligned, made the
-    /// first time the payload is read in place (see [`Payload::message`]).
-    scratch: OnceLock<Message<Arena>>,
-}
-
-impl Clone for Payload {
-    fn clone(&self) -> Self {
-        Payload::new(self.body.clone(), self.caps.clone(), self.section)
-    }
-}
-
-impl Payload {
-    pub(crate) fn new(body: Body, caps: Vec<Client>, section: Section) -> Self {
-        Payload {
-            body,
-            caps,
-            section,
-            scratch: OnceLock::new(),
-        }
-    }
-
-    /// The message holding the payload, read in place (a frame that is
-    /// not 8-aligned is copied once, on the first read).
-    pub(crate) fn message(&self) -> Result<MessageReader<'_>> {
-        match &self.body {
-            Body::Frame(frame) if frame.is_aligned() => Ok(frame.reader()?),
-            Body::Frame(frame) => {
-                if self.scratch.get().is_none() {
-                    let mut copy = Message::new(SingleSegmentArena::new());
-                    copy.read_from_bytes(frame.as_bytes(), frame.options())?;
-                    // Another thread may have set it first: same bytes.
-                    let _ = self.scratch.set(copy);
-                }
-                match self.scratch.get() {
-                    Some(copy) => Ok(copy.reader()),
-                    None => Err(Error::failed("a payload's copy was not kept")),
-                }
-            }
-            Body::Built(msg) => Ok(msg.reader()),
-            Body::Shared(msg) => Ok(msg.reader()),
-        }
-    }
-
-    /// The payload's content in `message` (which [`message`](Self::message)
-    /// gave).
-    pub(crate) fn content<'r>(&self, message: &'r MessageReader<'_>) -> Result<PointerReader<'r>> {
-        let root = message.get_root::<message::Reader>()?;
-        let payload = match (root.which()?, self.section) {
-            (message::Which::Call(call), Section::Call) => call?.get_params()?,
-            (message::Which::Return(ret), Section::Return) => match ret?.which()? {
-                return_::Which::Results(p) => p?,
-                _ => return Err(Error::failed("a return without results read as results")),
+                .forward(interface_id, method_id, params, results),
+                // Followed to its end first: the call made there is no
+                // promise's, so futures never nest one per link.
+                Now::Pending(_) => Box::pin(async move {
+                    let target = follow(promise).await?;
+                    target
+                        .call_incoming(interface_id, method_id, params, results)
+                        .await
+                }),
             },
-            _ => return Err(Error::failed("a payload's message is not of its kind")),
-        };
-        Ok(payload.get_content())
-    }
-
-    /// Hands `f` the payload's content.
-    pub(crate) fn read<R>(
-        &self,
-        f: impl for<'r> FnOnce(PointerReader<'r>) -> Result<R>,
-    ) -> Result<R> {
-        let message = self.message()?;
-        f(self.content(&message)?)
-    }
-
-    /// The client of capability pointer `index` of the cap table.
-    pub(crate) fn cap(&self, index: u32) -> Result<Client> {
-        self.caps.get(index as usize).cloned().ok_or_else(|| {
-            Error::failed(format!(
-                "capability index {index} out of the message's {} capabilities",
-                self.caps.len()
-            ))
-        })
-    }
-
-    /// The capability at `transform` (pointer field indexes, struct by
-    /// struct) from the content: what a pipelined call on it reaches. A
-    /// null pointer there is a broken capability.
-    pub(crate) fn cap_at(&self, transform: &[u16]) -> Result<Client> {
-        let index = self.read(|content| {
-            let mut ptr = content;
-            for &field in transform {
-                if ptr.is_null() {
-                    return Ok(None);
-                }
-                ptr = ptr.get_struct()?.pointer(usize::from(field));
+            Hook::Import(_) | Hook::Answer(_) => {
+                self.forward(interface_id, method_id, params, results)
             }
-            if ptr.is_null() {
-                return Ok(None);
+        }
+    }
+
+    /// Forwards a call that arrived as `params`: its content and
+    /// capabilities copied into a new request, sent now.
+    fn forward(
+        self,
+        interface_id: u64,
+        method_id: u16,
+        params: Params,
+        mut results: Results,
+    ) -> BoxFuture<Result<Results>> {
+        {
+            let mut request = self.new_call(interface_id, method_id);
+            let copied = params
+                .payload
+                .read(|content| Ok(request.params()?.set_from(&content)?));
+            request.caps = params.payload.caps.clone();
+            drop(params);
+            if let Err(e) = copied {
+                return Box::pin(std::future::ready(Err(e)));
             }
-            Ok(Some(ptr.get_capability()?))
-        })?;
-        match index {
-            Some(i) => self.cap(i),
-            None => Ok(Client::broken(Error::failed(format!(
-                "no capability at pointer path {transform:?} of the results"
-            )))),
+            // Sent now, not when the future is first polled: calls
+            // forwarded to one capability keep their order.
+            let sent = request.send();
+            Box::pin(async move {
+                let response = sent.response.await?;
+                response
+                    .payload
+                    .read(|content| Ok(results.content()?.set_from(&content)?))?;
+                results.caps = response.payload.caps.clone();
+                Ok(results)
+            })
         }
     }
 }
@@ -861,17 +582,37 @@ impl Request {
                 conn.send_call(self, target)
             }
             Hook::Promise(promise) => {
-                let future: BoxFuture<Result<Response>> = Box::pin(async move {
-                    // The end of the chain, no promise: sent from there.
-                    let target = follow(promise).await?;
-                    // Built for the promise; re-aimed at what it became.
-                    let request = self.retarget(target);
-                    request.send().response.await
-                });
-                Sent::shared(future.shared())
+                let mut request = self;
+                // Bounded: each turn finds a link resolved since the last.
+                for _ in 0..crate::promise::MAX_PROMISE_CHAIN {
+                    request = match promise.resolved_now() {
+                        Now::End(end) => return request.retarget(end).send(),
+                        Now::Pending(p) => match p.enqueue(request) {
+                            Enqueued::Queued(sent) => return sent,
+                            Enqueued::Resolved(request) => request,
+                            Enqueued::NoQueue(request) => return request.wait_and_send(promise),
+                        },
+                    };
+                }
+                Sent::failed(Error::failed(
+                    "a promise chain kept changing while a call was sent",
+                ))
             }
             Hook::Broken(e) => Sent::failed(e),
         }
+    }
+
+    /// Sends the call once `promise` has resolved, when the response or
+    /// the pipeline is first polled.
+    fn wait_and_send(self, promise: Arc<Promise>) -> Sent {
+        let future: BoxFuture<Result<Response>> = Box::pin(async move {
+            // The end of the chain, no promise: sent from there.
+            let target = follow(promise).await?;
+            // Built for the promise; re-aimed at what it became.
+            let request = self.retarget(target);
+            request.send().response.await
+        });
+        Sent::shared(future.shared())
     }
 
     /// The same call, for another target (the message moves into a
@@ -967,6 +708,37 @@ impl Sent {
         }
     }
 
+    /// A call queued on a promise: its response and pipeline come
+    /// through the channels once it is sent to the resolution.
+    /// Both hold `promise` until the call is sent: a call made on a
+    /// promise goes on when every client of it is dropped.
+    pub(crate) fn deferred(
+        promise: Arc<Promise>,
+        response: tokio::sync::oneshot::Receiver<ResponseFuture>,
+        pipeline: tokio::sync::oneshot::Receiver<Pipeline>,
+    ) -> Self {
+        let never_sent = || Error::failed("a call queued on a promise was dropped unsent");
+        let held = Arc::clone(&promise);
+        let pipeline: BoxFuture<Result<Pipeline>> = Box::pin(async move {
+            let sent = pipeline.await.map_err(|_| never_sent());
+            drop(held);
+            sent
+        });
+        Sent {
+            response: ResponseFuture {
+                inner: ResponseInner::Deferred(Box::pin(async move {
+                    let sent = response.await.map_err(|_| never_sent());
+                    drop(promise);
+                    sent?.await
+                })),
+            },
+            pipeline: Pipeline {
+                inner: PipelineInner::Deferred(pipeline.shared()),
+                transform: Vec::new(),
+            },
+        }
+    }
+
     pub(crate) fn remote(question: QuestionRef) -> Self {
         Sent {
             response: ResponseFuture {
@@ -1022,6 +794,8 @@ enum ResponseInner {
     Shared(Shared<BoxFuture<Result<Response>>>),
     /// Waits on the local call's entry.
     Local(Arc<LocalCall>),
+    /// A call queued on a promise, sent once it resolves.
+    Deferred(BoxFuture<Result<Response>>),
     Failed(Option<Error>),
 }
 
@@ -1069,6 +843,7 @@ impl Future for ResponseFuture {
                     None => Poll::Pending,
                 }
             }
+            ResponseInner::Deferred(future) => future.as_mut().poll(cx),
             ResponseInner::Failed(e) => Poll::Ready(Err(e
                 .take()
                 .unwrap_or_else(|| Error::failed("response polled after it completed")))),
@@ -1078,9 +853,13 @@ impl Future for ResponseFuture {
 
 #[derive(Clone)]
 enum PipelineInner {
-    Remote { question: QuestionRef },
+    Remote {
+        question: QuestionRef,
+    },
     Shared(Shared<BoxFuture<Result<Response>>>),
     Local(Arc<LocalCall>),
+    /// The pipeline of a call queued on a promise, once it is sent.
+    Deferred(Shared<BoxFuture<Result<Pipeline>>>),
     Broken(Error),
 }
 
@@ -1122,6 +901,15 @@ impl Pipeline {
                 let call = Arc::clone(call);
                 let transform = self.transform.clone();
                 Client::promise(Box::pin(async move { call.cap_at(&transform).await }))
+            }
+            PipelineInner::Deferred(shared) => {
+                let shared = shared.clone();
+                let transform = self.transform.clone();
+                Client::promise(Box::pin(async move {
+                    let mut pipeline = shared.await?;
+                    pipeline.transform.extend_from_slice(&transform);
+                    Ok(pipeline.client())
+                }))
             }
             PipelineInner::Broken(e) => Client::broken(e.clone()),
         }

@@ -1,7 +1,16 @@
 //! Cap'n Proto RPC for capnarena: the protocol of `rpc.capnp` at level 1
 //! (bootstrap, calls and returns, capabilities passed both ways with
-//! reference counts, promise pipelining, cancellation, exceptions) between
-//! two parties over any tokio byte stream.
+//! reference counts, promise pipelining, cancellation, exceptions,
+//! promises resolved later with `Resolve` and embargoes) between two
+//! parties over any tokio byte stream.
+//!
+//! Level 1 as this crate covers it: a server hands out capabilities of
+//! its results before it returns ([`Results::set_pipeline`]) or a
+//! capability that resolves later ([`Client::from_promise`]). Such a
+//! promise, passed to a peer, is a `senderPromise`; one `Resolve`
+//! follows, and a peer's `Disembargo` on it is looped back after the
+//! calls forwarded before it. Promises the peer sends are honored, and
+//! calls on them keep going through the peer, which forwards them.
 //!
 //! The API is untyped: a [`Client`] makes a [`Request`] for an interface
 //! id and a method id, whose parameters are built in place; a [`Server`]
@@ -44,8 +53,9 @@
 //! # }
 //! ```
 //!
-//! Modules: `client` (the call API), `connection` (the protocol and its
-//! tables), `error`; `rpc_capnp` and `rpc_twoparty_capnp` are the
+//! Modules: `client` (the call API), `promise` (capabilities not known
+//! yet), `payload` (parameters and results read in place), `connection`
+//! (the protocol and its tables), `error`; `rpc_capnp` and `rpc_twoparty_capnp` are the
 //! schemas' generated code (from the reference's `rpc.capnp` and
 //! `rpc-twoparty.capnp`, MIT licensed, as Debian's libcapnp-dev ships
 //! them).
@@ -54,6 +64,8 @@
 mod client;
 mod connection;
 mod error;
+mod payload;
+mod promise;
 mod stream;
 mod typed;
 /// Readers and builders of the protocol's messages (`rpc.capnp`),
@@ -79,6 +91,7 @@ pub use client::{
 };
 pub use connection::{Connection, Options, Stats};
 pub use error::{Error, ErrorKind, Result};
+pub use promise::MAX_QUEUED_CALLS;
 pub use stream::{DEFAULT_STREAM_WINDOW, StreamFlow, StreamRequest};
 pub use typed::{
     CallArena, CapTable, Caps, DispatchFn, FromClient, Root, ServerFuture, TypedParams,

@@ -1,7 +1,10 @@
 //! A peer that breaks the protocol: each violation aborts the connection
 //! (an `Abort` sent with the reason, the stream closed, `closed()` an
 //! error), never a panic or a hang. The peer here is raw messages built
-//! with the generated rpc.capnp builders, over a duplex.
+//! with the generated rpc.capnp builders, over a duplex. Also what such
+//! a peer sees of this side's promises: one `Resolve` each, none once
+//! released, loopbacks, and `max_exports` against a peer that never
+//! releases them.
 
 mod common;
 
@@ -11,7 +14,9 @@ use std::time::Duration;
 
 use capnarena::serialize::codec::{Frame, FramedCodec};
 use capnarena::{Message, SingleSegmentArena};
-use capnarena_rpc::rpc_capnp::{disembargo, message, message_target, return_};
+use capnarena_rpc::rpc_capnp::{
+    cap_descriptor, disembargo, message, message_target, resolve, return_,
+};
 use capnarena_rpc::{
     BoxFuture, Client, Connection, Error, ErrorKind, Options, Params, Results, Server,
 };
@@ -56,6 +61,17 @@ fn describe(frame: &Frame) -> String {
             format!("return {} {kind}", r.get_answer_id())
         }
         message::Which::Unimplemented(_) => "unimplemented".to_string(),
+        message::Which::Bootstrap(b) => format!("bootstrap {}", b.unwrap().get_question_id()),
+        message::Which::Resolve(r) => {
+            let r = r.unwrap();
+            let to = match r.which().unwrap() {
+                resolve::Which::Cap(d) => descriptor(d.unwrap()),
+                resolve::Which::Exception(e) => {
+                    format!("exception {}", Error::from_exception(e.unwrap()))
+                }
+            };
+            format!("resolve {} {to}", r.get_promise_id())
+        }
         message::Which::Release(r) => format!("release {}", r.unwrap().get_id()),
         message::Which::Disembargo(d) => {
             let d = d.unwrap();
@@ -72,6 +88,37 @@ fn describe(frame: &Frame) -> String {
         }
         _ => "other".to_string(),
     }
+}
+
+/// A capability descriptor, in short (`"senderPromise 0"`).
+fn descriptor(d: cap_descriptor::Reader<'_>) -> String {
+    match d.which().unwrap() {
+        cap_descriptor::Which::None => "none".to_string(),
+        cap_descriptor::Which::SenderHosted(id) => format!("senderHosted {id}"),
+        cap_descriptor::Which::SenderPromise(id) => format!("senderPromise {id}"),
+        cap_descriptor::Which::ReceiverHosted(id) => format!("receiverHosted {id}"),
+        cap_descriptor::Which::ReceiverAnswer(pa) => {
+            format!("receiverAnswer {}", pa.unwrap().get_question_id())
+        }
+        cap_descriptor::Which::ThirdPartyHosted(_) => "thirdPartyHosted".to_string(),
+    }
+}
+
+/// The cap table of a return's results, in short.
+fn result_caps(frame: &Frame) -> Vec<String> {
+    let reader = frame.reader().unwrap();
+    let root = reader.get_root::<message::Reader>().unwrap();
+    let message::Which::Return(r) = root.which().unwrap() else {
+        panic!("not a return: {}", describe(frame));
+    };
+    let return_::Which::Results(p) = r.unwrap().which().unwrap() else {
+        panic!("not results: {}", describe(frame));
+    };
+    let p = p.unwrap();
+    if !p.has_cap_table() {
+        return Vec::new();
+    }
+    p.get_cap_table().unwrap().iter().map(descriptor).collect()
 }
 
 /// Reads messages until the stream ends; returns their descriptions.
@@ -687,4 +734,259 @@ async fn question_id_reused_after_its_return_is_free() {
     assert_eq!(seen, ["return 1 results", "return 2 results"]);
     drop(peer);
     assert!(conn.closed().await.is_ok());
+}
+
+/// A promise client (`Client::from_promise`) offered as the bootstrap,
+/// and its resolver.
+fn raw_promise() -> (
+    Connection,
+    Framed<DuplexStream, FramedCodec>,
+    tokio::sync::oneshot::Sender<capnarena_rpc::Result<Client>>,
+) {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let promise = Client::from_promise(async move {
+        rx.await
+            .unwrap_or_else(|_| Err(Error::failed("never resolved")))
+    });
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let conn = Connection::new(a, Some(promise), Options::default());
+    (conn, Framed::new(b, FramedCodec::new()), tx)
+}
+
+/// Asks for the bootstrap as question `id`; returns its cap table.
+async fn bootstrap(peer: &mut Framed<DuplexStream, FramedCodec>, id: u32) -> Vec<String> {
+    send(peer, |mut m| {
+        m.init_bootstrap().unwrap().set_question_id(id)
+    })
+    .await;
+    let frame = peer.next().await.unwrap().unwrap();
+    assert_eq!(describe(&frame), format!("return {id} results"));
+    result_caps(&frame)
+}
+
+/// A server whose drop is counted.
+struct Counted(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+impl Server for Counted {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        _method_id: u16,
+        _params: Params,
+        results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        Box::pin(async move { Ok(results) })
+    }
+}
+
+/// A promise sent twice before it resolves is one export, named
+/// `senderPromise` both times, and gets one `Resolve`, a new reference
+/// to its resolution. The peer's releases of both, counted as the
+/// protocol counts them, empty the tables; the resolution is freed with
+/// the connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promise_export_resolved_once_and_freed_with_the_connection() {
+    let (conn, mut peer, resolver) = raw_promise();
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    assert_eq!(bootstrap(&mut peer, 1).await, ["senderPromise 0"]);
+    assert_eq!(conn.stats().exports, 1);
+    let drops = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    resolver
+        .send(Ok(Client::from_server(Counted(Arc::clone(&drops)))))
+        .ok();
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "resolve 0 senderHosted 1"
+    );
+    // Once resolved, the promise is sent as what it resolved to.
+    assert_eq!(bootstrap(&mut peer, 2).await, ["senderHosted 1"]);
+    assert_eq!(conn.stats().exports, 2);
+    // The peer's references: two to the promise (its two bootstraps),
+    // two to the resolution (the `Resolve` and the third bootstrap).
+    for q in 0..3 {
+        send(&mut peer, |mut m| {
+            let mut f = m.init_finish().unwrap();
+            f.set_question_id(q);
+            f.set_release_result_caps(false);
+        })
+        .await;
+    }
+    for id in 0..2 {
+        send(&mut peer, |mut m| {
+            let mut r = m.init_release().unwrap();
+            r.set_id(id);
+            r.set_reference_count(2);
+        })
+        .await;
+    }
+    assert!(
+        common::eventually(|| conn.stats() == capnarena_rpc::Stats::default()).await,
+        "{:?}",
+        conn.stats()
+    );
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+    assert_eq!(conn.stats(), capnarena_rpc::Stats::default());
+    assert!(common::eventually(|| drops.load(Ordering::SeqCst) == 1).await);
+}
+
+/// A promise the peer released before it resolved gets no `Resolve`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promise_released_before_it_resolves_gets_no_resolve() {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let promise = Client::from_promise(async move {
+        rx.await
+            .unwrap_or_else(|_| Err(Error::failed("never resolved")))
+    });
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let conn = Connection::new(a, Some(promise.clone()), Options::default());
+    let mut peer = Framed::new(b, FramedCodec::new());
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    // The finish releases the results' capabilities (its default).
+    send(&mut peer, |mut m| {
+        m.init_finish().unwrap().set_question_id(0);
+    })
+    .await;
+    assert!(common::eventually(|| conn.stats().exports == 0).await);
+    tx.send(Ok(Client::from_server(TestServer::default()))).ok();
+    // Resolved here: a call on it is answered.
+    assert_eq!(common::add(&promise, 1, 2).await.unwrap(), 3);
+    // The next message the peer gets is the return of a new bootstrap.
+    assert_eq!(bootstrap(&mut peer, 1).await, ["senderHosted 0"]);
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+}
+
+/// A promise resolved to a capability of the peer (its answer to this
+/// side's bootstrap): the `Resolve` names it (`receiverAnswer`), and a
+/// `Disembargo(senderLoopback)` on the promise is looped back to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disembargo_on_a_promise_resolved_to_the_peer_loops_back() {
+    let (conn, mut peer, resolver) = raw_promise();
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    let theirs = conn.bootstrap();
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "bootstrap 0"
+    );
+    resolver.send(Ok(theirs)).ok();
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "resolve 0 receiverAnswer 0"
+    );
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        d.init_target().unwrap().set_imported_cap(0);
+        d.init_context().set_sender_loopback(6);
+    })
+    .await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "disembargo answer receiverLoopback 6"
+    );
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+}
+
+/// A `Disembargo(senderLoopback)` on a promise not resolved yet aborts
+/// the connection, naming the embargo.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disembargo_on_a_promise_not_resolved_aborts() {
+    let (conn, mut peer, _resolver) = raw_promise();
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderPromise 0"]);
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        d.init_target().unwrap().set_imported_cap(0);
+        d.init_context().set_sender_loopback(4);
+    })
+    .await;
+    assert_aborted(
+        conn,
+        peer,
+        "senderLoopback disembargo 4 of a promise not resolved yet",
+    )
+    .await;
+}
+
+/// A `Disembargo` naming an export that does not exist aborts the
+/// connection with the embargo and the export's id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disembargo_of_an_unknown_export_aborts() {
+    let (conn, mut peer) = raw(Options::default());
+    send(&mut peer, |mut m| {
+        let mut d = m.init_disembargo().unwrap();
+        d.init_target().unwrap().set_imported_cap(99);
+        d.init_context().set_sender_loopback(5);
+    })
+    .await;
+    assert_aborted(conn, peer, "disembargo 5 of export 99, which is not held").await;
+}
+
+/// Answers every call with a new promise that never resolves, whose
+/// future counts its drop.
+struct Unresolved(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Server for Unresolved {
+    fn dispatch(
+        self: Arc<Self>,
+        _interface_id: u64,
+        _method_id: u16,
+        _params: Params,
+        mut results: Results,
+    ) -> BoxFuture<capnarena_rpc::Result<Results>> {
+        let counted = Counted(Arc::clone(&self.0));
+        let promise = Client::from_promise(async move {
+            let _counted = counted;
+            std::future::pending::<capnarena_rpc::Result<Client>>().await
+        });
+        Box::pin(async move {
+            let index = results.add_cap(promise);
+            results.content()?.set_capability(index);
+            Ok(results)
+        })
+    }
+}
+
+/// A peer that keeps every promise it is sent and never releases one:
+/// past `max_exports` the call that would export one more fails as
+/// overloaded, with the numbers, and the connection goes on; when the
+/// peer leaves, the tables are empty and every promise's future is
+/// dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn promises_never_released_stop_at_max_exports() {
+    let futures_dropped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let options = Options {
+        max_exports: 3,
+        ..Options::default()
+    };
+    let server = Client::from_server(Unresolved(Arc::clone(&futures_dropped)));
+    let conn = Connection::new(a, Some(server), options);
+    let mut peer = Framed::new(b, FramedCodec::new());
+    assert_eq!(bootstrap(&mut peer, 0).await, ["senderHosted 0"]);
+    for q in 1..=2 {
+        call_gate(&mut peer, q, 0).await;
+        let frame = peer.next().await.unwrap().unwrap();
+        assert_eq!(result_caps(&frame), [format!("senderPromise {q}")]);
+    }
+    assert_eq!(conn.stats().exports, 3);
+    call_gate(&mut peer, 3, 0).await;
+    assert_eq!(
+        describe(&peer.next().await.unwrap().unwrap()),
+        "return 3 exception overloaded: 3 capabilities exported on the connection, its limit"
+    );
+    drop(peer);
+    assert!(conn.closed().await.is_ok());
+    assert_eq!(conn.stats(), capnarena_rpc::Stats::default());
+    assert!(
+        common::eventually(|| futures_dropped.load(Ordering::SeqCst) == 3).await,
+        "{} of 3 futures dropped",
+        futures_dropped.load(Ordering::SeqCst)
+    );
 }

@@ -3,8 +3,10 @@
 //! capnp-rpc serves (calls, an unknown method), and capnp-rpc calls
 //! capnarena's test server (a call, calls pipelined on a capability of
 //! results not yet in, an exception with its type, calls pipelined on a
-//! capability a running call handed out with `set_pipeline`); every
-//! table of the capnarena side is empty after. capnp-rpc has no `Send` types, so both sides run on
+//! capability a running call handed out with `set_pipeline`, a promise
+//! capability that resolves later: to a capnarena object, to an error,
+//! and to capnp-rpc's own object, with capnp-rpc's embargo); every table
+//! of the capnarena side is empty after. capnp-rpc has no `Send` types, so both sides run on
 //! one thread (a tokio `LocalSet`). Contents cross between the two
 //! libraries' messages as framed bytes, as the untyped APIs have them.
 
@@ -374,6 +376,228 @@ async fn typed_calls_through_capnp_rpc() {
                 eventually(|| serving.stats() == Stats::default()).await,
                 "{:?}",
                 serving.stats()
+            );
+        })
+        .await;
+}
+
+/// A server whose methods answer with a promise client
+/// (`Client::from_promise`) that the test resolves later: `GET_LATER`
+/// with what the test gives, `ECHO_LATER` with the capability its
+/// parameters hold (or what the test gives instead).
+#[derive(Default)]
+struct Promiser {
+    pending: std::sync::Mutex<Vec<Pending>>,
+}
+
+/// A promise handed out and not resolved yet: the capability the call
+/// carried, if any, and the resolver.
+type Pending = (
+    Option<Client>,
+    tokio::sync::oneshot::Sender<capnarena_rpc::Result<Client>>,
+);
+
+const PROMISER: u64 = 0xa1b2_c3d4_e5f6_0009;
+const GET_LATER: u16 = 0;
+const ECHO_LATER: u16 = 1;
+
+impl capnarena_rpc::Server for Promiser {
+    fn dispatch(
+        self: std::sync::Arc<Self>,
+        interface_id: u64,
+        method_id: u16,
+        params: capnarena_rpc::Params,
+        mut results: capnarena_rpc::Results,
+    ) -> capnarena_rpc::BoxFuture<capnarena_rpc::Result<capnarena_rpc::Results>> {
+        let outcome = (|| {
+            let carried = match (interface_id, method_id) {
+                (PROMISER, GET_LATER) => None,
+                (PROMISER, ECHO_LATER) => {
+                    let index = params.read(|c| Ok(c.get_capability()?))?;
+                    Some(params.cap(index)?)
+                }
+                _ => {
+                    return Err(capnarena_rpc::Error::method_not_implemented(
+                        interface_id,
+                        method_id,
+                    ));
+                }
+            };
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            self.pending.lock().unwrap().push((carried, tx));
+            let promise = Client::from_promise(async move {
+                rx.await
+                    .unwrap_or_else(|_| Err(capnarena_rpc::Error::failed("never resolved")))
+            });
+            let index = results.add_cap(promise);
+            results.content()?.set_capability(index);
+            Ok(results)
+        })();
+        Box::pin(std::future::ready(outcome))
+    }
+}
+
+impl Promiser {
+    /// Resolves the oldest promise handed out with what `with` makes of
+    /// the capability its call carried.
+    fn resolve_next(&self, with: impl FnOnce(Option<Client>) -> capnarena_rpc::Result<Client>) {
+        let (carried, resolver) = self.pending.lock().unwrap().remove(0);
+        resolver.send(with(carried)).ok();
+    }
+}
+
+/// capnp-rpc's call on a capability, untyped, as a future of the word
+/// it answers.
+fn peer_increment(
+    cap: &capnp::capability::Client,
+) -> impl std::future::Future<Output = Result<u64, capnp::Error>> + 'static {
+    let sent = cap
+        .new_call::<any_pointer::Owned, any_pointer::Owned>(COUNTER, INCREMENT, None)
+        .send();
+    async move { Ok(read_word(sent.promise.await?.get()?, 0)) }
+}
+
+/// A capnarena server answers capnp-rpc with a promise capability that
+/// resolves later: calls made on it before the answer (pipelined),
+/// after the answer but before the resolution, and after it arrive in
+/// order and succeed; capnp-rpc learns the resolution from a `Resolve`;
+/// every table is empty after.
+#[tokio::test(flavor = "current_thread")]
+async fn capnp_rpc_calls_a_promise_that_resolves_later() {
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async {
+            let server = std::sync::Arc::new(Promiser::default());
+            let (a, b) = tokio::io::duplex(1 << 16);
+            let conn = Connection::new(
+                a,
+                Some(Client::from_arc(server.clone())),
+                Options::default(),
+            );
+            let test = capnp_side(b, Side::Client, None);
+            {
+                let sent = test
+                    .new_call::<any_pointer::Owned, any_pointer::Owned>(PROMISER, GET_LATER, None)
+                    .send();
+                let pipelined = capnp::capability::Client::new(sent.pipeline.noop().as_cap());
+                let first = peer_increment(&pipelined);
+                let response = sent.promise.await.unwrap();
+                let promise: capnp::capability::Client =
+                    response.get().unwrap().get_as_capability().unwrap();
+                let second = peer_increment(&promise);
+                // Both calls are queued on the promise before it resolves.
+                assert!(eventually(|| conn.stats().answers >= 3).await);
+                server.resolve_next(|_| Ok(Client::from_server(Counter::new(10))));
+                assert_eq!(first.await.unwrap(), 11);
+                assert_eq!(second.await.unwrap(), 12);
+                assert_eq!(peer_increment(&promise).await.unwrap(), 13);
+                assert_eq!(peer_increment(&pipelined).await.unwrap(), 14);
+            }
+            drop(test);
+            assert!(
+                eventually(|| conn.stats() == Stats::default()).await,
+                "{:?}",
+                conn.stats()
+            );
+        })
+        .await;
+}
+
+/// A promise that resolves to an error breaks capnp-rpc's calls on it,
+/// those queued and those made after, with the error's type.
+#[tokio::test(flavor = "current_thread")]
+async fn capnp_rpc_calls_on_a_promise_broken_by_an_error_fail() {
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async {
+            let server = std::sync::Arc::new(Promiser::default());
+            let (a, b) = tokio::io::duplex(1 << 16);
+            let conn = Connection::new(
+                a,
+                Some(Client::from_arc(server.clone())),
+                Options::default(),
+            );
+            let test = capnp_side(b, Side::Client, None);
+            {
+                let sent = test
+                    .new_call::<any_pointer::Owned, any_pointer::Owned>(PROMISER, GET_LATER, None)
+                    .send();
+                let promise = capnp::capability::Client::new(sent.pipeline.noop().as_cap());
+                let queued = peer_increment(&promise);
+                assert!(eventually(|| conn.stats().answers >= 2).await);
+                server.resolve_next(|_| {
+                    Err(capnarena_rpc::Error::new(
+                        ErrorKind::Overloaded,
+                        "no counter today",
+                    ))
+                });
+                let e = queued.await.err().unwrap();
+                assert_eq!(e.kind, capnp::ErrorKind::Overloaded, "{e}");
+                assert!(e.extra.contains("no counter today"), "{e}");
+                let e = peer_increment(&promise).await.err().unwrap();
+                assert_eq!(e.kind, capnp::ErrorKind::Overloaded, "{e}");
+                drop(sent.promise.await.unwrap());
+            }
+            drop(test);
+            assert!(
+                eventually(|| conn.stats() == Stats::default()).await,
+                "{:?}",
+                conn.stats()
+            );
+        })
+        .await;
+}
+
+/// A promise that resolves to capnp-rpc's own capability: the calls
+/// capnp-rpc made on the promise come back to it through capnarena; on
+/// the `Resolve`, capnp-rpc embargoes its new calls, now local, behind a
+/// `Disembargo` that capnarena loops back after the forwarded calls. The
+/// counter sees every call in the order it was made.
+#[tokio::test(flavor = "current_thread")]
+async fn capnp_rpc_promise_resolved_to_its_own_capability_keeps_order() {
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async {
+            let server = std::sync::Arc::new(Promiser::default());
+            let (a, b) = tokio::io::duplex(1 << 16);
+            let conn = Connection::new(
+                a,
+                Some(Client::from_arc(server.clone())),
+                Options::default(),
+            );
+            let test = capnp_side(b, Side::Client, None);
+            {
+                let own: PeerClient = capnp_rpc::new_client(PeerCounter {
+                    value: Cell::new(40),
+                });
+                let mut request = test
+                    .new_call::<any_pointer::Owned, any_pointer::Owned>(PROMISER, ECHO_LATER, None);
+                request.get().set_as_capability(own.0.hook.add_ref());
+                let sent = request.send();
+                let promise = capnp::capability::Client::new(sent.pipeline.noop().as_cap());
+                let mut calls = vec![peer_increment(&promise), peer_increment(&promise)];
+                assert!(eventually(|| conn.stats().answers >= 3).await);
+                server.resolve_next(|carried| Ok(carried.unwrap()));
+                // Made while the Resolve is on its way, and after.
+                calls.push(peer_increment(&promise));
+                tokio::task::yield_now().await;
+                calls.push(peer_increment(&promise));
+                for _ in 0..10 {
+                    tokio::task::yield_now().await;
+                }
+                calls.push(peer_increment(&promise));
+                let mut values = Vec::new();
+                for call in calls {
+                    values.push(call.await.unwrap());
+                }
+                assert_eq!(values, vec![41, 42, 43, 44, 45]);
+                drop(sent.promise.await.unwrap());
+            }
+            drop(test);
+            assert!(
+                eventually(|| conn.stats() == Stats::default()).await,
+                "{:?}",
+                conn.stats()
             );
         })
         .await;

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::{Conn, Export, Garbage, Import, ImportClient, State, Target, Violation, violation};
-use crate::client::{Arena, Client, Hook, Promise};
+use crate::client::{Arena, Client, Hook};
 use crate::error::{Error, Result};
+use crate::promise::{Now, Promise};
+use crate::rpc_capnp::message;
 use crate::rpc_capnp::{cap_descriptor, message_target, payload, promised_answer};
 
 impl Conn {
@@ -26,34 +28,80 @@ impl Conn {
         }
         let mut table = payload.init_cap_table(caps.len() as u32)?;
         for (i, cap) in caps.iter().enumerate() {
-            let mut d = table.get(i as u32);
-            match &cap.hook {
-                Hook::Import(imp) if Arc::ptr_eq(&imp.conn, self) => d.set_receiver_hosted(imp.id),
-                Hook::Answer(a) if Arc::ptr_eq(&a.conn, self) => {
-                    let mut pa = d.init_receiver_answer()?;
-                    pa.set_question_id(a.question.id);
-                    write_transform(&mut pa, &a.transform)?;
-                }
-                _ => {
-                    let id = self.export(st, cap)?;
-                    exports.push(id);
-                    d.set_sender_hosted(id);
-                }
+            if let Some(id) = self.describe(st, table.get(i as u32), cap)? {
+                exports.push(id);
             }
         }
         Ok(exports)
     }
 
+    /// Writes the descriptor of `cap` in `d`; returns the export it
+    /// added a reference to, if any. A promise resolved already is
+    /// written as what it resolved to. A promise of
+    /// [`Client::from_promise`] not resolved yet is exported as a
+    /// promise, and its `Resolve` sent when it resolves.
+    pub(super) fn describe(
+        self: &Arc<Self>,
+        st: &mut State,
+        mut d: cap_descriptor::Builder<'_, Arena>,
+        cap: &Client,
+    ) -> Result<Option<u32>> {
+        let end;
+        let cap = match &cap.hook {
+            Hook::Promise(p) => match p.resolved_now() {
+                Now::End(client) => {
+                    end = client;
+                    &end
+                }
+                Now::Pending(first) if first.queues() => {
+                    let id = self.export_promise(st, cap, p)?;
+                    d.set_sender_promise(id);
+                    return Ok(Some(id));
+                }
+                Now::Pending(_) => cap,
+            },
+            _ => cap,
+        };
+        match &cap.hook {
+            Hook::Import(imp) if Arc::ptr_eq(&imp.conn, self) => {
+                d.set_receiver_hosted(imp.id);
+                Ok(None)
+            }
+            Hook::Answer(a) if Arc::ptr_eq(&a.conn, self) => {
+                let mut pa = d.init_receiver_answer()?;
+                pa.set_question_id(a.question.id);
+                write_transform(&mut pa, &a.transform)?;
+                Ok(None)
+            }
+            _ => {
+                let id = self.export(st, cap)?;
+                d.set_sender_hosted(id);
+                Ok(Some(id))
+            }
+        }
+    }
+
     /// Adds a reference of the peer to `cap`'s export (made if new).
     pub(super) fn export(&self, st: &mut State, cap: &Client) -> Result<u32> {
-        let local_id = match &cap.hook {
+        let key = match &cap.hook {
             Hook::Local(l) => Some(l.id),
             _ => None,
         };
-        if let Some(id) = local_id.and_then(|l| st.export_ids.get(&l).copied()) {
+        Ok(self.export_keyed(st, cap, key)?.0)
+    }
+
+    /// Adds a reference of the peer to the export of `cap` under `key`;
+    /// returns its id and whether it is new.
+    fn export_keyed(&self, st: &mut State, cap: &Client, key: Option<u64>) -> Result<(u32, bool)> {
+        if let Some(id) = key.and_then(|k| st.export_ids.get(&k).copied()) {
             if let Some(e) = st.exports.get_mut(id) {
-                e.refs += 1;
-                return Ok(id);
+                e.refs = e.refs.checked_add(1).ok_or_else(|| {
+                    Error::overloaded(format!(
+                        "export {id} sent {} times without a release",
+                        e.refs
+                    ))
+                })?;
+                return Ok((id, false));
             }
         }
         if st.exports.len >= self.options.max_exports {
@@ -65,12 +113,86 @@ impl Conn {
         let id = st.exports.insert(Export {
             client: cap.clone(),
             refs: 1,
-            local_id,
+            key,
+            resolver: None,
         });
-        if let Some(l) = local_id {
-            st.export_ids.insert(l, id);
+        if let Some(k) = key {
+            st.export_ids.insert(k, id);
+        }
+        Ok((id, true))
+    }
+
+    /// Exports `promise` (the hook of `cap`) as a promise: the first
+    /// time, a task waits for its resolution and sends the `Resolve`.
+    fn export_promise(
+        self: &Arc<Self>,
+        st: &mut State,
+        cap: &Client,
+        promise: &Arc<Promise>,
+    ) -> Result<u32> {
+        let (id, new) = self.export_keyed(st, cap, Some(promise.id))?;
+        if new {
+            let conn = Arc::downgrade(self);
+            let waited = Arc::clone(promise);
+            let key = promise.id;
+            let task = self.runtime.spawn(async move {
+                let resolution = crate::promise::follow(waited).await;
+                if let Some(conn) = conn.upgrade() {
+                    conn.resolve_export(id, key, resolution);
+                }
+            });
+            // Under the lock: the task's `Resolve` takes it after this.
+            if let Some(e) = st.exports.get_mut(id) {
+                e.resolver = Some(task.abort_handle());
+            }
         }
         Ok(id)
+    }
+
+    /// Sends the `Resolve` of promise export `id` (of promise `key`), once,
+    /// if the peer still holds it: the capability it resolved to (a new
+    /// reference for the peer), or the error that broke it.
+    fn resolve_export(self: &Arc<Self>, id: u32, key: u64, resolution: Result<Client>) {
+        let mut st = self.lock();
+        if st.closed.is_some() {
+            return;
+        }
+        // Released before it resolved, the id maybe another's now, or
+        // resolved already: no `Resolve`.
+        let Some(e) = st.exports.get_mut(id).filter(|e| e.key == Some(key)) else {
+            return;
+        };
+        if e.resolver.take().is_none() {
+            return;
+        }
+        let mut msg = self.message();
+        msg.reset();
+        let built = (|| -> Result<()> {
+            let mut root = msg.init_root::<message::Builder<_>>()?;
+            let mut resolve = root.init_resolve()?;
+            resolve.set_promise_id(id);
+            let error = match &resolution {
+                Ok(Client {
+                    hook: Hook::Broken(e),
+                })
+                | Err(e) => e.clone(),
+                Ok(client) => {
+                    match self.describe(&mut st, resolve.reborrow().init_cap()?, client) {
+                        Ok(_) => return Ok(()),
+                        // No room to export it: the peer learns why.
+                        Err(e) => e,
+                    }
+                }
+            };
+            error.write(resolve.init_exception()?)?;
+            Ok(())
+        })();
+        match built {
+            Ok(()) => self.send(msg),
+            Err(e) => self.fail_later(Error::failed(format!("building a resolve: {e}"))),
+        }
+        drop(st);
+        drop(resolution);
     }
 
     /// Drops `count` of the peer's references to export `id`.
@@ -92,9 +214,10 @@ impl Conn {
         }
         e.refs -= count;
         if e.refs == 0 {
-            if let Some(e) = st.exports.remove(id) {
-                if let Some(l) = e.local_id {
-                    st.export_ids.remove(&l);
+            if let Some(mut e) = st.exports.remove(id) {
+                e.stop_resolver();
+                if let Some(k) = e.key {
+                    st.export_ids.remove(&k);
                 }
                 garbage.push(e.client);
             }

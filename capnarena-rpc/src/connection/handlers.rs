@@ -18,6 +18,7 @@ use crate::client::{
     Arena, Body, BoxFuture, Client, Hook, Params, Payload, PipelineTo, Results, Section,
 };
 use crate::error::{Error, Result};
+use crate::promise::Now;
 use crate::rpc_capnp::{disembargo, message, message_target, payload, return_};
 
 impl Conn {
@@ -705,7 +706,11 @@ impl Conn {
             match target.which()? {
                 message_target::Which::ImportedCap(id) => match st.exports.get(id) {
                     Some(e) => e.client.clone(),
-                    None => return violation(format!("disembargo of export {id}, not held")),
+                    None => {
+                        return violation(format!(
+                            "disembargo {embargo} of export {id}, which is not held"
+                        ));
+                    }
                 },
                 message_target::Which::PromisedAnswer(pa) => {
                     let pa = pa?;
@@ -714,6 +719,21 @@ impl Conn {
                 }
             }
         };
+        // A promise this side exported and resolved stands for its
+        // resolution: calls the peer made on it before the `Resolve` were
+        // forwarded there, each when it came, so the loopback sent now
+        // follows them.
+        let cap = match &cap.hook {
+            Hook::Promise(p) => match p.resolved_now() {
+                Now::End(end) => end,
+                Now::Pending(_) => {
+                    return violation(format!(
+                        "senderLoopback disembargo {embargo} of a promise not resolved yet"
+                    ));
+                }
+            },
+            _ => cap,
+        };
         // The capability must point back at the peer: the loopback is
         // sent to where it points there.
         let back = match &cap.hook {
@@ -721,7 +741,11 @@ impl Conn {
             Hook::Answer(a) if Arc::ptr_eq(&a.conn, self) => {
                 Target::Answer(a.question.id, a.transform.clone())
             }
-            _ => return violation("senderLoopback disembargo of a capability not the peer's"),
+            _ => {
+                return violation(format!(
+                    "senderLoopback disembargo {embargo} of a capability not the peer's"
+                ));
+            }
         };
         self.send_with(|mut root| {
             let mut out = root.init_disembargo()?;

@@ -16,109 +16,24 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use capnarena::serialize::codec::FramedCodec;
 use capnarena::typed::FromStructBuilder;
 use capnarena::{Message, ReaderOptions, SingleSegmentArena};
-use futures_util::StreamExt;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{Notify, mpsc, watch};
-use tokio_util::codec::FramedRead;
 
 mod calls;
 mod caps;
 mod handlers;
+mod io;
+mod options;
+
+use io::{Writer, read_loop};
+pub use options::{Options, Stats};
 
 use crate::client::{AnswerCap, Arena, Client, Hook, Params, Payload, Request, Sent};
 use crate::error::{Error, Result};
 use crate::rpc_capnp::{message, message_target, payload};
 use caps::write_target;
-
-/// Limits a connection keeps against its peer (and its own callers).
-///
-/// A peer that goes past a limit it controls (calls in flight, imports,
-/// waiters, queued bytes, message size, a write that waits too long) has
-/// the connection aborted. The abort is an `Abort` message with the
-/// numbers, when it can be sent. A local caller that would go past a limit
-/// of its own (questions, exports) gets an
-/// [`ErrorKind::Overloaded`](crate::ErrorKind::Overloaded) error.
-///
-/// Together they bound what a peer can make a connection hold:
-/// - `max_answers`: the peer's calls and bootstraps not yet finished,
-///   with their parameters and results, and the calls pipelined on them.
-/// - `max_imports`: the peer's capabilities held here.
-/// - `max_waiters`: capabilities of answers not yet returned that this
-///   side waits on (promised answers named in the peer's messages).
-/// - `max_queued_bytes` and `write_timeout`: messages waiting to be
-///   written, and how long they may wait.
-/// - `max_message_bytes` and `reader`: each message read.
-///
-/// Promises that resolve to promises make chains as long as the messages
-/// that built them. Calls follow a chain, and drops undo it, in a loop:
-/// no depth reaches the thread's stack. A call gives up past 1,048,576
-/// links (a cycle of promises fails there too).
-#[derive(Clone, Copy, Debug)]
-pub struct Options {
-    /// Calls this side may have in flight (questions), default 4096.
-    pub max_questions: usize,
-    /// Calls the peer may have in flight (answers), bootstraps included,
-    /// default 4096.
-    pub max_answers: usize,
-    /// Capabilities the peer may have this side hold (imports), default
-    /// 16384.
-    pub max_imports: usize,
-    /// Capabilities this side may export at once, default 16384.
-    pub max_exports: usize,
-    /// Capabilities of the peer's calls not yet returned that this side
-    /// may wait on at once, default 16384. Each promisedAnswer the peer
-    /// names (in a cap table, a `Resolve`, a `Disembargo`) on such a call
-    /// waits until it returns or the capability is dropped.
-    pub max_waiters: usize,
-    /// Bytes of messages queued to send; a peer that does not read them
-    /// has the connection aborted past this (default 64 MiB).
-    pub max_queued_bytes: usize,
-    /// The largest message accepted (framed bytes), default 64 MiB.
-    pub max_message_bytes: usize,
-    /// How long one write may wait for the peer to read, default 30 s.
-    /// Past it the connection is aborted and its stream closed. Once a
-    /// connection is aborted, queued messages are dropped at once and
-    /// the `Abort` gets this long to be written. `None`: no limit. Needs
-    /// a runtime with timers (`enable_time`) when it is `Some`.
-    pub write_timeout: Option<Duration>,
-    /// Limits for reading each message.
-    pub reader: ReaderOptions,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            max_questions: 4096,
-            max_answers: 4096,
-            max_imports: 16384,
-            max_exports: 16384,
-            max_waiters: 16384,
-            max_queued_bytes: 64 << 20,
-            max_message_bytes: 64 << 20,
-            write_timeout: Some(Duration::from_secs(30)),
-            reader: ReaderOptions::default(),
-        }
-    }
-}
-
-/// Entries in a connection's tables (for tests and monitoring): all zero
-/// when every call has finished and every capability has been released.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Calls sent and not finished.
-    pub questions: usize,
-    /// Calls received and not finished.
-    pub answers: usize,
-    /// Capabilities of the peer held here.
-    pub imports: usize,
-    /// Capabilities of this side held by the peer.
-    pub exports: usize,
-    /// Capabilities waiting on the peer's calls not yet returned.
-    pub waiters: usize,
-}
 
 /// A table of entries under small integer ids, reusing freed ids (lowest
 /// first is not promised; the most recently freed is taken).
@@ -327,11 +242,11 @@ impl Answer {
 
 /// A capability waiting on an answer's results: its path in them and
 /// its promise, while any client holds it.
-type Waiter = (Vec<u16>, Weak<crate::client::Promise>);
+type Waiter = (Vec<u16>, Weak<crate::promise::Promise>);
 
 /// Resolves the promise of a waiter, if a client still holds it (called
 /// without the lock: the last clone may go here, and with it a chain).
-fn resolve(promise: &Weak<crate::client::Promise>, resolution: Result<Client>) {
+fn resolve(promise: &Weak<crate::promise::Promise>, resolution: Result<Client>) {
     if let Some(promise) = promise.upgrade() {
         promise.resolve(resolution);
     }
@@ -366,7 +281,19 @@ impl Returned {
 struct Export {
     client: Client,
     refs: u32,
-    local_id: Option<u64>,
+    /// The id of the local server or promise exported (one export each).
+    key: Option<u64>,
+    /// For a promise: the task that sends its `Resolve`, until it has.
+    resolver: Option<tokio::task::AbortHandle>,
+}
+
+impl Export {
+    /// Stops the task waiting to resolve it (it leaves the table).
+    fn stop_resolver(&mut self) {
+        if let Some(task) = self.resolver.take() {
+            task.abort();
+        }
+    }
 }
 
 /// A capability of the peer held here: the client (while any clone of it
@@ -388,7 +315,8 @@ struct State {
     orphans: IdTable<Question>,
     answers: HashMap<u32, Answer>,
     exports: IdTable<Export>,
-    /// Local servers' ids to their export ids (one export per server).
+    /// Local servers' and promises' ids to their export ids (one export
+    /// each).
     export_ids: HashMap<u64, u32>,
     imports: HashMap<u32, Import>,
     bootstrap: Option<Client>,
@@ -424,6 +352,9 @@ pub(crate) struct Conn {
     /// Set once the connection is aborted: the writer drops what is
     /// queued and stops a write that waits on the peer.
     aborted: watch::Sender<bool>,
+    /// The runtime the connection runs on: where the tasks that send
+    /// `Resolve` for exported promises go, whatever thread exports them.
+    runtime: tokio::runtime::Handle,
 }
 
 /// Messages the pool keeps for reuse.
@@ -769,9 +700,17 @@ impl Conn {
             Ok(exports) => {
                 // A question named in the cap table stays open (no
                 // `Finish`) until this call returns.
-                let names_question = caps
-                    .iter()
-                    .any(|c| matches!(&c.hook, Hook::Answer(a) if Arc::ptr_eq(&a.conn, &self)));
+                // A promise resolved to one is written as it.
+                let names_question = caps.iter().any(|c| {
+                    let end = match &c.hook {
+                        Hook::Promise(p) => match p.resolved_now() {
+                            crate::promise::Now::End(end) => end,
+                            crate::promise::Now::Pending(_) => return false,
+                        },
+                        _ => c.clone(),
+                    };
+                    matches!(&end.hook, Hook::Answer(a) if Arc::ptr_eq(&a.conn, &self))
+                });
                 if let Some(q) = st.questions.get_mut(id) {
                     q.param_exports = exports;
                     if names_question {
@@ -826,7 +765,14 @@ impl Conn {
             st.orphans = orphans;
             answers = st.answers.drain().map(|(_, a)| a).collect::<Vec<_>>();
             st.waiters = 0;
-            exports = st.exports.drain().collect::<Vec<_>>();
+            exports = st
+                .exports
+                .drain()
+                .map(|mut e| {
+                    e.stop_resolver();
+                    e
+                })
+                .collect::<Vec<_>>();
             st.export_ids.clear();
             st.imports.clear();
             bootstrap = st.bootstrap.take();
@@ -920,6 +866,7 @@ impl Connection {
             done: done_tx,
             calls: calls::Calls::new(),
             aborted,
+            runtime: tokio::runtime::Handle::current(),
         });
         let writer = Writer {
             conn: Arc::downgrade(&conn),
@@ -1015,184 +962,6 @@ impl Connection {
             if done.changed().await.is_err() {
                 return Err(Error::disconnected("the connection's tasks are gone"));
             }
-        }
-    }
-}
-
-async fn read_loop<R: AsyncRead + Unpin + Send + 'static>(conn: Arc<Conn>, read: R) {
-    let codec = FramedCodec::with_options(conn.options.reader)
-        .max_frame_bytes(conn.options.max_message_bytes);
-    let mut frames = FramedRead::new(read, codec);
-    let outcome: Result<(), Error> = loop {
-        let failure = conn
-            .failure
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
-        if let Some(e) = failure {
-            break Err(e);
-        }
-        if conn.lock().closed.is_some() {
-            break Ok(());
-        }
-        tokio::select! {
-            frame = frames.next() => match frame {
-                None => break Ok(()),
-                Some(Err(e)) => break Err(Error::failed(format!("bad message from the peer: {e}"))),
-                Some(Ok(frame)) => {
-                    if let Err(Violation(e)) = conn.handle(frame) {
-                        break Err(e);
-                    }
-                }
-            },
-            _ = conn.wake_reader.notified() => {}
-        }
-    };
-    let result = match outcome {
-        Ok(()) => {
-            conn.close(Error::disconnected("the peer closed the connection"));
-            Ok(())
-        }
-        Err(e) => {
-            if conn.close(e.clone()) {
-                conn.aborted.send_replace(true);
-                conn.send_abort(&e);
-            }
-            Err(e)
-        }
-    };
-    let _ = conn.out.send(Outgoing::Shutdown);
-    let _ = conn.done.send(Some(result));
-}
-
-/// The writer task's side of a connection.
-struct Writer {
-    conn: Weak<Conn>,
-    timeout: Option<Duration>,
-    aborted: watch::Receiver<bool>,
-}
-
-/// Why a write did not complete.
-enum Stop {
-    Io(std::io::Error),
-    /// It waited longer than `write_timeout` for the peer to read.
-    TimedOut(Duration),
-    /// The connection was aborted while it waited.
-    Aborted,
-}
-
-impl Writer {
-    /// Writes the queued messages until the connection ends, then closes
-    /// the stream. Every wait on the peer is bounded by the timeout, and
-    /// an abort cuts a waiting write short; either way the stream is
-    /// dropped and what is queued freed.
-    async fn run<W: AsyncWrite + Unpin + Send + 'static>(
-        mut self,
-        write: W,
-        mut rx: mpsc::UnboundedReceiver<Outgoing>,
-    ) {
-        let mut write = tokio::io::BufWriter::new(write);
-        let mut clean = true;
-        while let Some(out) = rx.recv().await {
-            let (mut msg, abort) = match out {
-                Outgoing::Message(m) => (m, false),
-                Outgoing::Abort(m) => (m, true),
-                Outgoing::Shutdown => break,
-            };
-            let size = msg.serialized_size();
-            let written = if abort || !*self.aborted.borrow() {
-                let bytes = match msg.framed_bytes() {
-                    Ok(bytes) => std::borrow::Cow::Borrowed(bytes),
-                    Err(_) => {
-                        let mut bytes = Vec::new();
-                        msg.append_to(&mut bytes);
-                        std::borrow::Cow::Owned(bytes)
-                    }
-                };
-                self.bounded(write.write_all(&bytes), !abort).await
-            } else {
-                // Aborted: what was queued before the `Abort` is dropped.
-                Ok(())
-            };
-            let Some(c) = self.conn.upgrade() else { break };
-            c.queued.fetch_sub(size, Ordering::Relaxed);
-            msg.reset();
-            {
-                let mut pool = c.pool.lock().unwrap_or_else(|p| p.into_inner());
-                if pool.len() < POOL_SIZE {
-                    pool.push(msg);
-                }
-            }
-            let flushed = match written {
-                Ok(()) if rx.is_empty() => self.bounded(write.flush(), !abort).await,
-                other => other,
-            };
-            if let Err(stop) = flushed {
-                clean = false;
-                if let Some(e) = self.error(stop) {
-                    c.fail_later(e);
-                }
-                break;
-            }
-        }
-        // What is still queued is dropped now, its bytes uncounted.
-        rx.close();
-        let conn = self.conn.upgrade();
-        while let Ok(out) = rx.try_recv() {
-            if let (Outgoing::Message(m) | Outgoing::Abort(m), Some(c)) = (&out, &conn) {
-                c.queued.fetch_sub(m.serialized_size(), Ordering::Relaxed);
-            }
-        }
-        drop(conn);
-        if clean {
-            let _ = self.bounded(write.flush(), false).await;
-            let _ = self.bounded(write.shutdown(), false).await;
-        }
-    }
-
-    /// Runs the write `io`: at once when it can go on, else within the
-    /// timeout and (when `interruptible`) until the connection is aborted.
-    async fn bounded(
-        &mut self,
-        io: impl Future<Output = std::io::Result<()>>,
-        interruptible: bool,
-    ) -> std::result::Result<(), Stop> {
-        let mut io = std::pin::pin!(io);
-        // Polled once first: a write that does not wait touches no timer.
-        let first = std::future::poll_fn(|cx| Poll::Ready(io.as_mut().poll(cx))).await;
-        if let Poll::Ready(result) = first {
-            return result.map_err(Stop::Io);
-        }
-        let aborted = async {
-            if interruptible {
-                let _ = self.aborted.wait_for(|a| *a).await;
-            } else {
-                std::future::pending::<()>().await;
-            }
-        };
-        let deadline = async {
-            match self.timeout {
-                Some(t) => tokio::time::sleep(t).await,
-                None => std::future::pending::<()>().await,
-            }
-        };
-        tokio::select! {
-            result = io => result.map_err(Stop::Io),
-            () = aborted => Err(Stop::Aborted),
-            () = deadline => Err(Stop::TimedOut(self.timeout.unwrap_or_default())),
-        }
-    }
-
-    /// The error that ends the connection for `stop` (none for an abort:
-    /// the connection has ended already).
-    fn error(&self, stop: Stop) -> Option<Error> {
-        match stop {
-            Stop::Io(e) => Some(e.into()),
-            Stop::TimedOut(t) => Some(Error::overloaded(format!(
-                "a write waited {} ms for the peer to read, the limit (write_timeout)",
-                t.as_millis()
-            ))),
-            Stop::Aborted => None,
         }
     }
 }
