@@ -20,7 +20,10 @@
 //! struct `Foo` a module `foo` with `Reader<'a>`, `Builder<'a, A>`, `Owned`
 //! and, for a union, `Which`; a `#[repr(u16)]` Rust enum per schema enum; a
 //! module per interface holding its method parameter and result structs;
-//! constants. Generated code names other items by relative paths, so the
+//! constants; and for each annotation `foo` the constant of its id,
+//! `FOO_ANNOTATION_ID`, so that reflection code compares an annotation's
+//! id with a name, not a number. Generated code names other items by
+//! relative paths, so the
 //! module may sit anywhere; another schema file's module is taken to be a
 //! sibling unless [`Options::module_path`] says where it is.
 //!

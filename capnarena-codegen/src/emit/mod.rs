@@ -57,6 +57,7 @@ mod types;
 mod union;
 mod writer;
 
+use doc::doc_attr;
 use rpc::interface_reserved;
 use writer::Writer;
 
@@ -186,10 +187,15 @@ impl<'s> Generator<'s> {
             let case = match child.kind {
                 NodeKind::Struct(_) | NodeKind::Interface(_) => Case::Snake,
                 NodeKind::Enum(_) => Case::Pascal,
-                NodeKind::Const { .. } => Case::Screaming,
-                NodeKind::File | NodeKind::Annotation => continue,
+                NodeKind::Const { .. } | NodeKind::Annotation => Case::Screaming,
+                NodeKind::File => continue,
             };
-            let spelling = child.rust_name.clone().unwrap_or_else(|| name.clone());
+            let mut spelling = child.rust_name.clone().unwrap_or_else(|| name.clone());
+            if matches!(child.kind, NodeKind::Annotation) {
+                // An annotation's item is the constant of its id:
+                // `label` gives `LABEL_ANNOTATION_ID`.
+                spelling.push_str("AnnotationId");
+            }
             items.push(ScopeMember::new(*id, spelling, case, false));
         }
         match &node.kind {
@@ -367,7 +373,16 @@ impl<'s> Generator<'s> {
                 };
                 self.constant(out, &constant, file, depth)
             }
-            NodeKind::File | NodeKind::Annotation => Ok(()),
+            NodeKind::Annotation => {
+                let fallback = format!(
+                    "Id of the `{}` annotation: what a reflected annotation's id is compared with.",
+                    node.short_name()
+                );
+                doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
+                out.line(&format!("pub const {name}: u64 = {:#x};", node.id));
+                Ok(())
+            }
+            NodeKind::File => Ok(()),
         }
     }
 }
