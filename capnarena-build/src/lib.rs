@@ -328,6 +328,19 @@ impl Config {
         self
     }
 
+    /// Says that every schema file's generated module sits under the
+    /// module `path` of the crate, given part by part (see
+    /// [`capnarena_codegen::Options::default_parent_module`]): capnpc's
+    /// `default_parent_module`. By default an imported file's module is a
+    /// sibling of the importing file's.
+    pub fn default_parent_module<S: Into<String>>(
+        mut self,
+        path: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.codegen = self.codegen.default_parent_module(path);
+        self
+    }
+
     /// The runtime crate's path in generated code (default `::capnarena`).
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.codegen = self.codegen.runtime_path(path);

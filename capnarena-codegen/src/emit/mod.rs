@@ -257,8 +257,19 @@ impl<'s> Generator<'s> {
                 .nodes
                 .get(&place.file)
                 .and_then(|n| n.parent_module.as_deref());
+            let default_parent = self.options.default_parent_module.as_deref();
             match (self.options.module_paths.get(name.as_str()), parent) {
                 (Some(p), _) => s.push_str(p),
+                // `default_parent_module`: every file's module under one
+                // path from the crate root, as capnpc takes it.
+                (None, None) if default_parent.is_some() => {
+                    s.push_str("crate::");
+                    for part in default_parent.into_iter().flatten() {
+                        s.push_str(part);
+                        s.push_str("::");
+                    }
+                    s.push_str(&file_module(name));
+                }
                 // `$Rust.parentModule`: the file's module sits under this
                 // path from the crate root, as capnpc takes it.
                 (None, Some(parent)) => {
