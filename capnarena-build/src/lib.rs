@@ -30,10 +30,10 @@
 //! it embeds changes; the compiler's warnings become `cargo:warning`
 //! lines.
 //!
-//! ```ignore
-//! // src/lib.rs: the module sits anywhere in the crate.
-//! capnarena::include_generated!(pub mod addressbook_capnp);
-//! ```
+//! In the crate, `capnarena::include_generated!(pub mod addressbook_capnp);`
+//! includes the module, anywhere in the crate. The README's example of
+//! it is compiled against a real `OUT_DIR` by the doctests of the
+//! workspace's `examples/addressbook`.
 //!
 //! Each schema file `foo.capnp` becomes `$OUT_DIR/foo_capnp.rs`. The schemas
 //! are compiled in Rust by [`capnarena_compiler`], so no `capnp` binary is

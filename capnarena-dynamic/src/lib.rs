@@ -172,3 +172,8 @@ pub mod limits {
 }
 
 pub mod json;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
