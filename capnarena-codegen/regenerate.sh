@@ -17,7 +17,8 @@ capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/name
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/evolution_v1.capnp tests/schemas/evolution_v2.capnp tests/schemas/evolution_v3.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/nonutf8.capnp
 capnp compile -o$G:tests/generated --src-prefix=tests/schemas tests/schemas/renamed.capnp tests/schemas/renamed_parent.capnp
-capnp compile -o$G:examples/generated --src-prefix=examples/addressbook/schema examples/addressbook/schema/addressbook.capnp
+# With plain values (Options::owned_values): the runtime's docs show them on it.
+CAPNARENA_OWNED_VALUES=1 capnp compile -o$G:examples/generated --src-prefix=examples/addressbook/schema examples/addressbook/schema/addressbook.capnp
 # The golden fixtures: one construct each, the schema beside its request and code.
 F=capnarena-codegen/tests/fixtures
 for s in $F/*.capnp; do

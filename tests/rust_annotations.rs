@@ -95,3 +95,23 @@ fn rust_option_getters_return_option() -> Result<()> {
     );
     Ok(())
 }
+
+/// `$Rust.option` on an `AnyPointer` field (it was ignored): the reader's
+/// and the builder's getters give `None` while the pointer is null and
+/// `Some` once a value is built in the slot `init_` hands out.
+#[test]
+fn rust_option_on_any_pointer_field() -> Result<()> {
+    let mut msg = Message::new(SingleSegmentArena::new());
+    let mut root = msg.init_root::<new_name::Builder<_>>()?;
+    assert!(root.get_maybe_any().is_none());
+    assert!(root.reborrow_as_reader().get().get_maybe_any().is_none());
+    root.init_maybe_any()
+        .init_as::<capnarena::typed::Text>(2)?
+        .push_str("hi")?;
+    assert!(root.get_maybe_any().is_some());
+    let reader = msg.reader();
+    let r = reader.get_root::<new_name::Reader>()?;
+    let any = r.get_maybe_any().expect("set");
+    assert_eq!(any.get_as::<capnarena::typed::Text>()?, "hi");
+    Ok(())
+}

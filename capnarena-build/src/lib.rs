@@ -30,10 +30,10 @@
 //! it embeds changes; the compiler's warnings become `cargo:warning`
 //! lines.
 //!
-//! ```ignore
-//! // src/lib.rs: the module sits anywhere in the crate.
-//! capnarena::include_generated!(pub mod addressbook_capnp);
-//! ```
+//! In the crate, `capnarena::include_generated!(pub mod addressbook_capnp);`
+//! includes the module, anywhere in the crate. The README's example of
+//! it is compiled against a real `OUT_DIR` by the doctests of the
+//! workspace's `examples/addressbook`.
 //!
 //! Each schema file `foo.capnp` becomes `$OUT_DIR/foo_capnp.rs`. The schemas
 //! are compiled in Rust by [`capnarena_compiler`], so no `capnp` binary is
@@ -325,6 +325,19 @@ impl Config {
     /// a sibling of the importing file's module.
     pub fn module_path(mut self, file: impl Into<String>, rust_path: impl Into<String>) -> Self {
         self.codegen = self.codegen.module_path(file, rust_path);
+        self
+    }
+
+    /// Says that every schema file's generated module sits under the
+    /// module `path` of the crate, given part by part (see
+    /// [`capnarena_codegen::Options::default_parent_module`]): capnpc's
+    /// `default_parent_module`. By default an imported file's module is a
+    /// sibling of the importing file's.
+    pub fn default_parent_module<S: Into<String>>(
+        mut self,
+        path: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.codegen = self.codegen.default_parent_module(path);
         self
     }
 

@@ -14,9 +14,12 @@ fn root() -> PathBuf {
 /// (generated file name, checked-in path).
 type Output = (&'static str, &'static str);
 
-/// (src prefix, schema files, checked-in outputs, generated with schema
-/// nodes), paths from the root.
-const TARGETS: &[(&str, &[&str], &[Output], bool)] = &[
+/// Generated with (schema nodes, plain values).
+type Flags = (bool, bool);
+
+/// (src prefix, schema files, checked-in outputs, flags), paths from the
+/// root.
+const TARGETS: &[(&str, &[&str], &[Output], Flags)] = &[
     (
         "tests/schemas",
         &[
@@ -27,19 +30,19 @@ const TARGETS: &[(&str, &[&str], &[Output], bool)] = &[
             ("codegen_capnp.rs", "tests/generated/codegen_capnp.rs"),
             ("imported_capnp.rs", "tests/generated/imported_capnp.rs"),
         ],
-        false,
+        (false, false),
     ),
     (
         "tests/vectors",
         &["tests/vectors/all_types.capnp"],
         &[("all_types_capnp.rs", "tests/generated/all_types_capnp.rs")],
-        true,
+        (true, false),
     ),
     (
         "tests/schemas",
         &["tests/schemas/nonutf8.capnp"],
         &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
-        false,
+        (false, false),
     ),
     (
         "examples/addressbook/schema",
@@ -48,17 +51,24 @@ const TARGETS: &[(&str, &[&str], &[Output], bool)] = &[
             "addressbook_capnp.rs",
             "examples/generated/addressbook_capnp.rs",
         )],
-        false,
+        (false, true),
     ),
 ];
 
-fn check(prefix: &Path, files: &[PathBuf], outputs: &[(&str, PathBuf)], schema_nodes: bool) {
+fn check(
+    prefix: &Path,
+    files: &[PathBuf],
+    outputs: &[(&str, PathBuf)],
+    (schema_nodes, owned_values): Flags,
+) {
     let mut c = capnarena_compiler::Compiler::new().src_prefix(prefix);
     for f in files {
         c = c.file(f);
     }
     let request = c.compile().unwrap_or_else(|d| panic!("{files:?}: {d}"));
-    let options = capnarena_codegen::Options::default().schema_nodes(schema_nodes);
+    let options = capnarena_codegen::Options::default()
+        .schema_nodes(schema_nodes)
+        .owned_values(owned_values);
     let generated = capnarena_codegen::generate(&request, &options)
         .unwrap_or_else(|e| panic!("{files:?}: {e}"));
     assert_eq!(generated.len(), outputs.len(), "{files:?}");
@@ -78,11 +88,11 @@ fn check(prefix: &Path, files: &[PathBuf], outputs: &[(&str, PathBuf)], schema_n
 #[test]
 fn builtin_compiler_generates_the_checked_in_code() {
     let root = root();
-    for (prefix, files, outputs, schema_nodes) in TARGETS {
+    for (prefix, files, outputs, flags) in TARGETS {
         let files: Vec<PathBuf> = files.iter().map(|f| root.join(f)).collect();
         let outputs: Vec<(&str, PathBuf)> =
             outputs.iter().map(|(n, p)| (*n, root.join(p))).collect();
-        check(&root.join(prefix), &files, &outputs, *schema_nodes);
+        check(&root.join(prefix), &files, &outputs, *flags);
     }
 }
 
@@ -109,6 +119,6 @@ fn builtin_compiler_regenerates_the_bootstrap_bindings() {
             "schema_capnp.rs",
             root().join("capnarena-codegen/src/schema_capnp.rs"),
         )],
-        false,
+        (false, false),
     );
 }

@@ -20,7 +20,10 @@
 //! struct `Foo` a module `foo` with `Reader<'a>`, `Builder<'a, A>`, `Owned`
 //! and, for a union, `Which`; a `#[repr(u16)]` Rust enum per schema enum; a
 //! module per interface holding its method parameter and result structs;
-//! constants. Generated code names other items by relative paths, so the
+//! constants; and for each annotation `foo` the constant of its id,
+//! `FOO_ANNOTATION_ID`, so that reflection code compares an annotation's
+//! id with a name, not a number. Generated code names other items by
+//! relative paths, so the
 //! module may sit anywhere; another schema file's module is taken to be a
 //! sibling unless [`Options::module_path`] says where it is.
 //!
@@ -123,6 +126,9 @@ pub mod schema_capnp;
 #[derive(Clone, Debug)]
 pub struct Options {
     module_paths: BTreeMap<String, String>,
+    /// Where every schema file's module sits, from the crate root, when
+    /// neither `module_path` nor `$Rust.parentModule` says.
+    pub(crate) default_parent_module: Option<Vec<String>>,
     runtime_path: String,
     /// The RPC crate's path, when typed RPC code is generated.
     rpc_path: Option<String>,
@@ -135,6 +141,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             module_paths: BTreeMap::new(),
+            default_parent_module: None,
             runtime_path: "::capnarena".into(),
             rpc_path: None,
             owned_values: false,
@@ -157,6 +164,26 @@ impl Options {
     /// files that import it.
     pub fn module_path(mut self, file: impl Into<String>, rust_path: impl Into<String>) -> Self {
         self.module_paths.insert(file.into(), rust_path.into());
+        self
+    }
+
+    /// Says that the generated module of every schema file sits under the
+    /// module `path` of the crate, given part by part (`["schemas"]` for
+    /// `crate::schemas::foo_capnp`; none for the crate root): code that
+    /// names an imported file's types names them there, not in a sibling
+    /// module. capnpc's option of the same name. A file's
+    /// [`module_path`](Self::module_path) or `$Rust.parentModule` wins
+    /// over it.
+    ///
+    /// ```
+    /// let options = capnarena_codegen::Options::new().default_parent_module(["schemas"]);
+    /// # let _ = options;
+    /// ```
+    pub fn default_parent_module<S: Into<String>>(
+        mut self,
+        path: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.default_parent_module = Some(path.into_iter().map(Into::into).collect());
         self
     }
 

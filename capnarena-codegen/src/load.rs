@@ -243,15 +243,7 @@ fn load_field(f: field::Reader<'_>, node: u64) -> Result<Field> {
     Ok(Field {
         name: f.get_name()?.to_string(),
         rust_name: text_annotation(f.get_annotations()?, RUST_NAME)?,
-        // On an AnyPointer field `$Rust.option` changes nothing: its reader
-        // already tells a null pointer from a set one (`is_null`).
-        option: !matches!(
-            &kind,
-            FieldKind::Slot {
-                ty: Type::AnyPointer,
-                ..
-            }
-        ) && f
+        option: f
             .get_annotations()?
             .iter()
             .any(|a| a.get_id() == RUST_OPTION),

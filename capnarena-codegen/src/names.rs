@@ -7,7 +7,8 @@
 //!    parameter and result structs) and field method stems are
 //!    `snake_case`; enums, enumerants, union members in `Which` and
 //!    generic parameters are `PascalCase`; constants are
-//!    `SCREAMING_SNAKE_CASE`. Words split at lower-to-upper changes and
+//!    `SCREAMING_SNAKE_CASE`. An annotation `foo` is spelled
+//!    `fooAnnotationId`: the constant of its id, `FOO_ANNOTATION_ID`. Words split at lower-to-upper changes and
 //!    before the last capital of a run (`HTTPServer` -> `http_server`).
 //! 2. Namespaces: the items of one module (nested modules, enums,
 //!    constants), the methods of one struct's reader and builder, the

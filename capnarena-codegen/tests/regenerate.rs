@@ -31,6 +31,8 @@ struct Target {
     rpc: bool,
     /// Generated with schema nodes (`Options::schema_nodes`).
     schema_nodes: bool,
+    /// Generated with plain values (`Options::owned_values`).
+    owned_values: bool,
 }
 
 const TARGETS: &[Target] = &[
@@ -43,6 +45,7 @@ const TARGETS: &[Target] = &[
         outputs: &[("schema_capnp.rs", "capnarena-codegen/src/schema_capnp.rs")],
         rpc: false,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "codegen.bin",
@@ -57,6 +60,7 @@ const TARGETS: &[Target] = &[
         ],
         rpc: false,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "evolution.bin",
@@ -82,6 +86,7 @@ const TARGETS: &[Target] = &[
         ],
         rpc: false,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "all_types.bin",
@@ -93,6 +98,7 @@ const TARGETS: &[Target] = &[
         rpc: false,
         // The dynamic layer's tests load the schema from the generated types.
         schema_nodes: true,
+        owned_values: false,
     },
     Target {
         request: "generics.bin",
@@ -101,6 +107,7 @@ const TARGETS: &[Target] = &[
         rpc: false,
         // The dynamic layer's tests carry generic bindings from the types.
         schema_nodes: true,
+        owned_values: false,
     },
     Target {
         request: "names.bin",
@@ -108,6 +115,7 @@ const TARGETS: &[Target] = &[
         outputs: &[("names_capnp.rs", "tests/generated/names_capnp.rs")],
         rpc: false,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "nonutf8.bin",
@@ -115,6 +123,7 @@ const TARGETS: &[Target] = &[
         outputs: &[("nonutf8_capnp.rs", "tests/generated/nonutf8_capnp.rs")],
         rpc: false,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "renamed.bin",
@@ -132,6 +141,7 @@ const TARGETS: &[Target] = &[
         ],
         rpc: false,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "addressbook.bin",
@@ -145,6 +155,7 @@ const TARGETS: &[Target] = &[
         )],
         rpc: false,
         schema_nodes: false,
+        owned_values: true,
     },
     Target {
         request: "rpc.bin",
@@ -162,6 +173,7 @@ const TARGETS: &[Target] = &[
         ],
         rpc: false,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "rpc_reference.bin",
@@ -194,6 +206,7 @@ const TARGETS: &[Target] = &[
         ],
         rpc: true,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "rpc_schemas.bin",
@@ -233,6 +246,7 @@ const TARGETS: &[Target] = &[
         ],
         rpc: true,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "rpc_test.bin",
@@ -246,6 +260,7 @@ const TARGETS: &[Target] = &[
         )],
         rpc: true,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "codegen.bin",
@@ -266,6 +281,7 @@ const TARGETS: &[Target] = &[
         ],
         rpc: true,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "names.bin",
@@ -276,6 +292,7 @@ const TARGETS: &[Target] = &[
         )],
         rpc: true,
         schema_nodes: false,
+        owned_values: false,
     },
     Target {
         request: "calculator.bin",
@@ -289,6 +306,7 @@ const TARGETS: &[Target] = &[
         )],
         rpc: true,
         schema_nodes: false,
+        owned_values: false,
     },
 ];
 
@@ -384,7 +402,8 @@ fn root() -> PathBuf {
 fn check(t: &Target, request: &[u8], source: &str) {
     let options = capnarena_codegen::Options::default()
         .rpc(t.rpc)
-        .schema_nodes(t.schema_nodes);
+        .schema_nodes(t.schema_nodes)
+        .owned_values(t.owned_values);
     let files = capnarena_codegen::generate(request, &options)
         .unwrap_or_else(|e| panic!("{}: generation failed ({source}): {e}", t.request));
     assert_eq!(

@@ -527,3 +527,8 @@ fn starting_directory(abs: &Path, prefixes: &[PathBuf], cwd: &Path) -> (PathBuf,
         parts(Path::new("/")).unwrap_or_default(),
     )
 }
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -555,6 +555,15 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
         self.clear_field(&field)
     }
 
+    /// [`clear`](Self::clear) of the field named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchField`].
+    pub fn clear_by_name(&mut self, name: &str) -> Result<()> {
+        let field = self.schema.field_by_name(name)?;
+        self.clear_field(&field)
+    }
+
     /// Makes `field` the active member of its union (if it is a member)
     /// and sets it back to its default, as the reference's `clear` does
     /// (the JSON decoder's union tag).

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use capnarena::typed::{Binding, HasSchema, SchemaNode, SchemaType};
+use capnarena::typed::{Binding, HasSchema, Introspect, SchemaNode, SchemaType};
 use capnarena::{MessageReader, Word};
 use capnarena_codegen::schema_capnp::node;
 
@@ -207,6 +207,47 @@ pub(crate) fn check_struct<T: HasSchema>(schema: &StructSchema<'_>) -> Result<()
         });
     }
     Ok(())
+}
+
+/// The element type of generated list type `L` (a list marker such as
+/// `PrimitiveList<u32>` or `StructList<foo::Owned<Text>>`), with its
+/// bindings.
+///
+/// # Errors
+/// [`Error::TypeMismatch`] when `L` is not a list; [`Error::Limit`] when
+/// it nests past [`MAX_RESOLVED_TYPE_DEPTH`].
+pub(crate) fn list_element_of<L: Introspect>() -> Result<Type> {
+    match type_of(L::introspect(), 0, 0)? {
+        Type::List(element) => Ok(Type::clone(&element)),
+        other => Err(Error::TypeMismatch {
+            context: "a dynamic list's typed form".into(),
+            expected: "a list type".into(),
+            found: other.to_string(),
+        }),
+    }
+}
+
+/// `Ok` when a list of `element` (a dynamic list's) is generated list
+/// type `L`, generic bindings included: [`Error::TypeMismatch`] naming
+/// both list types otherwise (with their bindings when only those
+/// differ).
+pub(crate) fn check_list<L: Introspect>(element: &Type) -> Result<()> {
+    let generated = list_element_of::<L>()?;
+    if generated == *element {
+        return Ok(());
+    }
+    let show = |t: &Type| {
+        if generated.same_as(element) {
+            format!("List({t:?})")
+        } else {
+            format!("List({t})")
+        }
+    };
+    Err(Error::TypeMismatch {
+        context: "the generated list type".into(),
+        expected: show(&generated),
+        found: show(element),
+    })
 }
 
 /// The depth error of a type or brand of node `node` past the bound.

@@ -1,6 +1,7 @@
 //! Dynamic list builders: lists of any element type built by the schema,
 //! through the runtime calls the generated typed lists make.
 
+use capnarena::typed::{Introspect, ListOwned};
 use capnarena::{Arena, ElementSize, ListBuilder};
 
 use crate::builder::{
@@ -8,6 +9,7 @@ use crate::builder::{
     scalar_bits, set_pointer,
 };
 use crate::error::{Error, Result};
+use crate::generated::{check_list, list_element_of};
 use crate::schema::Schema;
 use crate::types::Type;
 use crate::value::{DynamicEnum, DynamicListReader, DynamicValue};
@@ -78,6 +80,39 @@ impl<'a, A: Arena + ?Sized> DynamicListBuilder<'a, A> {
     /// The untyped builder under it.
     pub fn into_list_builder(self) -> ListBuilder<'a, A> {
         self.builder
+    }
+
+    /// A generated list builder as a dynamic one (see
+    /// [`DynamicListReader::from_typed`]).
+    ///
+    /// # Errors
+    /// As [`DynamicListReader::from_typed`], or as [`new`](Self::new).
+    pub fn from_typed<L: ListOwned + Introspect>(
+        schema: &'a Schema<'a>,
+        builder: L::Builder<'a, A>,
+    ) -> Result<Self> {
+        let element = list_element_of::<L>()?;
+        DynamicListBuilder::new(schema, element, L::into_list_builder(builder))
+    }
+
+    /// The list as the generated builder of list type `L`, checked by
+    /// element type with its generic bindings (see
+    /// [`DynamicListReader::downcast`]).
+    ///
+    /// # Errors
+    /// [`Error::TypeMismatch`] naming both list types when they differ;
+    /// [`Error::ListElementSize`] when the list is not encoded as `L`'s
+    /// builder writes it (a list of structs holding a scalar type).
+    pub fn downcast<L: ListOwned + Introspect>(self) -> Result<L::Builder<'a, A>> {
+        check_list::<L>(&self.element)?;
+        let (want, have) = (self.element.element_size(), self.builder.element_size());
+        if want != have {
+            return Err(Error::ListElementSize {
+                expected: want,
+                found: have,
+            });
+        }
+        Ok(L::wrap_list_builder(self.builder))
     }
 
     /// Calls `f` with a reader of the list as built so far.

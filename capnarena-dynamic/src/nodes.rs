@@ -101,6 +101,11 @@ impl<'s> Enumerant<'s> {
         self.value
     }
 
+    /// The enum it belongs to.
+    pub fn enum_schema(&self) -> EnumSchema<'s> {
+        self.parent
+    }
+
     /// Its place in declaration order.
     pub fn code_order(&self) -> u16 {
         self.node().code_order
@@ -453,6 +458,19 @@ impl<'s> Annotation<'s> {
         self.schema.annotation_schema(self.a.id)
     }
 
+    /// The type of its value: its declaration's, with the bindings the
+    /// use gives a generic annotation.
+    ///
+    /// # Errors
+    /// As [`declaration`](Self::declaration).
+    pub fn ty(&self) -> Result<Type> {
+        let decl = self.declaration()?;
+        let brand = self
+            .schema
+            .resolve_brand(&self.a.brand, &self.brand, decl.id())?;
+        self.schema.resolve(&decl.a.ty, &brand, decl.id())
+    }
+
     /// Its value, typed by its declaration (with the bindings the use
     /// gives a generic annotation).
     ///
@@ -460,10 +478,7 @@ impl<'s> Annotation<'s> {
     /// The declaration is missing, or the value is not of its type.
     pub fn value(&self) -> Result<DynamicValue<'s>> {
         let decl = self.declaration()?;
-        let brand = self
-            .schema
-            .resolve_brand(&self.a.brand, &self.brand, decl.id())?;
-        let ty = self.schema.resolve(&decl.a.ty, &brand, decl.id())?;
+        let ty = self.ty()?;
         load::check_value(&decl.a.ty, &self.a.value, decl.id())?;
         self.schema.value(&ty, &self.a.value, decl.id())
     }
@@ -504,3 +519,34 @@ impl PartialEq for AnnotationSchema<'_> {
 }
 
 impl Eq for AnnotationSchema<'_> {}
+
+/// Hashes the node's id: equal schemas have equal ids, so a schema view
+/// is a key of a `HashMap` or `HashSet`.
+macro_rules! hash_by_id {
+    ($($t:ident),*) => {$(
+        impl core::hash::Hash for $t<'_> {
+            fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+                self.node.id.hash(state);
+            }
+        }
+    )*};
+}
+
+hash_by_id!(EnumSchema, InterfaceSchema, ConstSchema, AnnotationSchema);
+
+/// The same value of equal enums.
+impl PartialEq for Enumerant<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value && self.parent == other.parent
+    }
+}
+
+impl Eq for Enumerant<'_> {}
+
+/// Hashes the enum's id and the value.
+impl core::hash::Hash for Enumerant<'_> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.parent.hash(state);
+        self.value.hash(state);
+    }
+}

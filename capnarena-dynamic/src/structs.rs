@@ -49,6 +49,21 @@ impl PartialEq for Field<'_> {
 
 impl Eq for Field<'_> {}
 
+/// Hashes the struct's id (bindings aside: equal schemas hash equal).
+impl core::hash::Hash for StructSchema<'_> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.node.id.hash(state);
+    }
+}
+
+/// Hashes the struct's id and the field's index.
+impl core::hash::Hash for Field<'_> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.parent.hash(state);
+        self.index.hash(state);
+    }
+}
+
 impl<'s> StructSchema<'s> {
     /// The struct's id.
     pub fn id(&self) -> u64 {
@@ -199,6 +214,12 @@ impl<'s> StructSchema<'s> {
                 name: name.into(),
             }),
         }
+    }
+
+    /// The member of its union whose discriminant is `value`; `None` when
+    /// no member has it.
+    pub fn field_by_discriminant(&self, value: u16) -> Option<Field<'s>> {
+        self.member(value)
     }
 
     /// The union member whose discriminant is `value`.

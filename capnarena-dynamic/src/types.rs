@@ -67,6 +67,11 @@ impl Type {
         }
     }
 
+    /// `List(element)`.
+    pub fn list_of(element: Type) -> Type {
+        Type::List(Arc::new(element))
+    }
+
     /// Whether a value of the type lives in the pointer section.
     pub fn is_pointer(&self) -> bool {
         matches!(
@@ -163,6 +168,31 @@ impl PartialEq for Type {
 }
 
 impl Eq for Type {}
+
+/// Hashes what [`same_as`](Type::same_as) compares (the kind, the list
+/// levels and the id of a struct, enum or interface): types that are `==`
+/// hash equal, and a `Type` is a key of a `HashMap` or `HashSet`.
+impl core::hash::Hash for Type {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        let mut t = self;
+        while let Type::List(e) = t {
+            state.write_u8(0xff);
+            t = e;
+        }
+        core::mem::discriminant(t).hash(state);
+        match t {
+            Type::Enum(id) | Type::Interface(id) => id.hash(state),
+            Type::Struct(s) => s.id.hash(state),
+            _ => {}
+        }
+    }
+}
+
+impl core::hash::Hash for StructType {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+    }
+}
 
 /// A struct type: its id and generic bindings. Two are equal when their
 /// ids are and their bindings are (see [`Brand`]).

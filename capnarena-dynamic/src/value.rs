@@ -2,11 +2,11 @@
 //! time, through the same runtime calls the generated readers make (so
 //! limits, defaults and errors are the same).
 
-use capnarena::typed::{Enum, FromStructReader, HasSchema, StructOwned};
-use capnarena::{ListReader, MessageReader, PointerReader, Primitive, StructReader};
+use capnarena::typed::{Enum, FromStructReader, HasSchema, Introspect, ListOwned, StructOwned};
+use capnarena::{ListReader, MessageReader, MessageSize, PointerReader, Primitive, StructReader};
 
 use crate::error::{Error, Result};
-use crate::generated::{check_struct, check_type};
+use crate::generated::{check_list, check_struct, check_type, list_element_of};
 use crate::model::RawValue;
 use crate::nodes::{EnumSchema, Enumerant};
 use crate::schema::Schema;
@@ -348,6 +348,16 @@ impl<'a> DynamicStructReader<'a> {
         self.reader
     }
 
+    /// Words and capabilities the struct and everything it points to
+    /// take, as the runtime's
+    /// [`StructReader::total_size`] counts them.
+    ///
+    /// # Errors
+    /// A pointer under it is malformed, out of bounds or over a limit.
+    pub fn total_size(&self) -> Result<MessageSize> {
+        Ok(self.reader.total_size()?)
+    }
+
     pub(crate) fn check_field(&self, field: &Field<'_>) -> Result<()> {
         check_field(&self.schema, field)
     }
@@ -619,6 +629,47 @@ impl<'a> DynamicListReader<'a> {
     /// The untyped reader under it.
     pub fn as_list_reader(&self) -> ListReader<'a> {
         self.reader
+    }
+
+    /// A generated list reader as a dynamic one. `L` is the list's marker
+    /// (`PrimitiveList<u32>`, `StructList<foo::Owned>`, ...); the structs
+    /// and enums it names are read by `schema`, which must hold them
+    /// (load it with [`LoadedSchema::of`](crate::LoadedSchema::of)).
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when `L` nests past
+    /// [`MAX_RESOLVED_TYPE_DEPTH`](crate::MAX_RESOLVED_TYPE_DEPTH).
+    pub fn from_typed<L: ListOwned + Introspect>(
+        schema: &'a Schema<'a>,
+        reader: L::Reader<'a>,
+    ) -> Result<Self> {
+        let element = list_element_of::<L>()?;
+        Ok(DynamicListReader::new(
+            schema,
+            element,
+            L::list_reader(&reader),
+        ))
+    }
+
+    /// The list as the generated reader of list type `L`, checked by
+    /// element type with its generic bindings: a `List(Box(Text))` is a
+    /// `StructList<box_::Owned<Text>>`, not a
+    /// `StructList<box_::Owned<Data>>`.
+    ///
+    /// # Errors
+    /// [`Error::TypeMismatch`] naming both list types when they differ.
+    pub fn downcast<L: ListOwned + Introspect>(&self) -> Result<L::Reader<'a>> {
+        check_list::<L>(&self.element)?;
+        Ok(L::wrap_list_reader(self.reader))
+    }
+
+    /// Words and capabilities the list and everything it points to take
+    /// (see [`DynamicStructReader::total_size`]).
+    ///
+    /// # Errors
+    /// As [`DynamicStructReader::total_size`].
+    pub fn total_size(&self) -> Result<MessageSize> {
+        Ok(self.reader.total_size()?)
     }
 
     /// Elements in the list.

@@ -289,3 +289,33 @@ fn builder_has_by_name() {
         Err(Error::NoSuchField { .. })
     ));
 }
+
+/// Generated code names each annotation's id (`LABEL_ANNOTATION_ID` for
+/// `annotation label`): an annotation of a reflected type is found and
+/// compared by that name, with no number written by hand, and the
+/// constant is the id of the declaration the schema holds.
+#[test]
+fn annotations_are_found_by_their_generated_id_constants() {
+    let loaded = LoadedSchema::of::<box_::Owned>().unwrap();
+    let schema = loaded.schema();
+    let b = schema.struct_for::<box_::Owned>().unwrap();
+    let label = b
+        .annotations()
+        .get(generics_capnp::LABEL_ANNOTATION_ID)
+        .unwrap();
+    assert_eq!(
+        label.declaration().unwrap(),
+        schema.find_annotation("generics.capnp:label").unwrap()
+    );
+    assert!(matches!(
+        label.value().unwrap(),
+        DynamicValue::Text("a box")
+    ));
+    let value = b.field_by_name("value").unwrap();
+    let ids: Vec<u64> = value.annotations().iter().map(|a| a.id()).collect();
+    assert_eq!(ids, [generics_capnp::WEIGHT_ANNOTATION_ID]);
+    assert_ne!(
+        generics_capnp::LABEL_ANNOTATION_ID,
+        generics_capnp::WEIGHT_ANNOTATION_ID
+    );
+}

@@ -98,3 +98,8 @@ pub use typed::{
     TypedRequest, TypedResponse, TypedResponseFuture, TypedResults, TypedSent, answer,
     answer_stream, unimplemented, unknown_method,
 };
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -369,6 +369,232 @@ pub mod person {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// A `Person` as a plain Rust value, owned; a pointer field is `None` when its pointer is null.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Value {
+        /// The `id` field.
+        pub id: u32,
+        /// The `name` field.
+        pub name: ::core::option::Option<::capnarena::typed::value::String>,
+        /// The `email` field.
+        pub email: ::core::option::Option<::capnarena::typed::value::String>,
+        /// The `phones` field.
+        pub phones: ::core::option::Option<
+            ::capnarena::typed::value::Vec<super::person::phone_number::Value>,
+        >,
+        /// The `employment` field.
+        pub employment: super::person::employment::Value,
+    }
+    impl ::core::default::Default for Value {
+        /// The schema's defaults; pointers null.
+        fn default() -> Self {
+            Value {
+                id: 0,
+                name: ::core::option::Option::None,
+                email: ::core::option::Option::None,
+                phones: ::core::option::Option::None,
+                employment: ::core::default::Default::default(),
+            }
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadStruct<'a> for Value {
+        fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+            Ok(Value {
+                id: r.get::<u32>(0),
+                name: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                email: ::capnarena::typed::value::read_optional(r.pointer(1))?,
+                phones: ::capnarena::typed::value::read_optional(r.pointer(2))?,
+                employment: ::capnarena::typed::value::ReadStruct::read_struct(r)?,
+            })
+        }
+    }
+    impl ::capnarena::typed::value::WriteStruct for Value {
+        fn write_struct<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            mut b: ::capnarena::StructBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            b.set::<u32>(0, self.id);
+            ::capnarena::typed::value::write_optional(&self.name, b.pointer(0))?;
+            ::capnarena::typed::value::write_optional(&self.email, b.pointer(1))?;
+            ::capnarena::typed::value::write_optional(&self.phones, b.pointer(2))?;
+            ::capnarena::typed::value::WriteStruct::write_struct(&self.employment, b.reborrow())?;
+            Ok(())
+        }
+    }
+    impl ::capnarena::typed::value::StructValue for Value {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+    }
+    impl<'a> ::capnarena::typed::value::ReadElement<'a> for Value {
+        fn read_list(
+            p: ::capnarena::PointerReader<'a>,
+        ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
+            ::capnarena::typed::value::read_struct_list(p)
+        }
+    }
+    impl ::capnarena::typed::value::WriteElement for Value {
+        fn write_list<A: ::capnarena::Arena + ?Sized>(
+            items: &[Self],
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_list(items, p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadPointer<'a> for Value {
+        fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::read_struct_pointer(p)
+        }
+    }
+    impl ::capnarena::typed::value::WritePointer for Value {
+        fn write_pointer<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_pointer(self, p)
+        }
+    }
+    impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::Value {
+        type Error = ::capnarena::Error;
+        /// Reads every field, with the reader's limits.
+        fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+        }
+    }
+    impl Value {
+        /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            b: Builder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+        }
+        /// Writes the value as the root of `message`, replacing its root (reset the message first to reuse its memory).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build_root<A: ::capnarena::Arena>(
+            &self,
+            message: &mut ::capnarena::Message<A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(
+                self,
+                message.init_root_struct(STRUCT_SIZE)?,
+            )
+        }
+    }
+    /// A `Person` as a plain Rust value, borrowed (text and data borrow the message); a pointer field is `None` when its pointer is null.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ValueRef<'a> {
+        /// The `id` field.
+        pub id: u32,
+        /// The `name` field.
+        pub name: ::core::option::Option<&'a str>,
+        /// The `email` field.
+        pub email: ::core::option::Option<&'a str>,
+        /// The `phones` field.
+        pub phones: ::core::option::Option<
+            ::capnarena::typed::value::Vec<super::person::phone_number::ValueRef<'a>>,
+        >,
+        /// The `employment` field.
+        pub employment: super::person::employment::ValueRef<'a>,
+    }
+    impl<'a> ::core::default::Default for ValueRef<'a> {
+        /// The schema's defaults; pointers null.
+        fn default() -> Self {
+            ValueRef {
+                id: 0,
+                name: ::core::option::Option::None,
+                email: ::core::option::Option::None,
+                phones: ::core::option::Option::None,
+                employment: ::core::default::Default::default(),
+            }
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadStruct<'a> for ValueRef<'a> {
+        fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+            Ok(ValueRef {
+                id: r.get::<u32>(0),
+                name: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                email: ::capnarena::typed::value::read_optional(r.pointer(1))?,
+                phones: ::capnarena::typed::value::read_optional(r.pointer(2))?,
+                employment: ::capnarena::typed::value::ReadStruct::read_struct(r)?,
+            })
+        }
+    }
+    impl<'a> ::capnarena::typed::value::WriteStruct for ValueRef<'a> {
+        fn write_struct<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            mut b: ::capnarena::StructBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            b.set::<u32>(0, self.id);
+            ::capnarena::typed::value::write_optional(&self.name, b.pointer(0))?;
+            ::capnarena::typed::value::write_optional(&self.email, b.pointer(1))?;
+            ::capnarena::typed::value::write_optional(&self.phones, b.pointer(2))?;
+            ::capnarena::typed::value::WriteStruct::write_struct(&self.employment, b.reborrow())?;
+            Ok(())
+        }
+    }
+    impl<'a> ::capnarena::typed::value::StructValue for ValueRef<'a> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+    }
+    impl<'a> ::capnarena::typed::value::ReadElement<'a> for ValueRef<'a> {
+        fn read_list(
+            p: ::capnarena::PointerReader<'a>,
+        ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
+            ::capnarena::typed::value::read_struct_list(p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::WriteElement for ValueRef<'a> {
+        fn write_list<A: ::capnarena::Arena + ?Sized>(
+            items: &[Self],
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_list(items, p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadPointer<'a> for ValueRef<'a> {
+        fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::read_struct_pointer(p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::WritePointer for ValueRef<'a> {
+        fn write_pointer<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_pointer(self, p)
+        }
+    }
+    impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::ValueRef<'a> {
+        type Error = ::capnarena::Error;
+        /// Reads every field, with the reader's limits.
+        fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+        }
+    }
+    impl<'a> ValueRef<'a> {
+        /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            b: Builder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+        }
+        /// Writes the value as the root of `message`, replacing its root (reset the message first to reuse its memory).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build_root<A: ::capnarena::Arena>(
+            &self,
+            message: &mut ::capnarena::Message<A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(
+                self,
+                message.init_root_struct(STRUCT_SIZE)?,
+            )
+        }
+    }
     /// The `PhoneNumber` struct.
     pub mod phone_number {
         /// Id of the struct.
@@ -603,6 +829,202 @@ pub mod person {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// A `PhoneNumber` as a plain Rust value, owned; a pointer field is `None` when its pointer is null.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Value {
+            /// The `number` field.
+            pub number: ::core::option::Option<::capnarena::typed::value::String>,
+            /// The `type` field.
+            pub r#type: super::super::person::phone_number::Type,
+        }
+        impl ::core::default::Default for Value {
+            /// The schema's defaults; pointers null.
+            fn default() -> Self {
+                Value {
+                    number: ::core::option::Option::None,
+                    r#type: super::super::person::phone_number::Type::Mobile,
+                }
+            }
+        }
+        impl<'a> ::capnarena::typed::value::ReadStruct<'a> for Value {
+            fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+                Ok(Value {
+                    number: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                    r#type: <super::super::person::phone_number::Type as ::core::convert::TryFrom<
+                        u16,
+                    >>::try_from(r.get_or::<u16>(0, 0))?,
+                })
+            }
+        }
+        impl ::capnarena::typed::value::WriteStruct for Value {
+            fn write_struct<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                mut b: ::capnarena::StructBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::write_optional(&self.number, b.pointer(0))?;
+                b.set_or::<u16>(0, u16::from(self.r#type), 0);
+                Ok(())
+            }
+        }
+        impl ::capnarena::typed::value::StructValue for Value {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        }
+        impl<'a> ::capnarena::typed::value::ReadElement<'a> for Value {
+            fn read_list(
+                p: ::capnarena::PointerReader<'a>,
+            ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
+                ::capnarena::typed::value::read_struct_list(p)
+            }
+        }
+        impl ::capnarena::typed::value::WriteElement for Value {
+            fn write_list<A: ::capnarena::Arena + ?Sized>(
+                items: &[Self],
+                p: ::capnarena::PointerBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::write_struct_list(items, p)
+            }
+        }
+        impl<'a> ::capnarena::typed::value::ReadPointer<'a> for Value {
+            fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
+                ::capnarena::typed::value::read_struct_pointer(p)
+            }
+        }
+        impl ::capnarena::typed::value::WritePointer for Value {
+            fn write_pointer<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                p: ::capnarena::PointerBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::write_struct_pointer(self, p)
+            }
+        }
+        impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::Value {
+            type Error = ::capnarena::Error;
+            /// Reads every field, with the reader's limits.
+            fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+                ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+            }
+        }
+        impl Value {
+            /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+            /// # Errors
+            /// The arena has no room, or a list is too long to encode.
+            pub fn build<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                b: Builder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+            }
+            /// Writes the value as the root of `message`, replacing its root (reset the message first to reuse its memory).
+            /// # Errors
+            /// The arena has no room, or a list is too long to encode.
+            pub fn build_root<A: ::capnarena::Arena>(
+                &self,
+                message: &mut ::capnarena::Message<A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::WriteStruct::write_struct(
+                    self,
+                    message.init_root_struct(STRUCT_SIZE)?,
+                )
+            }
+        }
+        /// A `PhoneNumber` as a plain Rust value, borrowed (text and data borrow the message); a pointer field is `None` when its pointer is null.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct ValueRef<'a> {
+            /// The `number` field.
+            pub number: ::core::option::Option<&'a str>,
+            /// The `type` field.
+            pub r#type: super::super::person::phone_number::Type,
+        }
+        impl<'a> ::core::default::Default for ValueRef<'a> {
+            /// The schema's defaults; pointers null.
+            fn default() -> Self {
+                ValueRef {
+                    number: ::core::option::Option::None,
+                    r#type: super::super::person::phone_number::Type::Mobile,
+                }
+            }
+        }
+        impl<'a> ::capnarena::typed::value::ReadStruct<'a> for ValueRef<'a> {
+            fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+                Ok(ValueRef {
+                    number: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                    r#type: <super::super::person::phone_number::Type as ::core::convert::TryFrom<
+                        u16,
+                    >>::try_from(r.get_or::<u16>(0, 0))?,
+                })
+            }
+        }
+        impl<'a> ::capnarena::typed::value::WriteStruct for ValueRef<'a> {
+            fn write_struct<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                mut b: ::capnarena::StructBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::write_optional(&self.number, b.pointer(0))?;
+                b.set_or::<u16>(0, u16::from(self.r#type), 0);
+                Ok(())
+            }
+        }
+        impl<'a> ::capnarena::typed::value::StructValue for ValueRef<'a> {
+            const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+        }
+        impl<'a> ::capnarena::typed::value::ReadElement<'a> for ValueRef<'a> {
+            fn read_list(
+                p: ::capnarena::PointerReader<'a>,
+            ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
+                ::capnarena::typed::value::read_struct_list(p)
+            }
+        }
+        impl<'a> ::capnarena::typed::value::WriteElement for ValueRef<'a> {
+            fn write_list<A: ::capnarena::Arena + ?Sized>(
+                items: &[Self],
+                p: ::capnarena::PointerBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::write_struct_list(items, p)
+            }
+        }
+        impl<'a> ::capnarena::typed::value::ReadPointer<'a> for ValueRef<'a> {
+            fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
+                ::capnarena::typed::value::read_struct_pointer(p)
+            }
+        }
+        impl<'a> ::capnarena::typed::value::WritePointer for ValueRef<'a> {
+            fn write_pointer<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                p: ::capnarena::PointerBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::write_struct_pointer(self, p)
+            }
+        }
+        impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::ValueRef<'a> {
+            type Error = ::capnarena::Error;
+            /// Reads every field, with the reader's limits.
+            fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+                ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+            }
+        }
+        impl<'a> ValueRef<'a> {
+            /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+            /// # Errors
+            /// The arena has no room, or a list is too long to encode.
+            pub fn build<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                b: Builder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+            }
+            /// Writes the value as the root of `message`, replacing its root (reset the message first to reuse its memory).
+            /// # Errors
+            /// The arena has no room, or a list is too long to encode.
+            pub fn build_root<A: ::capnarena::Arena>(
+                &self,
+                message: &mut ::capnarena::Message<A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::WriteStruct::write_struct(
+                    self,
+                    message.init_root_struct(STRUCT_SIZE)?,
+                )
+            }
+        }
         /// The `Type` enum.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(u16)]
@@ -648,6 +1070,21 @@ pub mod person {
         }
         impl ::capnarena::typed::Enum for Type {
             const NAMES: &'static [&'static str] = Type::NAMES;
+        }
+        impl ::capnarena::typed::value::ReadElement<'_> for Type {
+            fn read_list(
+                p: ::capnarena::PointerReader<'_>,
+            ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
+                ::capnarena::typed::value::read_enum_list(p)
+            }
+        }
+        impl ::capnarena::typed::value::WriteElement for Type {
+            fn write_list<A: ::capnarena::Arena + ?Sized>(
+                items: &[Self],
+                p: ::capnarena::PointerBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::write_enum_list(items, p)
+            }
         }
     }
     /// The `employment` group.
@@ -905,6 +1342,166 @@ pub mod person {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// A `employment` as a plain Rust value, owned; a pointer field is `None` when its pointer is null.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Value {
+            /// The union's member that is set, with its value.
+            pub union: WhichValue,
+        }
+        /// The union's members, with the value of the one that is set.
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum WhichValue {
+            /// `unemployed` is set.
+            Unemployed,
+            /// `employer` is set.
+            Employer(::core::option::Option<::capnarena::typed::value::String>),
+            /// `school` is set.
+            School(::core::option::Option<::capnarena::typed::value::String>),
+            /// `selfEmployed` is set.
+            SelfEmployed,
+        }
+        impl ::core::default::Default for Value {
+            /// The schema's defaults; pointers null.
+            fn default() -> Self {
+                Value {
+                    union: WhichValue::Unemployed,
+                }
+            }
+        }
+        impl<'a> ::capnarena::typed::value::ReadStruct<'a> for Value {
+            fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+                let union = match r.get::<u16>(2) {
+                    0 => WhichValue::Unemployed,
+                    1 => WhichValue::Employer(::capnarena::typed::value::read_optional(
+                        r.pointer(3),
+                    )?),
+                    2 => {
+                        WhichValue::School(::capnarena::typed::value::read_optional(r.pointer(3))?)
+                    }
+                    3 => WhichValue::SelfEmployed,
+                    v => return Err(::capnarena::typed::NotInSchema(v).into()),
+                };
+                Ok(Value { union })
+            }
+        }
+        impl ::capnarena::typed::value::WriteStruct for Value {
+            fn write_struct<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                mut b: ::capnarena::StructBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                match &self.union {
+                    WhichValue::Unemployed => b.set::<u16>(2, 0),
+                    WhichValue::Employer(v) => {
+                        b.set::<u16>(2, 1);
+                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                    }
+                    WhichValue::School(v) => {
+                        b.set::<u16>(2, 2);
+                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                    }
+                    WhichValue::SelfEmployed => b.set::<u16>(2, 3),
+                }
+                Ok(())
+            }
+        }
+        impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::Value {
+            type Error = ::capnarena::Error;
+            /// Reads every field, with the reader's limits.
+            fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+                ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+            }
+        }
+        impl Value {
+            /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+            /// # Errors
+            /// The arena has no room, or a list is too long to encode.
+            pub fn build<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                b: Builder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+            }
+        }
+        /// A `employment` as a plain Rust value, borrowed (text and data borrow the message); a pointer field is `None` when its pointer is null.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct ValueRef<'a> {
+            /// The union's member that is set, with its value.
+            pub union: WhichRef<'a>,
+        }
+        /// The union's members, with the value of the one that is set.
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum WhichRef<'a> {
+            /// `unemployed` is set.
+            Unemployed,
+            /// `employer` is set.
+            Employer(::core::option::Option<&'a str>),
+            /// `school` is set.
+            School(::core::option::Option<&'a str>),
+            /// `selfEmployed` is set.
+            SelfEmployed,
+        }
+        impl<'a> ::core::default::Default for ValueRef<'a> {
+            /// The schema's defaults; pointers null.
+            fn default() -> Self {
+                ValueRef {
+                    union: WhichRef::Unemployed,
+                }
+            }
+        }
+        impl<'a> ::capnarena::typed::value::ReadStruct<'a> for ValueRef<'a> {
+            fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+                let union = match r.get::<u16>(2) {
+                    0 => WhichRef::Unemployed,
+                    1 => {
+                        WhichRef::Employer(::capnarena::typed::value::read_optional(r.pointer(3))?)
+                    }
+                    2 => WhichRef::School(::capnarena::typed::value::read_optional(r.pointer(3))?),
+                    3 => WhichRef::SelfEmployed,
+                    v => return Err(::capnarena::typed::NotInSchema(v).into()),
+                };
+                Ok(ValueRef { union })
+            }
+        }
+        impl<'a> ::capnarena::typed::value::WriteStruct for ValueRef<'a> {
+            fn write_struct<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                mut b: ::capnarena::StructBuilder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                match &self.union {
+                    WhichRef::Unemployed => b.set::<u16>(2, 0),
+                    WhichRef::Employer(v) => {
+                        b.set::<u16>(2, 1);
+                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                    }
+                    WhichRef::School(v) => {
+                        b.set::<u16>(2, 2);
+                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                    }
+                    WhichRef::SelfEmployed => b.set::<u16>(2, 3),
+                }
+                Ok(())
+            }
+        }
+        impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::ValueRef<'a> {
+            type Error = ::capnarena::Error;
+            /// Reads every field, with the reader's limits.
+            fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+                ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+            }
+        }
+        impl<'a> ValueRef<'a> {
+            /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+            /// # Errors
+            /// The arena has no room, or a list is too long to encode.
+            pub fn build<A: ::capnarena::Arena + ?Sized>(
+                &self,
+                b: Builder<'_, A>,
+            ) -> ::capnarena::Result<()> {
+                ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+            }
+        }
     }
 }
 /// The `AddressBook` struct.
@@ -1104,6 +1701,190 @@ pub mod address_book {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// A `AddressBook` as a plain Rust value, owned; a pointer field is `None` when its pointer is null.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Value {
+        /// The `people` field.
+        pub people: ::core::option::Option<::capnarena::typed::value::Vec<super::person::Value>>,
+    }
+    impl ::core::default::Default for Value {
+        /// The schema's defaults; pointers null.
+        fn default() -> Self {
+            Value {
+                people: ::core::option::Option::None,
+            }
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadStruct<'a> for Value {
+        fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+            Ok(Value {
+                people: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+            })
+        }
+    }
+    impl ::capnarena::typed::value::WriteStruct for Value {
+        fn write_struct<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            mut b: ::capnarena::StructBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_optional(&self.people, b.pointer(0))?;
+            Ok(())
+        }
+    }
+    impl ::capnarena::typed::value::StructValue for Value {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+    }
+    impl<'a> ::capnarena::typed::value::ReadElement<'a> for Value {
+        fn read_list(
+            p: ::capnarena::PointerReader<'a>,
+        ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
+            ::capnarena::typed::value::read_struct_list(p)
+        }
+    }
+    impl ::capnarena::typed::value::WriteElement for Value {
+        fn write_list<A: ::capnarena::Arena + ?Sized>(
+            items: &[Self],
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_list(items, p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadPointer<'a> for Value {
+        fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::read_struct_pointer(p)
+        }
+    }
+    impl ::capnarena::typed::value::WritePointer for Value {
+        fn write_pointer<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_pointer(self, p)
+        }
+    }
+    impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::Value {
+        type Error = ::capnarena::Error;
+        /// Reads every field, with the reader's limits.
+        fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+        }
+    }
+    impl Value {
+        /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            b: Builder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+        }
+        /// Writes the value as the root of `message`, replacing its root (reset the message first to reuse its memory).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build_root<A: ::capnarena::Arena>(
+            &self,
+            message: &mut ::capnarena::Message<A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(
+                self,
+                message.init_root_struct(STRUCT_SIZE)?,
+            )
+        }
+    }
+    /// A `AddressBook` as a plain Rust value, borrowed (text and data borrow the message); a pointer field is `None` when its pointer is null.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ValueRef<'a> {
+        /// The `people` field.
+        pub people: ::core::option::Option<
+            ::capnarena::typed::value::Vec<super::person::ValueRef<'a>>,
+        >,
+    }
+    impl<'a> ::core::default::Default for ValueRef<'a> {
+        /// The schema's defaults; pointers null.
+        fn default() -> Self {
+            ValueRef {
+                people: ::core::option::Option::None,
+            }
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadStruct<'a> for ValueRef<'a> {
+        fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
+            Ok(ValueRef {
+                people: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+            })
+        }
+    }
+    impl<'a> ::capnarena::typed::value::WriteStruct for ValueRef<'a> {
+        fn write_struct<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            mut b: ::capnarena::StructBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_optional(&self.people, b.pointer(0))?;
+            Ok(())
+        }
+    }
+    impl<'a> ::capnarena::typed::value::StructValue for ValueRef<'a> {
+        const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
+    }
+    impl<'a> ::capnarena::typed::value::ReadElement<'a> for ValueRef<'a> {
+        fn read_list(
+            p: ::capnarena::PointerReader<'a>,
+        ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
+            ::capnarena::typed::value::read_struct_list(p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::WriteElement for ValueRef<'a> {
+        fn write_list<A: ::capnarena::Arena + ?Sized>(
+            items: &[Self],
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_list(items, p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::ReadPointer<'a> for ValueRef<'a> {
+        fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::read_struct_pointer(p)
+        }
+    }
+    impl<'a> ::capnarena::typed::value::WritePointer for ValueRef<'a> {
+        fn write_pointer<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            p: ::capnarena::PointerBuilder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::write_struct_pointer(self, p)
+        }
+    }
+    impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::ValueRef<'a> {
+        type Error = ::capnarena::Error;
+        /// Reads every field, with the reader's limits.
+        fn try_from(r: Reader<'a>) -> ::capnarena::Result<Self> {
+            ::capnarena::typed::value::ReadStruct::read_struct(r.reader)
+        }
+    }
+    impl<'a> ValueRef<'a> {
+        /// Writes the value into `b`, a struct fresh from its `init` (zeroed).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build<A: ::capnarena::Arena + ?Sized>(
+            &self,
+            b: Builder<'_, A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(self, b.builder)
+        }
+        /// Writes the value as the root of `message`, replacing its root (reset the message first to reuse its memory).
+        /// # Errors
+        /// The arena has no room, or a list is too long to encode.
+        pub fn build_root<A: ::capnarena::Arena>(
+            &self,
+            message: &mut ::capnarena::Message<A>,
+        ) -> ::capnarena::Result<()> {
+            ::capnarena::typed::value::WriteStruct::write_struct(
+                self,
+                message.init_root_struct(STRUCT_SIZE)?,
+            )
         }
     }
 }

@@ -25,6 +25,21 @@ pub trait ListRead: Copy {
     fn item(&self, i: u32) -> Self::Item;
 }
 
+/// A typed list's marker ([`PrimitiveList`], [`StructList`], ...): how
+/// its reader and builder wrap and unwrap the untyped list. What code
+/// generic over the list type needs, such as a checked conversion from a
+/// dynamic list.
+pub trait ListOwned: Owned {
+    /// Wraps an untyped list (the caller vouches for its element type).
+    fn wrap_list_reader(list: ListReader<'_>) -> Self::Reader<'_>;
+    /// Wraps an untyped list builder (the caller vouches for its type).
+    fn wrap_list_builder<A: Arena + ?Sized>(list: ListBuilder<'_, A>) -> Self::Builder<'_, A>;
+    /// The untyped list under a typed reader.
+    fn list_reader<'a>(r: &Self::Reader<'a>) -> ListReader<'a>;
+    /// The untyped list under a typed builder.
+    fn into_list_builder<'a, A: Arena + ?Sized>(b: Self::Builder<'a, A>) -> ListBuilder<'a, A>;
+}
+
 /// An iterator over a typed list's elements.
 #[derive(Clone, Copy)]
 pub struct ListIter<L> {
@@ -289,6 +304,25 @@ macro_rules! typed_list {
             #[inline]
             fn from_view<'r>(view: &'r crate::layout::BuiltView<'_>) -> $reader<'r, $($gen),*> {
                 $reader::new(view.list_reader())
+            }
+        }
+
+        impl<$($gen $(: $bound)? + 'static),*> ListOwned for $marker<$($gen),*> {
+            #[inline]
+            fn wrap_list_reader(list: ListReader<'_>) -> Self::Reader<'_> {
+                $reader::new(list)
+            }
+            #[inline]
+            fn wrap_list_builder<A: Arena + ?Sized>(list: ListBuilder<'_, A>) -> Self::Builder<'_, A> {
+                $builder::new(list)
+            }
+            #[inline]
+            fn list_reader<'a>(r: &Self::Reader<'a>) -> ListReader<'a> {
+                r.list
+            }
+            #[inline]
+            fn into_list_builder<'a, A: Arena + ?Sized>(b: Self::Builder<'a, A>) -> ListBuilder<'a, A> {
+                b.list
             }
         }
 

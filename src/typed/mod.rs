@@ -20,7 +20,7 @@ mod view;
 pub use list::{
     AnyPointerList, AnyPointerListBuilder, AnyPointerListReader, BoolList, BoolListBuilder,
     BoolListReader, DataList, DataListBuilder, DataListReader, EnumList, EnumListBuilder,
-    EnumListReader, ListIter, ListList, ListListBuilder, ListListReader, PrimitiveList,
+    EnumListReader, ListIter, ListList, ListListBuilder, ListListReader, ListOwned, PrimitiveList,
     PrimitiveListBuilder, PrimitiveListReader, StructList, StructListBuilder, StructListIter,
     StructListReader, TextList, TextListBuilder, TextListReader, VoidList, VoidListBuilder,
     VoidListReader,

@@ -5127,3 +5127,7 @@ impl ::capnarena::typed::Introspect for Mode {
         ::capnarena::typed::SchemaType::Enum(<Self as ::capnarena::typed::HasSchema>::schema_node)
     }
 }
+/// Id of the `label` annotation: what a reflected annotation's id is compared with.
+pub const LABEL_ANNOTATION_ID: u64 = 0x8ce83a0d1b085cff;
+/// Id of the `weight` annotation: what a reflected annotation's id is compared with.
+pub const WEIGHT_ANNOTATION_ID: u64 = 0xd14457fd1891d872;

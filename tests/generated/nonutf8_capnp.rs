@@ -2,6 +2,8 @@
 
 /// Id of the schema file.
 pub const FILE_ID: u64 = 0xc1f0a6e3d2b49587;
+/// Id of the `note` annotation: what a reflected annotation's id is compared with.
+pub const NOTE_ANNOTATION_ID: u64 = 0xc84c32cf97776a00;
 /// The `bytes` constant.
 ///
 /// Not UTF-8: the text's bytes as the schema writes them.

@@ -18,7 +18,7 @@ pub mod new_name {
     /// Names the struct's reader and builder in generic code (lists, roots).
     pub struct Owned;
     /// Data words and pointers of the struct.
-    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(2, 7);
+    pub const STRUCT_SIZE: ::capnarena::StructSize = ::capnarena::StructSize::new(2, 8);
     impl ::capnarena::typed::StructOwned for Owned {
         const STRUCT_SIZE: ::capnarena::StructSize = STRUCT_SIZE;
         type Reader<'a> = Reader<'a>;
@@ -275,6 +275,17 @@ pub mod new_name {
         pub fn has_maybe_data(&self) -> bool {
             self.reader.has_pointer(6)
         }
+        /// The `maybeAny` field.
+        /// The untyped pointer, `None` when the field is not set (`$Rust.option`); read it as a type with `get_as::<T>()`.
+        #[inline]
+        pub fn get_maybe_any(&self) -> ::core::option::Option<::capnarena::PointerReader<'a>> {
+            Some(self.reader.pointer(7)).filter(|p| !p.is_null())
+        }
+        /// Whether the `maybeAny` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_any(&self) -> bool {
+            self.reader.has_pointer(7)
+        }
         /// Which member of the union is set, with its value.
         /// # Errors
         /// The discriminant names a member the schema does not have.
@@ -373,6 +384,10 @@ pub mod new_name {
                     Ok(b) => v.data(b),
                     Err(e) => v.error(e),
                 }
+            }
+            if self.reader.has_pointer(7) {
+                v.field("maybeAny");
+                v.any_pointer();
             }
             v.end_struct();
         }
@@ -761,6 +776,41 @@ pub mod new_name {
         #[inline]
         pub fn has_maybe_data(&self) -> bool {
             self.builder.has_pointer(6)
+        }
+        /// The `maybeAny` field.
+        /// The untyped slot, `None` when the field is not set (`$Rust.option`); `init_` gives the slot to build in.
+        #[inline]
+        pub fn get_maybe_any(
+            &mut self,
+        ) -> ::core::option::Option<::capnarena::PointerBuilder<'_, A>> {
+            if !self.builder.has_pointer(7) {
+                return None;
+            }
+            Some(self.builder.pointer(7))
+        }
+        /// The `maybeAny` field.
+        /// The field's slot, cleared; build a value in it with `init_as::<T>(len)`.
+        #[inline]
+        pub fn init_maybe_any(&mut self) -> ::capnarena::PointerBuilder<'_, A> {
+            let mut p = self.builder.pointer(7);
+            p.clear();
+            p
+        }
+        /// The `maybeAny` field.
+        /// Points the field at a deep copy of `value`.
+        /// # Errors
+        /// The source is malformed, or the arena has no room.
+        #[inline]
+        pub fn set_maybe_any(
+            &mut self,
+            value: ::capnarena::PointerReader<'_>,
+        ) -> ::capnarena::Result<()> {
+            self.builder.pointer(7).set_from(&value)
+        }
+        /// Whether the `maybeAny` field is set (its pointer is not null).
+        #[inline]
+        pub fn has_maybe_any(&self) -> bool {
+            self.builder.has_pointer(7)
         }
         /// Which member of the union is set, with a builder of its value (pointer members as their getters would give them: a default is copied in, an unset text or data is allocated empty).
         /// # Errors

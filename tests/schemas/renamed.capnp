@@ -23,6 +23,7 @@ struct OldName $Rust.name("NewName") {
   maybeList @8 :List(Int32) $Rust.option;
   maybeStruct @9 :Parent.Elsewhere $Rust.option;
   maybeData @10 :Data = 0x"01 02" $Rust.option;
+  maybeAny @11 :AnyPointer $Rust.option;
 }
 
 enum OldColor $Rust.name("NewColor") {

@@ -17,18 +17,57 @@ impl Generator<'_> {
         let runtime = &self.runtime;
         let (stem, visibility) = (&context.stem, context.visibility);
         doc_attr(&mut code.reader, context.doc());
-        code.reader
-            .docs("The untyped pointer; read it as a type with `get_as::<T>()`.");
-        short_fn(
-            &mut code.reader,
-            true,
-            &format!("{visibility}fn get_{stem}(&self) -> {runtime}::PointerReader<'a>"),
-            &format!("self.reader.pointer({offset})"),
-        );
+        if context.field.option {
+            code.reader.docs(
+                "The untyped pointer, `None` when the field is not set (`$Rust.option`); read it as a type with `get_as::<T>()`.",
+            );
+            short_fn(
+                &mut code.reader,
+                true,
+                &format!(
+                    "{visibility}fn get_{stem}(&self) -> ::core::option::Option<{runtime}::PointerReader<'a>>"
+                ),
+                &format!("Some(self.reader.pointer({offset})).filter(|p| !p.is_null())"),
+            );
+        } else {
+            code.reader
+                .docs("The untyped pointer; read it as a type with `get_as::<T>()`.");
+            short_fn(
+                &mut code.reader,
+                true,
+                &format!("{visibility}fn get_{stem}(&self) -> {runtime}::PointerReader<'a>"),
+                &format!("self.reader.pointer({offset})"),
+            );
+        }
         context.has_method(&mut code.reader, "reader", offset);
         let builder = &mut code.builder;
         doc_attr(builder, context.doc());
-        if context.member {
+        if context.field.option {
+            // Not a union member (`$Rust.option` is refused there).
+            builder.docs(
+                "The untyped slot, `None` when the field is not set (`$Rust.option`); `init_` gives the slot to build in.",
+            );
+            builder.line("#[inline]");
+            builder.open_fn(&format!(
+                "pub fn get_{stem}(&mut self) -> ::core::option::Option<{runtime}::PointerBuilder<'_, A>>"
+            ));
+            builder.open_expression(&format!("if !self.builder.has_pointer({offset})"));
+            builder.line("return None;");
+            builder.close();
+            builder.line(&format!("Some(self.builder.pointer({offset}))"));
+            builder.close();
+            doc_attr(builder, context.doc());
+            builder
+                .docs("The field's slot, cleared; build a value in it with `init_as::<T>(len)`.");
+            builder.line("#[inline]");
+            builder.open_fn(&format!(
+                "pub fn init_{stem}(&mut self) -> {runtime}::PointerBuilder<'_, A>"
+            ));
+            builder.line(&format!("let mut p = self.builder.pointer({offset});"));
+            builder.line("p.clear();");
+            builder.line("p");
+            builder.close();
+        } else if context.member {
             builder.docs(
                 "Makes the member the union's active one and returns its slot, cleared; build a value in it with `init_as::<T>(len)`.",
             );

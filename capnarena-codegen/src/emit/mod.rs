@@ -57,6 +57,7 @@ mod types;
 mod union;
 mod writer;
 
+use doc::doc_attr;
 use rpc::interface_reserved;
 use writer::Writer;
 
@@ -186,10 +187,15 @@ impl<'s> Generator<'s> {
             let case = match child.kind {
                 NodeKind::Struct(_) | NodeKind::Interface(_) => Case::Snake,
                 NodeKind::Enum(_) => Case::Pascal,
-                NodeKind::Const { .. } => Case::Screaming,
-                NodeKind::File | NodeKind::Annotation => continue,
+                NodeKind::Const { .. } | NodeKind::Annotation => Case::Screaming,
+                NodeKind::File => continue,
             };
-            let spelling = child.rust_name.clone().unwrap_or_else(|| name.clone());
+            let mut spelling = child.rust_name.clone().unwrap_or_else(|| name.clone());
+            if matches!(child.kind, NodeKind::Annotation) {
+                // An annotation's item is the constant of its id:
+                // `label` gives `LABEL_ANNOTATION_ID`.
+                spelling.push_str("AnnotationId");
+            }
             items.push(ScopeMember::new(*id, spelling, case, false));
         }
         match &node.kind {
@@ -251,8 +257,19 @@ impl<'s> Generator<'s> {
                 .nodes
                 .get(&place.file)
                 .and_then(|n| n.parent_module.as_deref());
+            let default_parent = self.options.default_parent_module.as_deref();
             match (self.options.module_paths.get(name.as_str()), parent) {
                 (Some(p), _) => s.push_str(p),
+                // `default_parent_module`: every file's module under one
+                // path from the crate root, as capnpc takes it.
+                (None, None) if default_parent.is_some() => {
+                    s.push_str("crate::");
+                    for part in default_parent.into_iter().flatten() {
+                        s.push_str(part);
+                        s.push_str("::");
+                    }
+                    s.push_str(&file_module(name));
+                }
                 // `$Rust.parentModule`: the file's module sits under this
                 // path from the crate root, as capnpc takes it.
                 (None, Some(parent)) => {
@@ -367,7 +384,16 @@ impl<'s> Generator<'s> {
                 };
                 self.constant(out, &constant, file, depth)
             }
-            NodeKind::File | NodeKind::Annotation => Ok(()),
+            NodeKind::Annotation => {
+                let fallback = format!(
+                    "Id of the `{}` annotation: what a reflected annotation's id is compared with.",
+                    node.short_name()
+                );
+                doc_attr(out, Some(node.doc.as_deref().unwrap_or(&fallback)));
+                out.line(&format!("pub const {name}: u64 = {:#x};", node.id));
+                Ok(())
+            }
+            NodeKind::File => Ok(()),
         }
     }
 }

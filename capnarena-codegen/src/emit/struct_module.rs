@@ -549,11 +549,11 @@ impl Generator<'_> {
         if f.option {
             let supported = !context.member
                 && matches!(&f.kind, FieldKind::Slot { ty, .. }
-                    if matches!(ty, Type::Text | Type::Data | Type::List(_) | Type::Struct(..) | Type::Param { .. }));
+                    if matches!(ty, Type::Text | Type::Data | Type::List(_) | Type::Struct(..) | Type::Param { .. } | Type::AnyPointer));
             if !supported {
                 return Err(Error::Unsupported {
                     what: format!(
-                        "$Rust.option on field `{}`: only on a text, data, list, struct or generic field outside a union",
+                        "$Rust.option on field `{}`: only on a text, data, list, struct, generic or AnyPointer field outside a union",
                         f.name
                     ),
                 });

@@ -21738,6 +21738,8 @@ pub mod test_generics {
             }
         }
     }
+    /// Id of the `ann` annotation: what a reflected annotation's id is compared with.
+    pub const ANN_ANNOTATION_ID: u64 = 0x8952716de9200dff;
     /// The `UseAliases` struct.
     pub mod use_aliases {
         /// Id of the struct.

@@ -2097,6 +2097,8 @@ pub mod circle {
         }
     }
 }
+/// Id of the `annot` annotation: what a reflected annotation's id is compared with.
+pub const ANNOT_ANNOTATION_ID: u64 = 0x8efac6ab455be87c;
 /// The `Container` interface (its method parameter and result structs).
 pub mod container {
     /// Id of the interface.

@@ -2821,5 +2821,7 @@ pub static C: ::capnarena::typed::Constant<::capnarena::typed::StructList<s::Own
         ::capnarena::Word::from_u64(0x0000000000000071),
         ::capnarena::Word::from_u64(0x4008000000000000),
     ]]);
+/// Id of the `everywhere` annotation: what a reflected annotation's id is compared with.
+pub const EVERYWHERE_ANNOTATION_ID: u64 = 0x91561e022b4c5d4b;
 /// The `v` constant.
 pub const V: () = ();
