@@ -7,7 +7,7 @@ use capnarena::MultiSegmentArena;
 use capnarena_peers::rsb::steps::{SETS, Side, floor_step, framed, scenarios, step};
 use capnarena_peers::rsb::{
     SCRATCH_WORDS, SEED, TRIANGLES, elements, expected_seen, floor, logs, mesh, ours, peer,
-    players, updates,
+    players, updates, write_floor,
 };
 use capnarena_peers::{AlignedBytes, scratch_words};
 
@@ -181,13 +181,33 @@ fn format_floor_reads_the_generators_values() {
             let mut s = floor_step(&format!("rsb/{set}/{column}")).expect("an access column");
             assert_eq!(s(), 1, "{set} {column}");
         }
-        assert!(
-            floor_step(&format!("rsb/{set}/serialize")).is_none(),
-            "{set}"
+        assert_eq!(
+            floor_step(&format!("rsb/{set}/serialize")).is_some(),
+            write_floor::SETS.contains(&set),
+            "{set}: a serialize floor where one is written"
         );
     }
     for name in ["rsb/nothing/read", "rsb/mk48", "rsb/mk48/packed_read"] {
         assert!(floor_step(name).is_none(), "{name}");
+    }
+}
+
+/// The serialize column's floor (each word written by hand, no builder)
+/// writes exactly the bytes the builder frames, on every set that has one:
+/// the same layout, pointers, padding and frame, so its count is the same
+/// message written with no builder.
+#[test]
+fn write_floor_writes_the_builders_bytes() {
+    let mut out = vec![0xaa; 16];
+    let len = write_floor::log(&logs(SEED), &mut out);
+    assert_eq!(len, out.len());
+    assert!(out == framed("log").0, "log: the builder's bytes");
+    let len = write_floor::mesh(&mesh(SEED), &mut out);
+    assert_eq!(len, out.len());
+    assert!(out == framed("mesh").0, "mesh: the builder's bytes");
+    for set in write_floor::SETS {
+        let mut s = floor_step(&format!("rsb/{set}/serialize")).expect("a serialize floor");
+        assert_eq!(s(), framed(set).0.len() as u64, "{set}: the framed length");
     }
 }
 

@@ -23,6 +23,7 @@ pub mod floor;
 pub mod ours;
 pub mod peer;
 pub mod steps;
+pub mod write_floor;
 
 /// Seed of every data set (each set starts its own generator from it).
 pub const SEED: u64 = 0x5eed_0000_0000_0a5b;

@@ -177,11 +177,31 @@ pub fn step<'a>(scenario: &str, side: Side, scratch: &'a mut [u8]) -> Option<Ste
 }
 
 /// The read or access column of `set` with no reader ([`super::floor`]),
-/// over the same framed bytes as that column: the `format_floor` row beside
+/// over the same framed bytes as that column, or its serialize column with
+/// no builder ([`super::write_floor`]): the `format_floor` row beside
 /// capnarena and capnp. `None` unless `scenario` is the `read`, `access`
-/// or `access_single` column of one of [`super::floor::SETS`].
+/// or `access_single` column of one of [`super::floor::SETS`] or the
+/// `serialize` column of one of [`super::write_floor::SETS`].
 pub fn floor_step(scenario: &str) -> Option<Step<'static>> {
     let (name, column) = scenario.strip_prefix("rsb/")?.split_once('/')?;
+    if column == "serialize" {
+        let mut out = Vec::new();
+        return match name {
+            "log" => {
+                let d = logs(SEED);
+                Some(Box::new(move || {
+                    super::write_floor::log(&d, &mut out) as u64
+                }))
+            }
+            "mesh" => {
+                let d = mesh(SEED);
+                Some(Box::new(move || {
+                    super::write_floor::mesh(&d, &mut out) as u64
+                }))
+            }
+            _ => None,
+        };
+    }
     let set = *super::floor::SETS.iter().find(|s| **s == name)?;
     match column {
         "read" => {
