@@ -32,11 +32,11 @@ pub fn compile_command(program: &str, args: impl IntoIterator<Item = String>) ->
         Ok(parsed) => parsed,
         Err(code) => return code,
     };
-    let (result, warnings) = compiler.compile_with_warnings();
-    for w in warnings {
+    let report = compiler.compile_report();
+    for w in report.warnings {
         eprintln!("{program}: warning: {}", w.message);
     }
-    let request = match result {
+    let request = match report.request {
         Ok(r) => r,
         Err(d) => {
             eprint!("{d}");

@@ -128,8 +128,31 @@ impl LoadError {
     }
 }
 
-/// An error in a file: file index, span, message.
-pub type FileError = (usize, Span, String);
+/// An error in a file: file index, span, message, and the other places
+/// it points at (each a file index, span and message).
+#[derive(Clone, Debug)]
+pub struct FileError {
+    /// The file's index.
+    pub file: usize,
+    /// Where.
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+    /// Places that explain it, such as where a duplicate was first used.
+    pub related: Vec<(usize, Span, String)>,
+}
+
+impl FileError {
+    /// An error at `span` of file `file`, with no related place.
+    pub fn new(file: usize, span: Span, message: String) -> FileError {
+        FileError {
+            file,
+            span,
+            message,
+            related: Vec::new(),
+        }
+    }
+}
 
 /// Lexically normalizes `p` (resolving `.` and `..` without touching the
 /// file system), made absolute against `cwd`. Only for paths the caller
@@ -410,10 +433,10 @@ impl Loader {
         };
         let had_errors = !perrs.is_empty();
         for (span, msg) in perrs {
-            self.errors.push((idx, span, msg));
+            self.errors.push(FileError::new(idx, span, msg));
         }
         if !matches!(ast.id, crate::ast::DeclId::Uid(_)) && !had_errors {
-            self.errors.push((
+            self.errors.push(FileError::new(
                 idx,
                 Span::new(0, 0),
                 format!(

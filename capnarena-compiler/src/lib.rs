@@ -18,76 +18,52 @@
 //! [`layout`] (field offsets), [`ids`] (derived ids), `emit` (the message,
 //! built with the capnarena runtime).
 
-pub mod ast;
+mod ast;
 // The command's `-ocapnarena` output runs the generator (feature
 // `codegen`, on by default; capnarena-build turns it off).
 #[cfg(feature = "codegen")]
 pub mod cli;
 mod compile;
+mod diagnostic;
 mod emit;
 mod files;
-pub mod ids;
-pub mod layout;
-pub mod lexer;
+mod ids;
+mod layout;
+mod lexer;
 pub mod limits;
 mod md5;
-pub mod parser;
-pub mod schema;
+pub mod outline;
+mod parser;
+mod schema;
 mod stdmap;
 
+/// Not part of the API: it changes without notice. What only this
+/// workspace's tests and fuzz targets reach. The compiler's tests and
+/// its fuzz target check the request's content field by field, through
+/// `schema` and `ids`. capnarena-dynamic's text parser reads a text as
+/// the compiler's expression grammar, and its tests check it against
+/// the compiler's own lexer and parser, `lex_tokens` and
+/// `parse_expression`, on every text.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::ast::{Expr, ExprKind, Located, Param, Span};
+    pub use crate::lexer::lex_tokens;
+    pub use crate::parser::parse_expression;
+    /// The ids the compiler derives (`ids.rs`).
+    pub mod ids {
+        pub use crate::ids::*;
+    }
+    /// The request's content (`schema.rs`).
+    pub mod schema {
+        pub use crate::schema::*;
+    }
+}
+
 use std::collections::{BTreeSet, HashMap};
-use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub use diagnostic::{Diagnostic, Diagnostics, Location, Related, Span};
 pub use emit::CAPNP_VERSION;
-
-/// One error: where and what.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Diagnostic {
-    /// The file as the user named it, so that an editor can open it: the
-    /// starting directory it was found in spelled as given to
-    /// [`Compiler::src_prefix`] or [`Compiler::import_path`], then its
-    /// path inside (relative to the working directory when found there,
-    /// absolute when found under `/`), as the reference prints errors; a
-    /// file that could not be read, as given to [`Compiler::file`].
-    pub file: String,
-    /// 1-based line (0 when the error has no position).
-    pub line: u32,
-    /// 1-based column in bytes (0 when the error has no position).
-    pub column: u32,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: error: {}", self.file, self.message)
-        } else {
-            write!(
-                f,
-                "{}:{}:{}: error: {}",
-                self.file, self.line, self.column, self.message
-            )
-        }
-    }
-}
-
-/// Every error of a failed compile, in the order found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Diagnostics(pub Vec<Diagnostic>);
-
-impl fmt::Display for Diagnostics {
-    /// One `file:line:col: error: message` line per error.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for d in &self.0 {
-            writeln!(f, "{d}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for Diagnostics {}
 
 /// What to compile and where to look for imports: `capnp compile`'s
 /// options as methods.
@@ -176,42 +152,31 @@ impl Compiler {
     pub fn compile(&self) -> Result<Vec<u8>, Diagnostics> {
         let req = self.compile_request()?;
         emit::emit(&req).map_err(|e| {
-            Diagnostics(vec![Diagnostic {
-                file: String::new(),
-                line: 0,
-                column: 0,
-                message: format!("could not build the request message: {e}"),
-            }])
+            Diagnostics(vec![Diagnostic::general(
+                String::new(),
+                format!("could not build the request message: {e}"),
+            )])
         })
     }
 
-    /// As [`compile`](Self::compile), with the warnings of the run (the
-    /// reference's: one when a file is reached through two paths, e.g.
-    /// `-I` and a relative import, which usually means overlapping `-I`
-    /// and `--src-prefix` directories). A warning has no position.
+    /// As [`compile`](Self::compile), with the warnings of the run and
+    /// every file it read from disk: what a build tool or a command needs.
     ///
-    /// # Errors
-    /// As [`compile`](Self::compile); the warnings are returned either way.
-    pub fn compile_with_warnings(&self) -> (Result<Vec<u8>, Diagnostics>, Vec<Diagnostic>) {
-        let report = self.compile_report();
-        (report.request, report.warnings)
-    }
-
-    /// As [`compile_with_warnings`](Self::compile_with_warnings), with
-    /// every file the compile read from disk as well (the schemas, their
-    /// imports and embedded files; not [`source`](Self::source) texts),
-    /// for a build tool to watch: a change to any of them may change the
-    /// request. Paths are absolute and normalized.
+    /// The warnings are the reference's: one when a file is reached
+    /// through two paths, e.g. `-I` and a relative import, which usually
+    /// means overlapping `-I` and `--src-prefix` directories. A warning
+    /// has no place. The files read are the schemas, their imports and
+    /// embedded files, not [`source`](Self::source) texts: a change to
+    /// any of them may change the request. Paths are absolute and
+    /// normalized.
     pub fn compile_report(&self) -> Report {
         let (request, warnings, files_read) = self.compile_request_full();
         let request = request.and_then(|req| {
             emit::emit(&req).map_err(|e| {
-                Diagnostics(vec![Diagnostic {
-                    file: String::new(),
-                    line: 0,
-                    column: 0,
-                    message: format!("could not build the request message: {e}"),
-                }])
+                Diagnostics(vec![Diagnostic::general(
+                    String::new(),
+                    format!("could not build the request message: {e}"),
+                )])
             })
         });
         Report {
@@ -221,20 +186,15 @@ impl Compiler {
         }
     }
 
-    /// Compiles the files into the request's content.
+    /// Compiles the files into the request's content, as the compiler
+    /// holds it. Not part of the API: for this crate's own tests and
+    /// fuzz target, which check that content field by field.
     ///
     /// # Errors
     /// As [`compile`](Self::compile).
+    #[doc(hidden)]
     pub fn compile_request(&self) -> Result<schema::Request, Diagnostics> {
-        self.compile_request_with_warnings().0
-    }
-
-    /// As [`compile_request`](Self::compile_request), with the warnings.
-    fn compile_request_with_warnings(
-        &self,
-    ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
-        let (request, warnings, _) = self.compile_request_full();
-        (request, warnings)
+        self.compile_request_full().0
     }
 
     /// Where files are looked for and how the user spelled each place:
@@ -317,15 +277,13 @@ impl Compiler {
             let name = rel.join("/");
             match loader.load(base, rel) {
                 Ok(i) => requested.push((i, name)),
-                Err(e) => general.push(Diagnostic {
-                    file: f.display().to_string(),
-                    line: 0,
-                    column: 0,
-                    message: match e {
+                Err(e) => general.push(Diagnostic::general(
+                    f.display().to_string(),
+                    match e {
                         files::LoadError::NotFound => "no such file".into(),
                         e => e.to_string(),
                     },
-                }),
+                )),
             }
         }
         let mut files = std::mem::take(&mut loader.files);
@@ -381,7 +339,7 @@ struct SearchPaths {
 pub struct Report {
     /// The framed CodeGeneratorRequest, or every error found.
     pub request: Result<Vec<u8>, Diagnostics>,
-    /// The warnings (see [`Compiler::compile_with_warnings`]).
+    /// The warnings (see [`Compiler::compile_report`]).
     pub warnings: Vec<Diagnostic>,
     /// Every file read from disk: the schemas, their imports and
     /// embedded files, absolute and normalized, each once.
@@ -431,36 +389,60 @@ fn finish(
 ) -> (Result<schema::Request, Diagnostics>, Vec<Diagnostic>) {
     let warnings: Vec<Diagnostic> = cx
         .second_path()
-        .map(|(path, other)| Diagnostic {
-            file: String::new(),
-            line: 0,
-            column: 0,
-            message: format!(
+        .map(|(path, other)| Diagnostic::general(
+            String::new(),
+            format!(
                 "Found exactly the same source file mapped at two different paths. This suggests that your -I and --src-prefix flags are overlapping or inconsistent. Remember, these flags should only specify directories that are logical 'roots' of the source tree. It should never be the case that one of the import directories contains another one of them.; path = {path}; other.path = {other}"
             ),
-        })
+        ))
         .into_iter()
         .collect();
     // A file no compiled import names is one the reference never loads:
     // its parse errors are not the compile's.
     let mut errors: Vec<files::FileError> = load_errors
         .into_iter()
-        .filter(|(fi, _, _)| reached.get(*fi).copied().unwrap_or(true))
+        .filter(|e| reached.get(e.file).copied().unwrap_or(true))
         .collect();
     errors.extend(cx.take_errors());
     let mut diags = general;
+    // The same error may be found twice (a node translated for two
+    // users): each line is reported once, as the reference does.
     let mut seen = std::collections::HashSet::new();
-    for (fi, span, msg) in errors {
-        let f = &files[fi];
-        let (line, column) = f.line_col(span.start);
+    for e in errors {
+        let f = &files[e.file];
         let d = Diagnostic {
             file: spelled.name(f),
-            line,
-            column,
-            message: msg,
+            span: Some(span_in(f, e.span)),
+            message: e.message,
+            related: Vec::new(),
         };
-        if seen.insert(d.clone()) {
-            diags.push(d);
+        let mut related = Vec::new();
+        for (fi, span, message) in e.related {
+            let rf = &files[fi];
+            let r = Related {
+                file: spelled.name(rf),
+                span: span_in(rf, span),
+                message,
+            };
+            if seen.insert((r.file.clone(), r.span.start, r.message.clone())) {
+                related.push(r);
+            }
+        }
+        if seen.insert((
+            d.file.clone(),
+            d.span.unwrap_or_default().start,
+            d.message.clone(),
+        )) {
+            diags.push(Diagnostic { related, ..d });
+        } else {
+            // Already reported: its related places that were not still
+            // are, each on its own line.
+            diags.extend(related.into_iter().map(|r| Diagnostic {
+                file: r.file,
+                span: Some(r.span),
+                message: r.message,
+                related: Vec::new(),
+            }));
         }
     }
     if !diags.is_empty() {
@@ -492,6 +474,22 @@ fn finish(
         }),
         warnings,
     )
+}
+
+/// `span` of file `f`, with the line and column of each end.
+fn span_in(f: &files::SourceFile, span: ast::Span) -> Span {
+    let at = |offset: u32| {
+        let (line, column) = f.line_col(offset);
+        Location {
+            offset,
+            line,
+            column,
+        }
+    };
+    Span {
+        start: at(span.start),
+        end: at(span.end),
+    }
 }
 
 /// Where the reference places a file named on the command line: its

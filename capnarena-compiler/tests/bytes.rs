@@ -6,8 +6,8 @@
 
 use std::process::Command;
 
+use capnarena_compiler::__private::schema::{NodeKind, Request, Value};
 use capnarena_compiler::Compiler;
-use capnarena_compiler::schema::{NodeKind, Request, Value};
 
 fn compile(text: &[u8]) -> Request {
     Compiler::new()

@@ -13,7 +13,7 @@ mod peer;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use capnarena_compiler::schema::{NodeKind, Value};
+use capnarena_compiler::__private::schema::{NodeKind, Value};
 use capnarena_compiler::{Compiler, Diagnostics, limits};
 
 const ID: &str = "@0xd0a4c1b3e2f50608;\n";
@@ -52,7 +52,7 @@ fn rejected(dir: &Path, body: &str) -> Diagnostics {
 fn assert_one(d: &Diagnostics, column: u32, message: &str) {
     assert_eq!(d.0.len(), 1, "{d}");
     assert_eq!(
-        (d.0[0].file.as_str(), d.0[0].line, d.0[0].column),
+        (d.0[0].file.as_str(), d.0[0].line(), d.0[0].column()),
         ("src/t.capnp", 2, column),
         "{d}"
     );
@@ -82,7 +82,7 @@ fn relative_embed_cannot_leave_the_starting_directory() {
         "Couldn't read file for embed: ../../../secret.txt: can't use \"..\" to break out of starting directory",
         "{d}"
     );
-    assert_eq!((d.0[0].line, d.0[0].column), (2, 23));
+    assert_eq!((d.0[0].line(), d.0[0].column()), (2, 23));
     // Inside the starting directory `..` is fine.
     std::fs::write(dir.join("src/inner.txt"), "x").expect("write");
     std::fs::write(
@@ -335,7 +335,7 @@ fn files_read_together_are_bounded() {
         "const a :Data = embed \"a.bin\";\nconst b :Data = embed \"b.bin\";\nconst c :Data = embed \"c.bin\";",
     );
     assert_eq!(d.0.len(), 1, "{d}");
-    assert_eq!((d.0[0].line, d.0[0].column), (4, 23), "{d}");
+    assert_eq!((d.0[0].line(), d.0[0].column()), (4, 23), "{d}");
     let schema = std::fs::metadata(dir.join("src/t.capnp"))
         .expect("schema")
         .len();

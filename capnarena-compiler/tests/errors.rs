@@ -627,8 +627,8 @@ fn check(case: &Case, dir: &Path, capnp: Option<&Path>) -> Result<(), String> {
     };
     let found = diags.0.iter().any(|d| {
         d.file == file
-            && d.line == case.line
-            && d.column == case.column
+            && d.line() == case.line
+            && d.column() == case.column
             && d.message.contains(case.message)
     });
     if !found {
@@ -888,6 +888,79 @@ fn files_are_named_as_the_user_named_them() {
                     "the reference does not name {at}:\n{stderr}"
                 );
             }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A duplicate ordinal and a duplicate id are each one error with the
+/// first use as its related place, both with spans that end where the
+/// ordinal or name ends. Rendered, they stay the reference's two lines,
+/// in its order: checked against its output when it is installed.
+#[test]
+fn duplicates_point_at_the_first_use() {
+    let cases = [
+        (
+            "dup_ordinal.capnp",
+            "@0xb1e2f3a4b5c6d7e8;\nstruct S {\n  a @0 :Int32;\n  b @0 :Int32;\n}\n",
+            "Duplicate ordinal number.",
+            // (line, start column, end column) of the error, then of the
+            // related place.
+            [(4, 6, 7), (3, 6, 7)],
+            "Ordinal @0 originally used here.",
+        ),
+        (
+            "dup_id.capnp",
+            "@0xb1e2f3a4b5c6d7e8;\nstruct A @0xc000000000000001 {}\nstruct B @0xc000000000000001 {}\n",
+            "Duplicate ID @0xc000000000000001.",
+            [(3, 8, 9), (2, 8, 9)],
+            "ID @0xc000000000000001 originally used here.",
+        ),
+    ];
+    let capnp = peer::peer();
+    if capnp.is_none() {
+        let _ = writeln!(
+            std::io::stdout(),
+            "SKIP duplicates_point_at_the_first_use against the reference: capnp not on PATH"
+        );
+    }
+    let dir = scratch_dir("duplicates");
+    for (file, source, message, [at, first], related) in cases {
+        std::fs::write(dir.join(file), source).expect("write");
+        let diags = Compiler::new()
+            .no_standard_import()
+            .working_dir(&dir)
+            .file(file)
+            .compile()
+            .expect_err("broken");
+        assert_eq!(diags.0.len(), 1, "one error: {diags}");
+        let d = &diags.0[0];
+        let span = d.span.expect("a place");
+        assert_eq!(d.message, message);
+        assert_eq!((span.start.line, span.start.column, span.end.column), at);
+        assert_eq!(d.related.len(), 1, "{d:?}");
+        let r = &d.related[0];
+        assert_eq!((r.file.as_str(), r.message.as_str()), (file, related));
+        let rs = r.span;
+        assert_eq!((rs.start.line, rs.start.column, rs.end.column), first);
+        if let Some(capnp) = &capnp {
+            let out = Command::new(capnp)
+                .current_dir(&dir)
+                .args(["compile", "-o-", file])
+                .output()
+                .expect("run capnp");
+            // The reference prints a one-line span as `line:start-end`:
+            // our spans, written that way, must be its lines, in order.
+            let ranged = |span: capnarena_compiler::Span, message: &str| {
+                format!(
+                    "{file}:{}:{}-{}: error: {message}",
+                    span.start.line, span.start.column, span.end.column
+                )
+            };
+            let ours = [ranged(span, &d.message), ranged(rs, &r.message)];
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let theirs: Vec<&str> = stderr.lines().filter(|l| l.starts_with(file)).collect();
+            assert_eq!(theirs, ours, "{file}: the reference's output");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use capnarena_compiler::__private::ids;
+use capnarena_compiler::__private::schema::{FieldKind, Node, NodeKind, Request};
 use capnarena_compiler::Compiler;
-use capnarena_compiler::ids;
-use capnarena_compiler::schema::{FieldKind, Node, NodeKind, Request};
 
 fn schemas() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas")

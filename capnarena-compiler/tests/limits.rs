@@ -32,7 +32,7 @@ fn compile_small_stack(text: String, extra: Vec<(String, String)>) -> Result<usi
 fn first_error(r: Result<usize, Diagnostics>) -> (u32, u32, String) {
     let d = r.expect_err("compiled");
     let x = &d.0[0];
-    (x.line, x.column, x.message.clone())
+    (x.line(), x.column(), x.message.clone())
 }
 
 /// A chain of 2,000 `using` aliases, each naming the next (regression:

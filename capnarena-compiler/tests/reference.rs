@@ -265,13 +265,14 @@ fn file_reached_by_two_paths() {
         std::os::unix::fs::symlink(dir.join("src/lib"), dir.join("link")).expect("symlink");
         same_request(&dir, &["--no-standard-import", "-Ilink", "src/n.capnp"]);
     }
-    let (result, warnings) = Compiler::new()
+    let report = Compiler::new()
         .working_dir(&dir)
         .no_standard_import()
         .import_path("src/lib")
         .file("src/n.capnp")
-        .compile_with_warnings();
-    result.expect("compiles");
+        .compile_report();
+    report.request.expect("compiles");
+    let warnings = report.warnings;
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     let ours = &warnings[0].message;
     assert!(

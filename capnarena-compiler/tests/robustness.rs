@@ -21,7 +21,7 @@ fn compile(text: &[u8]) {
         let lines = text.iter().filter(|b| **b == b'\n').count() as u32 + 1;
         for x in &d.0 {
             if x.file == "t.capnp" {
-                assert!(x.line <= lines, "{x} is past the end");
+                assert!(x.line() <= lines, "{x} is past the end");
             }
         }
     }

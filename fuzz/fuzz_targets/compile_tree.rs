@@ -129,10 +129,10 @@ fuzz_target!(|data: &[u8]| {
                         .copied()
                         .unwrap_or_default(),
                     "inc/capnp/stream.capnp" => STREAM.as_bytes(),
-                    f if d.line == 0 && f.ends_with("main.capnp") => &[],
+                    f if d.line() == 0 && f.ends_with("main.capnp") => &[],
                     f => panic!("diagnostic for a file outside the tree {f:?}: {d}"),
                 };
-                assert!(d.line <= lines(text), "line past the end: {d}");
+                assert!(d.line() <= lines(text), "line past the end: {d}");
                 assert!(input_has_marker || !has_marker(d.message.as_bytes()));
             }
             assert!(

@@ -53,13 +53,19 @@ impl OrdinalChecker {
     /// where it was first used) or a skipped one.
     pub(super) fn check(&mut self, cx: &Compilation<'_>, file: usize, o: &Located<u64>) {
         if o.value < self.expected {
-            cx.error(file, o.span, "Duplicate ordinal number.".into());
-            if let Some(l) = self.last.take() {
-                cx.error(
+            let message = "Duplicate ordinal number.".to_owned();
+            match self.last.take() {
+                Some(l) => cx.error_with(
                     file,
-                    l,
-                    format!("Ordinal @{} originally used here.", self.last_value),
-                );
+                    o.span,
+                    message,
+                    (
+                        file,
+                        l,
+                        format!("Ordinal @{} originally used here.", self.last_value),
+                    ),
+                ),
+                None => cx.error(file, o.span, message),
             }
         } else if o.value > self.expected {
             cx.error(

@@ -232,7 +232,20 @@ impl<'a> Compilation<'a> {
 
     /// Records an error at `span` of file `file`.
     fn error(&self, file: usize, span: Span, msg: String) {
-        self.errors.borrow_mut().push((file, span, msg));
+        self.errors
+            .borrow_mut()
+            .push(FileError::new(file, span, msg));
+    }
+
+    /// Records an error at `span` of file `file` that points at another
+    /// place, `related` (file, span, message).
+    fn error_with(&self, file: usize, span: Span, msg: String, related: (usize, Span, String)) {
+        self.errors.borrow_mut().push(FileError {
+            file,
+            span,
+            message: msg,
+            related: vec![related],
+        });
     }
 
     /// Errors found so far.

@@ -160,13 +160,17 @@ impl<'a> Compilation<'a> {
                     .all(|&f| self.reached.get(f).copied().unwrap_or(true));
                 if id & (1 << 63) != 0 && both_reached {
                     let span = node_span(decl);
-                    self.error(file, span, format!("Duplicate ID @0x{id:x}."));
                     let first = &self.nodes[other];
                     let (first_file, first_span) = (first.file, node_span(first.decl));
-                    self.error(
-                        first_file,
-                        first_span,
-                        format!("ID @0x{id:x} originally used here."),
+                    self.error_with(
+                        file,
+                        span,
+                        format!("Duplicate ID @0x{id:x}."),
+                        (
+                            first_file,
+                            first_span,
+                            format!("ID @0x{id:x} originally used here."),
+                        ),
                     );
                 }
                 id = *placeholder;

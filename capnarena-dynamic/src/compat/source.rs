@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 #[cfg(feature = "compiler")]
-use capnarena_compiler::ast::{Decl, DeclKind, ParamList, Span};
+use capnarena_compiler::outline::{DeclarationKind, declarations};
 
 /// A declaration's place in its file.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -27,11 +27,6 @@ pub(crate) struct Positions {
     /// By scope, then by member name: looked up without allocating.
     members: HashMap<String, HashMap<String, Position>>,
 }
-
-#[cfg(feature = "compiler")]
-/// Declarations deeper than this are not given positions (the compiler
-/// rejects such files anyway; this bounds the walk).
-const MAX_DEPTH: usize = 256;
 
 impl Positions {
     pub(crate) fn node(&self, display_name: &str) -> Option<&Position> {
@@ -55,103 +50,32 @@ impl Positions {
     /// what its parsed part declares.
     #[cfg(feature = "compiler")]
     pub(crate) fn add_file(&mut self, request_name: &str, shown: &str, text: &[u8]) {
-        let Ok(statements) = capnarena_compiler::lexer::lex(text) else {
-            return;
-        };
-        let mut errors = Vec::new();
-        let file = capnarena_compiler::parser::parse_file(&statements, &mut errors);
-        let lines = LineStarts::new(text);
-        let at = |span: Span| {
-            let (line, column) = lines.line_col(span.start);
-            Position {
+        for d in declarations(text) {
+            let at = Position {
                 file: shown.to_owned(),
-                line,
-                column,
-            }
-        };
-        // (declaration, its scope's display name, depth), walked without
-        // recursion.
-        let mut stack: Vec<(&Decl, String, usize)> = file
-            .nested
-            .iter()
-            .rev()
-            .map(|d| (d, format!("{request_name}:"), 0))
-            .collect();
-        while let Some((decl, scope, depth)) = stack.pop() {
-            if depth > MAX_DEPTH {
-                continue;
-            }
-            let name = &decl.name.value;
-            let full = if scope.ends_with(':') {
-                format!("{scope}{name}")
+                line: d.span.start.line,
+                column: d.span.start.column,
+            };
+            let scope = format!("{request_name}:{}", d.scope);
+            let full = if d.scope.is_empty() {
+                format!("{scope}{}", d.name)
             } else {
-                format!("{scope}.{name}")
+                format!("{scope}.{}", d.name)
             };
-            let inner = match &decl.kind {
-                DeclKind::Struct
-                | DeclKind::Enum
-                | DeclKind::Interface { .. }
-                | DeclKind::Const { .. }
-                | DeclKind::Annotation { .. } => {
-                    self.nodes.insert(full.clone(), at(decl.name.span));
-                    full
+            match d.kind {
+                DeclarationKind::Union | DeclarationKind::Group => {
+                    self.add_member(&scope, &d.name, at.clone());
+                    self.nodes.insert(full, at);
                 }
-                DeclKind::Field { .. } | DeclKind::Enumerant => {
-                    self.add_member(&scope, name, at(decl.name.span));
-                    continue;
+                DeclarationKind::Field
+                | DeclarationKind::Enumerant
+                | DeclarationKind::Method
+                | DeclarationKind::Parameter => self.add_member(&scope, &d.name, at),
+                _ => {
+                    self.nodes.insert(full, at);
                 }
-                DeclKind::Method {
-                    params, results, ..
-                } => {
-                    self.add_member(&scope, name, at(decl.name.span));
-                    for (list, suffix) in
-                        [(Some(params), "$Params"), (results.as_ref(), "$Results")]
-                    {
-                        if let Some(ParamList::Named(list, _)) = list {
-                            let key = format!("{full}{suffix}");
-                            for p in list {
-                                self.add_member(&key, &p.name.value, at(p.name.span));
-                            }
-                        }
-                    }
-                    continue;
-                }
-                DeclKind::Union if name.is_empty() => scope,
-                DeclKind::Union | DeclKind::Group => {
-                    self.add_member(&scope, name, at(decl.name.span));
-                    self.nodes.insert(full.clone(), at(decl.name.span));
-                    full
-                }
-                DeclKind::File | DeclKind::Using(_) => continue,
-            };
-            for d in decl.nested.iter().rev() {
-                stack.push((d, inner.clone(), depth + 1));
             }
         }
-    }
-}
-
-/// The byte offsets where lines start.
-#[cfg(feature = "compiler")]
-struct LineStarts(Vec<u32>);
-
-#[cfg(feature = "compiler")]
-impl LineStarts {
-    fn new(text: &[u8]) -> LineStarts {
-        let mut starts = vec![0];
-        for (i, b) in text.iter().enumerate() {
-            if *b == b'\n' {
-                starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
-            }
-        }
-        LineStarts(starts)
-    }
-
-    /// 1-based line and byte column of `offset`.
-    fn line_col(&self, offset: u32) -> (u32, u32) {
-        let line = self.0.partition_point(|s| *s <= offset).max(1);
-        let start = self.0[line - 1];
-        (u32::try_from(line).unwrap_or(u32::MAX), offset - start + 1)
     }
 }
 
@@ -159,16 +83,9 @@ impl LineStarts {
 mod tests {
     use super::*;
 
-    #[test]
-    fn line_col_counts_from_one() {
-        let lines = LineStarts::new(b"ab\ncd\n\nx");
-        assert_eq!(lines.line_col(0), (1, 1));
-        assert_eq!(lines.line_col(1), (1, 2));
-        assert_eq!(lines.line_col(3), (2, 1));
-        assert_eq!(lines.line_col(6), (3, 1));
-        assert_eq!(lines.line_col(7), (4, 1));
-    }
-
+    /// Members are found by their scope's display name: an unnamed
+    /// union's in the enclosing struct, a group's in the group, a
+    /// method parameter's in the `$Params` struct.
     #[test]
     fn members_are_keyed_by_scope() {
         let mut p = Positions::default();

@@ -1,6 +1,6 @@
 //! The text format's tokens, read one at a time from the text with no
 //! allocation: the schema compiler's lexer
-//! ([`capnarena_compiler::lexer::lex_tokens`]) as a cursor. [`check`]
+//! (its `lex_tokens`) as a cursor. [`check`]
 //! finds the first error that lexer reports, at the same place and in the
 //! same words, without building its token tree; the parser and the filler
 //! then read tokens again where they need them.

@@ -4,10 +4,10 @@
 //!
 //! The text is read in three passes, none of which builds a tree of it.
 //! First it is lexed as the schema compiler's lexer
-//! ([`capnarena_compiler::lexer::lex_tokens`]) reads it, so literals,
+//! (its `lex_tokens`) reads it, so literals,
 //! escapes, comments and numbers read exactly as in a `.capnp` file.
 //! Then it is checked as one expression, as the compiler's
-//! [`capnarena_compiler::parser::parse_expression`] parses it. Both
+//! `parse_expression` parses it. Both
 //! passes report the first error those would, at the same place, and
 //! allocate nothing. Last, the values are read again, token by token,
 //! straight into the builders; a list's length is counted by reading its

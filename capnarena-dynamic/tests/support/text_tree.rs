@@ -7,9 +7,7 @@
 #![allow(dead_code)]
 
 use capnarena::Arena;
-use capnarena_compiler::ast::{Expr, ExprKind, Param, Span};
-use capnarena_compiler::lexer::lex_tokens;
-use capnarena_compiler::parser::parse_expression;
+use capnarena_compiler::__private::{Expr, ExprKind, Param, Span, lex_tokens, parse_expression};
 
 use capnarena_dynamic::DynamicListBuilder;
 use capnarena_dynamic::Schema;
