@@ -11,14 +11,17 @@
 //! # Ok::<(), String>(())
 //! ```
 //!
-//! Stages, one module each: [`lexer`] (text to statements of token trees),
-//! [`parser`] (statements to the [`ast`]), `files` (naming files, imports),
-//! `compile` (a folder, one file per concept: scopes and names, generics,
-//! node translation, struct members, values, the request's node order),
-//! [`layout`] (field offsets), [`ids`] (derived ids), `emit` (the message,
-//! built with the capnarena runtime).
+//! The API is [`Compiler`], what it returns ([`Report`], [`Diagnostics`]),
+//! [`outline`] (where each declaration of a file is written), [`limits`]
+//! and, with feature `codegen`, the command ([`cli`]).
+//!
+//! Stages, one module each, all private: `lexer` (text to statements of
+//! token trees), `parser` (statements to the `ast`), `files` (naming
+//! files, imports), `compile` (a folder, one file per concept: scopes and
+//! names, generics, node translation, struct members, values, the
+//! request's node order), `layout` (field offsets), `ids` (derived ids),
+//! `emit` (the message, built with the capnarena runtime).
 
-mod ast;
 // The command's `-ocapnarena` output runs the generator (feature
 // `codegen`, on by default; capnarena-build turns it off).
 #[cfg(feature = "codegen")]
@@ -27,37 +30,20 @@ mod compile;
 mod diagnostic;
 mod emit;
 mod files;
-mod ids;
 mod layout;
-mod lexer;
 pub mod limits;
 mod md5;
 pub mod outline;
 mod parser;
-mod schema;
 mod stdmap;
 
-/// Not part of the API: it changes without notice. What only this
-/// workspace's tests and fuzz targets reach. The compiler's tests and
-/// its fuzz target check the request's content field by field, through
-/// `schema` and `ids`. capnarena-dynamic's text parser reads a text as
-/// the compiler's expression grammar, and its tests check it against
-/// the compiler's own lexer and parser, `lex_tokens` and
-/// `parse_expression`, on every text.
+// Not part of the API: what only this workspace's tests and fuzz
+// targets reach (see the module's own docs).
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::ast::{Expr, ExprKind, Located, Param, Span};
-    pub use crate::lexer::lex_tokens;
-    pub use crate::parser::parse_expression;
-    /// The ids the compiler derives (`ids.rs`).
-    pub mod ids {
-        pub use crate::ids::*;
-    }
-    /// The request's content (`schema.rs`).
-    pub mod schema {
-        pub use crate::schema::*;
-    }
-}
+#[path = "private.rs"]
+pub mod __private;
+
+use __private::{ast, ids, lexer, schema};
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
