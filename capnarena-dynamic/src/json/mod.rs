@@ -107,6 +107,7 @@ mod de;
 mod decode;
 mod encode;
 mod error;
+mod number;
 mod parser;
 mod ser;
 mod writer;
