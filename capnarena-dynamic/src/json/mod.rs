@@ -109,6 +109,7 @@ mod encode;
 mod error;
 mod number;
 mod parser;
+mod scan;
 mod ser;
 mod writer;
 

@@ -51,6 +51,15 @@ fn push_ascii(bytes: &[u8], out: &mut String) {
 
 /// `v` in decimal.
 pub(crate) fn push_u64(v: u64, out: &mut String) {
+    // One or two digits (bytes, small counts) go in as chars: no
+    // UTF-8 check of a buffer.
+    if v < 100 {
+        if v >= 10 {
+            out.push(char::from(b'0' + (v / 10) as u8));
+        }
+        out.push(char::from(b'0' + (v % 10) as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let at = digits_u64(v, &mut buf);
     push_ascii(&buf[at..], out);

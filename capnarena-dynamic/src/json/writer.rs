@@ -10,6 +10,7 @@
 //! per level, and a list of one element adds no level.
 
 use super::number::{push_i64, push_i128, push_number, push_u64, push_u128};
+use super::scan::next_to_escape;
 
 /// A JSON value to write.
 #[derive(Debug)]
@@ -383,11 +384,12 @@ pub(crate) fn push_string(s: &str, out: &mut String) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    loop {
+        let i = next_to_escape(bytes, run);
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
         let esc = ESCAPE[usize::from(b)];
-        if esc == 0 {
-            continue;
-        }
         // `i` is at an ASCII byte: a char boundary.
         out.push_str(&s[run..i]);
         if esc == b'u' {
