@@ -167,9 +167,20 @@ struct Scaled {
     g: u128,
 }
 
-/// `5^i` for `i` up to 55, the largest below 2^128.
+/// `5^i` for `i` from 0 to 55 (5^55 is the largest below 2^128).
+const POW5: [u128; 56] = {
+    let mut t = [1u128; 56];
+    let mut i = 1;
+    while i < 56 {
+        t[i] = t[i - 1] * 5;
+        i += 1;
+    }
+    t
+};
+
+/// `5^i`, when it fits in a `u128`.
 fn pow5(i: u32) -> Option<u128> {
-    5u128.checked_pow(i)
+    POW5.get(i as usize).copied()
 }
 
 /// `x << s`, when nothing is shifted out.
@@ -244,11 +255,15 @@ impl Scaled {
         Some(twice < self.g || (twice == self.g && m & 1 == 0))
     }
 
-    /// The `precision` digits of the number this was made for, with `k =
+    /// The `precision` (15 or 17) digits of the number this was made for, with `k =
     /// precision - 1 - estimate`: `(digits, exponent, reads back)`. Moves
     /// to the next exponent when the estimate was one low.
     fn digits(self, precision: i32, m: u64, e: i32, estimate: i32) -> Option<(u64, i32, bool)> {
-        let top = 10u128.pow(precision as u32);
+        let top: u128 = if precision == 15 {
+            1_000_000_000_000_000
+        } else {
+            100_000_000_000_000_000
+        };
         let mut q = self.round();
         let mut exp = estimate;
         let mut scaled = self;
