@@ -80,7 +80,7 @@ impl<'de> JsonDeserializer<'de> {
     /// # Errors
     /// [`JsonError::InputTooLarge`], [`JsonError::LimitTooHigh`].
     pub fn from_str(text: &'de str, limits: &JsonLimits) -> JsonResult<Self> {
-        Self::new(text.as_bytes(), limits)
+        Self::new(text, limits)
     }
 
     /// A deserializer of `text` (UTF-8) under `limits`.
@@ -89,16 +89,16 @@ impl<'de> JsonDeserializer<'de> {
     /// As [`JsonDeserializer::from_str`]; [`JsonError::Syntax`] for text
     /// that is not UTF-8.
     pub fn from_slice(text: &'de [u8], limits: &JsonLimits) -> JsonResult<Self> {
-        if let Err(e) = core::str::from_utf8(text) {
-            return Err(JsonError::Syntax {
+        match core::str::from_utf8(text) {
+            Ok(text) => Self::new(text, limits),
+            Err(e) => Err(JsonError::Syntax {
                 at: Position::of(text, e.valid_up_to()),
                 message: "the input is not UTF-8".into(),
-            });
+            }),
         }
-        Self::new(text, limits)
     }
 
-    fn new(text: &'de [u8], limits: &JsonLimits) -> JsonResult<Self> {
+    fn new(text: &'de str, limits: &JsonLimits) -> JsonResult<Self> {
         if text.len() > limits.max_input_bytes {
             return Err(JsonError::InputTooLarge {
                 size: text.len(),
@@ -113,7 +113,7 @@ impl<'de> JsonDeserializer<'de> {
             });
         }
         Ok(JsonDeserializer {
-            p: Parser::new(text, 0, limits.max_depth),
+            p: Parser::of_str(text, 0, limits.max_depth),
             reject_unknown: limits.reject_unknown_fields,
         })
     }

@@ -107,7 +107,9 @@ mod de;
 mod decode;
 mod encode;
 mod error;
+mod number;
 mod parser;
+mod scan;
 mod ser;
 mod writer;
 

@@ -16,6 +16,7 @@
 use std::borrow::Cow;
 
 use super::error::{JsonError, JsonResult, Position};
+use super::scan::next_string_stop;
 
 /// A JSON value of a text that [`validate`] accepted: the byte offset
 /// where it starts. What it holds is read again from the text when the
@@ -222,6 +223,9 @@ pub(crate) struct Parser<'t> {
     /// The stack's address at the outermost array or object open (see
     /// [`Parser::enter`]).
     stack_base: usize,
+    /// `text` as a `str`, when it is known to be UTF-8 as a whole: then
+    /// a string's runs are slices of it, not checked again.
+    utf8: Option<&'t str>,
 }
 
 fn describe(b: Option<u8>) -> String {
@@ -241,6 +245,15 @@ impl<'t> Parser<'t> {
             depth: 0,
             max_depth,
             stack_base: 0,
+            utf8: None,
+        }
+    }
+
+    /// A parser of `text`, all of it UTF-8, from byte `start`.
+    pub(crate) fn of_str(text: &'t str, start: usize, max_depth: usize) -> Self {
+        Parser {
+            utf8: Some(text),
+            ..Parser::new(text.as_bytes(), start, max_depth)
         }
     }
 
@@ -604,18 +617,19 @@ impl<'t> Parser<'t> {
         let mut out: Vec<u8> = Vec::new();
         loop {
             let run = self.pos;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b == 0 {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.pos = next_string_stop(self.text, run);
             let raw: &'t [u8] = &self.text[run..self.pos];
-            let raw_str = match core::str::from_utf8(raw) {
-                Ok(s) => s,
-                Err(e) => {
-                    return Err(self.error_at(run + e.valid_up_to(), "the string is not UTF-8"));
-                }
+            // The run starts after `"` or an escape and ends before `"`,
+            // `\` or NUL: on char boundaries of a text known to be UTF-8.
+            let known = self.utf8.and_then(|all| all.get(run..self.pos));
+            let raw_str = match known {
+                Some(s) => s,
+                None => match core::str::from_utf8(raw) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        return Err(self.error_at(run + e.valid_up_to(), "the string is not UTF-8"));
+                    }
+                },
             };
             if run == open + 1 && self.peek() == Some(b'"') {
                 // No escapes: the text itself.
@@ -694,7 +708,7 @@ impl<'t> Parser<'t> {
                 }
             }
         }
-        // The input was checked to be UTF-8 and escapes add whole
+        // Each run was checked to be UTF-8 and escapes add whole
         // characters.
         String::from_utf8(out)
             .map(Cow::Owned)

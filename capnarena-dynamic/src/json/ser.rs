@@ -189,15 +189,15 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
         Ok(())
     }
     fn serialize_i8(self, v: i8) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.integer(v.into());
         Ok(())
     }
     fn serialize_i16(self, v: i16) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.integer(v.into());
         Ok(())
     }
     fn serialize_i32(self, v: i32) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.integer(v.into());
         Ok(())
     }
     fn serialize_i64(self, v: i64) -> JsonResult<()> {
@@ -205,27 +205,27 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
         Ok(())
     }
     fn serialize_i128(self, v: i128) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.wide_integer(v);
         Ok(())
     }
     fn serialize_u8(self, v: u8) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.unsigned(v.into());
         Ok(())
     }
     fn serialize_u16(self, v: u16) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.unsigned(v.into());
         Ok(())
     }
     fn serialize_u32(self, v: u32) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.unsigned(v.into());
         Ok(())
     }
     fn serialize_u64(self, v: u64) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.unsigned(v);
         Ok(())
     }
     fn serialize_u128(self, v: u128) -> JsonResult<()> {
-        self.w.integer(v);
+        self.w.wide_unsigned(v);
         Ok(())
     }
     /// A `Float32` is written as the double it widens to, as the
@@ -247,7 +247,7 @@ impl<'a> ser::Serializer for &'a mut JsonSerializer {
     fn serialize_bytes(self, v: &[u8]) -> JsonResult<()> {
         self.begin(Open::Array)?;
         for &b in v {
-            self.w.integer(b);
+            self.w.unsigned(b.into());
         }
         self.w.end();
         Ok(())

@@ -9,6 +9,9 @@
 //! next line; it closes with `" }"` (`" ]"`). Elements indent two spaces
 //! per level, and a list of one element adds no level.
 
+use super::number::{push_i64, push_i128, push_number, push_u64, push_u128};
+use super::scan::next_to_escape;
+
 /// A JSON value to write.
 #[derive(Debug)]
 pub(crate) enum Out {
@@ -190,10 +193,26 @@ impl JsonWriter {
     }
 
     /// An integer, in decimal.
-    pub(crate) fn integer(&mut self, v: impl core::fmt::Display) {
-        use core::fmt::Write as _;
-        // Writing to a String cannot fail.
-        let _ = write!(self.scalar_target(), "{v}");
+    pub(crate) fn integer(&mut self, v: i64) {
+        push_i64(v, self.scalar_target());
+        self.value_done(false);
+    }
+
+    /// An unsigned integer, in decimal.
+    pub(crate) fn unsigned(&mut self, v: u64) {
+        push_u64(v, self.scalar_target());
+        self.value_done(false);
+    }
+
+    /// A 128-bit integer, in decimal.
+    pub(crate) fn wide_integer(&mut self, v: i128) {
+        push_i128(v, self.scalar_target());
+        self.value_done(false);
+    }
+
+    /// A 128-bit unsigned integer, in decimal.
+    pub(crate) fn wide_unsigned(&mut self, v: u128) {
+        push_u128(v, self.scalar_target());
         self.value_done(false);
     }
 
@@ -337,194 +356,52 @@ impl Frame {
     }
 }
 
+/// What each byte becomes in a JSON string: 0 for itself, `u` for
+/// `\u00XX`, else the letter after the backslash.
+const ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b'u';
+        b += 1;
+    }
+    t[0x08] = b'b';
+    t[0x0c] = b'f';
+    t[b'\n' as usize] = b'n';
+    t[b'\r' as usize] = b'r';
+    t[b'\t' as usize] = b't';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
 /// `s` as a JSON string: `"` and `\` escaped, the control characters
 /// below 0x20 as `\b \f \n \r \t` or `\u00XX`; everything else as is.
+/// The spans between escapes are copied whole.
 pub(crate) fn push_string(s: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push('"');
+    let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            0x08 => Some("\\b"),
-            0x0c => Some("\\f"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            0..=0x1f => Some(""),
-            _ => None,
+    loop {
+        let i = next_to_escape(bytes, run);
+        let Some(&b) = bytes.get(i) else {
+            break;
         };
-        if let Some(esc) = esc {
-            out.push_str(&s[run..i]);
-            if esc.is_empty() {
-                out.push_str("\\u00");
-                out.push(HEX[usize::from(b >> 4)] as char);
-                out.push(HEX[usize::from(b & 15)] as char);
-            } else {
-                out.push_str(esc);
-            }
-            run = i + 1;
+        let esc = ESCAPE[usize::from(b)];
+        // `i` is at an ASCII byte: a char boundary.
+        out.push_str(&s[run..i]);
+        if esc == b'u' {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        } else {
+            out.push('\\');
+            out.push(char::from(esc));
         }
+        run = i + 1;
     }
     out.push_str(&s[run..]);
     out.push('"');
-}
-
-/// A finite number as the reference writes it: C's `%.15g`, or `%.17g`
-/// when 15 digits do not read back as the same number, without the `+`
-/// of a positive exponent (`1e22`, `1e-05`, `0.1`, `-0`, `123456`).
-pub(crate) fn push_number(v: f64, out: &mut String) {
-    if v.is_nan() {
-        out.push_str("nan");
-        return;
-    }
-    if v.is_infinite() {
-        out.push_str(if v > 0.0 { "inf" } else { "-inf" });
-        return;
-    }
-    // An integer below 10^15 is its digits (as %.15g writes it).
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        if v == 0.0 && v.is_sign_negative() {
-            out.push_str("-0");
-        } else {
-            use core::fmt::Write as _;
-            // Exact: |v| < 2^53; writing to a String cannot fail.
-            let _ = write!(out, "{}", v as i64);
-        }
-        return;
-    }
-    // The shortest digits that read back as `v` (Rust's `{:e}`). With
-    // at most 15 of them, %.15g writes exactly them: `v` is within half
-    // an ulp (at most 2^-53 of `v`) of them, closer than half a unit of
-    // the 15th digit (at least 5 * 10^-16 of `v`), so rounding `v` to 15
-    // digits gives them. With more, no 15 digits read back, and %.17g's
-    // digits are `v` correctly rounded to 17 (Rust's `{:.16e}`).
-    // Subnormal numbers have fewer bits: there %.15g's digits (`v`
-    // correctly rounded, Rust's `{:.14e}`) are tried as C does.
-    if v < 0.0 {
-        out.push('-');
-    }
-    let (digits, exp) = if v.abs() >= f64::MIN_POSITIVE {
-        split_sci(&format!("{:e}", v.abs()))
-    } else {
-        let fifteen = format!("{:.14e}", v.abs());
-        if fifteen.parse::<f64>() == Ok(v.abs()) {
-            split_sci(&fifteen)
-        } else {
-            (String::new(), 0)
-        }
-    };
-    if !digits.is_empty() && digits.len() <= 15 {
-        push_g(&digits, exp, 15, out);
-    } else {
-        let rounded = format!("{:.16e}", v.abs());
-        let (digits, exp) = split_sci(&rounded);
-        push_g(&digits, exp, 17, out);
-    }
-}
-
-/// The digits (no point) and the exponent of Rust's `{:e}` text.
-fn split_sci(s: &str) -> (String, i32) {
-    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    (digits, exp.parse().unwrap_or(0))
-}
-
-/// C's `%.{precision}g` of the positive number `0.d1d2d3... * 10^(exp+1)`
-/// (its significant `digits`, at most `precision` of them), without the
-/// `+` of a positive exponent: scientific when the exponent is below -4
-/// or at least the precision, fixed otherwise; trailing zeros (and a
-/// trailing point) dropped; an exponent of at least two digits.
-fn push_g(digits: &str, exp: i32, precision: i32, out: &mut String) {
-    let digits = digits.trim_end_matches('0');
-    let digits = if digits.is_empty() { "0" } else { digits };
-    if exp < -4 || exp >= precision {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        if exp < 0 {
-            out.push('-');
-        }
-        let e = exp.unsigned_abs();
-        if e < 10 {
-            out.push('0');
-        }
-        out.push_str(&e.to_string());
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(digits);
-    } else {
-        // exp + 1 digits before the point.
-        let whole = (exp + 1) as usize;
-        if digits.len() <= whole {
-            out.push_str(digits);
-            for _ in digits.len()..whole {
-                out.push('0');
-            }
-        } else {
-            out.push_str(&digits[..whole]);
-            out.push('.');
-            out.push_str(&digits[whole..]);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn num(v: f64) -> String {
-        let mut s = String::new();
-        push_number(v, &mut s);
-        s
-    }
-
-    /// Numbers are written as C's `%.15g` (then `%.17g`) writes them,
-    /// as glibc's printf prints these values (subnormal, 15 and 17
-    /// digits, both layouts, both ends of the fixed layout's range).
-    #[test]
-    fn numbers_as_printf_g() {
-        let cases: &[(f64, &str)] = &[
-            (0.0, "0"),
-            (-0.0, "-0"),
-            (1.0, "1"),
-            (-2.25e300, "-2.25e300"),
-            (6.02214076e23, "6.02214076e23"),
-            (1e22, "1e22"),
-            (1e15, "1e15"),
-            (123456789012345.0, "123456789012345"),
-            (1e-5, "1e-05"),
-            (0.0001, "0.0001"),
-            (0.1, "0.1"),
-            (f64::from(0.1f32), "0.10000000149011612"),
-            (1.0 / 3.0, "0.33333333333333331"),
-            (4294967295.0, "4294967295"),
-            (f64::MAX, "1.7976931348623157e308"),
-            (5e-324, "4.94065645841247e-324"),
-            (-2.5e-310, "-2.50000000000002e-310"),
-            (2.5e-308, "2.5e-308"),
-            (1e300, "1e300"),
-            (1.5e-7, "1.5e-07"),
-            (0.5e-4, "5e-05"),
-            (123.456, "123.456"),
-            (1234567890123456.0, "1234567890123456"),
-            (1e16, "1e16"),
-            (0.000123, "0.000123"),
-            (f64::from(0.3f32), "0.30000001192092896"),
-            // A tie at 17 digits rounds to even, as printf does (the
-            // shortest digits, ...313, would not).
-            (-113.55398559570312, "-113.55398559570312"),
-        ];
-        for (v, want) in cases {
-            assert_eq!(num(*v), *want, "{v:e}");
-        }
-    }
 }

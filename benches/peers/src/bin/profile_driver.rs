@@ -12,7 +12,9 @@
 //! as listed in `capnarena_peers::realistic::steps::SCENARIOS`, `rsb/SET/COLUMN` as listed by
 //! `capnarena_peers::rsb::steps::scenarios`), `SIDE` is `capnarena` or `capnp`
 //! (or `format_floor` for an `rsb/SET/read`, `access` or `access_single`
-//! scenario: the loop or the open with no reader, `capnarena_peers::rsb::floor`).
+//! scenario: the loop or the open with no reader, `capnarena_peers::rsb::floor`;
+//! `serde_json` for a `json/SET/to_json` or `from_json` scenario, as listed by
+//! `capnarena_peers::rsb::json_steps::scenarios`).
 //! One warm-up iteration runs before the counted ones; the checksum of the
 //! results is printed so that no work is optimized away.
 
@@ -22,6 +24,7 @@ use std::process::ExitCode;
 use capnarena::{Arena, FixedArena, MultiSegmentArena, SingleSegmentArena};
 use capnarena_peers::capnarena_side::{self as ca, Reuse};
 use capnarena_peers::realistic::steps::{self, Side};
+use capnarena_peers::rsb::json_steps::{self, JsonSide};
 use capnarena_peers::rsb::steps as rsb_steps;
 use capnarena_peers::*;
 
@@ -52,6 +55,7 @@ fn ours<'a>(scenario: &str, buf: &'a mut [capnarena::Word], data: &'a Data) -> O
         s if s.starts_with("rsb/") => {
             return rsb_steps::step(s, Side::Capnarena, capnarena::Word::slice_as_bytes_mut(buf));
         }
+        s if s.starts_with("json/") => return json_steps::step(s, JsonSide::Capnarena),
         "growth/single/fresh" => {
             Box::new(|| ca::growth_build(SingleSegmentArena::new()).unwrap().bytes as u64)
         }
@@ -285,8 +289,9 @@ fn main() -> ExitCode {
             &data,
         ),
         "format_floor" => rsb_steps::floor_step(scenario),
+        "serde_json" => json_steps::step(scenario, JsonSide::SerdeJson),
         _ => {
-            eprintln!("SIDE must be capnarena, capnp or format_floor, not {side:?}");
+            eprintln!("SIDE must be capnarena, capnp, format_floor or serde_json, not {side:?}");
             return ExitCode::FAILURE;
         }
     };

@@ -20,6 +20,7 @@
 //! criterion bench (`benches/rsb.rs`), the callgrind driver and the tests.
 
 pub mod floor;
+pub mod json_steps;
 pub mod ours;
 pub mod peer;
 pub mod steps;
