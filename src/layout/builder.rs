@@ -44,8 +44,8 @@ pub use slot::PointerBuilder;
 use slot::resolve_builder;
 pub use structs::StructBuilder;
 pub use view::BuiltView;
-use zero::zero_if_set;
 pub(in crate::layout) use zero::zero_pointer_best_effort;
+use zero::{set_over_old, set_pointer};
 
 /// Words reserved in front of segment 0 for the segment table.
 const HEADER_WORDS: usize = 1;

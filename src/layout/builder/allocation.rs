@@ -73,6 +73,18 @@ pub(crate) enum Keep {
     },
 }
 
+impl Keep {
+    /// The new object's words kept: a struct's, for its builder; 0 for
+    /// anything else.
+    #[inline(always)]
+    fn object_words(self) -> u16 {
+        match self {
+            Keep::Object(n) => n,
+            Keep::Nothing | Keep::Parent { .. } => 0,
+        }
+    }
+}
+
 /// [`alloc`], asking the arena for words as `fill` says.
 #[inline(always)]
 fn alloc_as<A: Arena + ?Sized>(
@@ -226,21 +238,29 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
         // the second test refuses it too.
         let o = raw.wrapping_sub(header);
         // One load and one test: a slot already set goes out of line, with
-        // the object allocated and nothing yet written.
+        // the object allocated and nothing yet written. A slot outside the
+        // words goes there too (an error), so the slot's write below needs
+        // no test of its own. What the out-of-line path keeps is a struct's
+        // words, a constant where this is inlined: the parent's data
+        // section, which `Keep::Parent` would have it compute on the hot
+        // path, is looked up again when next used.
         let slot_at = pos as usize + header as usize;
-        if seg.get(slot_at).is_some_and(|w| w.to_u64() != 0) {
-            let near = Some((raw, seg.len()));
-            return alloc_slow(
-                arena,
-                segment,
-                pos,
-                words,
-                fill,
-                keep,
-                near,
-                make,
-                fill_object,
-            );
+        match seg.get(slot_at) {
+            Some(w) if w.to_u64() == 0 => {}
+            _ => {
+                let near = Some((raw, seg.len()));
+                return alloc_slow(
+                    arena,
+                    segment,
+                    pos,
+                    words,
+                    fill,
+                    keep.object_words(),
+                    near,
+                    make,
+                    fill_object,
+                );
+            }
         }
         let start = raw as usize;
         let object = match start
@@ -282,17 +302,7 @@ pub(super) fn alloc_object<A: Arena + ?Sized>(
         // An object no builder keeps (a text, data, a list): the rest out
         // of line, so that the callers' code is the near path alone. The
         // parent's data section is looked up again when next used.
-        _ => alloc_slow(
-            arena,
-            segment,
-            pos,
-            words,
-            fill,
-            keep,
-            None,
-            make,
-            fill_object,
-        ),
+        _ => alloc_slow(arena, segment, pos, words, fill, 0, None, make, fill_object),
     }
 }
 
@@ -312,8 +322,8 @@ fn lost_slot(segment: u32, pos: u32) -> Error {
 /// (`words` words at raw offset `raw` of the pointer's segment, allocated
 /// but not written, checked against the `returned` words the arena handed
 /// back with it) and the pointer to it are written; what the slot
-/// pointed to is zeroed (see [`zero_replaced`]), then what `keep` asks for
-/// is kept through a lookup of its own.
+/// pointed to is zeroed (see [`zero_replaced`]), then the object's first
+/// `keep_words` words are kept through a lookup of their own.
 ///
 /// # Errors
 /// As [`zero_replaced`]; the slot then points to the new object.
@@ -321,7 +331,7 @@ fn near_over_set_slot<A: Arena + ?Sized>(
     arena: &mut A,
     (segment, pos, raw, words): (u32, u32, u32, u32),
     returned: usize,
-    keep: Keep,
+    keep_words: u16,
     make: impl Fn(i64) -> u64,
     fill_object: impl WriteObject,
 ) -> Result<(u32, u32, Cached)> {
@@ -350,16 +360,9 @@ fn near_over_set_slot<A: Arena + ?Sized>(
     let new = Word::from_u64(make(i64::from(o) - i64::from(pos) - 1));
     let old = core::mem::replace(slot, new).to_u64();
     zero_replaced(arena, (segment, pos, old), (segment, o, words))?;
-    let words_kept = match keep {
-        Keep::Nothing => None,
-        Keep::Object(n) => (n > 0).then(|| start..start + usize::from(n)),
-        Keep::Parent { data, words } => {
-            let at = data as usize + header;
-            (words > 0).then(|| at..at + usize::from(words))
-        }
-    };
+    let kept = (keep_words > 0).then(|| start..start + usize::from(keep_words));
     let seg = arena.segment_mut(SegmentId(segment));
-    let kept = match words_kept.and_then(|range| seg.get_mut(range)) {
+    let kept = match kept.and_then(|range| seg.get_mut(range)) {
         Some(w) => Cached::keep(Word::slice_as_bytes_mut(w), owner),
         None => Cached::empty(),
     };
@@ -457,11 +460,12 @@ fn zero_if_set_after_alloc<A: Arena + ?Sized>(
 /// [`alloc_object`]'s paths out of line: the object allocated at raw
 /// offset `near.0` of the pointer's segment (whose words, as the arena
 /// returned them, were `near.1` long) over a slot already set
-/// ([`near_over_set_slot`]), or placed elsewhere ([`alloc_elsewhere`],
-/// where the parent's data section is not kept: it is looked up again
-/// when next used). One function, so that the callers' code holds one
-/// call out of line: a second one there kept their result in memory
-/// (+14 instructions an allocation on the growth bench).
+/// ([`near_over_set_slot`]), or placed elsewhere ([`alloc_elsewhere`]).
+/// `keep_words` are the new struct's words its builder keeps (0 for
+/// anything else); the parent's data section is not kept here: it is
+/// looked up again when next used. One function, so that the callers'
+/// code holds one call out of line: a second one there kept their result
+/// in memory (+14 instructions an allocation on the growth bench).
 #[allow(clippy::too_many_arguments)]
 #[cold]
 #[inline(never)]
@@ -471,7 +475,7 @@ fn alloc_slow<A: Arena + ?Sized>(
     pos: u32,
     words: u32,
     fill: Fill,
-    keep: Keep,
+    keep_words: u16,
     near: Option<(u32, usize)>,
     make: impl Fn(i64) -> u64,
     fill_object: impl WriteObject,
@@ -481,26 +485,20 @@ fn alloc_slow<A: Arena + ?Sized>(
             arena,
             (segment, pos, raw, words),
             returned,
-            keep,
+            keep_words,
             make,
             fill_object,
         ),
-        None => {
-            let keep_words = match keep {
-                Keep::Object(n) => n,
-                _ => 0,
-            };
-            alloc_elsewhere(
-                arena,
-                segment,
-                pos,
-                words,
-                fill,
-                keep_words,
-                make,
-                fill_object,
-            )
-        }
+        None => alloc_elsewhere(
+            arena,
+            segment,
+            pos,
+            words,
+            fill,
+            keep_words,
+            make,
+            fill_object,
+        ),
     }
 }
 

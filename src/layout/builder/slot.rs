@@ -3,7 +3,7 @@
 
 use super::{
     BuilderSegments, Fill, Keep, StructBuilder, Zeroed, alloc_object, check_in, read_word,
-    write_word, zero_if_set, zero_pointer_best_effort,
+    set_pointer, write_word, zero_pointer_best_effort,
 };
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
@@ -80,14 +80,13 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
     pub fn init_struct(self, size: StructSize) -> Result<StructBuilder<'a, A>> {
         let words = size.total_words();
         if words == 0 {
-            zero_if_set(self.arena, self.segment, self.pos)?;
             // An empty struct: offset -1 keeps the pointer non-null.
-            write_word(
+            set_pointer(
                 self.arena,
                 self.segment,
                 self.pos,
                 pointer::encode_struct(-1, size),
-            );
+            )?;
             return Ok(StructBuilder {
                 arena: KeptArena::new(self.arena),
                 segment: self.segment,

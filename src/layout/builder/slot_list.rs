@@ -5,7 +5,7 @@
 
 use super::{
     BuilderSegments, Fill, Keep, ListBuilder, PointerBuilder, WriteObject, Zeroed, alloc_object,
-    check_in, read_word, resolve_builder, too_large, write_word, zero_if_set,
+    check_in, read_word, resolve_builder, set_over_old, too_large,
 };
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
@@ -62,20 +62,17 @@ impl<'a, A: Arena + ?Sized> PointerBuilder<'a, A> {
         let (segment, start) = if words == 0 {
             // No words: point at the end of the segment, where the next
             // object would go (as the reference and canonical form do).
-            // What the slot pointed to is zeroed first (that changes no
-            // segment's length).
-            let seg = BuilderSegments::get(self.arena, self.segment);
+            // One lookup and one test of the slot; a slot already set goes
+            // out of line, where what it pointed to is zeroed first (that
+            // changes no segment's length).
+            let seg = BuilderSegments::get_mut(self.arena, self.segment);
             let end = seg.len() as u32;
-            if seg.get(self.pos as usize).is_some_and(|w| w.to_u64() != 0) {
-                zero_if_set(self.arena, self.segment, self.pos)?;
-            }
             let offset = i64::from(end) - i64::from(self.pos) - 1;
-            write_word(
-                self.arena,
-                self.segment,
-                self.pos,
-                pointer::encode_list(offset, size, count64),
-            );
+            let new = pointer::encode_list(offset, size, count64);
+            match seg.get_mut(self.pos as usize) {
+                Some(slot) if slot.to_u64() == 0 => *slot = Word::from_u64(new),
+                _ => set_over_old(self.arena, self.segment, self.pos, new)?,
+            }
             (self.segment, end)
         } else {
             let (s, o, _) = alloc_object(

@@ -95,6 +95,47 @@ pub(super) fn zero_if_set<A: Arena + ?Sized>(arena: &mut A, segment: u32, pos: u
     Ok(())
 }
 
+/// Sets the slot at (`segment`, `pos`) to `new`: one lookup and one test
+/// of the slot inline, [`set_over_old`] when it is set.
+///
+/// # Errors
+/// As [`set_over_old`].
+#[inline(always)]
+pub(super) fn set_pointer<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    new: u64,
+) -> Result<()> {
+    match BuilderSegments::get_mut(arena, segment).get_mut(pos as usize) {
+        Some(slot) if slot.to_u64() == 0 => {
+            *slot = Word::from_u64(new);
+            Ok(())
+        }
+        _ => set_over_old(arena, segment, pos, new),
+    }
+}
+
+/// Sets the slot at (`segment`, `pos`), found set (or outside the words
+/// the arena hands out), to `new`, once what it pointed to is zeroed (see
+/// [`zero_if_set`]). Out of line: the callers' hot path is the one test
+/// of the slot that sends them here.
+///
+/// # Errors
+/// As [`zero_pointer`]; the slot is then left null.
+#[cold]
+#[inline(never)]
+pub(super) fn set_over_old<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    pos: u32,
+    new: u64,
+) -> Result<()> {
+    zero_if_set(arena, segment, pos)?;
+    write_word(arena, segment, pos, new);
+    Ok(())
+}
+
 /// [`zero_if_set`] for an operation that reports no error (clearing a
 /// slot, setting a capability): what the walk can follow is zeroed and
 /// the slot is null after it; what it cannot follow stays where it is,
