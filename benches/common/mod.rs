@@ -5,6 +5,16 @@
 //!
 //! Each bench file includes this module with `mod common;` and uses part
 //! of it.
+//!
+//! # The groups
+//!
+//! | file | group | what one iteration does |
+//! |---|---|---|
+//! | `build.rs` | `growth/ARENA/{fresh,reuse}/PEOPLE` | builds the address book. ARENA: `single` (`SingleSegmentArena`), `multi/heuristic` (`MultiSegmentArena`, default policy), `multi/fixed_1024w` (`GrowthPolicy::FixedSize(1024)`: many small segments), `multi/fixed_16384w` (16,384-word segments), `fixed` (`FixedArena` over a kept buffer), `pooled` (a third-party arena written against the public `Arena` trait, as in `examples/pooled_arena.rs`: fixed-capacity segments drawn from a shared pool). *fresh* = a new arena each time (a pooled one draws on the pool's warm buffers), *reuse* = one message `reset()` each time. `memcpy/PEOPLE` copies the framed size. |
+//! | `build.rs` | `reset/ARENA` | `reset()` of a message whose arena the large book grew once, then a new root with an empty list |
+//! | `frame.rs` | `frame/{single,multi_fixed_1024w}/{append_to,write_to_sink}/PEOPLE`, `frame/single/framed_bytes/PEOPLE` | `append_to` a kept `Vec<u8>`; vectored `write_to(io::sink())` (segment table and segments handed over as they lie, no copy); `framed_bytes()` (one segment: the framed message as one slice) |
+//! | `read.rs` | `read/{zero_copy,copy}/{open,every_field}/PEOPLE` | `MessageReader::from_bytes` (in place) or `Message::read_from_bytes` (copied into a kept message's arena); *open* = segment table, root and the people list, *every_field* = every field of every person |
+//! | `packed.rs` | `packed/pack/{append_packed_to,write_packed_to_sink}/PEOPLE`, `packed/unpack/read_packed_from_bytes/PEOPLE` | packing into a kept `Vec<u8>` or `io::sink()`; unpacking into a kept message's arena |
 #![allow(dead_code)]
 
 use std::hint::black_box;

@@ -3,6 +3,14 @@
 //! on the four data sets, one criterion group per set and direction
 //! (`rsb_owned/SET/decode`: bytes to an owned value; `rsb_owned/SET/encode`:
 //! owned value to bytes). What each side does: `prost_sets::Op`.
+//!
+//! | group `rsb_owned/SET/…` | row | one iteration |
+//! |---|---|---|
+//! | decode | capnarena_value | `MessageReader::from_bytes` over the framed message (8-aligned), `get_root`, `Value::try_from(root)`, drop |
+//! | decode | capnarena_value_ref | the same with `ValueRef` (text and data borrowed from the bytes) |
+//! | decode | prost | `Message::decode(&bytes[..])` of prost's encoding of the same data, drop |
+//! | encode | capnarena_value | `reset()` a kept `Message<SingleSegmentArena>`, `value.build_root`, `append_to` a kept, cleared `Vec` |
+//! | encode | prost | `value.encode(&mut out)` into a kept, cleared `Vec` |
 
 // `criterion_group!` generates an undocumented `pub fn`.
 #![allow(missing_docs)]

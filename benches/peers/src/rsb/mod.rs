@@ -18,6 +18,17 @@
 //!
 //! [`steps::step`] makes one iteration of one side of one scenario, for the
 //! criterion bench (`benches/rsb.rs`), the callgrind driver and the tests.
+//!
+//! # Columns
+//!
+//! | column | what one iteration does |
+//! |---|---|
+//! | serialize | capnarena: `reset()` a kept `Message<SingleSegmentArena>`, build the set with the generated builders (bulk setters: `set_*_from_slice`, `set_*_from_iter`), `append_to` a kept `Vec`. capnp, as that benchmark's harness: a new `Builder` over one kept `ScratchSpaceHeapAllocator` of 1,000,000 words, setters one by one (lists element by element), `serialize::write_message` into a kept `Vec` |
+//! | serialize_multi | (mesh only) the same on a kept `Message<MultiSegmentArena>` (default policy); capnp as in serialize (its scratch space overflows into heap segments for the mesh) |
+//! | access | open the framed message in place and fetch the typed root: `MessageReader::from_bytes` + `get_root`; capnp `read_message_from_flat_slice` + `get_root` |
+//! | read | access, then one field per element of the root's list, as that benchmark reads: each log's `address` (a struct pointer), `code` and `size`; each triangle's `normal` (a struct pointer); each player's game type; each update's score |
+//! | packed_serialize | serialize, packed (`append_packed_to`; capnp `serialize_packed::write_message`) |
+//! | packed_read | unpack, then the read column's loop. capnarena: `read_packed_from_bytes` into a kept message; capnp, as that benchmark: `serialize_packed::read_message` (new memory each time) |
 
 pub mod floor;
 pub mod json_steps;
