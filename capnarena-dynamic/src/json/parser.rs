@@ -165,19 +165,16 @@ impl Iterator for Items<'_> {
         if self.done {
             return None;
         }
-        let r = self.p.next_item();
-        match r {
-            Ok(Some(node)) => Some(Ok(node)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
+        fused(&mut self.done, self.p.next_item())
     }
+}
+
+/// The next element of an iterator over a parser's output: none once the
+/// parser said so or failed, and `done` set then.
+fn fused<T>(done: &mut bool, r: JsonResult<Option<T>>) -> Option<JsonResult<T>> {
+    let out = r.transpose();
+    *done = !matches!(out, Some(Ok(_)));
+    out
 }
 
 /// A member of an object: its name, where the name starts, its value.
@@ -196,18 +193,7 @@ impl<'t> Iterator for Members<'t> {
         if self.done {
             return None;
         }
-        let r = self.p.next_member();
-        match r {
-            Ok(Some(m)) => Some(Ok(m)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
+        fused(&mut self.done, self.p.next_member())
     }
 }
 
