@@ -22,6 +22,7 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
+use super::budget::Budget;
 use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder, copy_bytes};
 use super::pointer::{ElementSize, StructSize};
 use super::reader::{ListReader, PointerReader, ReadContext, StructReader};
@@ -124,36 +125,6 @@ impl<A: Arena + ?Sized> StructBuilder<'_, A> {
         let mut stack = Stack::new();
         struct_into(arena, segment, data, size, src, &mut stack)?;
         copy_below(arena, src.context(), &mut stack, Mode::Plain, &mut budget)
-    }
-}
-
-/// Words a copy may still visit (see [`ReadContext`]'s copy bound).
-///
-/// [`ReadContext`]: super::ReadContext
-struct Budget {
-    left: u64,
-    bound: u64,
-}
-
-impl Budget {
-    #[inline(always)]
-    fn new(bound: u64) -> Self {
-        Budget { left: bound, bound }
-    }
-
-    /// Takes `words` from the budget.
-    #[inline(always)]
-    fn charge(&mut self, words: u64) -> Result<()> {
-        match self.left.checked_sub(words) {
-            Some(left) => {
-                self.left = left;
-                Ok(())
-            }
-            None => Err(Error::TraversalLimitExceeded {
-                limit: self.bound,
-                requested: words,
-            }),
-        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! checked arithmetic. Its one `unsafe` piece is `cache`: a struct
 //! builder keeps its struct's bytes between calls into the arena.
 
+mod budget;
 mod builder;
 mod cache;
 mod copy;

@@ -25,6 +25,7 @@ use alloc::vec::Vec;
 use super::{BuilderSegments, check_in, read_word, write_word};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
+use crate::layout::budget::Budget;
 use crate::layout::pointer::{self, ElementSize, KIND_FAR, KIND_LIST, KIND_OTHER, KIND_STRUCT};
 use crate::layout::reader::{Resolved, resolve};
 use crate::word::Word;
@@ -60,7 +61,7 @@ pub(super) fn zero_replaced<A: Arena + ?Sized>(
     keep_out: (u32, u32, u32),
 ) -> Result<()> {
     let mut walk = Walk {
-        budget: Budget::of(arena),
+        budget: Budget::new(message_words(arena)),
         stack: Stack::new(),
         first_error: None,
         keep_out,
@@ -368,34 +369,13 @@ fn zero_words<A: Arena + ?Sized>(arena: &mut A, segment: u32, at: u32, len: u32)
     }
 }
 
-/// Words the walk may still zero: the message's words when it started.
+/// Words the zeroing walk may visit: the message's words when it started.
 /// An object is charged its words; a tree of objects fits, objects that
 /// overlap (which no builder writes) run out.
-struct Budget {
-    left: u64,
-    bound: u64,
-}
-
-impl Budget {
-    fn of<A: Arena + ?Sized>(arena: &A) -> Self {
-        let bound = (0..arena.segment_count())
-            .map(|id| BuilderSegments::get(arena, id).len() as u64)
-            .sum();
-        Budget { left: bound, bound }
-    }
-
-    fn charge(&mut self, words: u64) -> Result<()> {
-        match self.left.checked_sub(words) {
-            Some(left) => {
-                self.left = left;
-                Ok(())
-            }
-            None => Err(Error::TraversalLimitExceeded {
-                limit: self.bound,
-                requested: words,
-            }),
-        }
-    }
+fn message_words<A: Arena + ?Sized>(arena: &A) -> u64 {
+    (0..arena.segment_count())
+        .map(|id| BuilderSegments::get(arena, id).len() as u64)
+        .sum()
 }
 
 /// The pointers of an object still to follow: one run of `per` pointers
