@@ -501,3 +501,53 @@ fn comparing_a_large_schema_with_itself_is_linear_and_quiet() {
     let a = side(&s);
     assert!(compat::check(&a, &a).findings.is_empty());
 }
+
+/// A request in which two slots of one struct share an ordinal (no
+/// compiler writes that; a hostile peer can): compared with itself it
+/// still has no finding, since the n-th slot numbered @k meets the n-th
+/// of the other side, and against the well-numbered original the
+/// renumbered slot is reported.
+#[test]
+fn a_request_with_a_repeated_ordinal_matches_itself() {
+    use capnarena::{Message, MessageReader, ReaderOptions, SingleSegmentArena};
+    use capnarena_codegen::schema_capnp::{code_generator_request, node};
+
+    let text = format!("{FILE_ID}struct S {{ a @0 :Text; g :group {{ b @1 :Bool; }} }}");
+    let bytes = capnarena_compiler::Compiler::new()
+        .no_standard_import()
+        .source("/t.capnp", text.into_bytes())
+        .file("/t.capnp")
+        .compile()
+        .unwrap();
+    let reader = MessageReader::from_bytes(&bytes, ReaderOptions::default()).unwrap();
+    let mut msg = Message::new(SingleSegmentArena::new());
+    msg.set_root(&reader.root().unwrap()).unwrap();
+    {
+        let mut root = msg.get_root_as::<code_generator_request::Owned>().unwrap();
+        let mut nodes = root.get_nodes().unwrap();
+        let mut renumbered = 0;
+        for i in 0..nodes.len() {
+            let mut n = nodes.get(i);
+            let group = n.get_display_name().unwrap() == "t.capnp:S.g";
+            if let (true, Ok(node::WhichBuilder::Struct(mut s))) = (group, n.which()) {
+                let mut fields = s.get_fields().unwrap();
+                fields.get(0).get_ordinal().set_explicit(0);
+                renumbered += 1;
+            }
+        }
+        assert_eq!(renumbered, 1, "the group S.g is in the request");
+    }
+    let mut hostile = Vec::new();
+    msg.append_to(&mut hostile);
+
+    let twice = compat::CompatSchema::from_request_bytes(&hostile).unwrap();
+    let f = compat::check(&twice, &twice).findings;
+    assert!(f.is_empty(), "{f:#?}");
+    let original = compat::CompatSchema::from_request_bytes(&bytes).unwrap();
+    let f = compat::check(&original, &twice).findings;
+    assert!(
+        f.iter()
+            .any(|f| f.rule == FieldRemoved && f.message.contains("@1")),
+        "{f:#?}"
+    );
+}

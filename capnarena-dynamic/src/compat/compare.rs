@@ -535,6 +535,22 @@ impl<'a> Comparer<'a> {
         out
     }
 
+    /// Each slot with its matching key: its ordinal and how many slots
+    /// before it (in `flatten`'s order) hold the same ordinal.
+    fn keyed<'s>(slots: &'s [Slot<'a>]) -> impl Iterator<Item = ((u16, usize), &'s Slot<'a>)> {
+        let mut seen: HashMap<u16, usize> = HashMap::new();
+        slots.iter().map(move |s| {
+            let n = seen.entry(s.ordinal).or_default();
+            let key = (s.ordinal, *n);
+            *n += 1;
+            (key, s)
+        })
+    }
+
+    fn by_ordinal<'s>(slots: &'s [Slot<'a>]) -> HashMap<(u16, usize), &'s Slot<'a>> {
+        Self::keyed(slots).collect()
+    }
+
     fn compare_struct(&mut self, old_id: u64, new_id: u64, method: Option<(&str, &str)>) {
         if !self.visited.insert((old_id, new_id)) {
             return;
@@ -572,10 +588,12 @@ impl<'a> Comparer<'a> {
         }
         let old_slots = Self::flatten(self.o, old_id);
         let new_slots = Self::flatten(self.n, new_id);
-        let old_by_ordinal: HashMap<u16, &Slot<'_>> =
-            old_slots.iter().map(|s| (s.ordinal, s)).collect();
-        let new_by_ordinal: HashMap<u16, &Slot<'_>> =
-            new_slots.iter().map(|s| (s.ordinal, s)).collect();
+        // Keyed by ordinal and, for a number held twice (no compiler
+        // writes that, a hostile request can), by its place among the
+        // slots holding it: the n-th old slot numbered @k meets the n-th
+        // new one, so a schema still matches itself slot for slot.
+        let old_by_ordinal = Self::by_ordinal(&old_slots);
+        let new_by_ordinal = Self::by_ordinal(&new_slots);
         let old_names: HashMap<&str, u16> = old_slots
             .iter()
             .map(|s| (s.path.as_str(), s.ordinal))
@@ -586,8 +604,8 @@ impl<'a> Comparer<'a> {
             .collect();
         // Per new union, how many old fields it holds.
         let mut existing_in_new_union: HashMap<u32, u32> = HashMap::new();
-        for s in &new_slots {
-            if old_by_ordinal.contains_key(&s.ordinal) {
+        for (key, s) in Self::keyed(&new_slots) {
+            if old_by_ordinal.contains_key(&key) {
                 for (offset, _) in &s.unions {
                     if !old_unions.contains(offset) {
                         *existing_in_new_union.entry(*offset).or_default() += 1;
@@ -595,9 +613,9 @@ impl<'a> Comparer<'a> {
                 }
             }
         }
-        for o in &old_slots {
+        for (key, o) in Self::keyed(&old_slots) {
             let old_at = Self::member_at(self.old, o.scope, o.name);
-            let Some(n) = new_by_ordinal.get(&o.ordinal) else {
+            let Some(n) = new_by_ordinal.get(&key) else {
                 let msg = format!(
                     "field {} @{}{context} was removed: old readers of new messages see its default",
                     o.path, o.ordinal
@@ -620,8 +638,8 @@ impl<'a> Comparer<'a> {
                 &context,
             );
         }
-        for n in &new_slots {
-            if !old_by_ordinal.contains_key(&n.ordinal) {
+        for (key, n) in Self::keyed(&new_slots) {
+            if !old_by_ordinal.contains_key(&key) {
                 let new_at = Self::member_at(self.new, n.scope, n.name);
                 let msg = format!(
                     "field {} @{}{context} was added: new readers of old messages see its default",
