@@ -151,3 +151,110 @@ async fn generic_interface_and_colliding_names() {
     let e = names.call_request().send().response.await.err().unwrap();
     assert_eq!(e.kind, capnarena_rpc::ErrorKind::Unimplemented, "{e}");
 }
+
+/// A `TestInterface` whose `foo` answers `x` with its label, `i` and `j`.
+struct Labeled(&'static str);
+
+impl test_capnp::test_interface::Server for Labeled {
+    async fn foo(
+        self: Arc<Self>,
+        params: test_capnp::test_interface::FooParams,
+        mut results: test_capnp::test_interface::FooResults,
+    ) -> Result<test_capnp::test_interface::FooResults> {
+        let (i, j) = params.read(|p| Ok((p.get_i(), p.get_j())))?;
+        results.get()?.set_x(&format!("{} {i} {j}", self.0))?;
+        Ok(results)
+    }
+}
+
+/// The reference's `TestPipeline`: `getCap` answers with `inCap` in
+/// `outBox.cap` once `go` is notified; `getCapPipelineOnly` hands out
+/// its box through `set_pipeline` and never returns.
+#[derive(Default)]
+struct Pipelines {
+    go: tokio::sync::Notify,
+}
+
+impl test_capnp::test_pipeline::Server for Pipelines {
+    async fn get_cap(
+        self: Arc<Self>,
+        params: test_capnp::test_pipeline::GetCapParams,
+        mut results: test_capnp::test_pipeline::GetCapResults,
+    ) -> Result<test_capnp::test_pipeline::GetCapResults> {
+        let in_cap = params.read(|p| p.get_in_cap_client(&params))?;
+        self.go.notified().await;
+        let (mut r, mut caps) = results.get_with_caps()?;
+        r.set_s("boxed")?;
+        r.init_out_box()?.set_cap_client(&mut caps, in_cap);
+        Ok(results)
+    }
+
+    async fn get_cap_pipeline_only(
+        self: Arc<Self>,
+        _params: test_capnp::test_pipeline::GetCapPipelineOnlyParams,
+        mut results: test_capnp::test_pipeline::GetCapPipelineOnlyResults,
+    ) -> Result<test_capnp::test_pipeline::GetCapPipelineOnlyResults> {
+        {
+            let (mut r, mut caps) = results.get_with_caps()?;
+            let client = test_capnp::test_interface::Client::from_server(Labeled("only"));
+            r.init_out_box()?.set_cap_client(&mut caps, client);
+        }
+        results.set_pipeline();
+        std::future::pending::<()>().await;
+        Ok(results)
+    }
+}
+
+/// Capabilities inside a struct of the results are typed on the
+/// pipeline (`outBox` is `test_pipeline::box_::Pipeline`, its `cap` a
+/// `test_interface::Client`), over a connection: a call on
+/// `getCap`'s `outBox.cap`, made while `getCap` waits, reaches the
+/// `inCap` it returns; a call on `getCapPipelineOnly`'s, whose results
+/// never arrive, is answered through `set_pipeline` (without pipelining
+/// it would wait forever).
+#[tokio::test]
+async fn capabilities_inside_pipelined_structs_are_typed() {
+    use capnarena_rpc::{Connection, FromClient, Options};
+    use test_capnp::{test_interface, test_pipeline};
+
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let server = Arc::new(Pipelines::default());
+    let bootstrap = test_pipeline::Client::from_arc(Arc::clone(&server)).into_client();
+    let _serving = Connection::new(a, Some(bootstrap), Options::default());
+    let calling = Connection::new(b, None, Options::default());
+    let pipelines = test_pipeline::Client::from_client(calling.bootstrap());
+
+    let mut request = pipelines.get_cap_request();
+    let (mut p, mut caps) = request.get_with_caps().unwrap();
+    p.set_n(1);
+    p.set_in_cap_client(
+        &mut caps,
+        test_interface::Client::from_server(Labeled("in")),
+    );
+    let sent = request.send();
+    let boxed: test_pipeline::box_::Pipeline = sent.pipeline.get_out_box();
+    let cap: test_interface::Client = boxed.get_cap();
+    let mut foo = cap.foo_request();
+    foo.get().unwrap().set_i(7);
+    let answer = foo.send().response;
+    server.go.notify_one();
+    let x = answer.await.unwrap();
+    assert_eq!(
+        x.read(|r| Ok(r.get_x()?.to_string())).unwrap(),
+        "in 7 false"
+    );
+    let response = sent.response.await.unwrap();
+    assert_eq!(
+        response.read(|r| Ok(r.get_s()?.to_string())).unwrap(),
+        "boxed"
+    );
+
+    let only = pipelines.get_cap_pipeline_only_request().send();
+    let mut foo = only.pipeline.get_out_box().get_cap().foo_request();
+    foo.get().unwrap().set_j(true);
+    let x = foo.send().response.await.unwrap();
+    assert_eq!(
+        x.read(|r| Ok(r.get_x()?.to_string())).unwrap(),
+        "only 0 true"
+    );
+}

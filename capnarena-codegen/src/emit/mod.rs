@@ -16,6 +16,8 @@
 //!   values (`Value`, `ValueRef<'a>`) and their conversions, with
 //!   [`owned_boxing`] (which struct fields are boxed) and
 //!   [`owned_params`] (which generic parameters a value takes);
+//! - [`rpc_pipeline`]: with RPC code, each struct's `Pipeline` (its
+//!   capabilities before a call's results arrive);
 //! - [`schema_node`]: with the `schema_nodes` option, each node's
 //!   encoded schema and the `HasSchema` impls that hand it out;
 //! - [`enum_item`], [`constant`] and [`interface`] for the other nodes;
@@ -46,6 +48,7 @@ mod owned_params;
 mod pointer_field;
 mod rpc;
 mod rpc_client;
+mod rpc_pipeline;
 mod rpc_server;
 mod schema_node;
 mod serde_impls;
@@ -152,6 +155,10 @@ impl<'s> Generator<'s> {
         }
         if let NodeKind::Interface(methods) = &node.kind {
             reserved.extend(interface_reserved(methods));
+        }
+        // A struct's or group's `Pipeline` (rpc_pipeline), with RPC code.
+        if matches!(node.kind, NodeKind::Struct(_)) && self.options.rpc_path.is_some() {
+            reserved.push("Pipeline".to_string());
         }
         let reserved: Vec<&str> = reserved.iter().map(String::as_str).collect();
         let names = assign(&spelled, &reserved);

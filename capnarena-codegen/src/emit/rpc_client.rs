@@ -5,6 +5,7 @@
 
 use super::Generator;
 use super::rpc::{Rpc, RpcMethod};
+use super::rpc_pipeline::PipelineGetter;
 use super::writer::Writer;
 use crate::Error;
 use crate::model::*;
@@ -138,7 +139,7 @@ impl Generator<'_> {
             self.stream_method(out, info, m);
             return Ok(());
         }
-        let pipeline = if self.pipelined_fields(m)?.is_empty() {
+        let pipeline = if self.pipelined_fields(info, m)?.is_empty() {
             String::new()
         } else {
             format!(", {}Pipeline", m.pascal)
@@ -194,35 +195,34 @@ impl Generator<'_> {
         }
     }
 
-    /// The results' fields a pipeline reaches: capabilities and structs
-    /// (name, pointer index, the typed client for a capability).
-    fn pipelined_fields(&self, m: &RpcMethod<'_>) -> Result<Vec<PipelinedField>, Error> {
+    /// The results' fields a pipeline reaches, with their getters:
+    /// capabilities, structs, groups and any-pointers.
+    fn pipelined_fields(
+        &self,
+        info: &Rpc<'_>,
+        m: &RpcMethod<'_>,
+    ) -> Result<Vec<(&str, PipelineGetter)>, Error> {
         if m.stream {
             return Ok(Vec::new());
         }
         let NodeKind::Struct(s) = &self.node(m.method.result_struct)?.kind else {
             return Ok(Vec::new());
         };
-        let mut fields = Vec::new();
-        for f in &s.fields {
-            if let FieldKind::Slot { offset, ty, .. } = &f.kind {
-                match ty {
-                    Type::Interface(id, brand) => fields.push((
-                        f.spelling().to_string(),
-                        *offset,
-                        Some((*id, brand.clone())),
-                    )),
-                    Type::Struct(..) => fields.push((f.spelling().to_string(), *offset, None)),
-                    _ => {}
-                }
+        let mut fields: Vec<&Field> = s.fields.iter().collect();
+        fields.sort_by_key(|f| f.code_order);
+        let mut getters = Vec::new();
+        for f in fields {
+            let getter = self.pipeline_getter(&info.rpc, f, "self.0", info.file, info.depth)?;
+            if let Some(g) = getter {
+                getters.push((f.spelling(), g));
             }
         }
-        Ok(fields)
+        Ok(getters)
     }
 
     /// `{Method}Pipeline`: the results' capabilities before they arrive.
     fn pipeline(&self, out: &mut Writer, info: &Rpc<'_>, m: &RpcMethod<'_>) -> Result<(), Error> {
-        let fields = self.pipelined_fields(m)?;
+        let fields = self.pipelined_fields(info, m)?;
         if fields.is_empty() {
             return Ok(());
         }
@@ -240,51 +240,17 @@ impl Generator<'_> {
         out.close();
         out.close();
         out.open_impl(&format!("impl {name}"));
-        let stems = getter_stems(&fields);
-        for ((field, offset, iface), stem) in fields.iter().zip(stems) {
-            self.pipeline_getter(out, info, field, &stem, *offset, iface.as_ref())?;
-        }
-        out.close();
-        Ok(())
-    }
-
-    fn pipeline_getter(
-        &self,
-        out: &mut Writer,
-        info: &Rpc<'_>,
-        field: &str,
-        stem: &str,
-        offset: u32,
-        iface: Option<&(u64, Brand)>,
-    ) -> Result<(), Error> {
-        let rpc = &info.rpc;
-        let pointer = format!("self.0.pointer_field({offset})");
-        match iface {
-            Some((id, brand)) => {
-                let path = self.path_to(*id, info.file, info.depth)?;
-                let args = self.brand_args(*id, brand, info.file, info.depth)?;
-                out.docs(&format!("The capability `{field}` will hold."));
-                out.open_fn(&format!("pub fn get_{stem}(&self) -> {path}::Client{args}"));
-                out.line(&format!(
-                    "{rpc}::FromClient::from_client({pointer}.client())"
-                ));
-            }
-            None => {
-                out.docs(&format!(
-                    "The struct `{field}` will hold, to reach its capabilities."
-                ));
-                out.open_fn(&format!("pub fn get_{stem}(&self) -> {rpc}::Pipeline"));
-                out.line(&pointer);
-            }
+        let names: Vec<&str> = fields.iter().map(|(name, _)| *name).collect();
+        for ((_, g), stem) in fields.iter().zip(getter_stems(&names)) {
+            out.docs(&g.doc);
+            out.open_fn(&format!("pub fn get_{stem}(&self) -> {}", g.returns));
+            out.line(&g.body);
+            out.close();
         }
         out.close();
         Ok(())
     }
 }
-
-/// A field of the results a pipeline reaches: its name, its pointer
-/// index, and for a capability its interface and generic arguments.
-type PipelinedField = (String, u32, Option<(u64, Brand)>);
 
 /// `T, U,` as a tuple's elements (a one-element tuple keeps its comma).
 fn tuple(items: &[String]) -> String {
@@ -297,9 +263,9 @@ fn tuple(items: &[String]) -> String {
 
 /// The snake-case stems of the pipeline's getters (`get_` + stem, so a
 /// keyword needs no escape), a `_` added to a stem another one took.
-fn getter_stems(fields: &[PipelinedField]) -> Vec<String> {
+fn getter_stems(names: &[&str]) -> Vec<String> {
     let mut stems: Vec<String> = Vec::new();
-    for (name, _, _) in fields {
+    for name in names {
         let mut stem = crate::names::convert(name, crate::names::Case::Snake);
         while stems.contains(&stem) {
             stem.push('_');

@@ -157,6 +157,7 @@ impl Generator<'_> {
         out.append(&code.builder);
         out.close();
         out.append(&code.statics);
+        self.struct_pipeline(out, node, s, file, inner)?;
         if self.options.owned_values {
             self.owned_values(out, node, s, inner, file)?;
         }

@@ -335,6 +335,24 @@ pub mod calculator {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `Expression` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `previousResult` will hold.
+            pub fn get_previous_result(&self) -> super::super::calculator::value::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+            /// The group `call`, to reach its capabilities.
+            pub fn get_call(&self) -> super::super::calculator::expression::call::Pipeline {
+                super::super::calculator::expression::call::Pipeline(self.0.clone())
+            }
+        }
         /// Call a function on a list of parameters.
         pub mod call {
             /// Id of the group.
@@ -547,6 +565,20 @@ pub mod calculator {
                 #[inline]
                 pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                     self.builder.with_reader(|reader| f(Reader { reader }))
+                }
+            }
+            /// `call` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+            #[derive(Clone)]
+            pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+            impl From<::capnarena_rpc::Pipeline> for Pipeline {
+                fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                    Pipeline(pipeline)
+                }
+            }
+            impl Pipeline {
+                /// The capability `function` will hold.
+                pub fn get_function(&self) -> super::super::super::calculator::function::Client {
+                    ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
                 }
             }
         }
@@ -1622,6 +1654,20 @@ pub mod calculator {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `evaluate$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `value` will hold.
+            pub fn get_value(&self) -> super::super::calculator::value::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `getOperator$Params` struct.
     pub mod get_operator_params {
@@ -1973,6 +2019,20 @@ pub mod calculator {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `defFunction$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `func` will hold.
+            pub fn get_func(&self) -> super::super::calculator::function::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `evaluate$Params` struct.
     pub mod evaluate_params {
@@ -2169,6 +2229,20 @@ pub mod calculator {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `evaluate$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `expression` will hold, to reach its capabilities.
+            pub fn get_expression(&self) -> super::super::calculator::expression::Pipeline {
+                super::super::calculator::expression::Pipeline(self.0.pointer_field(0))
+            }
+        }
     }
     /// The `getOperator$Results` struct.
     pub mod get_operator_results {
@@ -2350,6 +2424,20 @@ pub mod calculator {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `getOperator$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `func` will hold.
+            pub fn get_func(&self) -> super::super::calculator::function::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -2563,6 +2651,20 @@ pub mod calculator {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `defFunction$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `body` will hold, to reach its capabilities.
+            pub fn get_body(&self) -> super::super::calculator::expression::Pipeline {
+                super::super::calculator::expression::Pipeline(self.0.pointer_field(0))
             }
         }
     }

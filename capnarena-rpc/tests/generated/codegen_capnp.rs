@@ -1282,6 +1282,20 @@ pub mod defaults {
             ::capnarena::Word::from_u64(0x0000000000000201),
             ::capnarena::Word::from_u64(0x0000000000000003),
         ]]);
+    /// `Defaults` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `point` will hold, to reach its capabilities.
+        pub fn get_point(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
+        }
+    }
 }
 /// A doc comment on the struct.
 pub mod shapes {
@@ -1977,6 +1991,28 @@ pub mod shapes {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Shapes` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `point` will hold, to reach its capabilities.
+        pub fn get_point(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// The group `style`, to reach its capabilities.
+        pub fn get_style(&self) -> super::shapes::style::Pipeline {
+            super::shapes::style::Pipeline(self.0.clone())
+        }
+        /// What `inner` will hold, to reach its capabilities.
+        pub fn get_inner(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(4)
+        }
+    }
     /// The `Inner` struct.
     pub mod inner {
         /// Id of the struct.
@@ -2404,6 +2440,14 @@ pub mod shapes {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `style` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
             }
         }
         /// The `color` group.
@@ -3708,6 +3752,36 @@ pub mod holder {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `Holder` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `any` will hold, to reach its capabilities.
+        pub fn get_any(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// The capability `cap` will hold.
+        pub fn get_cap(&self) -> super::service::Client {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(1).client())
+        }
+        /// What `pair` will hold, to reach its capabilities.
+        pub fn get_pair(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(8)
+        }
+        /// What `tree` will hold, to reach its capabilities.
+        pub fn get_tree(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(10)
+        }
+        /// What `entry` will hold, to reach its capabilities.
+        pub fn get_entry(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(12)
         }
     }
 }
@@ -5378,9 +5452,26 @@ pub mod store {
         /// A call of `get` (method @0): build its parameters with `get()`, then `send()` it.
         pub fn get_request(
             &self,
-        ) -> ::capnarena_rpc::TypedRequest<get_params::Owned<Key>, get_results::Owned<Key>>
-        {
+        ) -> ::capnarena_rpc::TypedRequest<
+            get_params::Owned<Key>,
+            get_results::Owned<Key>,
+            GetPipeline,
+        > {
             ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 0))
+        }
+    }
+    /// The results of `get` before they arrive: calls on their capabilities are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct GetPipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for GetPipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            GetPipeline(pipeline)
+        }
+    }
+    impl GetPipeline {
+        /// What `value` will hold, to reach its capabilities.
+        pub fn get_value(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
         }
     }
     /// The parameters of `get`, as a server receives them.

@@ -798,6 +798,14 @@ pub mod collisions {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Collisions` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
     /// The `G` struct.
     pub mod g {
         /// Id of the struct.
@@ -4701,6 +4709,24 @@ pub mod uses {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `Uses` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `gen` will hold, to reach its capabilities.
+        pub fn get_gen(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `callParams` will hold, to reach its capabilities.
+        pub fn get_call_params(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
         }
     }
 }

@@ -189,6 +189,20 @@ pub mod test {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `makeBox$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `box` will hold.
+            pub fn get_box(&self) -> super::super::box_::Client<::capnarena::typed::Text> {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `fail$Params` struct.
     pub mod fail_params {
@@ -770,6 +784,20 @@ pub mod test {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `echoCap$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::counter::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `makeNamed$Results` struct.
     pub mod make_named_results {
@@ -951,6 +979,20 @@ pub mod test {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `makeNamed$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `named` will hold.
+            pub fn get_named(&self) -> super::super::named::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -1151,6 +1193,20 @@ pub mod test {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `callBack$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `counter` will hold.
+            pub fn get_counter(&self) -> super::super::counter::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -1954,6 +2010,20 @@ pub mod test {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `hold$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `holder` will hold, to reach its capabilities.
+            pub fn get_holder(&self) -> super::super::holder::Pipeline {
+                super::super::holder::Pipeline(self.0.pointer_field(0))
+            }
+        }
     }
     /// The `makeNamed$Params` struct.
     pub mod make_named_params {
@@ -2344,6 +2414,20 @@ pub mod test {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `makeCounter$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `counter` will hold.
+            pub fn get_counter(&self) -> super::super::counter::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -2843,6 +2927,20 @@ pub mod test {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `hold$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `holder` will hold, to reach its capabilities.
+            pub fn get_holder(&self) -> super::super::holder::Pipeline {
+                super::super::holder::Pipeline(self.0.pointer_field(0))
+            }
+        }
     }
     /// The `makeSink$Results` struct.
     pub mod make_sink_results {
@@ -3026,6 +3124,20 @@ pub mod test {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `makeSink$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `sink` will hold.
+            pub fn get_sink(&self) -> super::super::sink::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `echoCap$Results` struct.
     pub mod echo_cap_results {
@@ -3207,6 +3319,20 @@ pub mod test {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `echoCap$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::counter::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -3541,8 +3667,8 @@ pub mod test {
     }
     impl HoldPipeline {
         /// The struct `holder` will hold, to reach its capabilities.
-        pub fn get_holder(&self) -> ::capnarena_rpc::Pipeline {
-            self.0.pointer_field(0)
+        pub fn get_holder(&self) -> super::holder::Pipeline {
+            super::holder::Pipeline(self.0.pointer_field(0))
         }
     }
     /// The parameters of `add`, as a server receives them.
@@ -4152,6 +4278,28 @@ pub mod holder {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `Holder` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The capability `counter` will hold.
+        pub fn get_counter(&self) -> super::counter::Client {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+        }
+        /// The capability `box` will hold.
+        pub fn get_box(&self) -> super::box_::Client<::capnarena::typed::Text> {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(2).client())
+        }
+        /// The capability `named` will hold.
+        pub fn get_named(&self) -> super::named::Client {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(3).client())
         }
     }
 }

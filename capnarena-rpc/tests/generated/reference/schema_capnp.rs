@@ -726,6 +726,24 @@ pub mod node {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Node` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `const`, to reach its capabilities.
+        pub fn get_const(&self) -> super::node::const_::Pipeline {
+            super::node::const_::Pipeline(self.0.clone())
+        }
+        /// The group `annotation`, to reach its capabilities.
+        pub fn get_annotation(&self) -> super::node::annotation::Pipeline {
+            super::node::annotation::Pipeline(self.0.clone())
+        }
+    }
     /// Information about one of the node's parameters.
     pub mod parameter {
         /// Id of the struct.
@@ -2558,6 +2576,24 @@ pub mod node {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `const` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `type` will hold, to reach its capabilities.
+            pub fn get_type(&self) -> super::super::type_::Pipeline {
+                super::super::type_::Pipeline(self.0.pointer_field(3))
+            }
+            /// The struct `value` will hold, to reach its capabilities.
+            pub fn get_value(&self) -> super::super::value::Pipeline {
+                super::super::value::Pipeline(self.0.pointer_field(4))
+            }
+        }
     }
     /// The `annotation` group.
     pub mod annotation {
@@ -2885,6 +2921,20 @@ pub mod node {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `annotation` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `type` will hold, to reach its capabilities.
+            pub fn get_type(&self) -> super::super::type_::Pipeline {
+                super::super::type_::Pipeline(self.0.pointer_field(3))
             }
         }
     }
@@ -3316,6 +3366,20 @@ pub mod field {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Field` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `slot`, to reach its capabilities.
+        pub fn get_slot(&self) -> super::field::slot::Pipeline {
+            super::field::slot::Pipeline(self.0.clone())
+        }
+    }
     /// The `noDiscriminant` constant.
     pub const NO_DISCRIMINANT: u16 = 65535;
     /// A regular, non-group, non-fixed-list field.
@@ -3556,6 +3620,24 @@ pub mod field {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `slot` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `type` will hold, to reach its capabilities.
+            pub fn get_type(&self) -> super::super::type_::Pipeline {
+                super::super::type_::Pipeline(self.0.pointer_field(2))
+            }
+            /// The struct `defaultValue` will hold, to reach its capabilities.
+            pub fn get_default_value(&self) -> super::super::value::Pipeline {
+                super::super::value::Pipeline(self.0.pointer_field(3))
             }
         }
     }
@@ -4234,6 +4316,20 @@ pub mod superclass {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Superclass` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `brand` will hold, to reach its capabilities.
+        pub fn get_brand(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+    }
 }
 /// Schema for method of an interface.
 pub mod method {
@@ -4752,6 +4848,24 @@ pub mod method {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Method` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `paramBrand` will hold, to reach its capabilities.
+        pub fn get_param_brand(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
+        }
+        /// What `resultBrand` will hold, to reach its capabilities.
+        pub fn get_result_brand(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+    }
 }
 /// Represents a type expression.
 pub mod type_ {
@@ -5265,6 +5379,36 @@ pub mod type_ {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Type` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `list`, to reach its capabilities.
+        pub fn get_list(&self) -> super::type_::list::Pipeline {
+            super::type_::list::Pipeline(self.0.clone())
+        }
+        /// The group `enum`, to reach its capabilities.
+        pub fn get_enum(&self) -> super::type_::enum_::Pipeline {
+            super::type_::enum_::Pipeline(self.0.clone())
+        }
+        /// The group `struct`, to reach its capabilities.
+        pub fn get_struct(&self) -> super::type_::struct_::Pipeline {
+            super::type_::struct_::Pipeline(self.0.clone())
+        }
+        /// The group `interface`, to reach its capabilities.
+        pub fn get_interface(&self) -> super::type_::interface::Pipeline {
+            super::type_::interface::Pipeline(self.0.clone())
+        }
+        /// The group `anyPointer`, to reach its capabilities.
+        pub fn get_any_pointer(&self) -> super::type_::any_pointer::Pipeline {
+            super::type_::any_pointer::Pipeline(self.0.clone())
+        }
+    }
     /// The `list` group.
     pub mod list {
         /// Id of the group.
@@ -5389,6 +5533,20 @@ pub mod type_ {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `list` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `elementType` will hold, to reach its capabilities.
+            pub fn get_element_type(&self) -> super::super::type_::Pipeline {
+                super::super::type_::Pipeline(self.0.pointer_field(0))
             }
         }
     }
@@ -5535,6 +5693,20 @@ pub mod type_ {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `enum` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// What `brand` will hold, to reach its capabilities.
+            pub fn get_brand(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(0)
+            }
+        }
     }
     /// The `struct` group.
     pub mod struct_ {
@@ -5679,6 +5851,20 @@ pub mod type_ {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `struct` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// What `brand` will hold, to reach its capabilities.
+            pub fn get_brand(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(0)
+            }
+        }
     }
     /// The `interface` group.
     pub mod interface {
@@ -5821,6 +6007,20 @@ pub mod type_ {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `interface` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// What `brand` will hold, to reach its capabilities.
+            pub fn get_brand(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(0)
             }
         }
     }
@@ -6027,6 +6227,14 @@ pub mod type_ {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `anyPointer` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
             }
         }
         /// A regular AnyPointer.
@@ -7123,6 +7331,20 @@ pub mod brand {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `Binding` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `type` will hold, to reach its capabilities.
+            pub fn get_type(&self) -> super::super::type_::Pipeline {
+                super::super::type_::Pipeline(self.0.pointer_field(0))
+            }
+        }
     }
 }
 /// Represents a value, e.g. a field default value, constant value, or annotation value.
@@ -7821,6 +8043,28 @@ pub mod value {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Value` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `list` will hold, to reach its capabilities.
+        pub fn get_list(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `struct` will hold, to reach its capabilities.
+        pub fn get_struct(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `anyPointer` will hold, to reach its capabilities.
+        pub fn get_any_pointer(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+    }
 }
 /// Describes an annotation applied to a declaration.  Note AnnotationNode describes the
 /// annotation's declaration, while this describes a use of the annotation.
@@ -8065,6 +8309,24 @@ pub mod annotation {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `Annotation` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `brand` will hold, to reach its capabilities.
+        pub fn get_brand(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// The struct `value` will hold, to reach its capabilities.
+        pub fn get_value(&self) -> super::value::Pipeline {
+            super::value::Pipeline(self.0.pointer_field(0))
         }
     }
 }
@@ -8774,6 +9036,20 @@ pub mod code_generator_request {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `CodeGeneratorRequest` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `capnpVersion` will hold, to reach its capabilities.
+        pub fn get_capnp_version(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
         }
     }
     /// The `RequestedFile` struct.

@@ -1988,6 +1988,20 @@ pub mod test_all_types {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestAllTypes` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The struct `structField` will hold, to reach its capabilities.
+        pub fn get_struct_field(&self) -> super::test_all_types::Pipeline {
+            super::test_all_types::Pipeline(self.0.pointer_field(2))
+        }
+    }
 }
 /// The `TestDefaults` struct.
 pub mod test_defaults {
@@ -4365,6 +4379,20 @@ pub mod test_defaults {
             ::capnarena::Word::from_u64(0x0000001300000001),
             ::capnarena::Word::from_u64(0x0000000000070000),
         ]]);
+    /// `TestDefaults` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The struct `structField` will hold, to reach its capabilities.
+        pub fn get_struct_field(&self) -> super::test_all_types::Pipeline {
+            super::test_all_types::Pipeline(self.0.pointer_field(2))
+        }
+    }
 }
 /// The `TestAnyPointer` struct.
 pub mod test_any_pointer {
@@ -4524,6 +4552,20 @@ pub mod test_any_pointer {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `TestAnyPointer` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `anyPointerField` will hold, to reach its capabilities.
+        pub fn get_any_pointer_field(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
         }
     }
 }
@@ -4759,6 +4801,28 @@ pub mod test_any_others {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `TestAnyOthers` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `anyStructField` will hold, to reach its capabilities.
+        pub fn get_any_struct_field(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `anyListField` will hold, to reach its capabilities.
+        pub fn get_any_list_field(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// What `capabilityField` will hold, to reach its capabilities.
+        pub fn get_capability_field(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
         }
     }
 }
@@ -5832,6 +5896,14 @@ pub mod test_union {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `TestUnion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
         }
     }
     /// Pack union 0 under ideal conditions: there is no unused padding space prior to it.
@@ -7772,6 +7844,20 @@ pub mod test_union_in_union {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestUnionInUnion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `outer`, to reach its capabilities.
+        pub fn get_outer(&self) -> super::test_union_in_union::outer::Pipeline {
+            super::test_union_in_union::outer::Pipeline(self.0.clone())
+        }
+    }
     /// The `outer` group.
     pub mod outer {
         /// Id of the group.
@@ -7913,6 +7999,14 @@ pub mod test_union_in_union {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `outer` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
             }
         }
         /// The `inner` group.
@@ -8202,6 +8296,20 @@ pub mod test_groups {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestGroups` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `groups`, to reach its capabilities.
+        pub fn get_groups(&self) -> super::test_groups::groups::Pipeline {
+            super::test_groups::groups::Pipeline(self.0.clone())
+        }
+    }
     /// The `groups` group.
     pub mod groups {
         /// Id of the group.
@@ -8384,6 +8492,14 @@ pub mod test_groups {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `groups` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
             }
         }
         /// The `foo` group.
@@ -9118,6 +9234,24 @@ pub mod test_interleaved_groups {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestInterleavedGroups` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `group1`, to reach its capabilities.
+        pub fn get_group1(&self) -> super::test_interleaved_groups::group1::Pipeline {
+            super::test_interleaved_groups::group1::Pipeline(self.0.clone())
+        }
+        /// The group `group2`, to reach its capabilities.
+        pub fn get_group2(&self) -> super::test_interleaved_groups::group2::Pipeline {
+            super::test_interleaved_groups::group2::Pipeline(self.0.clone())
+        }
+    }
     /// The `group1` group.
     pub mod group1 {
         /// Id of the group.
@@ -9428,6 +9562,14 @@ pub mod test_interleaved_groups {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `group1` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
             }
         }
         /// The `corge` group.
@@ -9971,6 +10113,14 @@ pub mod test_interleaved_groups {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `group2` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
             }
         }
         /// The `corge` group.
@@ -10641,6 +10791,32 @@ pub mod test_union_defaults {
             ::capnarena::Word::from_u64(0x00000000006f6f66),
             ::capnarena::Word::from_u64(0x0000000000726162),
         ]]);
+    /// `TestUnionDefaults` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The struct `s16s8s64s8Set` will hold, to reach its capabilities.
+        pub fn get_s16s8s64s8_set(&self) -> super::test_union::Pipeline {
+            super::test_union::Pipeline(self.0.pointer_field(0))
+        }
+        /// The struct `s0sps1s32Set` will hold, to reach its capabilities.
+        pub fn get_s0sps1s32_set(&self) -> super::test_union::Pipeline {
+            super::test_union::Pipeline(self.0.pointer_field(1))
+        }
+        /// What `unnamed1` will hold, to reach its capabilities.
+        pub fn get_unnamed1(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
+        }
+        /// What `unnamed2` will hold, to reach its capabilities.
+        pub fn get_unnamed2(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+    }
 }
 /// The `TestNestedTypes` struct.
 pub mod test_nested_types {
@@ -10915,6 +11091,20 @@ pub mod test_nested_types {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `TestNestedTypes` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `nestedStruct` will hold, to reach its capabilities.
+        pub fn get_nested_struct(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
         }
     }
     /// The `NestedEnum` enum.
@@ -15374,6 +15564,20 @@ pub mod test_list_defaults {
             ::capnarena::Word::from_u64(0x0000000000000000),
             ::capnarena::Word::from_u64(0x0000000000000000),
         ]]);
+    /// `TestListDefaults` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `lists` will hold, to reach its capabilities.
+        pub fn get_lists(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+    }
 }
 /// Test what happens if the unions are not the first ordinals in the struct.  At one point this
 /// was broken for the dynamic API.
@@ -15648,6 +15852,14 @@ pub mod test_late_union {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `TestLateUnion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
         }
     }
     /// The `theUnion` group.
@@ -16429,6 +16641,20 @@ pub mod test_old_version {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestOldVersion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The struct `old3` will hold, to reach its capabilities.
+        pub fn get_old3(&self) -> super::test_old_version::Pipeline {
+            super::test_old_version::Pipeline(self.0.pointer_field(1))
+        }
+    }
 }
 /// A superset of TestOldVersion.
 pub mod test_new_version {
@@ -16786,6 +17012,20 @@ pub mod test_new_version {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `TestNewVersion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The struct `old3` will hold, to reach its capabilities.
+        pub fn get_old3(&self) -> super::test_new_version::Pipeline {
+            super::test_new_version::Pipeline(self.0.pointer_field(1))
         }
     }
 }
@@ -17168,6 +17408,14 @@ pub mod test_new_union_version {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestNewUnionVersion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
     /// The `a` group.
     pub mod a {
         /// Id of the group.
@@ -17433,6 +17681,20 @@ pub mod test_struct_union {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `TestStructUnion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `un`, to reach its capabilities.
+        pub fn get_un(&self) -> super::test_struct_union::un::Pipeline {
+            super::test_struct_union::un::Pipeline(self.0.clone())
         }
     }
     /// The `SomeStruct` struct.
@@ -17927,6 +18189,24 @@ pub mod test_struct_union {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `un` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// What `struct` will hold, to reach its capabilities.
+            pub fn get_struct(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(0)
+            }
+            /// The struct `object` will hold, to reach its capabilities.
+            pub fn get_object(&self) -> super::super::test_any_pointer::Pipeline {
+                super::super::test_any_pointer::Pipeline(self.0.pointer_field(0))
             }
         }
     }
@@ -21668,7 +21948,7 @@ pub mod test_generics {
             }
         }
         impl CallPipeline {
-            /// The struct `gen` will hold, to reach its capabilities.
+            /// What `gen` will hold, to reach its capabilities.
             pub fn get_gen(&self) -> ::capnarena_rpc::Pipeline {
                 self.0.pointer_field(1)
             }
@@ -23209,6 +23489,20 @@ pub mod test_generics_wrapper2 {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestGenericsWrapper2` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `value` will hold, to reach its capabilities.
+        pub fn get_value(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+    }
 }
 /// The `TestImplicitMethodParams` interface (its method parameter and result structs).
 pub mod test_implicit_method_params {
@@ -23601,7 +23895,7 @@ pub mod test_implicit_method_params {
         }
     }
     impl CallPipeline {
-        /// The struct `rev` will hold, to reach its capabilities.
+        /// What `rev` will hold, to reach its capabilities.
         pub fn get_rev(&self) -> ::capnarena_rpc::Pipeline {
             self.0.pointer_field(1)
         }
@@ -24081,7 +24375,7 @@ pub mod test_implicit_method_params_in_generic {
         }
     }
     impl CallPipeline {
-        /// The struct `rev` will hold, to reach its capabilities.
+        /// What `rev` will hold, to reach its capabilities.
         pub fn get_rev(&self) -> ::capnarena_rpc::Pipeline {
             self.0.pointer_field(1)
         }
@@ -27011,6 +27305,98 @@ pub mod test_use_generics {
             ::capnarena::Word::from_u64(0x000000220000000c),
             ::capnarena::Word::from_u64(0x0000000000000038),
         ]]);
+    /// `TestUseGenerics` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `basic` will hold, to reach its capabilities.
+        pub fn get_basic(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `inner` will hold, to reach its capabilities.
+        pub fn get_inner(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// What `inner2` will hold, to reach its capabilities.
+        pub fn get_inner2(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
+        }
+        /// What `unspecified` will hold, to reach its capabilities.
+        pub fn get_unspecified(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+        /// What `unspecifiedInner` will hold, to reach its capabilities.
+        pub fn get_unspecified_inner(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(4)
+        }
+        /// What `wrapper` will hold, to reach its capabilities.
+        pub fn get_wrapper(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(8)
+        }
+        /// What `cap` will hold, to reach its capabilities.
+        pub fn get_cap(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(18)
+        }
+        /// The capability `genericCap` will hold.
+        pub fn get_generic_cap(
+            &self,
+        ) -> super::test_generics::interface::Client<
+            super::test_all_types::Owned,
+            ::capnarena::typed::PrimitiveList<u32>,
+            ::capnarena::typed::Data,
+        > {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(19).client())
+        }
+        /// What `default` will hold, to reach its capabilities.
+        pub fn get_default(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(5)
+        }
+        /// What `defaultInner` will hold, to reach its capabilities.
+        pub fn get_default_inner(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(6)
+        }
+        /// The struct `defaultUser` will hold, to reach its capabilities.
+        pub fn get_default_user(&self) -> super::test_use_generics::Pipeline {
+            super::test_use_generics::Pipeline(self.0.pointer_field(7))
+        }
+        /// What `defaultWrapper` will hold, to reach its capabilities.
+        pub fn get_default_wrapper(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(9)
+        }
+        /// The struct `defaultWrapper2` will hold, to reach its capabilities.
+        pub fn get_default_wrapper2(&self) -> super::test_generics_wrapper2::Pipeline {
+            super::test_generics_wrapper2::Pipeline(self.0.pointer_field(10))
+        }
+        /// The struct `aliasFoo` will hold, to reach its capabilities.
+        pub fn get_alias_foo(&self) -> super::test_all_types::Pipeline {
+            super::test_all_types::Pipeline(self.0.pointer_field(11))
+        }
+        /// What `aliasInner` will hold, to reach its capabilities.
+        pub fn get_alias_inner(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(12)
+        }
+        /// What `aliasInner2` will hold, to reach its capabilities.
+        pub fn get_alias_inner2(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(13)
+        }
+        /// What `aliasInner2Bind` will hold, to reach its capabilities.
+        pub fn get_alias_inner2_bind(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(14)
+        }
+        /// What `aliasInner2Text` will hold, to reach its capabilities.
+        pub fn get_alias_inner2_text(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(15)
+        }
+        /// What `useAliases` will hold, to reach its capabilities.
+        pub fn get_use_aliases(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(17)
+        }
+    }
 }
 /// The `TestEmptyStruct` struct.
 pub mod test_empty_struct {
@@ -28817,6 +29203,32 @@ pub mod test_any_pointer_constants {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestAnyPointerConstants` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `anyKindAsStruct` will hold, to reach its capabilities.
+        pub fn get_any_kind_as_struct(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `anyStructAsStruct` will hold, to reach its capabilities.
+        pub fn get_any_struct_as_struct(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// What `anyKindAsList` will hold, to reach its capabilities.
+        pub fn get_any_kind_as_list(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
+        }
+        /// What `anyListAsList` will hold, to reach its capabilities.
+        pub fn get_any_list_as_list(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+    }
 }
 /// The `anyPointerConstants` constant.
 pub static ANY_POINTER_CONSTANTS: ::capnarena::typed::Constant<test_any_pointer_constants::Owned> =
@@ -30370,6 +30782,20 @@ pub mod test_interface {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `baz$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `s` will hold, to reach its capabilities.
+            pub fn get_s(&self) -> super::super::test_all_types::Pipeline {
+                super::super::test_all_types::Pipeline(self.0.pointer_field(0))
+            }
+        }
     }
     /// A client of `TestInterface`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
@@ -31106,8 +31532,8 @@ pub mod test_extends {
     }
     impl GraultPipeline {
         /// The struct `structField` will hold, to reach its capabilities.
-        pub fn get_struct_field(&self) -> ::capnarena_rpc::Pipeline {
-            self.0.pointer_field(2)
+        pub fn get_struct_field(&self) -> super::test_all_types::Pipeline {
+            super::test_all_types::Pipeline(self.0.pointer_field(2))
         }
     }
     /// The parameters of `qux`, as a server receives them.
@@ -31480,6 +31906,20 @@ pub mod test_pipeline {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `Box` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `AnyBox` struct.
     pub mod any_box {
@@ -31642,6 +32082,20 @@ pub mod test_pipeline {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `AnyBox` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// What `cap` will hold, to reach its capabilities.
+            pub fn get_cap(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(0)
             }
         }
     }
@@ -32192,6 +32646,24 @@ pub mod test_pipeline {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `testPointers$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+            /// What `obj` will hold, to reach its capabilities.
+            pub fn get_obj(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(1)
+            }
+        }
     }
     /// The `getCap$Results` struct.
     pub mod get_cap_results {
@@ -32451,6 +32923,20 @@ pub mod test_pipeline {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `getCap$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `outBox` will hold, to reach its capabilities.
+            pub fn get_out_box(&self) -> super::super::test_pipeline::box_::Pipeline {
+                super::super::test_pipeline::box_::Pipeline(self.0.pointer_field(1))
             }
         }
     }
@@ -32714,6 +33200,20 @@ pub mod test_pipeline {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `getAnyCap$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `outBox` will hold, to reach its capabilities.
+            pub fn get_out_box(&self) -> super::super::test_pipeline::any_box::Pipeline {
+                super::super::test_pipeline::any_box::Pipeline(self.0.pointer_field(1))
+            }
+        }
     }
     /// The `getCap$Params` struct.
     pub mod get_cap_params {
@@ -32914,6 +33414,20 @@ pub mod test_pipeline {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `getCap$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `inCap` will hold.
+            pub fn get_in_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `getCapPipelineOnly$Results` struct.
     pub mod get_cap_pipeline_only_results {
@@ -33110,6 +33624,20 @@ pub mod test_pipeline {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `getCapPipelineOnly$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `outBox` will hold, to reach its capabilities.
+            pub fn get_out_box(&self) -> super::super::test_pipeline::box_::Pipeline {
+                super::super::test_pipeline::box_::Pipeline(self.0.pointer_field(0))
+            }
+        }
     }
     /// The `getAnyCap$Params` struct.
     pub mod get_any_cap_params {
@@ -33291,6 +33819,20 @@ pub mod test_pipeline {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `getAnyCap$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// What `inCap` will hold, to reach its capabilities.
+            pub fn get_in_cap(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(0)
+            }
+        }
     }
     /// A client of `TestPipeline`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
@@ -33381,8 +33923,8 @@ pub mod test_pipeline {
     }
     impl GetCapPipeline {
         /// The struct `outBox` will hold, to reach its capabilities.
-        pub fn get_out_box(&self) -> ::capnarena_rpc::Pipeline {
-            self.0.pointer_field(1)
+        pub fn get_out_box(&self) -> super::test_pipeline::box_::Pipeline {
+            super::test_pipeline::box_::Pipeline(self.0.pointer_field(1))
         }
     }
     /// The results of `getAnyCap` before they arrive: calls on their capabilities are sent at once (promise pipelining).
@@ -33395,8 +33937,8 @@ pub mod test_pipeline {
     }
     impl GetAnyCapPipeline {
         /// The struct `outBox` will hold, to reach its capabilities.
-        pub fn get_out_box(&self) -> ::capnarena_rpc::Pipeline {
-            self.0.pointer_field(1)
+        pub fn get_out_box(&self) -> super::test_pipeline::any_box::Pipeline {
+            super::test_pipeline::any_box::Pipeline(self.0.pointer_field(1))
         }
     }
     /// The results of `getCapPipelineOnly` before they arrive: calls on their capabilities are sent at once (promise pipelining).
@@ -33409,8 +33951,8 @@ pub mod test_pipeline {
     }
     impl GetCapPipelineOnlyPipeline {
         /// The struct `outBox` will hold, to reach its capabilities.
-        pub fn get_out_box(&self) -> ::capnarena_rpc::Pipeline {
-            self.0.pointer_field(0)
+        pub fn get_out_box(&self) -> super::test_pipeline::box_::Pipeline {
+            super::test_pipeline::box_::Pipeline(self.0.pointer_field(0))
         }
     }
     /// The parameters of `getCap`, as a server receives them.
@@ -34175,6 +34717,20 @@ pub mod test_tail_callee {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `TailResult` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `c` will hold.
+            pub fn get_c(&self) -> super::super::test_call_order::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(1).client())
+            }
+        }
     }
     /// The `foo$Params` struct.
     pub mod foo_params {
@@ -34700,6 +35256,20 @@ pub mod test_tail_caller {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `foo$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `callee` will hold.
+            pub fn get_callee(&self) -> super::super::test_tail_callee::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -36375,6 +36945,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `callFoo$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `neverReturn$Params` struct.
     pub mod never_return_params {
@@ -36556,6 +37140,20 @@ pub mod test_more_stuff {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `neverReturn$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -37492,6 +38090,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `expectCancel$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `callFooWhenResolved$Results` struct.
     pub mod call_foo_when_resolved_results {
@@ -37867,6 +38479,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `echo$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_call_order::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `echo$Params` struct.
     pub mod echo_params {
@@ -38050,6 +38676,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `echo$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_call_order::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `getHandle$Results` struct.
     pub mod get_handle_results {
@@ -38231,6 +38871,20 @@ pub mod test_more_stuff {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `getHandle$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `handle` will hold.
+            pub fn get_handle(&self) -> super::super::test_handle::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -38560,6 +39214,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `writeToFd$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `fdCap3` will hold.
+            pub fn get_fd_cap3(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `writeToFd$Params` struct.
     pub mod write_to_fd_params {
@@ -38797,6 +39465,24 @@ pub mod test_more_stuff {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `writeToFd$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `fdCap1` will hold.
+            pub fn get_fd_cap1(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+            /// The capability `fdCap2` will hold.
+            pub fn get_fd_cap2(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(1).client())
             }
         }
     }
@@ -39236,6 +39922,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `neverReturn$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `capCopy` will hold.
+            pub fn get_cap_copy(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `callHeld$Results` struct.
     pub mod call_held_results {
@@ -39611,6 +40311,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `getNull$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `nullCap` will hold.
+            pub fn get_null_cap(&self) -> super::super::test_more_stuff::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `getHandle$Params` struct.
     pub mod get_handle_params {
@@ -39919,6 +40633,20 @@ pub mod test_more_stuff {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `getHeld$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -40358,6 +41086,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `callFooWhenResolved$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `methodWithNullDefault$Params` struct.
     pub mod method_with_null_default_params {
@@ -40606,6 +41348,20 @@ pub mod test_more_stuff {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `methodWithNullDefault$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `b` will hold.
+            pub fn get_b(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(1).client())
+            }
+        }
     }
     /// The `hold$Params` struct.
     pub mod hold_params {
@@ -40787,6 +41543,20 @@ pub mod test_more_stuff {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `hold$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -42254,6 +43024,20 @@ pub mod test_membrane {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `loopback$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `thing` will hold.
+            pub fn get_thing(&self) -> super::super::test_membrane::thing::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `callIntercept$Params` struct.
     pub mod call_intercept_params {
@@ -42452,6 +43236,20 @@ pub mod test_membrane {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `callIntercept$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `thing` will hold.
+            pub fn get_thing(&self) -> super::super::test_membrane::thing::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -42779,6 +43577,20 @@ pub mod test_membrane {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `callPassThrough$Params` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `thing` will hold.
+            pub fn get_thing(&self) -> super::super::test_membrane::thing::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -43218,6 +44030,20 @@ pub mod test_membrane {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `makeThing$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `thing` will hold.
+            pub fn get_thing(&self) -> super::super::test_membrane::thing::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+            }
+        }
     }
     /// The `loopback$Results` struct.
     pub mod loopback_results {
@@ -43399,6 +44225,20 @@ pub mod test_membrane {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `loopback$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `thing` will hold.
+            pub fn get_thing(&self) -> super::super::test_membrane::thing::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
             }
         }
     }
@@ -43891,6 +44731,20 @@ pub mod test_contain_membrane {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestContainMembrane` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The capability `cap` will hold.
+        pub fn get_cap(&self) -> super::test_membrane::thing::Client {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(0).client())
+        }
+    }
 }
 /// The `TestTransferCap` struct.
 pub mod test_transfer_cap {
@@ -44341,6 +45195,20 @@ pub mod test_transfer_cap {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `Element` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The capability `cap` will hold.
+            pub fn get_cap(&self) -> super::super::test_interface::Client {
+                ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(1).client())
             }
         }
     }
@@ -46262,6 +47130,24 @@ pub mod test_sturdy_ref {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestSturdyRef` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `hostId` will hold, to reach its capabilities.
+        pub fn get_host_id(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `objectId` will hold, to reach its capabilities.
+        pub fn get_object_id(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+    }
 }
 /// The `TestSturdyRefHostId` struct.
 pub mod test_sturdy_ref_host_id {
@@ -47425,6 +48311,22 @@ pub mod test_name_annotation {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestNameAnnotation` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `badlyNamedUnion`, to reach its capabilities.
+        pub fn get_badly_named_union(
+            &self,
+        ) -> super::test_name_annotation::badly_named_union::Pipeline {
+            super::test_name_annotation::badly_named_union::Pipeline(self.0.clone())
+        }
+    }
     /// The `BadlyNamedEnum` enum.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     #[repr(u16)]
@@ -47684,6 +48586,22 @@ pub mod test_name_annotation {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `NestedStruct` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `anotherBadNestedFieldName` will hold, to reach its capabilities.
+            pub fn get_another_bad_nested_field_name(
+                &self,
+            ) -> super::super::test_name_annotation::nested_struct::Pipeline {
+                super::super::test_name_annotation::nested_struct::Pipeline(self.0.pointer_field(0))
+            }
+        }
         /// The `DeeplyNestedEnum` enum.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(u16)]
@@ -47926,6 +48844,20 @@ pub mod test_name_annotation {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `badlyNamedUnion` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// The struct `baz` will hold, to reach its capabilities.
+            pub fn get_baz(&self) -> super::super::test_name_annotation::nested_struct::Pipeline {
+                super::super::test_name_annotation::nested_struct::Pipeline(self.0.pointer_field(0))
             }
         }
         /// The `badlyNamedGroup` group.

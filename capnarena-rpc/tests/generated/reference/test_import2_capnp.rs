@@ -326,4 +326,26 @@ pub mod test_import2 {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestImport2` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The struct `foo` will hold, to reach its capabilities.
+        pub fn get_foo(&self) -> super::super::test_capnp::test_all_types::Pipeline {
+            super::super::test_capnp::test_all_types::Pipeline(self.0.pointer_field(0))
+        }
+        /// The struct `bar` will hold, to reach its capabilities.
+        pub fn get_bar(&self) -> super::super::schema_capnp::node::Pipeline {
+            super::super::schema_capnp::node::Pipeline(self.0.pointer_field(1))
+        }
+        /// The struct `baz` will hold, to reach its capabilities.
+        pub fn get_baz(&self) -> super::super::test_import_capnp::test_import::Pipeline {
+            super::super::test_import_capnp::test_import::Pipeline(self.0.pointer_field(2))
+        }
+    }
 }

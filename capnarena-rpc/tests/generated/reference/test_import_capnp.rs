@@ -192,4 +192,18 @@ pub mod test_import {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `TestImport` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The struct `field` will hold, to reach its capabilities.
+        pub fn get_field(&self) -> super::super::test_capnp::test_all_types::Pipeline {
+            super::super::test_capnp::test_all_types::Pipeline(self.0.pointer_field(0))
+        }
+    }
 }

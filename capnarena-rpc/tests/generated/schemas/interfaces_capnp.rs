@@ -495,6 +495,20 @@ pub mod shape {
                 self.builder.with_reader(|reader| f(Reader { reader }))
             }
         }
+        /// `move$Results` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
+            }
+        }
+        impl Pipeline {
+            /// What `to` will hold, to reach its capabilities.
+            pub fn get_to(&self) -> ::capnarena_rpc::Pipeline {
+                self.0.pointer_field(0)
+            }
+        }
     }
     /// The `move$Params` struct.
     pub mod move_params {
@@ -938,7 +952,7 @@ pub mod shape {
         }
     }
     impl MovePipeline {
-        /// The struct `to` will hold, to reach its capabilities.
+        /// What `to` will hold, to reach its capabilities.
         pub fn get_to(&self) -> ::capnarena_rpc::Pipeline {
             self.0.pointer_field(0)
         }
@@ -5490,6 +5504,52 @@ pub mod uses_generics {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `UsesGenerics` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `a` will hold, to reach its capabilities.
+        pub fn get_a(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `b` will hold, to reach its capabilities.
+        pub fn get_b(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// The capability `c` will hold.
+        pub fn get_c(&self) -> super::container::Client<super::point::Owned> {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(2).client())
+        }
+        /// What `d` will hold, to reach its capabilities.
+        pub fn get_d(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+        /// What `e` will hold, to reach its capabilities.
+        pub fn get_e(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(4)
+        }
+        /// What `f` will hold, to reach its capabilities.
+        pub fn get_f(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(5)
+        }
+        /// What `g` will hold, to reach its capabilities.
+        pub fn get_g(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(6)
+        }
+        /// What `h` will hold, to reach its capabilities.
+        pub fn get_h(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(7)
+        }
+        /// The capability `i` will hold.
+        pub fn get_i(&self) -> super::circle::Client {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(8).client())
+        }
+    }
 }
 /// The `UsesAlias` struct.
 pub mod uses_alias {
@@ -5686,6 +5746,20 @@ pub mod uses_alias {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `UsesAlias` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `p` will hold, to reach its capabilities.
+        pub fn get_p(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
         }
     }
 }

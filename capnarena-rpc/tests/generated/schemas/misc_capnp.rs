@@ -2395,6 +2395,28 @@ pub mod s {
             ::capnarena::Word::from_u64(0x0000000000000000),
             ::capnarena::Word::from_u64(0x0000000000000000),
         ]]);
+    /// `S` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The capability `cap` will hold.
+        pub fn get_cap(&self) -> super::derived::Client {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(1).client())
+        }
+        /// What `anyList` will hold, to reach its capabilities.
+        pub fn get_any_list(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+        /// The struct `self` will hold, to reach its capabilities.
+        pub fn get_self(&self) -> super::s::Pipeline {
+            super::s::Pipeline(self.0.pointer_field(7))
+        }
+    }
     /// The `g` group.
     pub mod g {
         /// Id of the group.

@@ -3300,6 +3300,64 @@ pub mod uses {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Uses` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `text` will hold, to reach its capabilities.
+        pub fn get_text(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
+        }
+        /// What `data` will hold, to reach its capabilities.
+        pub fn get_data(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// What `person` will hold, to reach its capabilities.
+        pub fn get_person(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
+        }
+        /// What `map` will hold, to reach its capabilities.
+        pub fn get_map(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+        /// What `numbers` will hold, to reach its capabilities.
+        pub fn get_numbers(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(4)
+        }
+        /// What `texts` will hold, to reach its capabilities.
+        pub fn get_texts(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(5)
+        }
+        /// What `outer` will hold, to reach its capabilities.
+        pub fn get_outer(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(6)
+        }
+        /// What `any` will hold, to reach its capabilities.
+        pub fn get_any(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(7)
+        }
+        /// What `nested` will hold, to reach its capabilities.
+        pub fn get_nested(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(8)
+        }
+        /// What `bytes` will hold, to reach its capabilities.
+        pub fn get_bytes(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(10)
+        }
+        /// What `modes` will hold, to reach its capabilities.
+        pub fn get_modes(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(11)
+        }
+        /// What `triple` will hold, to reach its capabilities.
+        pub fn get_triple(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(12)
+        }
+    }
 }
 /// The `Triple` struct.
 pub mod triple {
@@ -3949,6 +4007,20 @@ pub mod loop_ {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `Loop` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `next` will hold, to reach its capabilities.
+        pub fn get_next(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(0)
         }
     }
 }
@@ -5346,7 +5418,7 @@ pub mod store {
         }
     }
     impl GetPipeline {
-        /// The struct `found` will hold, to reach its capabilities.
+        /// What `found` will hold, to reach its capabilities.
         pub fn get_found(&self) -> ::capnarena_rpc::Pipeline {
             self.0.pointer_field(0)
         }

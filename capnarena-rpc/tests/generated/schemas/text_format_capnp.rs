@@ -1607,6 +1607,24 @@ pub mod shapes {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Shapes` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// The group `outer`, to reach its capabilities.
+        pub fn get_outer(&self) -> super::shapes::outer::Pipeline {
+            super::shapes::outer::Pipeline(self.0.clone())
+        }
+        /// The struct `nested` will hold, to reach its capabilities.
+        pub fn get_nested(&self) -> super::shapes::Pipeline {
+            super::shapes::Pipeline(self.0.pointer_field(3))
+        }
+    }
     /// The `grp` group.
     pub mod grp {
         /// Id of the group.
@@ -1878,6 +1896,14 @@ pub mod shapes {
             #[inline]
             pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
                 self.builder.with_reader(|reader| f(Reader { reader }))
+            }
+        }
+        /// `outer` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+        #[derive(Clone)]
+        pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+        impl From<::capnarena_rpc::Pipeline> for Pipeline {
+            fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+                Pipeline(pipeline)
             }
         }
         /// The `inner` group.
@@ -2370,6 +2396,14 @@ pub mod group_first {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `GroupFirst` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
         }
     }
     /// The `g` group.
@@ -2996,6 +3030,28 @@ pub mod odd {
             self.builder.with_reader(|reader| f(Reader { reader }))
         }
     }
+    /// `Odd` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `any` will hold, to reach its capabilities.
+        pub fn get_any(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(1)
+        }
+        /// The capability `cap` will hold.
+        pub fn get_cap(&self) -> super::iface::Client {
+            ::capnarena_rpc::FromClient::from_client(self.0.pointer_field(2).client())
+        }
+        /// What `anyNull` will hold, to reach its capabilities.
+        pub fn get_any_null(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(4)
+        }
+    }
 }
 /// The `OddWriter` struct.
 pub mod odd_writer {
@@ -3466,6 +3522,28 @@ pub mod odd_writer {
         #[inline]
         pub fn with_reader<R>(&self, f: impl for<'r> FnOnce(Reader<'r>) -> R) -> R {
             self.builder.with_reader(|reader| f(Reader { reader }))
+        }
+    }
+    /// `OddWriter` as a call's results will hold it, before they arrive: calls on the capabilities it reaches are sent at once (promise pipelining).
+    #[derive(Clone)]
+    pub struct Pipeline(pub ::capnarena_rpc::Pipeline);
+    impl From<::capnarena_rpc::Pipeline> for Pipeline {
+        fn from(pipeline: ::capnarena_rpc::Pipeline) -> Self {
+            Pipeline(pipeline)
+        }
+    }
+    impl Pipeline {
+        /// What `cap` will hold, to reach its capabilities.
+        pub fn get_cap(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(2)
+        }
+        /// What `caps` will hold, to reach its capabilities.
+        pub fn get_caps(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(3)
+        }
+        /// What `anyNull` will hold, to reach its capabilities.
+        pub fn get_any_null(&self) -> ::capnarena_rpc::Pipeline {
+            self.0.pointer_field(4)
         }
     }
 }
