@@ -19,7 +19,8 @@
 //! (zeroing what an overwritten pointer reached).
 
 use super::pointer::MAX_LIST_COUNT;
-use crate::arena::{Arena, SegmentId};
+use super::segments::BuilderSegments;
+use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::word::Word;
 
@@ -44,44 +45,7 @@ pub use slot::PointerBuilder;
 use slot::resolve_builder;
 pub use structs::StructBuilder;
 pub use view::BuiltView;
-pub(in crate::layout) use zero::zero_pointer_best_effort;
-use zero::{set_over_old, set_pointer};
-
-/// Words reserved in front of segment 0 for the segment table.
-const HEADER_WORDS: usize = 1;
-
-/// Access to a message's segments as the builders see them.
-pub(crate) struct BuilderSegments;
-
-impl BuilderSegments {
-    /// Bytes reserved in front of segment `id` as the arena hands it out:
-    /// the segment table's word for segment 0, none for the others.
-    #[inline(always)]
-    pub(crate) fn header_bytes(id: u32) -> usize {
-        if id == 0 { HEADER_WORDS * 8 } else { 0 }
-    }
-
-    /// Segment `id` of the message (segment 0 without its reserved word).
-    #[inline]
-    pub(crate) fn get<A: Arena + ?Sized>(arena: &A, id: u32) -> &[Word] {
-        let s = arena.segment(SegmentId(id));
-        if id == 0 {
-            s.get(HEADER_WORDS..).unwrap_or(&[])
-        } else {
-            s
-        }
-    }
-
-    #[inline]
-    pub(crate) fn get_mut<A: Arena + ?Sized>(arena: &mut A, id: u32) -> &mut [Word] {
-        let s = arena.segment_mut(SegmentId(id));
-        if id == 0 {
-            s.get_mut(HEADER_WORDS..).unwrap_or(&mut [])
-        } else {
-            s
-        }
-    }
-}
+use zero::{set_over_old, set_pointer, zero_pointer_best_effort};
 
 #[inline]
 fn read_word<A: Arena + ?Sized>(arena: &A, segment: u32, pos: u32) -> u64 {

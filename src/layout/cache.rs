@@ -33,8 +33,8 @@
 //!   call the arena while it lives.
 //! - An address is kept only from words an arena call has just returned,
 //!   at three places: the lookups here ([`look_up`], through
-//!   [`KeptArena::look_up_and`], [`KeptArena::zero_word_and_keep`], and
-//!   [`KeptArena::look_up_with`], whose function is handed this handle's
+//!   [`KeptArena::look_up_and`], and [`KeptArena::look_up_with`], whose
+//!   function is handed this handle's
 //!   arena, after the handle forgot, and returns what [`look_up`] kept
 //!   from it); the allocation
 //!   of a struct (`alloc_object`, `write_far`, `alloc_with_landing_pad` and `keep_far`
@@ -60,8 +60,8 @@
 use core::cell::Cell;
 use core::ptr::NonNull;
 
-use super::builder::BuilderSegments;
 use super::primitive::Primitive;
+use super::segments::BuilderSegments;
 use crate::arena::{Arena, SegmentId};
 use crate::word::Word;
 
@@ -410,23 +410,6 @@ impl<'a, A: Arena + ?Sized> KeptArena<'a, A> {
         Ok(())
     }
 
-    /// Looks segment `segment` up through the arena once: zeroes the word
-    /// at byte `word` of it (a pointer of the struct), then keeps the `len`
-    /// bytes at byte `start` (its data section), as
-    /// [`look_up_and`](Self::look_up_and) keeps them; each only when the
-    /// arena hands it out. Out of line, as
-    /// [`look_up_with`](Self::look_up_with) describes.
-    #[inline(always)]
-    pub(crate) fn zero_word_and_keep(
-        &mut self,
-        segment: u32,
-        word: usize,
-        start: usize,
-        len: usize,
-    ) {
-        self.look_up_with(|arena| zero_word_and_look_up(arena, segment, word, start, len));
-    }
-
     /// Keeps `kept`, just kept from this handle's arena by [`look_up`].
     #[inline(always)]
     fn adopt(&mut self, kept: Cached) {
@@ -482,22 +465,6 @@ pub(crate) fn look_up<A: Arena + ?Sized>(
         }
         None => Cached::empty(),
     }
-}
-
-/// The lookup of [`KeptArena::zero_word_and_keep`], out of line (see
-/// [`KeptArena::look_up_with`]).
-#[inline(never)]
-fn zero_word_and_look_up<A: Arena + ?Sized>(
-    arena: &mut A,
-    segment: u32,
-    word: usize,
-    start: usize,
-    len: usize,
-) -> Cached {
-    // What the pointer pointed to is zeroed first, before anything is
-    // kept.
-    super::builder::zero_pointer_best_effort(arena, segment, (word / 8) as u32);
-    look_up(arena, segment, Some(word), start, len, |_| {})
 }
 
 #[cfg(test)]

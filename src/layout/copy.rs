@@ -23,9 +23,10 @@
 use alloc::vec::Vec;
 
 use super::budget::Budget;
-use super::builder::{BuilderSegments, Fill, PointerBuilder, StructBuilder, copy_bytes};
+use super::builder::{Fill, PointerBuilder, StructBuilder, copy_bytes};
 use super::pointer::{ElementSize, StructSize};
 use super::reader::{ListReader, PointerReader, ReadContext, StructReader};
+use super::segments::BuilderSegments;
 use crate::arena::Arena;
 use crate::error::{Error, PointerKind, Result};
 use crate::word::Word;

@@ -11,6 +11,7 @@ mod copy;
 mod pointer;
 mod primitive;
 mod reader;
+mod segments;
 mod size;
 
 pub use builder::{BuiltView, ListBuilder, PointerBuilder, StructBuilder};
@@ -22,9 +23,10 @@ pub use reader::{
 };
 pub use size::MessageSize;
 
-pub(crate) use builder::{BuilderSegments, init_root_slot};
+pub(crate) use builder::init_root_slot;
 pub(crate) use copy::Mode as CopyMode;
 pub(crate) use reader::{ReaderOptionsCore, source_words};
+pub(crate) use segments::BuilderSegments;
 
 pub(crate) mod reader_store {
     pub(crate) use super::reader::{INLINE_SEGMENTS, SegStore};

@@ -3,13 +3,14 @@
 //! object: near when it fits in the pointer's segment, else far, through a
 //! landing pad (single far) or a two-word pad (double far).
 
+use super::write_word;
 use super::zero::{zero_if_set, zero_pointer, zero_replaced};
-use super::{BuilderSegments, HEADER_WORDS, write_word};
 use crate::arena::{Arena, SegmentId};
 use crate::error::{Error, Result};
 use crate::layout::cache::{Cached, Owner};
 use crate::layout::pointer;
 use crate::layout::pointer::MAX_SEGMENT_WORDS;
+use crate::layout::segments::{BuilderSegments, HEADER_WORDS};
 use crate::word::Word;
 
 /// Allocates `len` words near segment `hint`; returns the message segment

@@ -1,11 +1,12 @@
 //! [`ListBuilder`]: a list's elements, one at a time.
 
-use super::{BuilderSegments, PointerBuilder, StructBuilder};
+use super::{PointerBuilder, StructBuilder};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::layout::cache::KeptArena;
 use crate::layout::pointer::{ElementSize, StructSize};
 use crate::layout::primitive::{Primitive, load, store};
+use crate::layout::segments::BuilderSegments;
 use crate::word::Word;
 
 /// A list in a message being built.

@@ -1,12 +1,14 @@
 //! [`StructBuilder`]: a struct's data fields (kept data section, see
 //! [`KeptArena`]) and its pointer fields.
 
-use super::{BuilderSegments, Keep, ListBuilder, PointerBuilder, read_word};
+use super::zero::zero_word_and_look_up;
+use super::{Keep, ListBuilder, PointerBuilder, read_word};
 use crate::arena::Arena;
 use crate::error::Result;
 use crate::layout::cache::{ArenaCall, Cached, KeptArena, look_up};
 use crate::layout::pointer::{ElementSize, StructSize};
 use crate::layout::primitive::{Primitive, load, store};
+use crate::layout::segments::BuilderSegments;
 use crate::word::Word;
 
 /// A struct in a message being built.
@@ -275,8 +277,9 @@ impl<'a, A: Arena + ?Sized> StructBuilder<'a, A> {
         );
         let start = self.data as usize * 8;
         let len = usize::from(self.size.data_words) * 8;
+        let (segment, word) = (self.segment, start + len + index * 8);
         self.arena
-            .zero_word_and_keep(self.segment, start + len + index * 8, start, len);
+            .look_up_with(|arena| zero_word_and_look_up(arena, segment, word, start, len));
     }
 
     /// Whether pointer `index` is non-null.

@@ -2,10 +2,11 @@
 //! and [`BuiltView`], a read view kept for as long as the builder is
 //! borrowed.
 
-use super::{BuilderSegments, ListBuilder, StructBuilder};
+use super::{ListBuilder, StructBuilder};
 use crate::arena::Arena;
 use crate::layout::pointer::{ElementSize, StructSize};
 use crate::layout::reader::StructReader;
+use crate::layout::segments::BuilderSegments;
 use crate::word::Word;
 
 /// A message under construction seen as segments to read.

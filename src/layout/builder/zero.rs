@@ -22,12 +22,14 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-use super::{BuilderSegments, check_in, read_word, write_word};
+use super::{check_in, read_word, write_word};
 use crate::arena::Arena;
 use crate::error::{Error, Result};
 use crate::layout::budget::Budget;
+use crate::layout::cache::{Cached, look_up};
 use crate::layout::pointer::{self, ElementSize, KIND_FAR, KIND_LIST, KIND_OTHER, KIND_STRUCT};
 use crate::layout::reader::{Resolved, resolve};
+use crate::layout::segments::BuilderSegments;
 use crate::word::Word;
 
 /// Zeroes the pointer at (`segment`, `pos`) and everything it reached.
@@ -485,4 +487,23 @@ impl Stack {
         }
         self.len = self.len.saturating_sub(1);
     }
+}
+
+/// Zeroes the word at byte `word` of segment `segment` (a pointer of a
+/// struct) with what it reached, then looks the segment up once more and
+/// keeps the `len` bytes at byte `start` (the struct's data section): the
+/// lookup `KeptArena::look_up_with` runs for `StructBuilder::clear_pointer`.
+/// Out of line, as `look_up_with` describes.
+#[inline(never)]
+pub(super) fn zero_word_and_look_up<A: Arena + ?Sized>(
+    arena: &mut A,
+    segment: u32,
+    word: usize,
+    start: usize,
+    len: usize,
+) -> Cached {
+    // What the pointer pointed to is zeroed first, before anything is
+    // kept.
+    zero_pointer_best_effort(arena, segment, (word / 8) as u32);
+    look_up(arena, segment, Some(word), start, len, |_| {})
 }
