@@ -1,21 +1,32 @@
-//! Dynamic builders: values of any schema type built by the schema at run
-//! time, through the same runtime calls the generated builders make (so
-//! the bytes, limits and errors are the same). Every index and offset is
+//! Dynamic builders: values of any schema type, structs and lists, built
+//! by the schema at run time, through the same runtime calls the
+//! generated builders make (so the bytes, limits and errors are the
+//! same). The struct and list builders hand out each other (a field holds
+//! a list, an element a struct), so they share this module; how a value
+//! is stored is in `store`. Every index and offset is
 //! checked before it reaches the runtime, whose builders panic on a
 //! schema error in their caller.
 
-use capnarena::typed::{FromStructBuilder, HasSchema, IntoStructBuilder, StructOwned, TextBuilder};
-use capnarena::{Arena, ElementSize, Message, PointerBuilder, Primitive, StructBuilder};
+use capnarena::typed::{
+    FromStructBuilder, HasSchema, IntoStructBuilder, Introspect, ListOwned, StructOwned,
+    TextBuilder,
+};
+use capnarena::{
+    Arena, ElementSize, ListBuilder, Message, PointerBuilder, Primitive, StructBuilder,
+};
 
 use crate::error::{Error, Result};
-use crate::generated::check_struct;
-use crate::list_builder::DynamicListBuilder;
+use crate::generated::{check_list, check_struct, list_element_of};
 use crate::model::RawValue;
 use crate::schema::Schema;
+use crate::store::{
+    check_pointer_value, field_context, mismatch, scalar_bits, set_pointer, store_scalar,
+};
 use crate::structs::{Field, StructSchema};
 use crate::types::Type;
 use crate::value::{
-    DynamicEnum, DynamicStructReader, DynamicValue, check_field, check_size, which,
+    DynamicEnum, DynamicListReader, DynamicStructReader, DynamicValue, check_field, check_size,
+    which,
 };
 
 /// A value of a struct being built, as a field or list element hands it
@@ -632,168 +643,6 @@ impl<'a, A: Arena + ?Sized> DynamicStructBuilder<'a, A> {
     }
 }
 
-fn field_context(field: &Field<'_>) -> String {
-    format!(
-        "field {} of {}",
-        field.name(),
-        field.parent().display_name()
-    )
-}
-
-fn mismatch(field: &Field<'_>, expected: &str, value: &DynamicValue<'_>) -> Error {
-    Error::TypeMismatch {
-        context: field_context(field),
-        expected: expected.into(),
-        found: value.kind().into(),
-    }
-}
-
-/// The bits of `value` as a scalar of type `ty` (unmasked).
-pub(crate) fn scalar_bits(
-    schema: &Schema<'_>,
-    ty: &Type,
-    value: &DynamicValue<'_>,
-    context: impl Fn() -> String,
-) -> Result<u64> {
-    let mismatch = || Error::TypeMismatch {
-        context: context(),
-        expected: ty.to_string(),
-        found: value.kind().into(),
-    };
-    let int = |min: i128, max: i128, name: &'static str| -> Result<u64> {
-        let v = value.as_integer().ok_or_else(mismatch)?;
-        if v < min || v > max {
-            return Err(Error::ValueOutOfRange {
-                context: context(),
-                expected: name,
-                value: v.to_string(),
-            });
-        }
-        Ok(v as u64)
-    };
-    let float = || -> Result<f64> {
-        match *value {
-            DynamicValue::Float32(v) => Ok(f64::from(v)),
-            DynamicValue::Float64(v) => Ok(v),
-            _ => value.as_integer().map(|v| v as f64).ok_or_else(mismatch),
-        }
-    };
-    Ok(match ty {
-        Type::Void => match value {
-            DynamicValue::Void => 0,
-            _ => return Err(mismatch()),
-        },
-        Type::Bool => match value {
-            DynamicValue::Bool(b) => u64::from(*b),
-            _ => return Err(mismatch()),
-        },
-        Type::Int8 => int(i8::MIN.into(), i8::MAX.into(), "Int8")? & 0xff,
-        Type::Int16 => int(i16::MIN.into(), i16::MAX.into(), "Int16")? & 0xffff,
-        Type::Int32 => int(i32::MIN.into(), i32::MAX.into(), "Int32")? & 0xffff_ffff,
-        Type::Int64 => int(i64::MIN.into(), i64::MAX.into(), "Int64")?,
-        Type::UInt8 => int(0, u8::MAX.into(), "UInt8")?,
-        Type::UInt16 => int(0, u16::MAX.into(), "UInt16")?,
-        Type::UInt32 => int(0, u32::MAX.into(), "UInt32")?,
-        Type::UInt64 => int(0, u64::MAX.into(), "UInt64")?,
-        // A float of the field's own width keeps its bits (a NaN's
-        // payload too); others convert.
-        Type::Float32 => match *value {
-            DynamicValue::Float32(v) => u64::from(v.to_bits()),
-            _ => u64::from((float()? as f32).to_bits()),
-        },
-        Type::Float64 => match *value {
-            DynamicValue::Float64(v) => v.to_bits(),
-            _ => float()?.to_bits(),
-        },
-        Type::Enum(id) => match value {
-            DynamicValue::Enum(e) if e.schema().id() == *id => u64::from(e.value()),
-            DynamicValue::Enum(_) => return Err(mismatch()),
-            DynamicValue::Text(name) => {
-                u64::from(schema.enum_schema(*id)?.value_by_name(name)?.value())
-            }
-            _ => int(0, u16::MAX.into(), "enum")?,
-        },
-        _ => return Err(mismatch()),
-    })
-}
-
-/// Stores the (masked) bits of a scalar of type `ty` at `offset`.
-fn store_scalar<A: Arena + ?Sized>(
-    b: &mut StructBuilder<'_, A>,
-    ty: &Type,
-    offset: usize,
-    bits: u64,
-) {
-    match ty.element_size() {
-        ElementSize::Bit => b.set_bool(offset, bits != 0),
-        ElementSize::Byte => b.set::<u8>(offset, bits as u8),
-        ElementSize::TwoBytes => b.set::<u16>(offset, bits as u16),
-        ElementSize::FourBytes => b.set::<u32>(offset, bits as u32),
-        ElementSize::EightBytes => b.set::<u64>(offset, bits),
-        // Void: nothing to store; pointers are not scalars.
-        _ => {}
-    }
-}
-
-/// `value` can be stored in a pointer of type `ty`.
-pub(crate) fn check_pointer_value(
-    ty: &Type,
-    value: &DynamicValue<'_>,
-    context: impl Fn() -> String,
-) -> Result<()> {
-    let fits = match (ty, value) {
-        (Type::Text, DynamicValue::Text(_))
-        | (Type::Data, DynamicValue::Data(_))
-        | (Type::Interface(_), DynamicValue::Capability(_))
-        | (
-            Type::AnyPointer,
-            DynamicValue::AnyPointer(_)
-            | DynamicValue::Struct(_)
-            | DynamicValue::List(_)
-            | DynamicValue::Text(_)
-            | DynamicValue::Data(_)
-            | DynamicValue::Capability(_),
-        ) => true,
-        (Type::Struct(st), DynamicValue::Struct(s)) => s.schema().id() == st.id(),
-        (Type::List(e), DynamicValue::List(l)) => l.element_type().same_as(e),
-        _ => false,
-    };
-    if fits {
-        Ok(())
-    } else {
-        let found = match value {
-            DynamicValue::Struct(s) => format!("struct {:#018x}", s.schema().id()),
-            DynamicValue::List(l) => format!("List({})", l.element_type()),
-            other => other.kind().into(),
-        };
-        Err(Error::TypeMismatch {
-            context: context(),
-            expected: ty.to_string(),
-            found,
-        })
-    }
-}
-
-/// Points `p` at a copy of `value` (checked by [`check_pointer_value`]).
-pub(crate) fn set_pointer<A: Arena + ?Sized>(
-    ty: &Type,
-    mut p: PointerBuilder<'_, A>,
-    value: &DynamicValue<'_>,
-) -> Result<()> {
-    let _ = ty;
-    match value {
-        DynamicValue::Text(t) => p.set_text(t)?,
-        DynamicValue::Data(d) => p.set_data(d)?,
-        DynamicValue::Struct(s) => p.set_struct(&s.as_struct_reader())?,
-        DynamicValue::List(l) => p.set_list(&l.as_list_reader())?,
-        DynamicValue::AnyPointer(src) => p.set_from(src)?,
-        DynamicValue::Capability(Some(index)) => p.set_capability(*index),
-        DynamicValue::Capability(None) => p.clear(),
-        _ => {}
-    }
-    Ok(())
-}
-
 /// The builder of the value of pointer type `ty` at `p`, as the generated
 /// `get_*` opens it (a null list or text becomes an empty one).
 pub(crate) fn get_pointer<'b, A: Arena + ?Sized>(
@@ -863,4 +712,244 @@ pub(crate) fn init_pointer<'b, A: Arena + ?Sized>(
             DynamicValueBuilder::AnyPointer(p)
         }
     })
+}
+
+/// A list being built by its element type.
+pub struct DynamicListBuilder<'a, A: Arena + ?Sized> {
+    schema: &'a Schema<'a>,
+    element: Type,
+    builder: ListBuilder<'a, A>,
+}
+
+impl<'a, A: Arena + ?Sized> DynamicListBuilder<'a, A> {
+    /// Builds `builder` as a list of `element`.
+    ///
+    /// # Errors
+    /// [`Error::ListElementSize`] when the list's elements cannot hold the
+    /// type (a struct list must hold at least a word of data for a scalar
+    /// type, a pointer for a pointer type).
+    pub fn new(schema: &'a Schema<'a>, element: Type, builder: ListBuilder<'a, A>) -> Result<Self> {
+        let want = element.element_size();
+        let have = builder.element_size();
+        let fits = have == want
+            || (have == ElementSize::InlineComposite && {
+                let size = builder.with_reader(|r| r.struct_size());
+                match want {
+                    ElementSize::Void => true,
+                    ElementSize::Pointer => size.pointers > 0,
+                    _ => size.data_words > 0,
+                }
+            });
+        if !fits {
+            return Err(Error::ListElementSize {
+                expected: want,
+                found: have,
+            });
+        }
+        Ok(DynamicListBuilder {
+            schema,
+            element,
+            builder,
+        })
+    }
+
+    /// A shorter-lived handle to the same list.
+    pub fn reborrow(&mut self) -> DynamicListBuilder<'_, A> {
+        DynamicListBuilder {
+            schema: self.schema,
+            element: self.element.clone(),
+            builder: self.builder.reborrow(),
+        }
+    }
+
+    /// The element type.
+    pub fn element_type(&self) -> &Type {
+        &self.element
+    }
+
+    /// Elements in the list.
+    pub fn len(&self) -> u32 {
+        self.builder.len()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.builder.is_empty()
+    }
+
+    /// The untyped builder under it.
+    pub fn into_list_builder(self) -> ListBuilder<'a, A> {
+        self.builder
+    }
+
+    /// A generated list builder as a dynamic one (see
+    /// [`DynamicListReader::from_typed`]).
+    ///
+    /// # Errors
+    /// As [`DynamicListReader::from_typed`], or as [`new`](Self::new).
+    pub fn from_typed<L: ListOwned + Introspect>(
+        schema: &'a Schema<'a>,
+        builder: L::Builder<'a, A>,
+    ) -> Result<Self> {
+        let element = list_element_of::<L>()?;
+        DynamicListBuilder::new(schema, element, L::into_list_builder(builder))
+    }
+
+    /// The list as the generated builder of list type `L`, checked by
+    /// element type with its generic bindings (see
+    /// [`DynamicListReader::downcast`]).
+    ///
+    /// # Errors
+    /// [`Error::TypeMismatch`] naming both list types when they differ;
+    /// [`Error::ListElementSize`] when the list is not encoded as `L`'s
+    /// builder writes it (a list of structs holding a scalar type).
+    pub fn downcast<L: ListOwned + Introspect>(self) -> Result<L::Builder<'a, A>> {
+        check_list::<L>(&self.element)?;
+        let (want, have) = (self.element.element_size(), self.builder.element_size());
+        if want != have {
+            return Err(Error::ListElementSize {
+                expected: want,
+                found: have,
+            });
+        }
+        Ok(L::wrap_list_builder(self.builder))
+    }
+
+    /// Calls `f` with a reader of the list as built so far.
+    pub fn with_reader<R>(&self, f: impl FnOnce(DynamicListReader<'_>) -> R) -> R {
+        let view = self.builder.reader_view();
+        f(DynamicListReader::new(
+            self.schema,
+            self.element.clone(),
+            view.list_reader(),
+        ))
+    }
+
+    fn check_index(&self, index: u32) -> Result<()> {
+        let len = self.len();
+        if index >= len {
+            return Err(Error::IndexOutOfRange { index, len });
+        }
+        Ok(())
+    }
+
+    /// Element `index`: scalars by value, pointers as builders (a null
+    /// list or text element becomes an empty one).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`], or the element holds another kind of
+    /// value (the runtime's error).
+    pub fn get(&mut self, index: u32) -> Result<DynamicValueBuilder<'_, A>> {
+        self.check_index(index)?;
+        let b = &self.builder;
+        Ok(match &self.element {
+            Type::Void => DynamicValueBuilder::Void,
+            Type::Bool => DynamicValueBuilder::Bool(b.get_bool(index)),
+            Type::Int8 => DynamicValueBuilder::Int8(b.get(index)),
+            Type::Int16 => DynamicValueBuilder::Int16(b.get(index)),
+            Type::Int32 => DynamicValueBuilder::Int32(b.get(index)),
+            Type::Int64 => DynamicValueBuilder::Int64(b.get(index)),
+            Type::UInt8 => DynamicValueBuilder::UInt8(b.get(index)),
+            Type::UInt16 => DynamicValueBuilder::UInt16(b.get(index)),
+            Type::UInt32 => DynamicValueBuilder::UInt32(b.get(index)),
+            Type::UInt64 => DynamicValueBuilder::UInt64(b.get(index)),
+            Type::Float32 => DynamicValueBuilder::Float32(b.get(index)),
+            Type::Float64 => DynamicValueBuilder::Float64(b.get(index)),
+            Type::Enum(id) => DynamicValueBuilder::Enum(DynamicEnum::new(
+                b.get(index),
+                self.schema.enum_schema(*id)?,
+            )),
+            Type::Struct(st) => {
+                let s = self.schema.struct_of(st)?;
+                self.check_struct_list()?;
+                DynamicValueBuilder::Struct(DynamicStructBuilder::new(
+                    s,
+                    self.builder.get_struct(index),
+                )?)
+            }
+            ty => {
+                let ty = ty.clone();
+                get_pointer(self.schema, &ty, self.builder.pointer(index))?
+            }
+        })
+    }
+
+    fn check_struct_list(&self) -> Result<()> {
+        let have = self.builder.element_size();
+        if have != ElementSize::InlineComposite {
+            return Err(Error::ListElementSize {
+                expected: ElementSize::InlineComposite,
+                found: have,
+            });
+        }
+        Ok(())
+    }
+
+    /// Sets element `index` to `value` (a deep copy for pointers and
+    /// structs), converting numbers as
+    /// [`DynamicStructBuilder::set`] does.
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`], [`Error::TypeMismatch`],
+    /// [`Error::ValueOutOfRange`], or the runtime's error.
+    pub fn set(&mut self, index: u32, value: DynamicValue<'_>) -> Result<()> {
+        self.check_index(index)?;
+        let context = || format!("element {index} of a List({})", self.element);
+        let ty = self.element.clone();
+        if let Type::Struct(st) = &ty {
+            let DynamicValue::Struct(src) = &value else {
+                return Err(Error::TypeMismatch {
+                    context: context(),
+                    expected: ty.to_string(),
+                    found: value.kind().into(),
+                });
+            };
+            if src.schema().id() != st.id() {
+                return Err(Error::TypeMismatch {
+                    context: context(),
+                    expected: ty.to_string(),
+                    found: format!("struct {:#018x}", src.schema().id()),
+                });
+            }
+            self.check_struct_list()?;
+            self.builder
+                .get_struct(index)
+                .copy_from(&src.as_struct_reader())?;
+            return Ok(());
+        }
+        if ty.is_pointer() {
+            check_pointer_value(&ty, &value, context)?;
+            return set_pointer(&ty, self.builder.pointer(index), &value);
+        }
+        let bits = scalar_bits(self.schema, &ty, &value, context)?;
+        let b = &mut self.builder;
+        match ty.element_size() {
+            ElementSize::Bit => b.set_bool(index, bits != 0),
+            ElementSize::Byte => b.set::<u8>(index, bits as u8),
+            ElementSize::TwoBytes => b.set::<u16>(index, bits as u16),
+            ElementSize::FourBytes => b.set::<u32>(index, bits as u32),
+            ElementSize::EightBytes => b.set::<u64>(index, bits),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A new list (or text, data) of `len` elements (bytes) at element
+    /// `index` of a list of lists (texts, datas).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`], [`Error::TypeMismatch`] for another
+    /// element type, or the runtime's error.
+    pub fn init(&mut self, index: u32, len: u32) -> Result<DynamicValueBuilder<'_, A>> {
+        self.check_index(index)?;
+        let ty = self.element.clone();
+        if !matches!(ty, Type::List(_) | Type::Text | Type::Data) {
+            return Err(Error::TypeMismatch {
+                context: format!("element {index} of a List({ty})"),
+                expected: ty.to_string(),
+                found: "a list, text or data to init with a length".into(),
+            });
+        }
+        init_pointer(self.schema, &ty, self.builder.pointer(index), len)
+    }
 }

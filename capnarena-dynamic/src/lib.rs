@@ -141,21 +141,20 @@ mod builder;
 pub mod compat;
 mod error;
 mod generated;
-mod list_builder;
 mod load;
 mod model;
 mod nodes;
 mod schema;
 mod stack;
+mod store;
 mod structs;
 pub mod text;
 mod types;
 mod value;
 
-pub use builder::{DynamicStructBuilder, DynamicValueBuilder};
+pub use builder::{DynamicListBuilder, DynamicStructBuilder, DynamicValueBuilder};
 pub use capnarena_codegen::schema_capnp;
 pub use error::{Error, Result};
-pub use list_builder::DynamicListBuilder;
 pub use nodes::{
     Annotation, AnnotationSchema, Annotations, ConstSchema, EnumSchema, Enumerant, InterfaceSchema,
     Method,

@@ -37,8 +37,8 @@ use super::annotations::{DataForm, FieldPlan, JSON_VALUE, NameKind, Plan, Struct
 use super::encode::{Seg, path_string};
 use super::error::{Context, JsonError, JsonResult, Position};
 use super::parser::{Member, Node, Parser, Value};
+use crate::builder::DynamicListBuilder;
 use crate::builder::{DynamicStructBuilder, DynamicValueBuilder};
-use crate::list_builder::DynamicListBuilder;
 use crate::structs::{Field, StructSchema};
 use crate::types::Type;
 use crate::value::{DynamicStructReader, DynamicValue};

@@ -40,8 +40,8 @@ use capnarena::Arena;
 
 use super::lex::{self, Tok, Token, item_end, skip_group, skip_trivia, token};
 use super::syntax;
+use crate::builder::DynamicListBuilder;
 use crate::builder::{DynamicStructBuilder, DynamicValueBuilder};
-use crate::list_builder::DynamicListBuilder;
 use crate::schema::Schema;
 use crate::types::Type;
 use crate::value::{DynamicEnum, DynamicValue};
