@@ -137,6 +137,7 @@
 
 #![forbid(unsafe_code)]
 
+mod annotations;
 mod builder;
 pub mod compat;
 mod error;
@@ -152,13 +153,11 @@ pub mod text;
 mod types;
 mod value;
 
+pub use annotations::{Annotation, AnnotationSchema, Annotations};
 pub use builder::{DynamicListBuilder, DynamicStructBuilder, DynamicValueBuilder};
 pub use capnarena_codegen::schema_capnp;
 pub use error::{Error, Result};
-pub use nodes::{
-    Annotation, AnnotationSchema, Annotations, ConstSchema, EnumSchema, Enumerant, InterfaceSchema,
-    Method,
-};
+pub use nodes::{ConstSchema, EnumSchema, Enumerant, InterfaceSchema, Method};
 pub use schema::{LoadedSchema, MAX_RESOLVED_TYPE_DEPTH, Schema};
 pub use stack::STACK_BUDGET;
 pub use structs::{Field, StructSchema};

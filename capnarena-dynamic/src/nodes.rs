@@ -1,12 +1,11 @@
-//! Enums, interfaces, constants and annotations of a schema.
+//! Enums, interfaces and constants of a schema.
 
+use crate::annotations::{AnnotationSchema, Annotations};
 use crate::error::{Error, Result};
-use crate::load;
 use crate::model::*;
 use crate::schema::Schema;
 use crate::structs::{StructSchema, short_name};
 use crate::types::{Brand, Type};
-use crate::value::{DynamicEnum, DynamicValue};
 
 /// An enum of the schema.
 #[derive(Clone, Copy)]
@@ -57,20 +56,6 @@ impl<'s> EnumSchema<'s> {
             parent: *self,
             value,
         })
-    }
-
-    /// The value named `name`.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchEnumerant`].
-    pub fn value_by_name(&self, name: &str) -> Result<DynamicEnum<'s>> {
-        match self.en.enumerants.iter().position(|e| e.name == name) {
-            Some(i) => Ok(DynamicEnum::new(i as u16, *self)),
-            None => Err(Error::NoSuchEnumerant {
-                enum_id: self.node.id,
-                name: name.into(),
-            }),
-        }
     }
 
     /// Its annotations.
@@ -302,15 +287,6 @@ impl<'s> ConstSchema<'s> {
             .resolve(&self.c.ty, &Brand::default(), self.node.id)
     }
 
-    /// Its value.
-    ///
-    /// # Errors
-    /// The stored value cannot be read as the type (a `Text` constant
-    /// that is not UTF-8 too: [`text_bytes`](Self::text_bytes) reads it).
-    pub fn value(&self) -> Result<DynamicValue<'s>> {
-        self.schema.value(&self.ty()?, &self.c.value, self.node.id)
-    }
-
     /// A `Text` constant's bytes, without the UTF-8 check.
     ///
     /// # Errors
@@ -326,161 +302,6 @@ impl<'s> ConstSchema<'s> {
                 found: "Text".into(),
             }),
         }
-    }
-}
-
-/// An annotation declaration.
-#[derive(Clone, Copy)]
-pub struct AnnotationSchema<'s> {
-    pub(crate) schema: &'s Schema<'s>,
-    pub(crate) node: &'s Node,
-    pub(crate) a: &'s AnnotationNode,
-}
-
-impl core::fmt::Debug for AnnotationSchema<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "AnnotationSchema({} {:#018x})",
-            self.node.display_name, self.node.id
-        )
-    }
-}
-
-impl<'s> AnnotationSchema<'s> {
-    /// The annotation's id.
-    pub fn id(&self) -> u64 {
-        self.node.id
-    }
-
-    /// Its display name.
-    pub fn display_name(&self) -> &'s str {
-        &self.node.display_name
-    }
-
-    /// Its value type, unbound generic parameters as `AnyPointer`.
-    ///
-    /// # Errors
-    /// [`Error::Limit`] when the type nests too deeply.
-    pub fn ty(&self) -> Result<Type> {
-        self.schema
-            .resolve(&self.a.ty, &Brand::default(), self.node.id)
-    }
-
-    /// What it may annotate, in schema.capnp's order: file, const, enum,
-    /// enumerant, struct, field, union, group, interface, method, param,
-    /// annotation.
-    pub fn targets(&self) -> [bool; 12] {
-        self.a.targets
-    }
-}
-
-/// The annotations on a node, field, enumerant or method.
-#[derive(Clone)]
-pub struct Annotations<'s> {
-    schema: &'s Schema<'s>,
-    list: &'s [AnnotationUse],
-    brand: Brand,
-}
-
-impl core::fmt::Debug for Annotations<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_list()
-            .entries(self.list.iter().map(|a| a.id))
-            .finish()
-    }
-}
-
-impl<'s> Annotations<'s> {
-    pub(crate) fn new(schema: &'s Schema<'s>, list: &'s [AnnotationUse], brand: Brand) -> Self {
-        Annotations {
-            schema,
-            list,
-            brand,
-        }
-    }
-
-    /// How many there are.
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
-    /// Each annotation, in the order written.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = Annotation<'s>> + '_ {
-        self.list.iter().map(|a| Annotation {
-            schema: self.schema,
-            a,
-            brand: self.brand.clone(),
-        })
-    }
-
-    /// The annotation of id `id`, if present.
-    pub fn get(&self, id: u64) -> Option<Annotation<'s>> {
-        self.iter().find(|a| a.id() == id)
-    }
-
-    /// The annotation that `declaration` declares, if present.
-    pub fn get_by_schema(&self, declaration: &AnnotationSchema<'_>) -> Option<Annotation<'s>> {
-        self.get(declaration.id())
-    }
-}
-
-/// An annotation applied somewhere: its declaration's id and its value.
-#[derive(Clone)]
-pub struct Annotation<'s> {
-    schema: &'s Schema<'s>,
-    a: &'s AnnotationUse,
-    brand: Brand,
-}
-
-impl core::fmt::Debug for Annotation<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Annotation({:#018x})", self.a.id)
-    }
-}
-
-impl<'s> Annotation<'s> {
-    /// The id of its declaration.
-    pub fn id(&self) -> u64 {
-        self.a.id
-    }
-
-    /// Its declaration.
-    ///
-    /// # Errors
-    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
-    pub fn declaration(&self) -> Result<AnnotationSchema<'s>> {
-        self.schema.annotation_schema(self.a.id)
-    }
-
-    /// The type of its value: its declaration's, with the bindings the
-    /// use gives a generic annotation.
-    ///
-    /// # Errors
-    /// As [`declaration`](Self::declaration).
-    pub fn ty(&self) -> Result<Type> {
-        let decl = self.declaration()?;
-        let brand = self
-            .schema
-            .resolve_brand(&self.a.brand, &self.brand, decl.id())?;
-        self.schema.resolve(&decl.a.ty, &brand, decl.id())
-    }
-
-    /// Its value, typed by its declaration (with the bindings the use
-    /// gives a generic annotation).
-    ///
-    /// # Errors
-    /// The declaration is missing, or the value is not of its type.
-    pub fn value(&self) -> Result<DynamicValue<'s>> {
-        let decl = self.declaration()?;
-        let ty = self.ty()?;
-        load::check_value(&decl.a.ty, &self.a.value, decl.id())?;
-        self.schema.value(&ty, &self.a.value, decl.id())
     }
 }
 
@@ -511,15 +332,6 @@ impl PartialEq for ConstSchema<'_> {
 
 impl Eq for ConstSchema<'_> {}
 
-/// The same node of the same loaded schema.
-impl PartialEq for AnnotationSchema<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        core::ptr::eq(self.node, other.node)
-    }
-}
-
-impl Eq for AnnotationSchema<'_> {}
-
 /// Hashes the node's id: equal schemas have equal ids, so a schema view
 /// is a key of a `HashMap` or `HashSet`.
 macro_rules! hash_by_id {
@@ -548,5 +360,88 @@ impl core::hash::Hash for Enumerant<'_> {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         self.parent.hash(state);
         self.value.hash(state);
+    }
+}
+
+impl<'s> Schema<'s> {
+    /// Enum `id`.
+    ///
+    /// # Errors
+    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
+    pub fn enum_schema(&'s self, id: u64) -> Result<EnumSchema<'s>> {
+        let node = self.node(id)?;
+        match &node.kind {
+            NodeKind::Enum(en) => Ok(EnumSchema {
+                schema: self,
+                node,
+                en,
+            }),
+            _ => Err(Schema::wrong(id, "enum", node)),
+        }
+    }
+
+    /// Interface `id`.
+    ///
+    /// # Errors
+    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
+    pub fn interface_schema(&'s self, id: u64) -> Result<InterfaceSchema<'s>> {
+        self.interface_with_brand(id, Brand::default())
+    }
+
+    pub(crate) fn interface_with_brand(
+        &'s self,
+        id: u64,
+        brand: Brand,
+    ) -> Result<InterfaceSchema<'s>> {
+        let node = self.node(id)?;
+        match &node.kind {
+            NodeKind::Interface(iface) => Ok(InterfaceSchema {
+                schema: self,
+                node,
+                iface,
+                brand,
+            }),
+            _ => Err(Schema::wrong(id, "interface", node)),
+        }
+    }
+
+    /// Constant `id`.
+    ///
+    /// # Errors
+    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
+    pub fn const_schema(&'s self, id: u64) -> Result<ConstSchema<'s>> {
+        let node = self.node(id)?;
+        match &node.kind {
+            NodeKind::Const(c) => Ok(ConstSchema {
+                schema: self,
+                node,
+                c,
+            }),
+            _ => Err(Schema::wrong(id, "const", node)),
+        }
+    }
+
+    /// The enum named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
+    pub fn find_enum(&'s self, name: &str) -> Result<EnumSchema<'s>> {
+        self.enum_schema(self.find(name)?)
+    }
+
+    /// The interface named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
+    pub fn find_interface(&'s self, name: &str) -> Result<InterfaceSchema<'s>> {
+        self.interface_schema(self.find(name)?)
+    }
+
+    /// The constant named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
+    pub fn find_const(&'s self, name: &str) -> Result<ConstSchema<'s>> {
+        self.const_schema(self.find(name)?)
     }
 }

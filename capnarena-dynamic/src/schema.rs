@@ -13,10 +13,7 @@ use capnarena_codegen::schema_capnp::code_generator_request;
 use crate::error::{Error, Result};
 use crate::load;
 use crate::model::*;
-use crate::nodes::{AnnotationSchema, Annotations, ConstSchema, EnumSchema, InterfaceSchema};
-use crate::structs::StructSchema;
 use crate::types::{Brand, BrandScopes, StructType, Type};
-use crate::value::{DynamicEnum, DynamicValue, read_pointer};
 
 /// Levels of a type after generic parameters are replaced by their
 /// bindings (each binding can bring its own nesting, and a generic struct
@@ -167,7 +164,7 @@ impl<'s> Schema<'s> {
         self.store.nodes.keys().copied()
     }
 
-    fn node(&self, id: u64) -> Result<&'s Node> {
+    pub(crate) fn node(&self, id: u64) -> Result<&'s Node> {
         self.store.nodes.get(&id).ok_or(Error::MissingNode { id })
     }
 
@@ -209,166 +206,12 @@ impl<'s> Schema<'s> {
         Ok(self.node(id)?.nested.iter().map(|(n, i)| (n.as_str(), *i)))
     }
 
-    /// The annotations on node `id` (a file, struct, enum, ...).
-    ///
-    /// # Errors
-    /// [`Error::MissingNode`].
-    pub fn annotations(&'s self, id: u64) -> Result<Annotations<'s>> {
-        Ok(Annotations::new(
-            self,
-            &self.node(id)?.annotations,
-            Brand::default(),
-        ))
-    }
-
-    fn wrong(id: u64, expected: &'static str, node: &Node) -> Error {
+    pub(crate) fn wrong(id: u64, expected: &'static str, node: &Node) -> Error {
         Error::WrongNodeKind {
             id,
             expected,
             found: node.kind.name(),
         }
-    }
-
-    /// Struct (or group) `id`, its generic parameters bound to `AnyPointer`.
-    ///
-    /// # Errors
-    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
-    pub fn struct_schema(&'s self, id: u64) -> Result<StructSchema<'s>> {
-        self.struct_with_brand(id, Brand::default())
-    }
-
-    pub(crate) fn struct_with_brand(&'s self, id: u64, brand: Brand) -> Result<StructSchema<'s>> {
-        let node = self.node(id)?;
-        match &node.kind {
-            NodeKind::Struct(st) => Ok(StructSchema {
-                schema: self,
-                node,
-                st,
-                brand,
-            }),
-            _ => Err(Schema::wrong(id, "struct", node)),
-        }
-    }
-
-    /// The struct a [`Type::Struct`] names, with the type's bindings.
-    ///
-    /// # Errors
-    /// As [`struct_schema`](Self::struct_schema).
-    pub fn struct_of(&'s self, ty: &StructType) -> Result<StructSchema<'s>> {
-        self.struct_with_brand(ty.id, ty.brand.clone())
-    }
-
-    /// Enum `id`.
-    ///
-    /// # Errors
-    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
-    pub fn enum_schema(&'s self, id: u64) -> Result<EnumSchema<'s>> {
-        let node = self.node(id)?;
-        match &node.kind {
-            NodeKind::Enum(en) => Ok(EnumSchema {
-                schema: self,
-                node,
-                en,
-            }),
-            _ => Err(Schema::wrong(id, "enum", node)),
-        }
-    }
-
-    /// Interface `id`.
-    ///
-    /// # Errors
-    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
-    pub fn interface_schema(&'s self, id: u64) -> Result<InterfaceSchema<'s>> {
-        self.interface_with_brand(id, Brand::default())
-    }
-
-    pub(crate) fn interface_with_brand(
-        &'s self,
-        id: u64,
-        brand: Brand,
-    ) -> Result<InterfaceSchema<'s>> {
-        let node = self.node(id)?;
-        match &node.kind {
-            NodeKind::Interface(iface) => Ok(InterfaceSchema {
-                schema: self,
-                node,
-                iface,
-                brand,
-            }),
-            _ => Err(Schema::wrong(id, "interface", node)),
-        }
-    }
-
-    /// Constant `id`.
-    ///
-    /// # Errors
-    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
-    pub fn const_schema(&'s self, id: u64) -> Result<ConstSchema<'s>> {
-        let node = self.node(id)?;
-        match &node.kind {
-            NodeKind::Const(c) => Ok(ConstSchema {
-                schema: self,
-                node,
-                c,
-            }),
-            _ => Err(Schema::wrong(id, "const", node)),
-        }
-    }
-
-    /// Annotation declaration `id`.
-    ///
-    /// # Errors
-    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
-    pub fn annotation_schema(&'s self, id: u64) -> Result<AnnotationSchema<'s>> {
-        let node = self.node(id)?;
-        match &node.kind {
-            NodeKind::Annotation(a) => Ok(AnnotationSchema {
-                schema: self,
-                node,
-                a,
-            }),
-            _ => Err(Schema::wrong(id, "annotation", node)),
-        }
-    }
-
-    /// The struct named `name` (`"file.capnp:Outer.Inner"`).
-    ///
-    /// # Errors
-    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
-    pub fn find_struct(&'s self, name: &str) -> Result<StructSchema<'s>> {
-        self.struct_schema(self.find(name)?)
-    }
-
-    /// The enum named `name`.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
-    pub fn find_enum(&'s self, name: &str) -> Result<EnumSchema<'s>> {
-        self.enum_schema(self.find(name)?)
-    }
-
-    /// The interface named `name`.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
-    pub fn find_interface(&'s self, name: &str) -> Result<InterfaceSchema<'s>> {
-        self.interface_schema(self.find(name)?)
-    }
-
-    /// The constant named `name`.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
-    pub fn find_const(&'s self, name: &str) -> Result<ConstSchema<'s>> {
-        self.const_schema(self.find(name)?)
-    }
-
-    /// The annotation declaration named `name`.
-    ///
-    /// # Errors
-    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
-    pub fn find_annotation(&'s self, name: &str) -> Result<AnnotationSchema<'s>> {
-        self.annotation_schema(self.find(name)?)
     }
 
     /// `raw` with its generic parameters replaced by the bindings of
@@ -439,44 +282,6 @@ impl<'s> Schema<'s> {
             scopes,
             depth: depth + 1,
         }))))
-    }
-
-    /// The value `raw` of type `ty` (a default, constant or annotation
-    /// value) held by node `node`.
-    pub(crate) fn value(
-        &'s self,
-        ty: &Type,
-        raw: &RawValue,
-        node: u64,
-    ) -> Result<DynamicValue<'s>> {
-        let bad = || Error::BadValue {
-            node,
-            expected: ty.to_string(),
-            found: raw.kind(),
-        };
-        Ok(match (ty, *raw) {
-            (Type::Void, RawValue::Void) => DynamicValue::Void,
-            (Type::Bool, RawValue::Bool(v)) => DynamicValue::Bool(v),
-            (Type::Int8, RawValue::Int8(v)) => DynamicValue::Int8(v),
-            (Type::Int16, RawValue::Int16(v)) => DynamicValue::Int16(v),
-            (Type::Int32, RawValue::Int32(v)) => DynamicValue::Int32(v),
-            (Type::Int64, RawValue::Int64(v)) => DynamicValue::Int64(v),
-            (Type::UInt8, RawValue::UInt8(v)) => DynamicValue::UInt8(v),
-            (Type::UInt16, RawValue::UInt16(v)) => DynamicValue::UInt16(v),
-            (Type::UInt32, RawValue::UInt32(v)) => DynamicValue::UInt32(v),
-            (Type::UInt64, RawValue::UInt64(v)) => DynamicValue::UInt64(v),
-            (Type::Float32, RawValue::Float32(v)) => DynamicValue::Float32(f32::from_bits(v)),
-            (Type::Float64, RawValue::Float64(v)) => DynamicValue::Float64(f64::from_bits(v)),
-            (Type::Enum(id), RawValue::Enum(v)) => {
-                DynamicValue::Enum(DynamicEnum::new(v, self.enum_schema(*id)?))
-            }
-            (Type::Interface(_), RawValue::Interface) => DynamicValue::Capability(None),
-            (
-                Type::Text | Type::Data | Type::List(_) | Type::Struct(_) | Type::AnyPointer,
-                RawValue::Pointer(_, index),
-            ) => read_pointer(self, ty, self.stored_value(index)?)?,
-            _ => return Err(bad()),
-        })
     }
 
     /// Stored pointer value `index`; a null pointer for `None`.

@@ -4,12 +4,11 @@ use std::sync::Arc;
 
 use capnarena::StructSize;
 
+use crate::annotations::Annotations;
 use crate::error::{Error, Result};
 use crate::model::*;
-use crate::nodes::Annotations;
 use crate::schema::{Schema, depth_within};
 use crate::types::{Brand, BrandScopes, StructType, Type};
-use crate::value::DynamicValue;
 
 /// A struct (or a group) of the schema, with its generic bindings.
 #[derive(Clone)]
@@ -351,25 +350,6 @@ impl<'s> Field<'s> {
         )
     }
 
-    /// The field's default value (of a group: an error).
-    ///
-    /// # Errors
-    /// The field is a group, or the value cannot be read.
-    pub fn default_value(&self) -> Result<DynamicValue<'s>> {
-        match &self.f.kind {
-            FieldKind::Slot { default, .. } => {
-                self.parent
-                    .schema
-                    .value(&self.ty()?, default, self.parent.id())
-            }
-            FieldKind::Group(_) => Err(Error::WrongNodeKind {
-                id: self.parent.id(),
-                expected: "field",
-                found: "group",
-            }),
-        }
-    }
-
     /// The default's raw value.
     pub(crate) fn raw_default(&self) -> Option<&'s RawValue> {
         match &self.f.kind {
@@ -385,5 +365,44 @@ impl<'s> Field<'s> {
             &self.f.annotations,
             self.parent.brand.clone(),
         )
+    }
+}
+
+impl<'s> Schema<'s> {
+    /// Struct (or group) `id`, its generic parameters bound to `AnyPointer`.
+    ///
+    /// # Errors
+    /// [`Error::MissingNode`], [`Error::WrongNodeKind`].
+    pub fn struct_schema(&'s self, id: u64) -> Result<StructSchema<'s>> {
+        self.struct_with_brand(id, Brand::default())
+    }
+
+    pub(crate) fn struct_with_brand(&'s self, id: u64, brand: Brand) -> Result<StructSchema<'s>> {
+        let node = self.node(id)?;
+        match &node.kind {
+            NodeKind::Struct(st) => Ok(StructSchema {
+                schema: self,
+                node,
+                st,
+                brand,
+            }),
+            _ => Err(Schema::wrong(id, "struct", node)),
+        }
+    }
+
+    /// The struct a [`Type::Struct`] names, with the type's bindings.
+    ///
+    /// # Errors
+    /// As [`struct_schema`](Self::struct_schema).
+    pub fn struct_of(&'s self, ty: &StructType) -> Result<StructSchema<'s>> {
+        self.struct_with_brand(ty.id, ty.brand.clone())
+    }
+
+    /// The struct named `name` (`"file.capnp:Outer.Inner"`).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchName`], [`Error::WrongNodeKind`].
+    pub fn find_struct(&'s self, name: &str) -> Result<StructSchema<'s>> {
+        self.struct_schema(self.find(name)?)
     }
 }

@@ -5,10 +5,12 @@
 use capnarena::typed::{Enum, FromStructReader, HasSchema, Introspect, ListOwned, StructOwned};
 use capnarena::{ListReader, MessageReader, MessageSize, PointerReader, Primitive, StructReader};
 
+use crate::annotations::Annotation;
 use crate::error::{Error, Result};
 use crate::generated::{check_list, check_struct, check_type, list_element_of};
+use crate::load;
 use crate::model::RawValue;
-use crate::nodes::{EnumSchema, Enumerant};
+use crate::nodes::{ConstSchema, EnumSchema, Enumerant};
 use crate::schema::Schema;
 use crate::structs::{Field, StructSchema};
 use crate::types::Type;
@@ -742,5 +744,108 @@ impl<'a> DynamicListReader<'a> {
     /// Each element in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Result<DynamicValue<'a>>> + '_ {
         (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+// Values the schema itself holds (defaults, constants, annotation
+// values, enumerants by name): here, beside the values, so that the
+// schema views need not know them.
+
+impl<'s> Schema<'s> {
+    /// The value `raw` of type `ty` (a default, constant or annotation
+    /// value) held by node `node`.
+    pub(crate) fn value(
+        &'s self,
+        ty: &Type,
+        raw: &RawValue,
+        node: u64,
+    ) -> Result<DynamicValue<'s>> {
+        let bad = || Error::BadValue {
+            node,
+            expected: ty.to_string(),
+            found: raw.kind(),
+        };
+        Ok(match (ty, *raw) {
+            (Type::Void, RawValue::Void) => DynamicValue::Void,
+            (Type::Bool, RawValue::Bool(v)) => DynamicValue::Bool(v),
+            (Type::Int8, RawValue::Int8(v)) => DynamicValue::Int8(v),
+            (Type::Int16, RawValue::Int16(v)) => DynamicValue::Int16(v),
+            (Type::Int32, RawValue::Int32(v)) => DynamicValue::Int32(v),
+            (Type::Int64, RawValue::Int64(v)) => DynamicValue::Int64(v),
+            (Type::UInt8, RawValue::UInt8(v)) => DynamicValue::UInt8(v),
+            (Type::UInt16, RawValue::UInt16(v)) => DynamicValue::UInt16(v),
+            (Type::UInt32, RawValue::UInt32(v)) => DynamicValue::UInt32(v),
+            (Type::UInt64, RawValue::UInt64(v)) => DynamicValue::UInt64(v),
+            (Type::Float32, RawValue::Float32(v)) => DynamicValue::Float32(f32::from_bits(v)),
+            (Type::Float64, RawValue::Float64(v)) => DynamicValue::Float64(f64::from_bits(v)),
+            (Type::Enum(id), RawValue::Enum(v)) => {
+                DynamicValue::Enum(DynamicEnum::new(v, self.enum_schema(*id)?))
+            }
+            (Type::Interface(_), RawValue::Interface) => DynamicValue::Capability(None),
+            (
+                Type::Text | Type::Data | Type::List(_) | Type::Struct(_) | Type::AnyPointer,
+                RawValue::Pointer(_, index),
+            ) => read_pointer(self, ty, self.stored_value(index)?)?,
+            _ => return Err(bad()),
+        })
+    }
+}
+
+impl<'s> EnumSchema<'s> {
+    /// The value named `name`.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchEnumerant`].
+    pub fn value_by_name(&self, name: &str) -> Result<DynamicEnum<'s>> {
+        match self.en.enumerants.iter().position(|e| e.name == name) {
+            Some(i) => Ok(DynamicEnum::new(i as u16, *self)),
+            None => Err(Error::NoSuchEnumerant {
+                enum_id: self.node.id,
+                name: name.into(),
+            }),
+        }
+    }
+}
+
+impl<'s> Field<'s> {
+    /// The field's default value (of a group: an error).
+    ///
+    /// # Errors
+    /// The field is a group, or the value cannot be read.
+    pub fn default_value(&self) -> Result<DynamicValue<'s>> {
+        let parent = self.parent();
+        match self.raw_default() {
+            Some(default) => parent.schema().value(&self.ty()?, default, parent.id()),
+            None => Err(Error::WrongNodeKind {
+                id: parent.id(),
+                expected: "field",
+                found: "group",
+            }),
+        }
+    }
+}
+
+impl<'s> ConstSchema<'s> {
+    /// Its value.
+    ///
+    /// # Errors
+    /// The stored value cannot be read as the type (a `Text` constant
+    /// that is not UTF-8 too: [`text_bytes`](Self::text_bytes) reads it).
+    pub fn value(&self) -> Result<DynamicValue<'s>> {
+        self.schema.value(&self.ty()?, &self.c.value, self.node.id)
+    }
+}
+
+impl<'s> Annotation<'s> {
+    /// Its value, typed by its declaration (with the bindings the use
+    /// gives a generic annotation).
+    ///
+    /// # Errors
+    /// The declaration is missing, or the value is not of its type.
+    pub fn value(&self) -> Result<DynamicValue<'s>> {
+        let decl = self.declaration()?;
+        let ty = self.ty()?;
+        load::check_value(&decl.a.ty, &self.a.value, decl.id())?;
+        self.schema.value(&ty, &self.a.value, decl.id())
     }
 }
