@@ -375,10 +375,13 @@ async fn capnarena_calls_go_server() {
 /// The order of `Finish`: capnarena sends makeCounter (question 1), then
 /// echoCap carrying makeCounter's pipelined counter (a `receiverAnswer`
 /// naming question 1), then drops question 1's response and pipeline at
-/// once. Question 1's `Finish` must wait until echoCap has returned: go-capnp
-/// resolves the `receiverAnswer` from its answer table, and fails echoCap
-/// when question 1 is finished first. echoCap returns the counter, which
-/// works. Twenty rounds on one connection, so a race shows.
+/// once. Question 1's `Finish` must wait until echoCap has returned:
+/// go-capnp resolves the `receiverAnswer` to question 1's answer, and a
+/// `Finish` that reaches it before makeCounter has run cancels that call
+/// ("received finish before return"), so echoCap echoes a broken
+/// capability. echoCap returns the counter, which works. Fifty rounds on
+/// one connection, as the Go server's timing varies (without the hold,
+/// each of 23 runs failed, most within ten rounds, one at round 22).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finish_waits_for_echo_cap_carrying_a_pipelined_counter() {
     let Some(peer) = peer() else { return };
