@@ -13,6 +13,9 @@ extern crate std;
 // `serialize`, on `message` and `read` and of `layout` only its public
 // types (`SegmentSource`); `text`; `typed`, what generated code stands on
 // (it re-exports the `text` support generated code calls).
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 pub mod arena;
 mod canonical;
 mod error;

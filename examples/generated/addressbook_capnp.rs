@@ -59,7 +59,7 @@ pub mod person {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -401,9 +401,9 @@ pub mod person {
         fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
             Ok(Value {
                 id: r.get::<u32>(0),
-                name: ::capnarena::typed::value::read_optional(r.pointer(0))?,
-                email: ::capnarena::typed::value::read_optional(r.pointer(1))?,
-                phones: ::capnarena::typed::value::read_optional(r.pointer(2))?,
+                name: ::capnarena::__private::read_optional(r.pointer(0))?,
+                email: ::capnarena::__private::read_optional(r.pointer(1))?,
+                phones: ::capnarena::__private::read_optional(r.pointer(2))?,
                 employment: ::capnarena::typed::value::ReadStruct::read_struct(r)?,
             })
         }
@@ -414,9 +414,9 @@ pub mod person {
             mut b: ::capnarena::StructBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
             b.set::<u32>(0, self.id);
-            ::capnarena::typed::value::write_optional(&self.name, b.pointer(0))?;
-            ::capnarena::typed::value::write_optional(&self.email, b.pointer(1))?;
-            ::capnarena::typed::value::write_optional(&self.phones, b.pointer(2))?;
+            ::capnarena::__private::write_optional(&self.name, b.pointer(0))?;
+            ::capnarena::__private::write_optional(&self.email, b.pointer(1))?;
+            ::capnarena::__private::write_optional(&self.phones, b.pointer(2))?;
             ::capnarena::typed::value::WriteStruct::write_struct(&self.employment, b.reborrow())?;
             Ok(())
         }
@@ -428,7 +428,7 @@ pub mod person {
         fn read_list(
             p: ::capnarena::PointerReader<'a>,
         ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
-            ::capnarena::typed::value::read_struct_list(p)
+            ::capnarena::__private::read_struct_list(p)
         }
     }
     impl ::capnarena::typed::value::WriteElement for Value {
@@ -436,12 +436,12 @@ pub mod person {
             items: &[Self],
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_list(items, p)
+            ::capnarena::__private::write_struct_list(items, p)
         }
     }
     impl<'a> ::capnarena::typed::value::ReadPointer<'a> for Value {
         fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
-            ::capnarena::typed::value::read_struct_pointer(p)
+            ::capnarena::__private::read_struct_pointer(p)
         }
     }
     impl ::capnarena::typed::value::WritePointer for Value {
@@ -449,7 +449,7 @@ pub mod person {
             &self,
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_pointer(self, p)
+            ::capnarena::__private::write_struct_pointer(self, p)
         }
     }
     impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::Value {
@@ -514,9 +514,9 @@ pub mod person {
         fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
             Ok(ValueRef {
                 id: r.get::<u32>(0),
-                name: ::capnarena::typed::value::read_optional(r.pointer(0))?,
-                email: ::capnarena::typed::value::read_optional(r.pointer(1))?,
-                phones: ::capnarena::typed::value::read_optional(r.pointer(2))?,
+                name: ::capnarena::__private::read_optional(r.pointer(0))?,
+                email: ::capnarena::__private::read_optional(r.pointer(1))?,
+                phones: ::capnarena::__private::read_optional(r.pointer(2))?,
                 employment: ::capnarena::typed::value::ReadStruct::read_struct(r)?,
             })
         }
@@ -527,9 +527,9 @@ pub mod person {
             mut b: ::capnarena::StructBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
             b.set::<u32>(0, self.id);
-            ::capnarena::typed::value::write_optional(&self.name, b.pointer(0))?;
-            ::capnarena::typed::value::write_optional(&self.email, b.pointer(1))?;
-            ::capnarena::typed::value::write_optional(&self.phones, b.pointer(2))?;
+            ::capnarena::__private::write_optional(&self.name, b.pointer(0))?;
+            ::capnarena::__private::write_optional(&self.email, b.pointer(1))?;
+            ::capnarena::__private::write_optional(&self.phones, b.pointer(2))?;
             ::capnarena::typed::value::WriteStruct::write_struct(&self.employment, b.reborrow())?;
             Ok(())
         }
@@ -541,7 +541,7 @@ pub mod person {
         fn read_list(
             p: ::capnarena::PointerReader<'a>,
         ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
-            ::capnarena::typed::value::read_struct_list(p)
+            ::capnarena::__private::read_struct_list(p)
         }
     }
     impl<'a> ::capnarena::typed::value::WriteElement for ValueRef<'a> {
@@ -549,12 +549,12 @@ pub mod person {
             items: &[Self],
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_list(items, p)
+            ::capnarena::__private::write_struct_list(items, p)
         }
     }
     impl<'a> ::capnarena::typed::value::ReadPointer<'a> for ValueRef<'a> {
         fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
-            ::capnarena::typed::value::read_struct_pointer(p)
+            ::capnarena::__private::read_struct_pointer(p)
         }
     }
     impl<'a> ::capnarena::typed::value::WritePointer for ValueRef<'a> {
@@ -562,7 +562,7 @@ pub mod person {
             &self,
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_pointer(self, p)
+            ::capnarena::__private::write_struct_pointer(self, p)
         }
     }
     impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::ValueRef<'a> {
@@ -655,7 +655,7 @@ pub mod person {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -849,7 +849,7 @@ pub mod person {
         impl<'a> ::capnarena::typed::value::ReadStruct<'a> for Value {
             fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
                 Ok(Value {
-                    number: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                    number: ::capnarena::__private::read_optional(r.pointer(0))?,
                     r#type: <super::super::person::phone_number::Type as ::core::convert::TryFrom<
                         u16,
                     >>::try_from(r.get_or::<u16>(0, 0))?,
@@ -861,7 +861,7 @@ pub mod person {
                 &self,
                 mut b: ::capnarena::StructBuilder<'_, A>,
             ) -> ::capnarena::Result<()> {
-                ::capnarena::typed::value::write_optional(&self.number, b.pointer(0))?;
+                ::capnarena::__private::write_optional(&self.number, b.pointer(0))?;
                 b.set_or::<u16>(0, u16::from(self.r#type), 0);
                 Ok(())
             }
@@ -873,7 +873,7 @@ pub mod person {
             fn read_list(
                 p: ::capnarena::PointerReader<'a>,
             ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
-                ::capnarena::typed::value::read_struct_list(p)
+                ::capnarena::__private::read_struct_list(p)
             }
         }
         impl ::capnarena::typed::value::WriteElement for Value {
@@ -881,12 +881,12 @@ pub mod person {
                 items: &[Self],
                 p: ::capnarena::PointerBuilder<'_, A>,
             ) -> ::capnarena::Result<()> {
-                ::capnarena::typed::value::write_struct_list(items, p)
+                ::capnarena::__private::write_struct_list(items, p)
             }
         }
         impl<'a> ::capnarena::typed::value::ReadPointer<'a> for Value {
             fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
-                ::capnarena::typed::value::read_struct_pointer(p)
+                ::capnarena::__private::read_struct_pointer(p)
             }
         }
         impl ::capnarena::typed::value::WritePointer for Value {
@@ -894,7 +894,7 @@ pub mod person {
                 &self,
                 p: ::capnarena::PointerBuilder<'_, A>,
             ) -> ::capnarena::Result<()> {
-                ::capnarena::typed::value::write_struct_pointer(self, p)
+                ::capnarena::__private::write_struct_pointer(self, p)
             }
         }
         impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::Value {
@@ -947,7 +947,7 @@ pub mod person {
         impl<'a> ::capnarena::typed::value::ReadStruct<'a> for ValueRef<'a> {
             fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
                 Ok(ValueRef {
-                    number: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                    number: ::capnarena::__private::read_optional(r.pointer(0))?,
                     r#type: <super::super::person::phone_number::Type as ::core::convert::TryFrom<
                         u16,
                     >>::try_from(r.get_or::<u16>(0, 0))?,
@@ -959,7 +959,7 @@ pub mod person {
                 &self,
                 mut b: ::capnarena::StructBuilder<'_, A>,
             ) -> ::capnarena::Result<()> {
-                ::capnarena::typed::value::write_optional(&self.number, b.pointer(0))?;
+                ::capnarena::__private::write_optional(&self.number, b.pointer(0))?;
                 b.set_or::<u16>(0, u16::from(self.r#type), 0);
                 Ok(())
             }
@@ -971,7 +971,7 @@ pub mod person {
             fn read_list(
                 p: ::capnarena::PointerReader<'a>,
             ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
-                ::capnarena::typed::value::read_struct_list(p)
+                ::capnarena::__private::read_struct_list(p)
             }
         }
         impl<'a> ::capnarena::typed::value::WriteElement for ValueRef<'a> {
@@ -979,12 +979,12 @@ pub mod person {
                 items: &[Self],
                 p: ::capnarena::PointerBuilder<'_, A>,
             ) -> ::capnarena::Result<()> {
-                ::capnarena::typed::value::write_struct_list(items, p)
+                ::capnarena::__private::write_struct_list(items, p)
             }
         }
         impl<'a> ::capnarena::typed::value::ReadPointer<'a> for ValueRef<'a> {
             fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
-                ::capnarena::typed::value::read_struct_pointer(p)
+                ::capnarena::__private::read_struct_pointer(p)
             }
         }
         impl<'a> ::capnarena::typed::value::WritePointer for ValueRef<'a> {
@@ -992,7 +992,7 @@ pub mod person {
                 &self,
                 p: ::capnarena::PointerBuilder<'_, A>,
             ) -> ::capnarena::Result<()> {
-                ::capnarena::typed::value::write_struct_pointer(self, p)
+                ::capnarena::__private::write_struct_pointer(self, p)
             }
         }
         impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::ValueRef<'a> {
@@ -1075,7 +1075,7 @@ pub mod person {
             fn read_list(
                 p: ::capnarena::PointerReader<'_>,
             ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
-                ::capnarena::typed::value::read_enum_list(p)
+                ::capnarena::__private::read_enum_list(p)
             }
         }
         impl ::capnarena::typed::value::WriteElement for Type {
@@ -1083,7 +1083,7 @@ pub mod person {
                 items: &[Self],
                 p: ::capnarena::PointerBuilder<'_, A>,
             ) -> ::capnarena::Result<()> {
-                ::capnarena::typed::value::write_enum_list(items, p)
+                ::capnarena::__private::write_enum_list(items, p)
             }
         }
     }
@@ -1125,7 +1125,7 @@ pub mod person {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1373,12 +1373,8 @@ pub mod person {
             fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
                 let union = match r.get::<u16>(2) {
                     0 => WhichValue::Unemployed,
-                    1 => WhichValue::Employer(::capnarena::typed::value::read_optional(
-                        r.pointer(3),
-                    )?),
-                    2 => {
-                        WhichValue::School(::capnarena::typed::value::read_optional(r.pointer(3))?)
-                    }
+                    1 => WhichValue::Employer(::capnarena::__private::read_optional(r.pointer(3))?),
+                    2 => WhichValue::School(::capnarena::__private::read_optional(r.pointer(3))?),
                     3 => WhichValue::SelfEmployed,
                     v => return Err(::capnarena::typed::NotInSchema(v).into()),
                 };
@@ -1394,11 +1390,11 @@ pub mod person {
                     WhichValue::Unemployed => b.set::<u16>(2, 0),
                     WhichValue::Employer(v) => {
                         b.set::<u16>(2, 1);
-                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                        ::capnarena::__private::write_optional(v, b.pointer(3))?;
                     }
                     WhichValue::School(v) => {
                         b.set::<u16>(2, 2);
-                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                        ::capnarena::__private::write_optional(v, b.pointer(3))?;
                     }
                     WhichValue::SelfEmployed => b.set::<u16>(2, 3),
                 }
@@ -1454,10 +1450,8 @@ pub mod person {
             fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
                 let union = match r.get::<u16>(2) {
                     0 => WhichRef::Unemployed,
-                    1 => {
-                        WhichRef::Employer(::capnarena::typed::value::read_optional(r.pointer(3))?)
-                    }
-                    2 => WhichRef::School(::capnarena::typed::value::read_optional(r.pointer(3))?),
+                    1 => WhichRef::Employer(::capnarena::__private::read_optional(r.pointer(3))?),
+                    2 => WhichRef::School(::capnarena::__private::read_optional(r.pointer(3))?),
                     3 => WhichRef::SelfEmployed,
                     v => return Err(::capnarena::typed::NotInSchema(v).into()),
                 };
@@ -1473,11 +1467,11 @@ pub mod person {
                     WhichRef::Unemployed => b.set::<u16>(2, 0),
                     WhichRef::Employer(v) => {
                         b.set::<u16>(2, 1);
-                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                        ::capnarena::__private::write_optional(v, b.pointer(3))?;
                     }
                     WhichRef::School(v) => {
                         b.set::<u16>(2, 2);
-                        ::capnarena::typed::value::write_optional(v, b.pointer(3))?;
+                        ::capnarena::__private::write_optional(v, b.pointer(3))?;
                     }
                     WhichRef::SelfEmployed => b.set::<u16>(2, 3),
                 }
@@ -1561,7 +1555,7 @@ pub mod address_book {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1720,7 +1714,7 @@ pub mod address_book {
     impl<'a> ::capnarena::typed::value::ReadStruct<'a> for Value {
         fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
             Ok(Value {
-                people: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                people: ::capnarena::__private::read_optional(r.pointer(0))?,
             })
         }
     }
@@ -1729,7 +1723,7 @@ pub mod address_book {
             &self,
             mut b: ::capnarena::StructBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_optional(&self.people, b.pointer(0))?;
+            ::capnarena::__private::write_optional(&self.people, b.pointer(0))?;
             Ok(())
         }
     }
@@ -1740,7 +1734,7 @@ pub mod address_book {
         fn read_list(
             p: ::capnarena::PointerReader<'a>,
         ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
-            ::capnarena::typed::value::read_struct_list(p)
+            ::capnarena::__private::read_struct_list(p)
         }
     }
     impl ::capnarena::typed::value::WriteElement for Value {
@@ -1748,12 +1742,12 @@ pub mod address_book {
             items: &[Self],
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_list(items, p)
+            ::capnarena::__private::write_struct_list(items, p)
         }
     }
     impl<'a> ::capnarena::typed::value::ReadPointer<'a> for Value {
         fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
-            ::capnarena::typed::value::read_struct_pointer(p)
+            ::capnarena::__private::read_struct_pointer(p)
         }
     }
     impl ::capnarena::typed::value::WritePointer for Value {
@@ -1761,7 +1755,7 @@ pub mod address_book {
             &self,
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_pointer(self, p)
+            ::capnarena::__private::write_struct_pointer(self, p)
         }
     }
     impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::Value {
@@ -1813,7 +1807,7 @@ pub mod address_book {
     impl<'a> ::capnarena::typed::value::ReadStruct<'a> for ValueRef<'a> {
         fn read_struct(r: ::capnarena::StructReader<'a>) -> ::capnarena::Result<Self> {
             Ok(ValueRef {
-                people: ::capnarena::typed::value::read_optional(r.pointer(0))?,
+                people: ::capnarena::__private::read_optional(r.pointer(0))?,
             })
         }
     }
@@ -1822,7 +1816,7 @@ pub mod address_book {
             &self,
             mut b: ::capnarena::StructBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_optional(&self.people, b.pointer(0))?;
+            ::capnarena::__private::write_optional(&self.people, b.pointer(0))?;
             Ok(())
         }
     }
@@ -1833,7 +1827,7 @@ pub mod address_book {
         fn read_list(
             p: ::capnarena::PointerReader<'a>,
         ) -> ::capnarena::Result<::capnarena::typed::value::Vec<Self>> {
-            ::capnarena::typed::value::read_struct_list(p)
+            ::capnarena::__private::read_struct_list(p)
         }
     }
     impl<'a> ::capnarena::typed::value::WriteElement for ValueRef<'a> {
@@ -1841,12 +1835,12 @@ pub mod address_book {
             items: &[Self],
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_list(items, p)
+            ::capnarena::__private::write_struct_list(items, p)
         }
     }
     impl<'a> ::capnarena::typed::value::ReadPointer<'a> for ValueRef<'a> {
         fn read_pointer(p: ::capnarena::PointerReader<'a>) -> ::capnarena::Result<Self> {
-            ::capnarena::typed::value::read_struct_pointer(p)
+            ::capnarena::__private::read_struct_pointer(p)
         }
     }
     impl<'a> ::capnarena::typed::value::WritePointer for ValueRef<'a> {
@@ -1854,7 +1848,7 @@ pub mod address_book {
             &self,
             p: ::capnarena::PointerBuilder<'_, A>,
         ) -> ::capnarena::Result<()> {
-            ::capnarena::typed::value::write_struct_pointer(self, p)
+            ::capnarena::__private::write_struct_pointer(self, p)
         }
     }
     impl<'a> ::core::convert::TryFrom<Reader<'a>> for self::ValueRef<'a> {

@@ -155,7 +155,7 @@ mod stream;
 mod tests;
 #[cfg(feature = "alloc")]
 mod value;
-mod visitor;
+pub(crate) mod visitor;
 
 #[cfg(feature = "alloc")]
 pub use print::{fmt_debug, write_pretty, write_pretty_bytes, write_short, write_short_bytes};
@@ -163,6 +163,6 @@ pub use print::{fmt_debug, write_pretty, write_pretty_bytes, write_short, write_
 pub use stream::Printer;
 #[cfg(feature = "alloc")]
 pub use value::TextValue;
+pub use visitor::TextVisitor;
 #[cfg(feature = "alloc")]
 pub use visitor::TreeBuilder;
-pub use visitor::{TextVisitor, fmt_text};

@@ -24,7 +24,7 @@ impl TextValue<'_> {
 }
 
 /// Formats for `Debug`: [`write_pretty`] for `{:#?}`, [`write_short`] for
-/// `{:?}`: what [`fmt_text`](super::fmt_text) prints a generated reader
+/// `{:?}`: what the generated readers' `Debug` (through `fmt_text`) prints
 /// with.
 ///
 /// # Errors

@@ -59,6 +59,7 @@ pub trait TextVisitor<'a> {
 ///
 /// # Errors
 /// The formatter's.
+#[doc(hidden)]
 pub fn fmt_text<'a>(
     f: &mut core::fmt::Formatter<'_>,
     write: impl FnOnce(&mut dyn TextVisitor<'a>),

@@ -296,7 +296,7 @@ macro_rules! typed_list {
         /// generated struct reader's `Debug` does.
         impl<'a, $($gen $(: $bound)? + 'static),*> core::fmt::Debug for $reader<'a, $($gen),*> {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                crate::text::fmt_text(f, |v| <$marker<$($gen),*> as Owned>::write_text(*self, v))
+                crate::text::visitor::fmt_text(f, |v| <$marker<$($gen),*> as Owned>::write_text(*self, v))
             }
         }
 

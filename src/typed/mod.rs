@@ -32,7 +32,7 @@ pub use view::{FromView, ReaderView};
 
 // The text-format support generated `Debug` impls call, at the paths
 // generated code names.
-pub use crate::text::{TextVisitor, fmt_text};
+pub use crate::text::TextVisitor;
 
 use crate::arena::Arena;
 use crate::error::{Error, Result};
@@ -181,35 +181,6 @@ pub trait FromStructBuilder<'a, A: Arena + ?Sized>: Sized {
     const STRUCT_SIZE: StructSize;
     /// Wraps `b`.
     fn from_struct_builder(b: StructBuilder<'a, A>) -> Self;
-}
-
-/// The pointer `p`, or the root of `default` when `p` is null: how a
-/// pointer field with a schema default is read.
-///
-/// # Errors
-/// `default` holds no root (a malformed constant).
-#[inline]
-pub fn or_default<'a>(
-    p: PointerReader<'a>,
-    default: &'static StaticContext,
-) -> Result<PointerReader<'a>> {
-    if p.is_null() { default.root() } else { Ok(p) }
-}
-
-/// Copies the root of `default` into `p` when `p` is null: how a builder
-/// gets a pointer field with a schema default before handing it out.
-///
-/// # Errors
-/// The arena has no room, or `default` is malformed.
-#[inline]
-pub fn fill_default<A: Arena + ?Sized>(
-    p: &mut PointerBuilder<'_, A>,
-    default: &'static StaticContext,
-) -> Result<()> {
-    if p.is_null() {
-        p.set_from(&default.root()?)?;
-    }
-    Ok(())
 }
 
 /// A schema constant of a pointer type (struct, list, any pointer),

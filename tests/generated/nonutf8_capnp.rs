@@ -67,7 +67,7 @@ pub mod holder {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -94,7 +94,7 @@ pub mod holder {
         #[inline]
         pub fn get_text(&self) -> ::capnarena::Result<&'a str> {
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(0), &TEXT__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(0), &TEXT__DEFAULT)?,
             )
         }
         /// The `text` field's bytes as stored (terminator excluded), without the UTF-8 check `get_text` makes.
@@ -102,7 +102,8 @@ pub mod holder {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_text_bytes(&self) -> ::capnarena::Result<&'a [u8]> {
-            ::capnarena::typed::or_default(self.reader.pointer(0), &TEXT__DEFAULT)?.get_text_bytes()
+            ::capnarena::__private::or_default(self.reader.pointer(0), &TEXT__DEFAULT)?
+                .get_text_bytes()
         }
         /// Whether the `text` field is set (its pointer is not null).
         #[inline]
@@ -122,7 +123,7 @@ pub mod holder {
             if self.reader.has_pointer(0) {
                 v.field("text");
                 let pointer =
-                    ::capnarena::typed::or_default(self.reader.pointer(0), &TEXT__DEFAULT);
+                    ::capnarena::__private::or_default(self.reader.pointer(0), &TEXT__DEFAULT);
                 match pointer.and_then(|p| p.get_text_bytes()) {
                     Ok(b) => v.text(b),
                     Err(e) => v.error(e),
@@ -194,7 +195,7 @@ pub mod holder {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_text(&mut self) -> ::capnarena::Result<::capnarena::typed::TextBuilder<'_>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(0), &TEXT__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(0), &TEXT__DEFAULT)?;
             <::capnarena::typed::Text as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `text` field is set (its pointer is not null).
@@ -260,7 +261,7 @@ pub mod holder {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -281,7 +282,7 @@ pub mod holder {
             #[inline]
             fn get_member(&self) -> ::capnarena::Result<&'a str> {
                 <::capnarena::typed::Text as ::capnarena::typed::Owned>::read(
-                    ::capnarena::typed::or_default(self.reader.pointer(1), &MEMBER__DEFAULT)?,
+                    ::capnarena::__private::or_default(self.reader.pointer(1), &MEMBER__DEFAULT)?,
                 )
             }
             /// Whether the `member` field is set (its pointer is not null and the member is the union's active one).
@@ -312,8 +313,10 @@ pub mod holder {
                 }
                 if which == 1 {
                     v.field("member");
-                    let pointer =
-                        ::capnarena::typed::or_default(self.reader.pointer(1), &MEMBER__DEFAULT);
+                    let pointer = ::capnarena::__private::or_default(
+                        self.reader.pointer(1),
+                        &MEMBER__DEFAULT,
+                    );
                     match pointer.and_then(|p| p.get_text_bytes()) {
                         Ok(b) => v.text(b),
                         Err(e) => v.error(e),
@@ -385,7 +388,7 @@ pub mod holder {
                 match self.builder.get::<u16>(0) {
                     0 => Ok(WhichBuilder::None),
                     1 => {
-                        let filled = ::capnarena::typed::fill_default(
+                        let filled = ::capnarena::__private::fill_default(
                             &mut self.builder.pointer(1),
                             &MEMBER__DEFAULT,
                         );

@@ -571,7 +571,7 @@ impl Generator<'_> {
                 enum_default(default)
             ),
             ty if ty.is_pointer() => {
-                format!("{rt}::typed::value::read_optional(r.pointer({offset}))?")
+                format!("{rt}::__private::read_optional(r.pointer({offset}))?")
             }
             ty => {
                 let (rust, literal) = self.primitive(ty, default)?;
@@ -626,7 +626,7 @@ impl Generator<'_> {
                 } else {
                     format!("&{v}")
                 };
-                format!("{rt}::typed::value::write_optional({v}, b.pointer({offset}))?;")
+                format!("{rt}::__private::write_optional({v}, b.pointer({offset}))?;")
             }
             ty => {
                 let (rust, literal) = self.primitive(ty, default)?;
@@ -797,7 +797,7 @@ impl Generator<'_> {
                 &format!(
                     "fn read_list(p: {rt}::PointerReader<'a>) -> {rt}::Result<{rt}::typed::value::Vec<Self>>"
                 ),
-                &format!("{rt}::typed::value::read_struct_list(p)"),
+                &format!("{rt}::__private::read_struct_list(p)"),
             );
             out.close();
             out.open_impl(&format!(
@@ -809,7 +809,7 @@ impl Generator<'_> {
                 &format!(
                     "fn write_list<A: {rt}::Arena + ?Sized>(items: &[Self], p: {rt}::PointerBuilder<'_, A>) -> {rt}::Result<()>"
                 ),
-                &format!("{rt}::typed::value::write_struct_list(items, p)"),
+                &format!("{rt}::__private::write_struct_list(items, p)"),
             );
             out.close();
             out.open_impl(&format!(
@@ -819,7 +819,7 @@ impl Generator<'_> {
                 out,
                 false,
                 &format!("fn read_pointer(p: {rt}::PointerReader<'a>) -> {rt}::Result<Self>"),
-                &format!("{rt}::typed::value::read_struct_pointer(p)"),
+                &format!("{rt}::__private::read_struct_pointer(p)"),
             );
             out.close();
             out.open_impl(&format!(
@@ -831,7 +831,7 @@ impl Generator<'_> {
                 &format!(
                     "fn write_pointer<A: {rt}::Arena + ?Sized>(&self, p: {rt}::PointerBuilder<'_, A>) -> {rt}::Result<()>"
                 ),
-                &format!("{rt}::typed::value::write_struct_pointer(self, p)"),
+                &format!("{rt}::__private::write_struct_pointer(self, p)"),
             );
             out.close();
         }
@@ -916,7 +916,7 @@ impl Generator<'_> {
             &format!(
                 "fn read_list(p: {rt}::PointerReader<'_>) -> {rt}::Result<{rt}::typed::value::Vec<Self>>"
             ),
-            &format!("{rt}::typed::value::read_enum_list(p)"),
+            &format!("{rt}::__private::read_enum_list(p)"),
         );
         out.close();
         out.open_impl(&format!("impl {rt}::typed::value::WriteElement for {name}"));
@@ -926,7 +926,7 @@ impl Generator<'_> {
             &format!(
                 "fn write_list<A: {rt}::Arena + ?Sized>(items: &[Self], p: {rt}::PointerBuilder<'_, A>) -> {rt}::Result<()>"
             ),
-            &format!("{rt}::typed::value::write_enum_list(items, p)"),
+            &format!("{rt}::__private::write_enum_list(items, p)"),
         );
         out.close();
     }

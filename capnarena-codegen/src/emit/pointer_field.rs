@@ -136,7 +136,7 @@ impl Generator<'_> {
                 out.close();
             }
             PointerDefault::Static(name) => out.line(&format!(
-                "{read}({runtime}::typed::or_default(self.reader.pointer({offset}), &{name})?)"
+                "{read}({runtime}::__private::or_default(self.reader.pointer({offset}), &{name})?)"
             )),
             PointerDefault::None => out.line(&format!("{read}(self.reader.pointer({offset}))")),
         }
@@ -316,7 +316,7 @@ impl Generator<'_> {
                     builder.close();
                 }
                 PointerDefault::Static(name) => builder.line(&format!(
-                    "{runtime}::typed::fill_default(&mut self.builder.pointer({offset}), &{name})?;"
+                    "{runtime}::__private::fill_default(&mut self.builder.pointer({offset}), &{name})?;"
                 )),
                 PointerDefault::None => {}
             }

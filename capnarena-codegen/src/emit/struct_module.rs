@@ -466,7 +466,7 @@ impl Generator<'_> {
             out,
             false,
             "fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result",
-            &format!("{runtime}::typed::fmt_text(f, |v| self.write_text(v))"),
+            &format!("{runtime}::__private::fmt_text(f, |v| self.write_text(v))"),
         );
         out.close();
         out.open_impl(&format!(

@@ -40,7 +40,7 @@ impl Generator<'_> {
                 reader.close();
             }
             PointerDefault::Static(name) => reader.line(&format!(
-                "{runtime}::typed::or_default(self.reader.pointer({offset}), &{name})?.get_text_bytes()"
+                "{runtime}::__private::or_default(self.reader.pointer({offset}), &{name})?.get_text_bytes()"
             )),
             PointerDefault::None => {
                 reader.line(&format!("self.reader.pointer({offset}).get_text_bytes()"))

@@ -79,7 +79,7 @@ impl Generator<'_> {
                     out.assign(
                         "let pointer",
                         &format!(
-                            "{runtime}::typed::or_default(self.reader.pointer({offset}), &{})",
+                            "{runtime}::__private::or_default(self.reader.pointer({offset}), &{})",
                             default_static(&stem)
                         ),
                         ";",

@@ -445,7 +445,7 @@ impl Generator<'_> {
         };
         let from_static = || {
             Fill::Words(format!(
-                "{runtime}::typed::fill_default(&mut self.builder.pointer({offset}), &{})",
+                "{runtime}::__private::fill_default(&mut self.builder.pointer({offset}), &{})",
                 default_static(&self.stem(f))
             ))
         };

@@ -103,7 +103,7 @@ pub mod defaults {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -256,7 +256,7 @@ pub mod defaults {
             &self,
         ) -> ::capnarena::Result<super::super::imported_capnp::point::Reader<'a>> {
             <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(2), &POINT__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(2), &POINT__DEFAULT)?,
             )
         }
         /// Whether the `point` field is set (its pointer is not null).
@@ -272,7 +272,7 @@ pub mod defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i32>> {
             <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(3), &INTS__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(3), &INTS__DEFAULT)?,
             )
         }
         /// Whether the `ints` field is set (its pointer is not null).
@@ -286,7 +286,7 @@ pub mod defaults {
         #[inline]
         pub fn get_texts(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(4), &TEXTS__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(4), &TEXTS__DEFAULT)?,
             )
         }
         /// Whether the `texts` field is set (its pointer is not null).
@@ -305,7 +305,7 @@ pub mod defaults {
         > {
             <::capnarena::typed::StructList<
                 super::super::imported_capnp::point::Owned,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(5),
                 &POINTS__DEFAULT,
             )?)
@@ -321,7 +321,7 @@ pub mod defaults {
         #[inline]
         pub fn get_bools(&self) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(6), &BOOLS__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(6), &BOOLS__DEFAULT)?,
             )
         }
         /// Whether the `bools` field is set (its pointer is not null).
@@ -337,7 +337,7 @@ pub mod defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::EnumListReader<'a, super::Kind>> {
             <::capnarena::typed::EnumList<super::Kind> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(7), &KINDS__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(7), &KINDS__DEFAULT)?,
             )
         }
         /// Whether the `kinds` field is set (its pointer is not null).
@@ -356,7 +356,7 @@ pub mod defaults {
         > {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<u8>,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(8),
                 &NESTED__DEFAULT,
             )?)
@@ -858,7 +858,7 @@ pub mod defaults {
         pub fn get_point(
             &mut self,
         ) -> ::capnarena::Result<super::super::imported_capnp::point::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(2), &POINT__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(2), &POINT__DEFAULT)?;
             <super::super::imported_capnp::point::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(2),
             )
@@ -912,7 +912,7 @@ pub mod defaults {
         pub fn get_ints(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(3), &INTS__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(3), &INTS__DEFAULT)?;
             <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(3),
             )
@@ -970,7 +970,7 @@ pub mod defaults {
         pub fn get_texts(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::TextListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(4), &TEXTS__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(4), &TEXTS__DEFAULT)?;
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(4),
             )
@@ -1029,7 +1029,7 @@ pub mod defaults {
                 super::super::imported_capnp::point::Owned,
             >,
         > {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(5), &POINTS__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(5), &POINTS__DEFAULT)?;
             <::capnarena::typed::StructList<
                 super::super::imported_capnp::point::Owned,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(5))
@@ -1083,7 +1083,7 @@ pub mod defaults {
         pub fn get_bools(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::BoolListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(6), &BOOLS__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(6), &BOOLS__DEFAULT)?;
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(6),
             )
@@ -1129,7 +1129,7 @@ pub mod defaults {
         pub fn get_kinds(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::Kind>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(7), &KINDS__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(7), &KINDS__DEFAULT)?;
             <::capnarena::typed::EnumList<super::Kind> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(7),
             )
@@ -1177,7 +1177,7 @@ pub mod defaults {
         ) -> ::capnarena::Result<
             ::capnarena::typed::ListListBuilder<'_, A, ::capnarena::typed::PrimitiveList<u8>>,
         > {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(8), &NESTED__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(8), &NESTED__DEFAULT)?;
             <::capnarena::typed::ListList<
                 ::capnarena::typed::PrimitiveList<u8>,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(8))
@@ -1384,7 +1384,7 @@ pub mod shapes {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2073,7 +2073,7 @@ pub mod shapes {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2256,7 +2256,7 @@ pub mod shapes {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2352,7 +2352,7 @@ pub mod shapes {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2484,7 +2484,7 @@ pub mod shapes {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2705,7 +2705,7 @@ pub mod holder {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -3885,7 +3885,7 @@ pub mod tree {
     impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -4421,7 +4421,7 @@ pub mod tree {
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -4593,7 +4593,7 @@ pub mod tree {
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -4826,7 +4826,7 @@ pub mod store {
         impl<Key: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, Key> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -5061,7 +5061,7 @@ pub mod store {
         impl<Key: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, Key> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -5262,7 +5262,7 @@ pub mod store {
         impl<Key: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, Key> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, Key: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -5626,7 +5626,7 @@ pub mod pair {
     {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<
@@ -5912,7 +5912,7 @@ pub mod service {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -6123,7 +6123,7 @@ pub mod service {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -6250,7 +6250,7 @@ pub mod service {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -6526,7 +6526,7 @@ pub mod service {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -6809,7 +6809,7 @@ pub mod documented {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {

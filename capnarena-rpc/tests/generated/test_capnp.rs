@@ -66,7 +66,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -264,7 +264,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -408,7 +408,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -535,7 +535,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -662,7 +662,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -859,7 +859,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1056,7 +1056,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1270,7 +1270,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1397,7 +1397,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1541,7 +1541,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1735,7 +1735,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1879,7 +1879,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2085,7 +2085,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2294,7 +2294,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2491,7 +2491,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2635,7 +2635,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2796,7 +2796,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -3002,7 +3002,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -3199,7 +3199,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -3396,7 +3396,7 @@ pub mod test {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -3944,7 +3944,7 @@ pub mod holder {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -4367,7 +4367,7 @@ pub mod counter {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -4511,7 +4511,7 @@ pub mod counter {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -4738,7 +4738,7 @@ pub mod named {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -4930,7 +4930,7 @@ pub mod named {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -5189,7 +5189,7 @@ pub mod box_ {
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -5349,7 +5349,7 @@ pub mod box_ {
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -5651,7 +5651,7 @@ pub mod sink {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -5833,7 +5833,7 @@ pub mod sink {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -5960,7 +5960,7 @@ pub mod sink {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {

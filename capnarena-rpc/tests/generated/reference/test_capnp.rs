@@ -125,7 +125,7 @@ pub mod test_all_types {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2060,7 +2060,7 @@ pub mod test_defaults {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2192,7 +2192,7 @@ pub mod test_defaults {
         #[inline]
         pub fn get_struct_field(&self) -> ::capnarena::Result<super::test_all_types::Reader<'a>> {
             <super::test_all_types::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(2), &STRUCT_FIELD__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(2), &STRUCT_FIELD__DEFAULT)?,
             )
         }
         /// Whether the `structField` field is set (its pointer is not null).
@@ -2220,7 +2220,7 @@ pub mod test_defaults {
         #[inline]
         pub fn get_void_list(&self) -> ::capnarena::Result<::capnarena::typed::VoidListReader<'a>> {
             <::capnarena::typed::VoidList as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(3), &VOID_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(3), &VOID_LIST__DEFAULT)?,
             )
         }
         /// Whether the `voidList` field is set (its pointer is not null).
@@ -2234,7 +2234,7 @@ pub mod test_defaults {
         #[inline]
         pub fn get_bool_list(&self) -> ::capnarena::Result<::capnarena::typed::BoolListReader<'a>> {
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(4), &BOOL_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(4), &BOOL_LIST__DEFAULT)?,
             )
         }
         /// Whether the `boolList` field is set (its pointer is not null).
@@ -2250,7 +2250,7 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i8>> {
             <::capnarena::typed::PrimitiveList<i8> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(5), &INT8_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(5), &INT8_LIST__DEFAULT)?,
             )
         }
         /// Whether the `int8List` field is set (its pointer is not null).
@@ -2266,7 +2266,7 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i16>> {
             <::capnarena::typed::PrimitiveList<i16> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(6), &INT16_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(6), &INT16_LIST__DEFAULT)?,
             )
         }
         /// Whether the `int16List` field is set (its pointer is not null).
@@ -2282,7 +2282,7 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i32>> {
             <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(7), &INT32_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(7), &INT32_LIST__DEFAULT)?,
             )
         }
         /// Whether the `int32List` field is set (its pointer is not null).
@@ -2298,7 +2298,7 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, i64>> {
             <::capnarena::typed::PrimitiveList<i64> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(8), &INT64_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(8), &INT64_LIST__DEFAULT)?,
             )
         }
         /// Whether the `int64List` field is set (its pointer is not null).
@@ -2314,7 +2314,7 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u8>> {
             <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(9), &U_INT8_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(9), &U_INT8_LIST__DEFAULT)?,
             )
         }
         /// Whether the `uInt8List` field is set (its pointer is not null).
@@ -2330,7 +2330,10 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u16>> {
             <::capnarena::typed::PrimitiveList<u16> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(10), &U_INT16_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(
+                    self.reader.pointer(10),
+                    &U_INT16_LIST__DEFAULT,
+                )?,
             )
         }
         /// Whether the `uInt16List` field is set (its pointer is not null).
@@ -2346,7 +2349,10 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u32>> {
             <::capnarena::typed::PrimitiveList<u32> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(11), &U_INT32_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(
+                    self.reader.pointer(11),
+                    &U_INT32_LIST__DEFAULT,
+                )?,
             )
         }
         /// Whether the `uInt32List` field is set (its pointer is not null).
@@ -2362,7 +2368,10 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, u64>> {
             <::capnarena::typed::PrimitiveList<u64> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(12), &U_INT64_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(
+                    self.reader.pointer(12),
+                    &U_INT64_LIST__DEFAULT,
+                )?,
             )
         }
         /// Whether the `uInt64List` field is set (its pointer is not null).
@@ -2378,7 +2387,10 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, f32>> {
             <::capnarena::typed::PrimitiveList<f32> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(13), &FLOAT32_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(
+                    self.reader.pointer(13),
+                    &FLOAT32_LIST__DEFAULT,
+                )?,
             )
         }
         /// Whether the `float32List` field is set (its pointer is not null).
@@ -2394,7 +2406,10 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, f64>> {
             <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(14), &FLOAT64_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(
+                    self.reader.pointer(14),
+                    &FLOAT64_LIST__DEFAULT,
+                )?,
             )
         }
         /// Whether the `float64List` field is set (its pointer is not null).
@@ -2408,7 +2423,7 @@ pub mod test_defaults {
         #[inline]
         pub fn get_text_list(&self) -> ::capnarena::Result<::capnarena::typed::TextListReader<'a>> {
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(15), &TEXT_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(15), &TEXT_LIST__DEFAULT)?,
             )
         }
         /// Whether the `textList` field is set (its pointer is not null).
@@ -2422,7 +2437,7 @@ pub mod test_defaults {
         #[inline]
         pub fn get_data_list(&self) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
             <::capnarena::typed::DataList as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(16), &DATA_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(16), &DATA_LIST__DEFAULT)?,
             )
         }
         /// Whether the `dataList` field is set (its pointer is not null).
@@ -2441,7 +2456,7 @@ pub mod test_defaults {
         > {
             <::capnarena::typed::StructList<
                 super::test_all_types::Owned,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(17),
                 &STRUCT_LIST__DEFAULT,
             )?)
@@ -2459,7 +2474,7 @@ pub mod test_defaults {
             &self,
         ) -> ::capnarena::Result<::capnarena::typed::EnumListReader<'a, super::TestEnum>> {
             <::capnarena::typed::EnumList<super::TestEnum> as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(18), &ENUM_LIST__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(18), &ENUM_LIST__DEFAULT)?,
             )
         }
         /// Whether the `enumList` field is set (its pointer is not null).
@@ -3042,7 +3057,10 @@ pub mod test_defaults {
         pub fn get_struct_field(
             &mut self,
         ) -> ::capnarena::Result<super::test_all_types::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(2), &STRUCT_FIELD__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(2),
+                &STRUCT_FIELD__DEFAULT,
+            )?;
             <super::test_all_types::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(2),
             )
@@ -3107,7 +3125,10 @@ pub mod test_defaults {
         pub fn get_void_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::VoidListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(3), &VOID_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(3),
+                &VOID_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::VoidList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(3),
             )
@@ -3161,7 +3182,10 @@ pub mod test_defaults {
         pub fn get_bool_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::BoolListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(4), &BOOL_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(4),
+                &BOOL_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::BoolList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(4),
             )
@@ -3215,7 +3239,10 @@ pub mod test_defaults {
         pub fn get_int8_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i8>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(5), &INT8_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(5),
+                &INT8_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::PrimitiveList<i8> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(5),
             )
@@ -3269,7 +3296,10 @@ pub mod test_defaults {
         pub fn get_int16_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i16>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(6), &INT16_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(6),
+                &INT16_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::PrimitiveList<i16> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(6),
             )
@@ -3323,7 +3353,10 @@ pub mod test_defaults {
         pub fn get_int32_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i32>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(7), &INT32_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(7),
+                &INT32_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::PrimitiveList<i32> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(7),
             )
@@ -3377,7 +3410,10 @@ pub mod test_defaults {
         pub fn get_int64_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, i64>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(8), &INT64_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(8),
+                &INT64_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::PrimitiveList<i64> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(8),
             )
@@ -3431,7 +3467,10 @@ pub mod test_defaults {
         pub fn get_u_int8_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u8>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(9), &U_INT8_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(9),
+                &U_INT8_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::PrimitiveList<u8> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(9),
             )
@@ -3485,7 +3524,7 @@ pub mod test_defaults {
         pub fn get_u_int16_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u16>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(10),
                 &U_INT16_LIST__DEFAULT,
             )?;
@@ -3542,7 +3581,7 @@ pub mod test_defaults {
         pub fn get_u_int32_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u32>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(11),
                 &U_INT32_LIST__DEFAULT,
             )?;
@@ -3599,7 +3638,7 @@ pub mod test_defaults {
         pub fn get_u_int64_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, u64>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(12),
                 &U_INT64_LIST__DEFAULT,
             )?;
@@ -3656,7 +3695,7 @@ pub mod test_defaults {
         pub fn get_float32_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f32>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(13),
                 &FLOAT32_LIST__DEFAULT,
             )?;
@@ -3713,7 +3752,7 @@ pub mod test_defaults {
         pub fn get_float64_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListBuilder<'_, A, f64>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(14),
                 &FLOAT64_LIST__DEFAULT,
             )?;
@@ -3774,7 +3813,10 @@ pub mod test_defaults {
         pub fn get_text_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::TextListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(15), &TEXT_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(15),
+                &TEXT_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::TextList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(15),
             )
@@ -3832,7 +3874,10 @@ pub mod test_defaults {
         pub fn get_data_list(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::DataListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(16), &DATA_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(16),
+                &DATA_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::DataList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(16),
             )
@@ -3880,7 +3925,10 @@ pub mod test_defaults {
         ) -> ::capnarena::Result<
             ::capnarena::typed::StructListBuilder<'_, A, super::test_all_types::Owned>,
         > {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(17), &STRUCT_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(17),
+                &STRUCT_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::StructList<
                 super::test_all_types::Owned,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(17))
@@ -3928,7 +3976,10 @@ pub mod test_defaults {
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::EnumListBuilder<'_, A, super::TestEnum>>
         {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(18), &ENUM_LIST__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(18),
+                &ENUM_LIST__DEFAULT,
+            )?;
             <::capnarena::typed::EnumList<super::TestEnum> as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(18),
             )
@@ -4451,7 +4502,7 @@ pub mod test_any_pointer {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -4626,7 +4677,7 @@ pub mod test_any_others {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -4883,7 +4934,7 @@ pub mod test_out_of_order {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -5556,7 +5607,7 @@ pub mod test_union {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -5984,7 +6035,7 @@ pub mod test_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -6474,7 +6525,7 @@ pub mod test_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -7039,7 +7090,7 @@ pub mod test_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -7218,7 +7269,7 @@ pub mod test_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -7433,7 +7484,7 @@ pub mod test_unnamed_union {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -7749,7 +7800,7 @@ pub mod test_union_in_union {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -7888,7 +7939,7 @@ pub mod test_union_in_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -8032,7 +8083,7 @@ pub mod test_union_in_union {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -8196,7 +8247,7 @@ pub mod test_groups {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -8344,7 +8395,7 @@ pub mod test_groups {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -8518,7 +8569,7 @@ pub mod test_groups {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -8681,7 +8732,7 @@ pub mod test_groups {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -8894,7 +8945,7 @@ pub mod test_groups {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -9100,7 +9151,7 @@ pub mod test_interleaved_groups {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -9286,7 +9337,7 @@ pub mod test_interleaved_groups {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -9588,7 +9639,7 @@ pub mod test_interleaved_groups {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -9837,7 +9888,7 @@ pub mod test_interleaved_groups {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -10139,7 +10190,7 @@ pub mod test_interleaved_groups {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -10412,7 +10463,7 @@ pub mod test_union_defaults {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -10439,7 +10490,10 @@ pub mod test_union_defaults {
         #[inline]
         pub fn get_s16s8s64s8_set(&self) -> ::capnarena::Result<super::test_union::Reader<'a>> {
             <super::test_union::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(0), &S16S8S64S8_SET__DEFAULT)?,
+                ::capnarena::__private::or_default(
+                    self.reader.pointer(0),
+                    &S16S8S64S8_SET__DEFAULT,
+                )?,
             )
         }
         /// Whether the `s16s8s64s8Set` field is set (its pointer is not null).
@@ -10453,7 +10507,10 @@ pub mod test_union_defaults {
         #[inline]
         pub fn get_s0sps1s32_set(&self) -> ::capnarena::Result<super::test_union::Reader<'a>> {
             <super::test_union::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(1), &S0SPS1S32_SET__DEFAULT)?,
+                ::capnarena::__private::or_default(
+                    self.reader.pointer(1),
+                    &S0SPS1S32_SET__DEFAULT,
+                )?,
             )
         }
         /// Whether the `s0sps1s32Set` field is set (its pointer is not null).
@@ -10467,7 +10524,7 @@ pub mod test_union_defaults {
         #[inline]
         pub fn get_unnamed1(&self) -> ::capnarena::Result<super::test_unnamed_union::Reader<'a>> {
             <super::test_unnamed_union::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(2), &UNNAMED1__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(2), &UNNAMED1__DEFAULT)?,
             )
         }
         /// Whether the `unnamed1` field is set (its pointer is not null).
@@ -10481,7 +10538,7 @@ pub mod test_union_defaults {
         #[inline]
         pub fn get_unnamed2(&self) -> ::capnarena::Result<super::test_unnamed_union::Reader<'a>> {
             <super::test_unnamed_union::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(3), &UNNAMED2__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(3), &UNNAMED2__DEFAULT)?,
             )
         }
         /// Whether the `unnamed2` field is set (its pointer is not null).
@@ -10591,7 +10648,7 @@ pub mod test_union_defaults {
         pub fn get_s16s8s64s8_set(
             &mut self,
         ) -> ::capnarena::Result<super::test_union::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(0),
                 &S16S8S64S8_SET__DEFAULT,
             )?;
@@ -10637,7 +10694,7 @@ pub mod test_union_defaults {
         pub fn get_s0sps1s32_set(
             &mut self,
         ) -> ::capnarena::Result<super::test_union::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(1),
                 &S0SPS1S32_SET__DEFAULT,
             )?;
@@ -10683,7 +10740,7 @@ pub mod test_union_defaults {
         pub fn get_unnamed1(
             &mut self,
         ) -> ::capnarena::Result<super::test_unnamed_union::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(2), &UNNAMED1__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(2), &UNNAMED1__DEFAULT)?;
             <super::test_unnamed_union::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(2),
             )
@@ -10728,7 +10785,7 @@ pub mod test_union_defaults {
         pub fn get_unnamed2(
             &mut self,
         ) -> ::capnarena::Result<super::test_unnamed_union::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(3), &UNNAMED2__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(3), &UNNAMED2__DEFAULT)?;
             <super::test_unnamed_union::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(3),
             )
@@ -10875,7 +10932,7 @@ pub mod test_nested_types {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -11207,7 +11264,7 @@ pub mod test_nested_types {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -11466,7 +11523,7 @@ pub mod test_using {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -11676,7 +11733,7 @@ pub mod test_lists {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -12625,7 +12682,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -12760,7 +12817,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -12904,7 +12961,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -13048,7 +13105,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -13192,7 +13249,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -13336,7 +13393,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -13480,7 +13537,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -13672,7 +13729,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -13872,7 +13929,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -14081,7 +14138,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -14290,7 +14347,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -14499,7 +14556,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -14708,7 +14765,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -14917,7 +14974,7 @@ pub mod test_lists {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -15124,7 +15181,7 @@ pub mod test_field_zero_is_bit {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -15299,7 +15356,7 @@ pub mod test_list_defaults {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -15326,7 +15383,7 @@ pub mod test_list_defaults {
         #[inline]
         pub fn get_lists(&self) -> ::capnarena::Result<super::test_lists::Reader<'a>> {
             <super::test_lists::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(0), &LISTS__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(0), &LISTS__DEFAULT)?,
             )
         }
         /// Whether the `lists` field is set (its pointer is not null).
@@ -15411,7 +15468,7 @@ pub mod test_list_defaults {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_lists(&mut self) -> ::capnarena::Result<super::test_lists::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(0), &LISTS__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(0), &LISTS__DEFAULT)?;
             <super::test_lists::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(0))
         }
         /// Whether the `lists` field is set (its pointer is not null).
@@ -15637,7 +15694,7 @@ pub mod test_late_union {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -15896,7 +15953,7 @@ pub mod test_late_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -16153,7 +16210,7 @@ pub mod test_late_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -16434,7 +16491,7 @@ pub mod test_old_version {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -16713,7 +16770,7 @@ pub mod test_new_version {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -17093,7 +17150,7 @@ pub mod test_old_union_version {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -17278,7 +17335,7 @@ pub mod test_new_union_version {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -17439,7 +17496,7 @@ pub mod test_new_union_version {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -17590,7 +17647,7 @@ pub mod test_struct_union {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -17757,7 +17814,7 @@ pub mod test_struct_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -17990,7 +18047,7 @@ pub mod test_struct_union {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -18268,7 +18325,7 @@ pub mod test_print_inline_structs {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -18549,7 +18606,7 @@ pub mod test_print_inline_structs {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -18759,7 +18816,7 @@ pub mod test_whole_float_default {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -18982,7 +19039,7 @@ pub mod test_generics {
     {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<
@@ -19455,7 +19512,7 @@ pub mod test_generics {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -19811,7 +19868,7 @@ pub mod test_generics {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -20358,7 +20415,7 @@ pub mod test_generics {
             {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<
@@ -20909,7 +20966,7 @@ pub mod test_generics {
                     {
                         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                         }
                     }
                     impl<
@@ -21174,7 +21231,7 @@ pub mod test_generics {
                     {
                         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                         }
                     }
                     impl<
@@ -21587,7 +21644,7 @@ pub mod test_generics {
             {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<
@@ -22125,7 +22182,7 @@ pub mod test_generics {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -22756,7 +22813,7 @@ pub mod test_generics {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -22894,7 +22951,7 @@ pub mod boxed_text {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -23124,7 +23181,7 @@ pub mod test_generics_wrapper {
     {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<
@@ -23330,7 +23387,7 @@ pub mod test_generics_wrapper2 {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -23611,7 +23668,7 @@ pub mod test_implicit_method_params {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -24083,7 +24140,7 @@ pub mod test_implicit_method_params_in_generic {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -24547,7 +24604,7 @@ pub mod test_generics_union {
     {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<
@@ -24831,7 +24888,7 @@ pub mod test_use_generics {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -25064,7 +25121,7 @@ pub mod test_use_generics {
             <super::test_generics::Owned<
                 super::test_all_types::Owned,
                 ::capnarena::typed::Text,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(5),
                 &DEFAULT__DEFAULT,
             )?)
@@ -25090,7 +25147,7 @@ pub mod test_use_generics {
             <super::test_generics::inner::Owned<
                 super::test_all_types::Owned,
                 ::capnarena::typed::Text,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(6),
                 &DEFAULT_INNER__DEFAULT,
             )?)
@@ -25108,7 +25165,7 @@ pub mod test_use_generics {
             &self,
         ) -> ::capnarena::Result<super::test_use_generics::Reader<'a>> {
             <super::test_use_generics::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(7), &DEFAULT_USER__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(7), &DEFAULT_USER__DEFAULT)?,
             )
         }
         /// Whether the `defaultUser` field is set (its pointer is not null).
@@ -25132,7 +25189,7 @@ pub mod test_use_generics {
             <super::test_generics_wrapper::Owned<
                 ::capnarena::typed::Text,
                 super::test_all_types::Owned,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(9),
                 &DEFAULT_WRAPPER__DEFAULT,
             )?)
@@ -25150,7 +25207,7 @@ pub mod test_use_generics {
             &self,
         ) -> ::capnarena::Result<super::test_generics_wrapper2::Reader<'a>> {
             <super::test_generics_wrapper2::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(
+                ::capnarena::__private::or_default(
                     self.reader.pointer(10),
                     &DEFAULT_WRAPPER2__DEFAULT,
                 )?,
@@ -25167,7 +25224,7 @@ pub mod test_use_generics {
         #[inline]
         pub fn get_alias_foo(&self) -> ::capnarena::Result<super::test_all_types::Reader<'a>> {
             <super::test_all_types::Owned as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(11), &ALIAS_FOO__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(11), &ALIAS_FOO__DEFAULT)?,
             )
         }
         /// Whether the `aliasFoo` field is set (its pointer is not null).
@@ -25191,7 +25248,7 @@ pub mod test_use_generics {
             <super::test_generics::inner::Owned<
                 super::test_all_types::Owned,
                 super::test_any_pointer::Owned,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(12),
                 &ALIAS_INNER__DEFAULT,
             )?)
@@ -25219,7 +25276,7 @@ pub mod test_use_generics {
                 super::test_all_types::Owned,
                 super::test_any_pointer::Owned,
                 ::capnarena::typed::AnyPointer,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(13),
                 &ALIAS_INNER2__DEFAULT,
             )?)
@@ -25247,7 +25304,7 @@ pub mod test_use_generics {
                 super::test_all_types::Owned,
                 super::test_any_pointer::Owned,
                 ::capnarena::typed::PrimitiveList<u32>,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(14),
                 &ALIAS_INNER2_BIND__DEFAULT,
             )?)
@@ -25275,7 +25332,7 @@ pub mod test_use_generics {
                 super::test_all_types::Owned,
                 super::test_any_pointer::Owned,
                 ::capnarena::typed::Text,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(15),
                 &ALIAS_INNER2_TEXT__DEFAULT,
             )?)
@@ -25330,7 +25387,7 @@ pub mod test_use_generics {
             <super::test_generics::use_aliases::Owned<
                 super::test_all_types::Owned,
                 ::capnarena::typed::PrimitiveList<u32>,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(17),
                 &USE_ALIASES__DEFAULT,
             )?)
@@ -26053,7 +26110,7 @@ pub mod test_use_generics {
                 ::capnarena::typed::Text,
             >,
         > {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(5), &DEFAULT__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(5), &DEFAULT__DEFAULT)?;
             <super::test_generics::Owned<
                 super::test_all_types::Owned,
                 ::capnarena::typed::Text,
@@ -26117,7 +26174,7 @@ pub mod test_use_generics {
                 ::capnarena::typed::Text,
             >,
         > {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(6),
                 &DEFAULT_INNER__DEFAULT,
             )?;
@@ -26166,7 +26223,10 @@ pub mod test_use_generics {
         pub fn get_default_user(
             &mut self,
         ) -> ::capnarena::Result<super::test_use_generics::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(7), &DEFAULT_USER__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(7),
+                &DEFAULT_USER__DEFAULT,
+            )?;
             <super::test_use_generics::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(7),
             )
@@ -26229,7 +26289,7 @@ pub mod test_use_generics {
                 super::test_all_types::Owned,
             >,
         > {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(9),
                 &DEFAULT_WRAPPER__DEFAULT,
             )?;
@@ -26278,7 +26338,7 @@ pub mod test_use_generics {
         pub fn get_default_wrapper2(
             &mut self,
         ) -> ::capnarena::Result<super::test_generics_wrapper2::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(10),
                 &DEFAULT_WRAPPER2__DEFAULT,
             )?;
@@ -26326,7 +26386,10 @@ pub mod test_use_generics {
         pub fn get_alias_foo(
             &mut self,
         ) -> ::capnarena::Result<super::test_all_types::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(11), &ALIAS_FOO__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(11),
+                &ALIAS_FOO__DEFAULT,
+            )?;
             <super::test_all_types::Owned as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(11),
             )
@@ -26389,7 +26452,10 @@ pub mod test_use_generics {
                 super::test_any_pointer::Owned,
             >,
         > {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(12), &ALIAS_INNER__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(12),
+                &ALIAS_INNER__DEFAULT,
+            )?;
             <super::test_generics::inner::Owned<
                 super::test_all_types::Owned,
                 super::test_any_pointer::Owned,
@@ -26458,7 +26524,7 @@ pub mod test_use_generics {
                 ::capnarena::typed::AnyPointer,
             >,
         > {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(13),
                 &ALIAS_INNER2__DEFAULT,
             )?;
@@ -26531,7 +26597,7 @@ pub mod test_use_generics {
                 ::capnarena::typed::PrimitiveList<u32>,
             >,
         > {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(14),
                 &ALIAS_INNER2_BIND__DEFAULT,
             )?;
@@ -26604,7 +26670,7 @@ pub mod test_use_generics {
                 ::capnarena::typed::Text,
             >,
         > {
-            ::capnarena::typed::fill_default(
+            ::capnarena::__private::fill_default(
                 &mut self.builder.pointer(15),
                 &ALIAS_INNER2_TEXT__DEFAULT,
             )?;
@@ -26715,7 +26781,10 @@ pub mod test_use_generics {
                 ::capnarena::typed::PrimitiveList<u32>,
             >,
         > {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(17), &USE_ALIASES__DEFAULT)?;
+            ::capnarena::__private::fill_default(
+                &mut self.builder.pointer(17),
+                &USE_ALIASES__DEFAULT,
+            )?;
             <super::test_generics::use_aliases::Owned<
                 super::test_all_types::Owned,
                 ::capnarena::typed::PrimitiveList<u32>,
@@ -27455,7 +27524,7 @@ pub mod test_empty_struct {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -27579,7 +27648,7 @@ pub mod test_constants {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -28989,7 +29058,7 @@ pub mod test_any_pointer_constants {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -29712,7 +29781,7 @@ pub mod test_list_of_any {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -29917,7 +29986,7 @@ pub mod test_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -30044,7 +30113,7 @@ pub mod test_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -30171,7 +30240,7 @@ pub mod test_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -30363,7 +30432,7 @@ pub mod test_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -30524,7 +30593,7 @@ pub mod test_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -30651,7 +30720,7 @@ pub mod test_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -31004,7 +31073,7 @@ pub mod test_extends {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -31131,7 +31200,7 @@ pub mod test_extends {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -31258,7 +31327,7 @@ pub mod test_extends {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -31385,7 +31454,7 @@ pub mod test_extends {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -31784,7 +31853,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -31981,7 +32050,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -32159,7 +32228,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -32286,7 +32355,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -32413,7 +32482,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -32725,7 +32794,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -33000,7 +33069,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -33275,7 +33344,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -33489,7 +33558,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -33699,7 +33768,7 @@ pub mod test_pipeline {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -34122,7 +34191,7 @@ pub mod test_call_order {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -34266,7 +34335,7 @@ pub mod test_call_order {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -34513,7 +34582,7 @@ pub mod test_tail_callee {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -34792,7 +34861,7 @@ pub mod test_tail_callee {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -35119,7 +35188,7 @@ pub mod test_tail_caller {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -35451,7 +35520,7 @@ pub mod test_streaming {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -35612,7 +35681,7 @@ pub mod test_streaming {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -35756,7 +35825,7 @@ pub mod test_streaming {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -35900,7 +35969,7 @@ pub mod test_streaming {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -36250,7 +36319,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -36377,7 +36446,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -36504,7 +36573,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -36696,7 +36765,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -36823,7 +36892,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -37020,7 +37089,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -37217,7 +37286,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -37505,7 +37574,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -37697,7 +37766,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -37968,7 +38037,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -38165,7 +38234,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -38357,7 +38426,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -38554,7 +38623,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -38751,7 +38820,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -38948,7 +39017,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -39075,7 +39144,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -39289,7 +39358,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -39546,7 +39615,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -39673,7 +39742,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -39800,7 +39869,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -39997,7 +40066,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -40189,7 +40258,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -40386,7 +40455,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -40513,7 +40582,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -40710,7 +40779,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -40837,7 +40906,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -40964,7 +41033,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -41161,7 +41230,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -41423,7 +41492,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -41620,7 +41689,7 @@ pub mod test_more_stuff {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -42329,7 +42398,7 @@ pub mod test_membrane {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -42456,7 +42525,7 @@ pub mod test_membrane {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -42710,7 +42779,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -42902,7 +42971,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -43099,7 +43168,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -43313,7 +43382,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -43440,7 +43509,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -43654,7 +43723,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -43781,7 +43850,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -43908,7 +43977,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -44105,7 +44174,7 @@ pub mod test_membrane {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -44535,7 +44604,7 @@ pub mod test_contain_membrane {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -44803,7 +44872,7 @@ pub mod test_transfer_cap {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -45010,7 +45079,7 @@ pub mod test_transfer_cap {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -45277,7 +45346,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -45404,7 +45473,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -45531,7 +45600,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -45658,7 +45727,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -45785,7 +45854,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -45912,7 +45981,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -46039,7 +46108,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -46166,7 +46235,7 @@ pub mod test_keyword_methods {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -46493,7 +46562,7 @@ pub mod test_authenticated_bootstrap {
         impl<VatId: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, VatId> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, VatId: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -46657,7 +46726,7 @@ pub mod test_authenticated_bootstrap {
         impl<VatId: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, VatId> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, VatId: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -46960,7 +47029,7 @@ pub mod test_sturdy_ref {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -47206,7 +47275,7 @@ pub mod test_sturdy_ref_host_id {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -47391,7 +47460,7 @@ pub mod test_sturdy_ref_object_id {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -47619,7 +47688,7 @@ pub mod test_provision_id {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -47743,7 +47812,7 @@ pub mod test_recipient_id {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -47867,7 +47936,7 @@ pub mod test_third_party_cap_id {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -47991,7 +48060,7 @@ pub mod test_join_result {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -48122,7 +48191,7 @@ pub mod test_name_annotation {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -48431,7 +48500,7 @@ pub mod test_name_annotation {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -48683,7 +48752,7 @@ pub mod test_name_annotation {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -48876,7 +48945,7 @@ pub mod test_name_annotation {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -49004,7 +49073,7 @@ pub mod test_name_annotation_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -49148,7 +49217,7 @@ pub mod test_name_annotation_interface {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {

@@ -91,7 +91,7 @@ pub mod base {
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -319,7 +319,7 @@ pub mod base {
         impl<T: ::capnarena::typed::Owned> ::core::fmt::Debug for Reader<'_, T> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized, T: ::capnarena::typed::Owned> ::core::fmt::Debug
@@ -621,7 +621,7 @@ pub mod derived {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -1052,7 +1052,7 @@ pub mod derived {
         {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<
@@ -1366,7 +1366,7 @@ pub mod other {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1493,7 +1493,7 @@ pub mod other {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1730,7 +1730,7 @@ pub mod s {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1823,7 +1823,7 @@ pub mod s {
         #[inline]
         pub fn get_ds(&self) -> ::capnarena::Result<::capnarena::typed::DataListReader<'a>> {
             <::capnarena::typed::DataList as ::capnarena::typed::Owned>::read(
-                ::capnarena::typed::or_default(self.reader.pointer(4), &DS__DEFAULT)?,
+                ::capnarena::__private::or_default(self.reader.pointer(4), &DS__DEFAULT)?,
             )
         }
         /// Whether the `ds` field is set (its pointer is not null).
@@ -1841,7 +1841,7 @@ pub mod s {
         {
             <::capnarena::typed::ListList<
                 ::capnarena::typed::TextList,
-            > as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
+            > as ::capnarena::typed::Owned>::read(::capnarena::__private::or_default(
                 self.reader.pointer(5),
                 &E__DEFAULT,
             )?)
@@ -1873,10 +1873,9 @@ pub mod s {
         /// The pointer holds something else, or is out of bounds or over a limit.
         #[inline]
         pub fn get_self(&self) -> ::capnarena::Result<super::s::Reader<'a>> {
-            <super::s::Owned as ::capnarena::typed::Owned>::read(::capnarena::typed::or_default(
-                self.reader.pointer(7),
-                &SELF__DEFAULT,
-            )?)
+            <super::s::Owned as ::capnarena::typed::Owned>::read(
+                ::capnarena::__private::or_default(self.reader.pointer(7), &SELF__DEFAULT)?,
+            )
         }
         /// Whether the `self` field is set (its pointer is not null).
         #[inline]
@@ -2201,7 +2200,7 @@ pub mod s {
         pub fn get_ds(
             &mut self,
         ) -> ::capnarena::Result<::capnarena::typed::DataListBuilder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(4), &DS__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(4), &DS__DEFAULT)?;
             <::capnarena::typed::DataList as ::capnarena::typed::Owned>::get(
                 self.builder.pointer(4),
             )
@@ -2249,7 +2248,7 @@ pub mod s {
         ) -> ::capnarena::Result<
             ::capnarena::typed::ListListBuilder<'_, A, ::capnarena::typed::TextList>,
         > {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(5), &E__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(5), &E__DEFAULT)?;
             <::capnarena::typed::ListList<
                 ::capnarena::typed::TextList,
             > as ::capnarena::typed::Owned>::get(self.builder.pointer(5))
@@ -2328,7 +2327,7 @@ pub mod s {
         /// The pointer holds something else, or the arena has no room.
         #[inline]
         pub fn get_self(&mut self) -> ::capnarena::Result<super::s::Builder<'_, A>> {
-            ::capnarena::typed::fill_default(&mut self.builder.pointer(7), &SELF__DEFAULT)?;
+            ::capnarena::__private::fill_default(&mut self.builder.pointer(7), &SELF__DEFAULT)?;
             <super::s::Owned as ::capnarena::typed::Owned>::get(self.builder.pointer(7))
         }
         /// Whether the `self` field is set (its pointer is not null).
@@ -2440,7 +2439,7 @@ pub mod s {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2634,7 +2633,7 @@ pub mod s {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2662,7 +2661,7 @@ pub mod s {
                 &self,
             ) -> ::capnarena::Result<::capnarena::typed::PrimitiveListReader<'a, f64>> {
                 <::capnarena::typed::PrimitiveList<f64> as ::capnarena::typed::Owned>::read(
-                    ::capnarena::typed::or_default(self.reader.pointer(0), &Q__DEFAULT)?,
+                    ::capnarena::__private::or_default(self.reader.pointer(0), &Q__DEFAULT)?,
                 )
             }
             /// Whether the `q` field is set (its pointer is not null and the member is the union's active one).
@@ -2787,7 +2786,7 @@ pub mod s {
                 match self.builder.get::<u16>(2) {
                     0 => Ok(WhichBuilder::P(self.builder.get::<f32>(2))),
                     1 => {
-                        let filled = ::capnarena::typed::fill_default(
+                        let filled = ::capnarena::__private::fill_default(
                             &mut self.builder.pointer(0),
                             &Q__DEFAULT,
                         );

@@ -229,7 +229,7 @@ pub mod point {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -387,7 +387,7 @@ pub mod floats {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -709,7 +709,7 @@ pub mod texts {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1141,7 +1141,7 @@ pub mod shapes {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1641,7 +1641,7 @@ pub mod shapes {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1785,7 +1785,7 @@ pub mod shapes {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -1929,7 +1929,7 @@ pub mod shapes {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2044,7 +2044,7 @@ pub mod shapes {
             impl ::core::fmt::Debug for Reader<'_> {
                 /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
                 fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                    ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
                 }
             }
             impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2252,7 +2252,7 @@ pub mod group_first {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2422,7 +2422,7 @@ pub mod group_first {
         impl ::core::fmt::Debug for Reader<'_> {
             /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+                ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
             }
         }
         impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -2598,7 +2598,7 @@ pub mod odd {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -3119,7 +3119,7 @@ pub mod odd_writer {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
@@ -3604,7 +3604,7 @@ pub mod lists {
     impl ::core::fmt::Debug for Reader<'_> {
         /// The reference's text format: `{:?}` as `capnp convert binary:text --short`, `{:#?}` as `capnp convert binary:text`.
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            ::capnarena::typed::fmt_text(f, |v| self.write_text(v))
+            ::capnarena::__private::fmt_text(f, |v| self.write_text(v))
         }
     }
     impl<A: ::capnarena::Arena + ?Sized> ::core::fmt::Debug for Builder<'_, A> {
