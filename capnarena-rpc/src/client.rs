@@ -132,8 +132,17 @@ impl Client {
         }
     }
 
-    /// A promise of the client `resolution` gives.
+    /// A promise of the client `resolution` gives (a capability of a
+    /// pipeline whose call runs in this process). In a tokio runtime it is
+    /// a [`from_promise`](Self::from_promise) promise: calls made on it
+    /// queue and reach the capability in the order they were made, however
+    /// their responses are awaited, and a peer it is passed to gets a
+    /// `Resolve`. Outside one (no task can wait for the resolution), each
+    /// call waits for it when its response is first polled.
     pub(crate) fn promise(resolution: BoxFuture<Result<Client>>) -> Self {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Client::from_promise(resolution);
+        }
         Client {
             hook: Hook::Promise(Promise::new(resolution)),
         }

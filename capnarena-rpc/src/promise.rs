@@ -4,9 +4,11 @@
 //! A promise made by [`Client::from_promise`] queues the calls made on it
 //! and delivers them, in order, to its resolution before any later call
 //! goes there (the reference's `QueuedClient` in capability.c++ plays this
-//! part). The promises a connection makes for capabilities of answers not
-//! yet returned, and those of local pipelines, wait for their resolution
-//! in each call instead.
+//! part). The capabilities of a local call's pipeline are such promises
+//! too (in a tokio runtime), so calls on them keep their order however
+//! their responses are awaited. The promises a connection makes for
+//! capabilities of answers not yet returned wait for their resolution in
+//! each call instead: the peer orders those calls.
 
 use std::collections::VecDeque;
 use std::future::Future;

@@ -168,6 +168,35 @@ async fn pipelined_calls() {
     assert_eq!((ss, cs), (Stats::default(), Stats::default()));
 }
 
+/// Calls on a capability of a call not returned yet keep the order they
+/// were made in (E-order), however their responses are awaited: the
+/// second call's response awaited first still answers 12, on the
+/// connection and on a local server (where the calls wait for the
+/// pipeline in this process).
+#[tokio::test]
+async fn pipelined_calls_keep_their_order_whichever_is_awaited_first() {
+    let (s, c, _) = pair();
+    for test in [c.bootstrap(), Client::from_server(TestServer::default())] {
+        let mut request = test.new_call(TEST, MAKE_COUNTER);
+        request
+            .params()
+            .unwrap()
+            .init_struct(StructSize::new(1, 0))
+            .unwrap()
+            .set::<u64>(0, 10);
+        let sent = request.send();
+        let counter = sent.pipeline.pointer_field(0).client();
+        let first = counter.new_call(COUNTER, INCREMENT).send();
+        let second = counter.new_call(COUNTER, INCREMENT).send();
+        let read = |r: capnarena_rpc::Response| r.read(|r| Ok(r.get_struct()?.get::<u64>(0)));
+        assert_eq!(read(second.response.await.unwrap()).unwrap(), 12);
+        assert_eq!(read(first.response.await.unwrap()).unwrap(), 11);
+        drop((sent, counter));
+    }
+    let (ss, cs) = settle(&s, &c).await;
+    assert_eq!((ss, cs), (Stats::default(), Stats::default()));
+}
+
 /// A server's error reaches the caller with its kind and reason, for
 /// every kind; an unknown method is `Unimplemented`.
 #[tokio::test]
