@@ -446,47 +446,6 @@ async fn go_calls_capnarena_server() {
     close(conn, peer).await;
 }
 
-/// The test server, but makeCounter and echoCap answer with a promise
-/// (`Client::from_promise`) of their capability that resolves 50 ms
-/// later (the delay is the scenario: calls reach the promise before its
-/// resolution).
-struct Later(Arc<TestServer>);
-
-impl capnarena_rpc::Server for Later {
-    fn dispatch(
-        self: Arc<Self>,
-        interface_id: u64,
-        method_id: u16,
-        params: capnarena_rpc::Params,
-        mut results: capnarena_rpc::Results,
-    ) -> capnarena_rpc::BoxFuture<capnarena_rpc::Result<capnarena_rpc::Results>> {
-        let cap = match (interface_id, method_id) {
-            (TEST, MAKE_COUNTER) => {
-                word(&params, 0).map(|start| Client::from_server(Counter::new(start)))
-            }
-            (TEST, ECHO_CAP) => cap0(&params),
-            _ => {
-                return capnarena_rpc::Server::dispatch(
-                    Arc::clone(&self.0),
-                    interface_id,
-                    method_id,
-                    params,
-                    results,
-                );
-            }
-        };
-        Box::pin(async move {
-            let cap = cap?;
-            let promise = Client::from_promise(async move {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                Ok(cap)
-            });
-            answer_cap(&mut results, promise)?;
-            Ok(results)
-        })
-    }
-}
-
 /// The Go client calls promise capabilities capnarena's server answers
 /// with (a `senderPromise`, then a `Resolve`): calls made before the
 /// answer, after it and after the resolution reach the counter in order;
