@@ -41,7 +41,7 @@ CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/tests/generated --src-prefix=ca
 capnp compile -o- --src-prefix=capnarena-rpc/tests/interop capnarena-rpc/tests/interop/test.capnp > $R/rpc_test.bin
 CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/examples/generated --src-prefix=capnarena-rpc/examples/calculator capnarena-rpc/examples/calculator/calculator.capnp
 # The runtime's test schemas with interfaces, with typed RPC code (compiled by capnarena-rpc's tests).
-CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/tests/generated --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp tests/schemas/names.capnp
+CAPNARENA_RPC=1 capnp compile -o$G:capnarena-rpc/tests/generated --src-prefix=tests/schemas tests/schemas/codegen.capnp tests/schemas/imported.capnp tests/schemas/names.capnp tests/schemas/rpc_generics.capnp
 capnp compile -o- --src-prefix=capnarena-rpc/examples/calculator capnarena-rpc/examples/calculator/calculator.capnp > $R/calculator.bin
 
 # Every other interface schema of the repository, with typed RPC code

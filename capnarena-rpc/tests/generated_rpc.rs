@@ -24,6 +24,10 @@ mod imported_capnp;
 #[rustfmt::skip]
 #[path = "generated/names_capnp.rs"]
 mod names_capnp;
+#[allow(dead_code, clippy::all, missing_docs)]
+#[rustfmt::skip]
+#[path = "generated/rpc_generics_capnp.rs"]
+mod rpc_generics_capnp;
 
 // Every other interface schema of the repository, so that the RPC code
 // of each compiles (regenerate.sh writes them): the reference's test.capnp
@@ -257,4 +261,66 @@ async fn capabilities_inside_pipelined_structs_are_typed() {
         x.read(|r| Ok(r.get_x()?.to_string())).unwrap(),
         "only 0 true"
     );
+}
+
+/// An `Assignable(Text)`: `get` answers the value held and a `Setter` of
+/// it; the setter replaces the value.
+#[derive(Default)]
+struct Held(std::sync::Mutex<String>);
+
+struct HeldSetter(Arc<Held>);
+
+impl rpc_generics_capnp::assignable::setter::Server<Text> for HeldSetter {
+    async fn set(
+        self: Arc<Self>,
+        params: rpc_generics_capnp::assignable::setter::SetParams<Text>,
+        results: rpc_generics_capnp::assignable::setter::SetResults<Text>,
+    ) -> Result<rpc_generics_capnp::assignable::setter::SetResults<Text>> {
+        let value = params.read(|p| Ok(p.get_value()?.to_string()))?;
+        *self.0.0.lock().unwrap() = value;
+        Ok(results)
+    }
+}
+
+impl rpc_generics_capnp::assignable::Server<Text> for Held {
+    async fn get(
+        self: Arc<Self>,
+        _params: rpc_generics_capnp::assignable::GetParams<Text>,
+        mut results: rpc_generics_capnp::assignable::GetResults<Text>,
+    ) -> Result<rpc_generics_capnp::assignable::GetResults<Text>> {
+        use rpc_generics_capnp::assignable::setter;
+        let value = self.0.lock().unwrap().clone();
+        let setter = setter::Client::<Text>::from_server(HeldSetter(Arc::clone(&self)));
+        let (mut r, mut caps) = results.get_with_caps()?;
+        r.set_value(&value)?;
+        r.set_setter_client(&mut caps, setter);
+        Ok(results)
+    }
+}
+
+/// A generic interface whose results hold a capability typed by its
+/// parameter (`Assignable(T)`'s `setter :Setter`, a `Setter(T)`):
+/// its pipeline compiles, the pipelined setter (a `Setter<AnyPointer>`
+/// there, the pipeline not being generic) converts to the typed
+/// `Setter<Text>` and its call reaches the server over a connection.
+#[tokio::test]
+async fn generic_interfaces_pipeline_their_parameters_capabilities() {
+    use capnarena_rpc::{Connection, FromClient, Options};
+    use rpc_generics_capnp::assignable;
+
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let held = Arc::new(Held::default());
+    let bootstrap = assignable::Client::<Text>::from_arc(Arc::clone(&held)).into_client();
+    let _serving = Connection::new(a, Some(bootstrap), Options::default());
+    let calling = Connection::new(b, None, Options::default());
+    let assignable = assignable::Client::<Text>::from_client(calling.bootstrap());
+
+    let sent = assignable.get_request().send();
+    let setter =
+        assignable::setter::Client::<Text>::from_client(sent.pipeline.get_setter().into_client());
+    let mut set = setter.set_request();
+    set.get().unwrap().set_value("pipelined").unwrap();
+    set.send().response.await.unwrap();
+    sent.response.await.unwrap();
+    assert_eq!(*held.0.lock().unwrap(), "pipelined");
 }

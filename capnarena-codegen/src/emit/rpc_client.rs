@@ -210,14 +210,21 @@ impl Generator<'_> {
         };
         let mut fields: Vec<&Field> = s.fields.iter().collect();
         fields.sort_by_key(|f| f.code_order);
-        let mut getters = Vec::new();
-        for f in fields {
-            let getter = self.pipeline_getter(&info.rpc, f, "self.0", info.file, info.depth)?;
-            if let Some(g) = getter {
-                getters.push((f.spelling(), g));
-            }
-        }
-        Ok(getters)
+        // `{Method}Pipeline` is not generic: the interface's parameters
+        // are out of its scope, so a capability typed by one is a client
+        // of `AnyPointer` there (`setter::Client<T>` becomes
+        // `setter::Client<AnyPointer>`).
+        let saved = self.params.replace(Vec::new());
+        let getters: Result<Vec<_>, Error> = fields
+            .into_iter()
+            .filter_map(|f| {
+                self.pipeline_getter(&info.rpc, f, "self.0", info.file, info.depth)
+                    .transpose()
+                    .map(|g| g.map(|g| (f.spelling(), g)))
+            })
+            .collect();
+        self.params.replace(saved);
+        getters
     }
 
     /// `{Method}Pipeline`: the results' capabilities before they arrive.
