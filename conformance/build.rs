@@ -6,7 +6,9 @@
 //!
 //! A file importing another refers to the other's module through
 //! `Config::module_path`, found by file ID in the requests. Every file is
-//! generated with owned values and schema nodes; `corpus.rs` also lists
+//! generated with owned values, schema nodes and typed RPC code (so every
+//! interface of the corpus compiles against capnarena-rpc); `corpus.rs`
+//! also lists
 //! each file's `SCHEMA_NODES` (tests/schema_nodes.rs).
 
 use std::collections::HashMap;
@@ -46,6 +48,8 @@ fn config(project: &corpus::Project, corpus_dir: &Path) -> capnarena_build::Conf
         .no_standard_import()
         .owned_values(true)
         .schema_nodes(true)
+        // Typed RPC code too: every interface of the corpus compiles.
+        .rpc(true)
 }
 
 /// Generates the wire-compatibility vectors' schema

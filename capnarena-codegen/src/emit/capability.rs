@@ -102,7 +102,12 @@ impl Generator<'_> {
             "pub fn {getter}(&self, caps: &impl {rpc}::CapTable) -> {rpc}::Result<{client}>"
         ));
         if context.member {
-            reader.open(&format!("if !({}true)", context.active_reader));
+            // `active_reader` is `self.reader.get::<u16>(o) == k && `.
+            let inactive = context
+                .active_reader
+                .trim_end_matches(" && ")
+                .replace(" == ", " != ");
+            reader.open(&format!("if {inactive}"));
             reader.line(&format!(
                 "return Err({rpc}::Error::failed(\"`{name}` is not the union member set\"));"
             ));

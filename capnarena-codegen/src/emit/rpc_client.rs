@@ -35,6 +35,10 @@ impl Generator<'_> {
              Cheap to clone (clones share the reference); `Send + Sync`.",
             info.node.short_name()
         ));
+        if !info.generics.is_empty() {
+            // Its marker names every parameter: `fn() -> (A, B, C)`.
+            out.line("#[allow(clippy::type_complexity)]");
+        }
         out.open(&format!(
             "pub struct Client{}",
             super::rpc::angle(&defaults.join(", "))
@@ -148,6 +152,10 @@ impl Generator<'_> {
             "A call of `{}` (method @{}): build its parameters with `get()`, then `send()` it.",
             m.method.name, m.ordinal
         ));
+        if !info.generics.is_empty() {
+            // The parameters' and results' types name every parameter.
+            out.line("#[allow(clippy::type_complexity)]");
+        }
         out.open_fn(&format!(
             "pub fn {}(&self) -> {rpc}::TypedRequest<{}, {}{pipeline}>",
             m.request, m.params, m.results
@@ -168,6 +176,9 @@ impl Generator<'_> {
              `send().await`, which returns once the flow control's window has room.",
             m.method.name, m.ordinal
         ));
+        if !info.generics.is_empty() {
+            out.line("#[allow(clippy::type_complexity)]");
+        }
         out.open_fn(&format!(
             "pub fn {}(&self) -> {rpc}::StreamRequest<{}>",
             m.request, m.params

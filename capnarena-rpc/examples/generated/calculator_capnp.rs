@@ -161,7 +161,7 @@ pub mod calculator {
                 &self,
                 caps: &impl ::capnarena_rpc::CapTable,
             ) -> ::capnarena_rpc::Result<super::super::calculator::value::Client> {
-                if !(self.reader.get::<u16>(4) == 1 && true) {
+                if self.reader.get::<u16>(4) != 1 {
                     return Err(::capnarena_rpc::Error::failed(
                         "`previousResult` is not the union member set",
                     ));

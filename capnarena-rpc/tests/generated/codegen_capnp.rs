@@ -5410,6 +5410,7 @@ pub mod store {
     }
     /// A client of `Store`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<Key: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -5450,6 +5451,7 @@ pub mod store {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `get` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn get_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<

@@ -4231,6 +4231,7 @@ pub mod relay {
     }
     /// A client of `Relay`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<
         Client_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
         Server_: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
@@ -4296,6 +4297,7 @@ pub mod relay {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `take` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn take_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<

@@ -408,6 +408,7 @@ pub mod assignable {
         }
         /// A client of `Getter`: a capability, local or remote, to call its methods on.
         /// Cheap to clone (clones share the reference); `Send + Sync`.
+        #[allow(clippy::type_complexity)]
         pub struct Client<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             /// The untyped client.
             pub client: ::capnarena_rpc::Client,
@@ -448,6 +449,7 @@ pub mod assignable {
                 ::capnarena_rpc::FromClient::from_client(client)
             }
             /// A call of `get` (method @0): build its parameters with `get()`, then `send()` it.
+            #[allow(clippy::type_complexity)]
             pub fn get_request(
                 &self,
             ) -> ::capnarena_rpc::TypedRequest<get_params::Owned<T>, get_results::Owned<T>>
@@ -904,6 +906,7 @@ pub mod assignable {
         }
         /// A client of `Setter`: a capability, local or remote, to call its methods on.
         /// Cheap to clone (clones share the reference); `Send + Sync`.
+        #[allow(clippy::type_complexity)]
         pub struct Client<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
             /// The untyped client.
             pub client: ::capnarena_rpc::Client,
@@ -944,6 +947,7 @@ pub mod assignable {
                 ::capnarena_rpc::FromClient::from_client(client)
             }
             /// A call of `set` (method @0): build its parameters with `get()`, then `send()` it.
+            #[allow(clippy::type_complexity)]
             pub fn set_request(
                 &self,
             ) -> ::capnarena_rpc::TypedRequest<set_params::Owned<T>, set_results::Owned<T>>
@@ -1820,6 +1824,7 @@ pub mod assignable {
     }
     /// A client of `Assignable`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -1860,6 +1865,7 @@ pub mod assignable {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `get` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn get_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<get_params::Owned<T>, get_results::Owned<T>, GetPipeline>
@@ -1867,6 +1873,7 @@ pub mod assignable {
             ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 0))
         }
         /// A call of `asGetter` (method @1): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn as_getter_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<

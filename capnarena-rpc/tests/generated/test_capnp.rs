@@ -4055,7 +4055,7 @@ pub mod holder {
             &self,
             caps: &impl ::capnarena_rpc::CapTable,
         ) -> ::capnarena_rpc::Result<super::named::Client> {
-            if !(self.reader.get::<u16>(0) == 1 && true) {
+            if self.reader.get::<u16>(0) != 1 {
                 return Err(::capnarena_rpc::Error::failed(
                     "`named` is not the union member set",
                 ));
@@ -5494,6 +5494,7 @@ pub mod box_ {
     }
     /// A client of `Box`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -5534,6 +5535,7 @@ pub mod box_ {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `get` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn get_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<get_params::Owned<T>, get_results::Owned<T>> {

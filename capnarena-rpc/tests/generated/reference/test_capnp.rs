@@ -21343,6 +21343,7 @@ pub mod test_generics {
                 }
                 /// A client of `DeepNestInterface`: a capability, local or remote, to call its methods on.
                 /// Cheap to clone (clones share the reference); `Send + Sync`.
+                #[allow(clippy::type_complexity)]
                 pub struct Client<
                     Foo: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
                     Bar: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
@@ -21422,6 +21423,7 @@ pub mod test_generics {
                         ::capnarena_rpc::FromClient::from_client(client)
                     }
                     /// A call of `call` (method @0): build its parameters with `get()`, then `send()` it.
+                    #[allow(clippy::type_complexity)]
                     pub fn call_request(
                         &self,
                     ) -> ::capnarena_rpc::TypedRequest<
@@ -21917,6 +21919,7 @@ pub mod test_generics {
         }
         /// A client of `Interface`: a capability, local or remote, to call its methods on.
         /// Cheap to clone (clones share the reference); `Send + Sync`.
+        #[allow(clippy::type_complexity)]
         pub struct Client<
             Foo: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
             Bar: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer,
@@ -21982,6 +21985,7 @@ pub mod test_generics {
                 ::capnarena_rpc::FromClient::from_client(client)
             }
             /// A call of `call` (method @0): build its parameters with `get()`, then `send()` it.
+            #[allow(clippy::type_complexity)]
             pub fn call_request(
                 &self,
             ) -> ::capnarena_rpc::TypedRequest<
@@ -24370,6 +24374,7 @@ pub mod test_implicit_method_params_in_generic {
     }
     /// A client of `TestImplicitMethodParamsInGeneric`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<V: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -24410,6 +24415,7 @@ pub mod test_implicit_method_params_in_generic {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `call` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn call_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<
@@ -46874,6 +46880,7 @@ pub mod test_authenticated_bootstrap {
     }
     /// A client of `TestAuthenticatedBootstrap`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<VatId: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -46914,6 +46921,7 @@ pub mod test_authenticated_bootstrap {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `getCallerId` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn get_caller_id_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<

@@ -3991,6 +3991,7 @@ pub mod container {
     }
     /// A client of `Container`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -4031,18 +4032,21 @@ pub mod container {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `get` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn get_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<get_params::Owned<T>, get_results::Owned<T>> {
             ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 0))
         }
         /// A call of `put` (method @1): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn put_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<put_params::Owned<T>, put_results::Owned<T>> {
             ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 1))
         }
         /// A call of `entries` (method @2): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn entries_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<entries_params::Owned<T>, entries_results::Owned<T>>
@@ -4050,6 +4054,7 @@ pub mod container {
             ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 2))
         }
         /// A call of `sub` (method @3): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn sub_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<sub_params::Owned<T>, sub_results::Owned<T>, SubPipeline>

@@ -396,6 +396,7 @@ pub mod base {
     }
     /// A client of `Base`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -436,6 +437,7 @@ pub mod base {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `get` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn get_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<get_params::Owned<T>, get_results::Owned<T>> {

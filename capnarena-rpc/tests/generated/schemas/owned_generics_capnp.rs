@@ -5353,6 +5353,7 @@ pub mod store {
     }
     /// A client of `Store`: a capability, local or remote, to call its methods on.
     /// Cheap to clone (clones share the reference); `Send + Sync`.
+    #[allow(clippy::type_complexity)]
     pub struct Client<T: ::capnarena::typed::Owned = ::capnarena::typed::AnyPointer> {
         /// The untyped client.
         pub client: ::capnarena_rpc::Client,
@@ -5393,6 +5394,7 @@ pub mod store {
             ::capnarena_rpc::FromClient::from_client(client)
         }
         /// A call of `put` (method @0): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn put_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<
@@ -5402,6 +5404,7 @@ pub mod store {
             ::capnarena_rpc::TypedRequest::new(self.client.new_call(TYPE_ID, 0))
         }
         /// A call of `get` (method @1): build its parameters with `get()`, then `send()` it.
+        #[allow(clippy::type_complexity)]
         pub fn get_request(
             &self,
         ) -> ::capnarena_rpc::TypedRequest<get_params::Owned<T>, get_results::Owned<T>, GetPipeline>
