@@ -537,18 +537,17 @@ impl<'a> Comparer<'a> {
 
     /// Each slot with its matching key: its ordinal and how many slots
     /// before it (in `flatten`'s order) hold the same ordinal.
-    fn keyed<'s>(slots: &'s [Slot<'a>]) -> impl Iterator<Item = ((u16, usize), &'s Slot<'a>)> {
+    fn keyed<'s>(slots: &'s [Slot<'a>]) -> Vec<((u16, usize), &'s Slot<'a>)> {
         let mut seen: HashMap<u16, usize> = HashMap::new();
-        slots.iter().map(move |s| {
-            let n = seen.entry(s.ordinal).or_default();
-            let key = (s.ordinal, *n);
-            *n += 1;
-            (key, s)
-        })
-    }
-
-    fn by_ordinal<'s>(slots: &'s [Slot<'a>]) -> HashMap<(u16, usize), &'s Slot<'a>> {
-        Self::keyed(slots).collect()
+        slots
+            .iter()
+            .map(|s| {
+                let n = seen.entry(s.ordinal).or_default();
+                let key = (s.ordinal, *n);
+                *n += 1;
+                (key, s)
+            })
+            .collect()
     }
 
     fn compare_struct(&mut self, old_id: u64, new_id: u64, method: Option<(&str, &str)>) {
@@ -592,8 +591,9 @@ impl<'a> Comparer<'a> {
         // writes that, a hostile request can), by its place among the
         // slots holding it: the n-th old slot numbered @k meets the n-th
         // new one, so a schema still matches itself slot for slot.
-        let old_by_ordinal = Self::by_ordinal(&old_slots);
-        let new_by_ordinal = Self::by_ordinal(&new_slots);
+        let (old_keyed, new_keyed) = (Self::keyed(&old_slots), Self::keyed(&new_slots));
+        let old_by_ordinal: HashMap<_, _> = old_keyed.iter().copied().collect();
+        let new_by_ordinal: HashMap<_, _> = new_keyed.iter().copied().collect();
         let old_names: HashMap<&str, u16> = old_slots
             .iter()
             .map(|s| (s.path.as_str(), s.ordinal))
@@ -604,7 +604,7 @@ impl<'a> Comparer<'a> {
             .collect();
         // Per new union, how many old fields it holds.
         let mut existing_in_new_union: HashMap<u32, u32> = HashMap::new();
-        for (key, s) in Self::keyed(&new_slots) {
+        for &(key, s) in &new_keyed {
             if old_by_ordinal.contains_key(&key) {
                 for (offset, _) in &s.unions {
                     if !old_unions.contains(offset) {
@@ -613,7 +613,7 @@ impl<'a> Comparer<'a> {
                 }
             }
         }
-        for (key, o) in Self::keyed(&old_slots) {
+        for &(key, o) in &old_keyed {
             let old_at = Self::member_at(self.old, o.scope, o.name);
             let Some(n) = new_by_ordinal.get(&key) else {
                 let msg = format!(
@@ -638,7 +638,7 @@ impl<'a> Comparer<'a> {
                 &context,
             );
         }
-        for (key, n) in Self::keyed(&new_slots) {
+        for &(key, n) in &new_keyed {
             if !old_by_ordinal.contains_key(&key) {
                 let new_at = Self::member_at(self.new, n.scope, n.name);
                 let msg = format!(
